@@ -1,0 +1,47 @@
+# cupcake-py — every install step lives here so a fresh clone needs only python3, make and node.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: demo test venv runtime runtime-check lint bench bench-quick node-deps clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+# Node dependencies for the plugin and the cross-checks against OPA's JS SDK.
+node-deps:
+	@if [ -f plugin-ts/package.json ]; then \
+	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error ); \
+	fi
+
+demo: venv
+	@$(VENV)/bin/cupcake check policies/
+
+test: venv node-deps
+	@$(PY) -m ruff check --quiet .
+	@$(PY) -m pytest
+
+# Rebuild the C runtime (cupcake_py/wasm/runtime) with the pinned zig from PyPI.
+runtime: venv
+	@$(PY) -m cupcake_py.wasm.runtime.build
+
+runtime-check: venv
+	@$(PY) -m cupcake_py.wasm.runtime.build --check
+
+lint: venv
+	@$(PY) -m ruff check .
+
+bench: venv
+	@$(PY) benches/run.py
+
+bench-quick: venv
+	@$(PY) benches/run.py --quick
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache

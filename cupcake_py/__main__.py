@@ -1,0 +1,3 @@
+from cupcake_py.entry import main
+
+main()
