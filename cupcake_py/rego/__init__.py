@@ -1,1 +1,87 @@
-"""rego"""
+"""Rego v1 front end: source text -> typed AST (`cupcake_py.rego.ast`).
+
+Public API:
+    parse_module(text, filename) -> Module        (raises RegoErrors)
+    parse_files(paths) -> list[Module]            (all files' errors in one RegoErrors)
+    parse_query(text) -> Body                     (e.g. `data.generated.p = x`)
+    parse_term(text) -> Term                      (e.g. an `input_term` value)
+    find_rego_files(paths) -> list[Path]          (directories searched for *.rego, sorted)
+Errors: `cupcake_py.rego.errors` (RegoError, RegoErrors, format_text, format_json).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from cupcake_py.rego.ast import Body, Module, Term
+from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
+from cupcake_py.rego.parser import parse_module_text, parse_query_text, parse_term_text
+
+__all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_rego_files", "read_source",
+           "RegoError", "RegoErrors"]
+
+
+def parse_module(text: str, filename: str = "") -> Module:
+    return parse_module_text(text, filename)
+
+
+def parse_query(text: str, filename: str = "<query>") -> Body:
+    return parse_query_text(text, filename)
+
+
+def parse_term(text: str, filename: str = "<term>") -> Term:
+    return parse_term_text(text, filename)
+
+
+def read_source(path: str | Path) -> str:
+    """A policy file's text; unreadable or non-UTF-8 files become a RegoErrors."""
+    p = Path(path)
+    try:
+        return p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RegoErrors([RegoError(PARSE, f"file is not valid UTF-8 (byte {exc.start})", None)]) from None
+    except OSError as exc:
+        raise RegoErrors([RegoError(PARSE, f"cannot read {p}: {exc.strerror}", None)]) from None
+
+
+def find_rego_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given, directories searched recursively for *.rego (sorted, no duplicates).
+    A path that does not exist raises RegoErrors."""
+    out: list[Path] = []
+    seen: set[Path] = set()
+    missing: list[RegoError] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*.rego") if f.is_file())
+        elif p.exists():
+            found = [p]
+        else:
+            missing.append(RegoError(PARSE, f"no such file or directory: {p}", None))
+            continue
+        for f in found:
+            if f not in seen:
+                seen.add(f)
+                out.append(f)
+    if missing:
+        raise RegoErrors(missing)
+    return out
+
+
+def parse_files(paths: Iterable[str | Path]) -> list[Module]:
+    """Parse every file; all errors of all files are raised together as one RegoErrors."""
+    modules: list[Module] = []
+    errors: list[RegoError] = []
+    for path in paths:
+        try:
+            text = read_source(path)
+            modules.append(parse_module(text, str(path)))
+        except RegoErrors as exc:
+            errors.extend(RegoError(e.code, e.message, e.location) if e.location else
+                          RegoError(e.code, f"{path}: {e.message}", None) for e in exc.errors)
+        if len(errors) >= MAX_ERRORS:
+            break
+    if errors:
+        raise RegoErrors(errors)
+    return modules

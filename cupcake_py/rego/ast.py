@@ -14,7 +14,7 @@ Module(package, imports, rules, comments, annotations)
     branches are NOT listed here, they hang off their rule); comments: list[Comment];
     annotations: list[Annotations] (every METADATA block of the file, in order).
 
-Package(path)               path: Ref, always `data` + String terms: `package a.b` is
+Package(path, annotations)  path: Ref, always `data` + String terms: `package a.b` is
                             Ref[Var data, String "a", String "b"].
 Import(path, alias)         path: Term holding a Ref whose head is Var `data`, `input`,
                             `future` or `rego` (`import rego.v1`, `import future.keywords.in`);
@@ -369,6 +369,7 @@ class Rule:
 class Package:
     path: Ref
     location: Location = _loc()
+    annotations: list[Annotations] = field(default_factory=list)
 
     def dotted(self) -> str:
         """`a.b` for `package a.b` (without the `data.` root)."""

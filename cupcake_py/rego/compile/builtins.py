@@ -1,0 +1,47 @@
+"""The builtin registry: OPA's builtin declarations (name, argument types, result) as data,
+loaded lazily from `builtins.json` (regenerate with `builtins_harvest`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+# Names handled by the compiler itself; they never reach the IR as calls.
+COMPILE_TIME = frozenset({"eq", "assign", "print", "rego.metadata.chain", "rego.metadata.rule"})
+# Builtins whose result is a collection the planner iterates (OPA's "relations").
+RELATIONS = frozenset({"walk"})
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    decl: dict[str, Any]
+
+    @property
+    def arity(self) -> int:
+        return len(self.decl.get("args") or ())
+
+    @property
+    def void(self) -> bool:
+        return self.decl.get("result") is None
+
+    @property
+    def arg_types(self) -> list[dict[str, Any]]:
+        return list(self.decl.get("args") or ())
+
+
+@cache
+def registry() -> dict[str, Builtin]:
+    raw = json.loads((Path(__file__).parent / "builtins.json").read_text())
+    reg = {name: Builtin(name, decl) for name, decl in raw.items()}
+    reg["eq"] = Builtin("eq", {"type": "function", "args": [{"type": "any"}, {"type": "any"}],
+                               "result": {"type": "boolean"}})
+    reg["assign"] = reg["eq"]
+    return reg
+
+
+def lookup(name: str) -> Builtin | None:
+    return registry().get(name)

@@ -1,0 +1,123 @@
+"""Small AST helpers shared by the compile passes: fresh names, variable collection, copying."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+
+from cupcake_py.rego import ast as A
+
+WILDCARD_PREFIX = "$"
+TEMP_PREFIX = "__"
+
+
+def is_generated(name: str) -> bool:
+    """Compiler-made names (temporaries, wildcards) never appear in query bindings."""
+    return name.startswith(WILDCARD_PREFIX) or name.startswith(TEMP_PREFIX) or name == "_"
+
+
+class Names:
+    """Fresh-name source for one compilation (deterministic counters)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def wildcard(self) -> str:
+        self.n += 1
+        return f"{WILDCARD_PREFIX}{self.n}"
+
+    def local(self) -> str:
+        self.n += 1
+        return f"__local{self.n}__"
+
+    def temp(self) -> str:
+        self.n += 1
+        return f"__t{self.n}__"
+
+
+def clone(x):  # type: ignore[no-untyped-def]
+    return copy.deepcopy(x)
+
+
+def term_children(v: A.Value) -> Iterator[A.Term]:
+    """Direct sub-terms of a value, NOT descending into comprehension bodies."""
+    if isinstance(v, A.Ref):
+        yield from v.terms
+    elif isinstance(v, A.Array | A.Set):
+        yield from v.items
+    elif isinstance(v, A.Object):
+        for k, x in v.items:
+            yield k
+            yield x
+    elif isinstance(v, A.Call):
+        yield from v.operator.terms[:1] if not isinstance(v.operator.terms[0].value, A.Var) else ()
+        yield from v.args
+
+
+def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
+    """Var names in a term outside closures (comprehensions)."""
+    v = t.value
+    if isinstance(v, A.Var):
+        out.add(v.name)
+    elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
+        pass
+    else:
+        for c in term_children(v):
+            vars_shallow(c, out)
+    return out
+
+
+def vars_deep_term(t: A.Term, out: set[str]) -> set[str]:
+    """Every var name in a term, including inside closures."""
+    v = t.value
+    if isinstance(v, A.Var):
+        out.add(v.name)
+    elif isinstance(v, A.ArrayComprehension | A.SetComprehension):
+        vars_deep_term(v.term, out)
+        vars_deep_body(v.body, out)
+    elif isinstance(v, A.ObjectComprehension):
+        vars_deep_term(v.key, out)
+        vars_deep_term(v.value, out)
+        vars_deep_body(v.body, out)
+    else:
+        for c in term_children(v):
+            vars_deep_term(c, out)
+    return out
+
+
+def vars_deep_body(body: list[A.Expr], out: set[str]) -> set[str]:
+    for e in body:
+        vars_deep_expr(e, out)
+    return out
+
+
+def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
+    from cupcake_py.rego.compile.nodes import NotBody
+
+    t = e.terms
+    if isinstance(t, A.Term):
+        vars_deep_term(t, out)
+    elif isinstance(t, list):
+        for x in t[1:]:
+            vars_deep_term(x, out)
+        op = t[0].value
+        if isinstance(op, A.Ref) and not isinstance(op.terms[0].value, A.Var):
+            vars_deep_term(op.terms[0], out)
+    elif isinstance(t, A.Every):
+        if t.key is not None:
+            vars_deep_term(t.key, out)
+        vars_deep_term(t.value, out)
+        vars_deep_term(t.domain, out)
+        vars_deep_body(t.body, out)
+    elif isinstance(t, NotBody):
+        vars_deep_body(t.body, out)
+    elif isinstance(t, A.SomeDecl):
+        for s in t.symbols:
+            vars_deep_term(s, out)
+    for w in e.with_:
+        vars_deep_term(w.value, out)
+    return out
+
+
+def is_ground(t: A.Term) -> bool:
+    return not vars_deep_term(t, set())

@@ -1,0 +1,676 @@
+"""Recursive-descent parser for Rego v1 (OPA 1.x syntax) producing `cupcake_py.rego.ast`.
+
+Precedence, lowest first (as OPA's grammar): `:=`/`=` (expression level) < `in` <
+`== != < <= > >=` < `|` < `&` < `+ -` < `* / %` < unary minus / terms. All binary
+operators are left-associative. `.x`, `[x]` (refs) bind only when written without
+whitespace before them. Comprehension heads are plain terms (`[x | ...]`), as in OPA.
+
+Errors never escape as anything but RegoError / RegoErrors: a statement-level error is
+recorded, the parser skips to the next line starting in column 1, and goes on (up to
+MAX_ERRORS errors per file).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from cupcake_py.errors import Location
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError
+from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize
+
+KEYWORDS = frozenset(
+    {"as", "contains", "default", "else", "every", "false", "if", "import", "in", "not", "null",
+     "package", "some", "true", "with"}
+)
+# binary operator -> precedence (higher binds tighter); `in` and `:=`/`=` are handled apart.
+BINARY_PRECEDENCE: dict[str, int] = {
+    "==": 1, "!=": 1, "<": 1, "<=": 1, ">": 1, ">=": 1, "|": 2, "&": 3, "+": 4, "-": 4, "*": 5, "/": 5,
+    "%": 5,
+}
+IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
+FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
+_NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
+
+
+class _Bail(Exception):
+    """Internal: abandon the current statement (the error is already recorded)."""
+
+
+def _op_ref(name: str, loc: Location) -> A.Ref:
+    return A.ref_of(name, loc)
+
+
+def _call_term(op: str, args: list[A.Term], loc: Location) -> A.Term:
+    return A.Term(A.Call(_op_ref(A.OPERATORS[op], loc), args), loc)
+
+
+def _true_body(loc: Location) -> A.Body:
+    return [A.Expr(A.Term(A.Boolean(True), loc), generated=True, location=loc)]
+
+
+class Parser:
+    def __init__(self, toks: Tokens) -> None:
+        self.t = toks
+        self.k = toks.kinds
+        self.x = toks.texts
+        self.p = toks.pos
+        self.nl = toks.nl
+        self.ws = toks.ws
+        self.i = 0
+        self.errors: list[RegoError] = list(toks.errors)
+
+    # ------------------------------------------------------------------ helpers
+
+    def loc(self, i: int | None = None) -> Location:
+        return self.t.location(self.p[self.i if i is None else i])
+
+    def describe(self, i: int) -> str:
+        kind = self.k[i]
+        if kind == EOF:
+            return "end of input"
+        if kind == IDENT:
+            return f"keyword `{self.x[i]}`" if self.x[i] in KEYWORDS else f"identifier `{self.x[i]}`"
+        if kind in (NUM, STR, RAW, TMPL):
+            return {NUM: "number", STR: "string", RAW: "raw string", TMPL: "template string"}[kind]
+        return f"`{kind}`"
+
+    def fail(self, msg: str, at: int | Location | None = None) -> NoReturn:
+        self.errors.append(RegoError(PARSE, msg, at if isinstance(at, Location) else self.loc(at)))
+        raise _Bail
+
+    def unexpected(self, what: str) -> NoReturn:
+        self.fail(f"unexpected {self.describe(self.i)}: expected {what}")
+
+    def expect(self, kind: str, what: str) -> int:
+        i = self.i
+        if self.k[i] != kind:
+            self.unexpected(what)
+        self.i = i + 1
+        return i
+
+    def kw(self, word: str) -> bool:
+        """`word` used as a keyword (not as the head of a ref or call)."""
+        return self.k[self.i] == IDENT and self.x[self.i] == word and not self.ref_follows(self.i)
+
+    def ref_follows(self, i: int) -> bool:
+        """A `.`, `[` or `(` written right after token i: a keyword there is a plain name
+        (`input.if`, `not.foo := 1`, `contains(s, t)`)."""
+        return self.k[i + 1] in (".", "[", "(") and not self.ws[i + 1]
+
+    def expect_kw(self, word: str, what: str) -> None:
+        if not self.kw(word):
+            self.unexpected(what)
+        self.i += 1
+
+    def at_line_start(self, i: int) -> bool:
+        pos = self.p[i]
+        return pos == 0 or self.t.src[pos - 1] == "\n"
+
+    # ------------------------------------------------------------------ module
+
+    def parse_module(self) -> A.Module:
+        comments = [A.Comment(text, self.t.location(pos)) for pos, text in self.t.comments]
+        start = self.loc()
+        try:
+            if not self.kw("package"):
+                self.unexpected("`package` (a module starts with `package <path>`)")
+            package = self.parse_package()
+        except _Bail:
+            raise_errors(self.errors)
+            raise AssertionError("unreachable") from None
+        module = A.Module(package, comments=comments, location=start)
+        while self.k[self.i] != EOF and len(self.errors) < MAX_ERRORS:
+            begin = self.i
+            try:
+                if self.kw("import"):
+                    if module.rules:
+                        self.fail("imports must come before the rules of a module")
+                    module.imports.append(self.parse_import())
+                elif self.kw("package"):
+                    self.fail("a module has exactly one `package` declaration")
+                else:
+                    module.rules.append(self.parse_rule())
+                self.end_statement()
+            except _Bail:
+                self.recover(begin)
+        return module
+
+    def end_statement(self) -> None:
+        if self.k[self.i] == ";":
+            self.i += 1
+        elif self.k[self.i] != EOF and not self.nl[self.i]:
+            self.unexpected("a newline before the next statement")
+
+    def recover(self, begin: int) -> None:
+        i = max(self.i, begin + 1)
+        k = self.k
+        while k[i] != EOF and not (self.nl[i] and self.at_line_start(i)):
+            i += 1
+        self.i = i
+
+    def parse_simple_ref(self, what: str) -> list[A.Term]:
+        """ident (`.ident` | `["str"]`)* -- package and import paths."""
+        i = self.expect(IDENT, what)
+        terms = [A.Term(A.Var(self.x[i]), self.loc(i))]
+        while not self.ws[self.i] and self.k[self.i] in (".", "["):
+            if self.k[self.i] == ".":
+                self.i += 1
+                j = self.expect(IDENT, "a name after `.`")
+                terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
+            else:
+                self.i += 1
+                j = self.i
+                t = self.parse_term()
+                if not isinstance(t.value, A.String):
+                    self.fail("only string keys are allowed in this path", j)
+                terms.append(t)
+                self.expect("]", "`]`")
+        return terms
+
+    def parse_package(self) -> A.Package:
+        loc = self.loc()
+        self.i += 1
+        terms = self.parse_simple_ref("a package path (e.g. `package authz`)")
+        head = terms[0].value
+        assert isinstance(head, A.Var)
+        if head.name in KEYWORDS:
+            self.fail(f"keyword `{head.name}` cannot start a package path", self.i - len(terms))
+        path = [A.Term(A.Var("data"), loc), A.Term(A.String(head.name), terms[0].location), *terms[1:]]
+        self.end_statement()
+        return A.Package(A.Ref(path), loc)
+
+    def parse_import(self) -> A.Import:
+        loc = self.loc()
+        self.i += 1
+        first = self.i
+        terms = self.parse_simple_ref("an import path (e.g. `import data.lib`)")
+        ref = A.Ref(terms)
+        dotted = ref.dotted() or ""
+        root = dotted.split(".")[0]
+        if root not in IMPORT_ROOTS:
+            self.fail(f"invalid import path `{dotted}`: must begin with data, input, future or rego", first)
+        if root == "rego" and dotted != "rego.v1":
+            self.fail(f"invalid import `{dotted}`: the only `rego` import is `rego.v1`", first)
+        if root == "future":
+            parts = dotted.split(".")
+            if len(parts) < 2 or parts[1] != "keywords" or len(parts) > 3 or (
+                len(parts) == 3 and parts[2] not in FUTURE_KEYWORDS
+            ):
+                self.fail(f"invalid import `{dotted}`: use `future.keywords` or future.keywords.<in|every|"
+                          "if|contains>", first)
+        alias = None
+        if self.kw("as"):
+            self.i += 1
+            if root in ("future", "rego"):
+                self.fail(f"`{dotted}` imports cannot be aliased", self.i - 1)
+            j = self.expect(IDENT, "an alias name after `as`")
+            alias = self.x[j]
+            if alias in KEYWORDS:
+                self.fail(f"keyword `{alias}` cannot be an import alias", j)
+        return A.Import(A.Term(ref, terms[0].location), alias, loc)
+
+    # ------------------------------------------------------------------ rules
+
+    def parse_rule(self) -> A.Rule:
+        loc = self.loc()
+        default = self.kw("default")
+        if default:
+            self.i += 1
+        hloc = self.loc()
+        if self.k[self.i] != IDENT or self.x[self.i] in KEYWORDS and not self.ref_follows(self.i):
+            self.unexpected("a rule (e.g. `allow if { ... }`, `x := 1`, `deny contains msg if { ... }`)")
+        ref = self.parse_head_ref()
+        name = ref.dotted() or A.Ref(ref.terms[:1]).dotted() or ""
+        head = A.Head(ref, location=hloc)
+        if self.k[self.i] == "(" and not self.ws[self.i]:
+            self.i += 1
+            head.args = self.parse_list(")")
+            if not head.args:
+                self.fail(f"function `{name}` must have at least one argument", self.i - 1)
+        if self.kw("contains"):
+            if default or head.args is not None:
+                self.fail("`contains` cannot be used with default rules or functions")
+            self.i += 1
+            head.key = self.parse_in(False)
+        elif self.k[self.i] in (":=", "="):
+            head.assign = self.k[self.i] == ":="
+            self.i += 1
+            head.value = self.parse_in(False)
+        body: A.Body | None = None
+        if self.kw("if"):
+            if default:
+                self.fail("default rules cannot have a body")
+            body = self.parse_if_body()
+        elif self.k[self.i] == "{":
+            self.v0_error(head, name)
+        if default and head.value is None:
+            self.fail(f"default rule `{name}` must have a value: write `default {name} := <value>`", hloc)
+        if head.key is None and head.value is None:
+            if body is None:
+                self.v0_error(head, name, bodiless=True)
+            head.value = A.Term(A.Boolean(True), hloc)
+        rule = A.Rule(head, body or _true_body(hloc), default=default, location=loc)
+        cur = rule
+        while self.kw("else"):
+            eloc = self.loc()
+            if head.key is not None or default:
+                self.fail("`else` cannot be used here")
+            self.i += 1
+            value = A.Term(A.Boolean(True), eloc)
+            assign = head.assign
+            if self.k[self.i] in (":=", "="):
+                assign = self.k[self.i] == ":="
+                self.i += 1
+                value = self.parse_in(False)
+            ebody = self.parse_if_body() if self.kw("if") else _true_body(eloc)
+            ehead = A.Head(ref, head.args, None, value, assign, eloc)
+            cur.else_ = A.Rule(ehead, ebody, location=eloc)
+            cur = cur.else_
+        return rule
+
+    def v0_error(self, head: A.Head, name: str, bodiless: bool = False) -> NoReturn:
+        ref = head.ref
+        if len(ref.terms) == 2 and head.value is None and head.args is None \
+                and not isinstance(ref.terms[-1].value, A.String):
+            base = A.Ref(ref.terms[:1]).dotted()
+            self.fail(f"`contains` keyword is required for partial set rules (Rego v1): write "
+                      f"`{base} contains <element> if {{ ... }}`", head.location)
+        if bodiless:
+            self.fail(f"rule `{name}` needs a value or a body: write `{name} := <value>` or "
+                      f"`{name} if {{ ... }}`", head.location)
+        self.fail(f"`if` keyword is required before rule body (Rego v1): write `{name} if {{ ... }}`")
+
+    def parse_head_ref(self) -> A.Ref:
+        i = self.i
+        self.i += 1
+        terms = [A.Term(A.Var(self.x[i]), self.loc(i))]
+        while not self.ws[self.i] and self.k[self.i] in (".", "["):
+            if self.k[self.i] == ".":
+                self.i += 1
+                j = self.expect(IDENT, "a name after `.`")
+                terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
+            else:
+                self.i += 1
+                terms.append(self.parse_in(False))
+                self.expect("]", "`]`")
+        return A.Ref(terms)
+
+    def parse_if_body(self) -> A.Body:
+        self.i += 1  # `if`
+        if self.k[self.i] == "{":
+            self.i += 1
+            return self.parse_body("}")
+        e = self.parse_literal()
+        return [e]
+
+    # ------------------------------------------------------------------ bodies & literals
+
+    def parse_body(self, end: str) -> A.Body:
+        """Literals separated by `;` or newlines, up to and including `end` (EOF: not consumed)."""
+        body: A.Body = []
+        k = self.k
+        if k[self.i] == end:
+            self.fail("found empty body")
+        while True:
+            e = self.parse_literal()
+            e.index = len(body)
+            body.append(e)
+            if k[self.i] == ";":
+                self.i += 1
+                if k[self.i] == end:
+                    break
+                continue
+            if k[self.i] == end:
+                break
+            if self.nl[self.i]:
+                continue
+            self.unexpected(f"`;`, a newline or {'end of input' if end == EOF else '`' + end + '`'}")
+        if end != EOF:
+            self.i += 1
+        return body
+
+    def parse_literal(self) -> A.Expr:
+        loc = self.loc()
+        if self.kw("some"):
+            e = self.parse_some()
+        elif self.kw("every"):
+            e = self.parse_every()
+        else:
+            negated = self.kw("not")
+            if negated:
+                self.i += 1
+            e = self.parse_expr()
+            e.negated = negated
+        e.location = loc
+        while self.kw("with"):
+            wloc = self.loc()
+            self.i += 1
+            target = self.parse_term()
+            self.expect_kw("as", "`as` in `with <target> as <value>`")
+            e.with_.append(A.With(target, self.parse_in(False), wloc))
+        return e
+
+    def parse_expr(self) -> A.Expr:
+        loc = self.loc()
+        lhs = self.parse_in(True)
+        k = self.k[self.i]
+        if k == ":=" or k == "=":
+            oloc = self.loc()
+            self.i += 1
+            rhs = self.parse_in(False)
+            op = A.Term(_op_ref(A.OPERATORS[k], oloc), oloc)
+            return A.Expr([op, lhs, rhs], location=loc)
+        v = lhs.value
+        if isinstance(v, A.Call):
+            return A.Expr([A.Term(v.operator, lhs.location), *v.args], location=loc)
+        return A.Expr(lhs, location=loc)
+
+    def parse_some(self) -> A.Expr:
+        loc = self.loc()
+        self.i += 1
+        first = self.parse_binary(1)
+        if self.k[self.i] == ",":
+            self.i += 1
+            second = self.parse_binary(1)
+            if self.kw("in"):
+                self.i += 1
+                dom = self.parse_binary(1)
+                return A.Expr(A.SomeDecl([_call_term("in3", [first, second, dom], loc)], loc), location=loc)
+            symbols = [first, second]
+            while self.k[self.i] == ",":
+                self.i += 1
+                symbols.append(self.parse_binary(1))
+        elif self.kw("in"):
+            self.i += 1
+            dom = self.parse_binary(1)
+            return A.Expr(A.SomeDecl([_call_term("in", [first, dom], loc)], loc), location=loc)
+        else:
+            symbols = [first]
+        for s in symbols:
+            if not isinstance(s.value, A.Var):
+                self.fail("expected variables after `some` (e.g. `some x, y` or `some x in xs`)", s.location)
+        return A.Expr(A.SomeDecl(symbols, loc), location=loc)
+
+    def parse_every(self) -> A.Expr:
+        loc = self.loc()
+        self.i += 1
+        names = [self.parse_term()]
+        if self.k[self.i] == ",":
+            self.i += 1
+            names.append(self.parse_term())
+        for n in names:
+            if not isinstance(n.value, A.Var):
+                self.fail("expected variables after `every` (e.g. `every k, v in xs { ... }`)", n.location)
+        self.expect_kw("in", "`in` in `every x in xs { ... }`")
+        dom = self.parse_binary(1)
+        self.expect("{", "`{` to start the body of `every`")
+        body = self.parse_body("}")
+        key, value = (names[0], names[1]) if len(names) == 2 else (None, names[0])
+        return A.Expr(A.Every(key, value, dom, body, loc), location=loc)
+
+    # ------------------------------------------------------------------ terms & operators
+
+    def parse_in(self, keyval: bool, lhs: A.Term | None = None) -> A.Term:
+        lhs = self.parse_binary(1, lhs)
+        if keyval and self.k[self.i] == ",":
+            save, nerr = self.i, len(self.errors)
+            try:
+                self.i += 1
+                mid = self.parse_binary(1)
+                if self.kw("in"):
+                    self.i += 1
+                    rhs = self.parse_binary(1)
+                    lhs = _call_term("in3", [lhs, mid, rhs], lhs.location)
+                else:
+                    self.i = save
+            except _Bail:
+                del self.errors[nerr:]
+                self.i = save
+        while self.kw("in"):
+            self.i += 1
+            rhs = self.parse_binary(1)
+            lhs = _call_term("in", [lhs, rhs], lhs.location)
+        return lhs
+
+    def parse_binary(self, min_prec: int, lhs: A.Term | None = None) -> A.Term:
+        if lhs is None:
+            lhs = self.parse_term()
+        k = self.k
+        while True:
+            op = k[self.i]
+            prec = BINARY_PRECEDENCE.get(op)
+            if prec is None or prec < min_prec:
+                return lhs
+            self.i += 1
+            rhs = self.parse_binary(prec + 1)
+            lhs = _call_term(op, [lhs, rhs], lhs.location)
+
+    def parse_list(self, end: str) -> list[A.Term]:
+        """Comma-separated infix terms up to and including `end` (trailing comma allowed)."""
+        items: list[A.Term] = []
+        k = self.k
+        while k[self.i] != end:
+            items.append(self.parse_in(False))
+            if k[self.i] == ",":
+                self.i += 1
+            elif k[self.i] != end:
+                self.unexpected(f"`,` or `{end}`")
+        self.i += 1
+        return items
+
+    def parse_term(self) -> A.Term:
+        i = self.i
+        kind = self.k[i]
+        loc = self.loc(i)
+        value: A.Value
+        if kind == IDENT:
+            name = self.x[i]
+            self.i += 1
+            if name in KEYWORDS and self.ref_follows(i):
+                pass
+            elif name == "true" or name == "false":
+                return A.Term(A.Boolean(name == "true"), loc)
+            elif name == "null":
+                return A.Term(A.Null(), loc)
+            elif name in KEYWORDS:
+                self.i = i
+                self.unexpected("a term")
+            value = A.Var(name)
+        elif kind == NUM:
+            self.i += 1
+            return A.Term(A.Number(self.x[i]), loc)
+        elif kind == STR:
+            self.i += 1
+            s = decode_string(self.x[i][1:-1]) if self.x[i].endswith('"') and len(self.x[i]) > 1 else None
+            if s is None:
+                self.fail("invalid string literal (bad escape sequence or missing closing quote)", i)
+            return A.Term(A.String(s), loc)
+        elif kind == RAW:
+            self.i += 1
+            return A.Term(A.String(self.x[i][1:-1]), loc)
+        elif kind == TMPL:
+            self.i += 1
+            return self.parse_template(i, loc)
+        elif kind == "[":
+            self.i += 1
+            value = self.parse_array()
+        elif kind == "{":
+            self.i += 1
+            value = self.parse_brace()
+        elif kind == "(":
+            self.i += 1
+            inner = self.parse_in(False)
+            self.expect(")", "`)`")
+            if isinstance(inner.value, _NO_REF_POSTFIX):
+                return inner
+            return self.parse_postfix(inner)
+        elif kind == "-":
+            self.i += 1
+            if self.k[self.i] == NUM:
+                text = self.x[self.i]
+                self.i += 1
+                return A.Term(A.Number("-" + text), loc)
+            operand = self.parse_term()
+            return A.Term(A.Call(_op_ref("minus", loc), [A.Term(A.Number("0"), loc), operand]), loc)
+        else:
+            self.unexpected("a term")
+        return self.parse_postfix(A.Term(value, loc))
+
+    def parse_postfix(self, term: A.Term) -> A.Term:
+        k = self.k
+        parts: list[A.Term] | None = None
+        while True:
+            i = self.i
+            kind = k[i]
+            if kind == "." and not self.ws[i]:
+                self.i += 1
+                if k[self.i] != IDENT or self.ws[self.i]:
+                    self.unexpected("a name after `.`")
+                parts = parts or []
+                parts.append(A.Term(A.String(self.x[self.i]), self.loc()))
+                self.i += 1
+            elif kind == "[" and not self.ws[i]:
+                self.i += 1
+                key = self.parse_in(False)
+                self.expect("]", "`]`")
+                parts = parts or []
+                parts.append(key)
+            elif kind == "(" and not self.nl[i] and isinstance(term.value, (A.Var, A.Ref)):
+                if parts:
+                    term = self._with_parts(term, parts)
+                    parts = None
+                self.i += 1
+                args = self.parse_list(")")
+                op = term.value if isinstance(term.value, A.Ref) else A.Ref([term])
+                if not args and op.dotted() == "set":
+                    term = A.Term(A.Set([]), term.location)
+                else:
+                    term = A.Term(A.Call(op, args), term.location)
+            else:
+                break
+        return self._with_parts(term, parts) if parts else term
+
+    @staticmethod
+    def _with_parts(term: A.Term, parts: list[A.Term]) -> A.Term:
+        if isinstance(term.value, A.Ref):
+            return A.Term(A.Ref(term.value.terms + parts), term.location)
+        return A.Term(A.Ref([term, *parts]), term.location)
+
+    def parse_array(self) -> A.Value:
+        if self.k[self.i] == "]":
+            self.i += 1
+            return A.Array([])
+        head = self.parse_term()
+        if self.k[self.i] == "|":
+            self.i += 1
+            return A.ArrayComprehension(head, self.parse_body("]"))
+        items = [self.parse_in(False, head)]
+        if self.k[self.i] == ",":
+            self.i += 1
+            items.extend(self.parse_list("]"))
+        else:
+            self.expect("]", "`,` or `]`")
+        return A.Array(items)
+
+    def parse_brace(self) -> A.Value:
+        k = self.k
+        if k[self.i] == "}":
+            self.i += 1
+            return A.Object([])
+        head = self.parse_term()
+        if k[self.i] == "|":
+            self.i += 1
+            return A.SetComprehension(head, self.parse_body("}"))
+        plain_head = k[self.i] == ":"
+        head = self.parse_in(False, head)
+        if k[self.i] != ":":
+            items = [head]
+            if k[self.i] == ",":
+                self.i += 1
+                items.extend(self.parse_list("}"))
+            else:
+                self.expect("}", "`,` or `}`")
+            return A.Set(items)
+        self.i += 1
+        value = self.parse_term()
+        if plain_head and k[self.i] == "|":
+            self.i += 1
+            return A.ObjectComprehension(head, value, self.parse_body("}"))
+        pairs = [(head, self.parse_in(False, value))]
+        while k[self.i] == ",":
+            self.i += 1
+            if k[self.i] == "}":
+                break
+            key = self.parse_in(False)
+            self.expect(":", "`:` between object key and value")
+            pairs.append((key, self.parse_in(False)))
+        self.expect("}", "`,` or `}`")
+        return A.Object(pairs)
+
+    def parse_template(self, i: int, loc: Location) -> A.Term:
+        raw, parts = self.t.templates[i]
+        out: list[A.Term | A.Expr] = []
+        for part in parts:
+            if not part.hole:
+                out.append(A.Term(A.String(part.text), self.t.location(part.start)))
+                continue
+            sub = Parser(tokenize(self.t.src, self.t.file, part.start, part.end, self.t.line_starts))
+            try:
+                if sub.k[0] == EOF:
+                    sub.fail("empty template expression `{}`: write an expression inside the braces")
+                e = sub.parse_literal()
+                if sub.k[sub.i] != EOF:
+                    sub.unexpected("`}` closing the template expression")
+                out.append(e)
+            except _Bail:
+                pass
+            self.errors.extend(sub.errors)
+        return A.Term(A.TemplateString(out, raw), loc)
+
+
+def raise_errors(errors: list[RegoError]) -> NoReturn:
+    from cupcake_py.rego.errors import RegoErrors
+
+    raise RegoErrors(errors)
+
+
+def _finish(parser: Parser) -> None:
+    if parser.errors:
+        raise_errors(parser.errors)
+
+
+def parse_module_text(text: str, filename: str = "") -> A.Module:
+    parser = Parser(tokenize(text, filename))
+    module = parser.parse_module()
+    from cupcake_py.rego.annotations import attach_annotations
+
+    parser.errors.extend(attach_annotations(module))
+    _finish(parser)
+    return module
+
+
+def parse_query_text(text: str, filename: str = "<query>") -> A.Body:
+    parser = Parser(tokenize(text, filename))
+    body: A.Body = []
+    try:
+        if parser.k[0] == EOF:
+            parser.fail("empty query")
+        body = parser.parse_body(EOF)
+    except _Bail:
+        pass
+    _finish(parser)
+    return body
+
+
+def parse_term_text(text: str, filename: str = "<term>") -> A.Term:
+    parser = Parser(tokenize(text, filename))
+    term = A.Term(A.Null())
+    try:
+        term = parser.parse_in(False)
+        if parser.k[parser.i] != EOF:
+            parser.unexpected("end of input after the term")
+    except _Bail:
+        pass
+    _finish(parser)
+    return term
