@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick node-deps clean
+.PHONY: demo test venv runtime runtime-check lint bench bench-quick node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -19,6 +19,10 @@ node-deps:
 	@if [ -f plugin-ts/package.json ]; then \
 	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error ); \
 	fi
+
+# Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
+plugin: node-deps
+	@cd plugin-ts && npm run --silent build
 
 demo: venv
 	@$(VENV)/bin/cupcake check policies/

@@ -1,0 +1,551 @@
+// cupcake OpenCode plugin 0.1.0: generated from plugin-ts/src by `make plugin`; do not edit.
+// Install as .opencode/plugin/cupcake.js; configure in .cupcake/opencode.json.
+
+// src/config.ts
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+var DEFAULT_CONFIG = Object.freeze({
+  enabled: true,
+  cupcakePath: "cupcake",
+  policyDir: void 0,
+  timeoutMs: 5e3,
+  failMode: "closed",
+  askMode: "deny",
+  logLevel: "warn",
+  showToasts: true
+});
+var CONFIG_FILE = join(".cupcake", "opencode.json");
+var oneOf = (...allowed) => (v) => typeof v === "string" && allowed.includes(v) ? null : `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`;
+var isBool = (v) => typeof v === "boolean" ? null : "true or false";
+var isText = (v) => typeof v === "string" && v.trim() !== "" ? null : "a non-empty string";
+var isTimeout = (v) => typeof v === "number" && Number.isInteger(v) && v >= 100 && v <= 6e5 ? null : "an integer between 100 and 600000";
+var FIELDS = {
+  enabled: isBool,
+  cupcakePath: isText,
+  policyDir: isText,
+  timeoutMs: isTimeout,
+  failMode: oneOf("closed", "open"),
+  askMode: oneOf("deny", "allow"),
+  logLevel: oneOf("debug", "info", "warn", "error"),
+  showToasts: isBool
+};
+function applyLayer(target, layer, origin, problems) {
+  if (layer === void 0 || layer === null) return;
+  if (typeof layer !== "object" || Array.isArray(layer)) {
+    problems.push(`${origin}: expected a JSON object, got ${Array.isArray(layer) ? "an array" : typeof layer}`);
+    return;
+  }
+  for (const [key, value] of Object.entries(layer)) {
+    if (key === "$schema") continue;
+    if (!Object.hasOwn(FIELDS, key)) {
+      problems.push(`${origin}: unknown key "${key}" (known: ${Object.keys(FIELDS).join(", ")})`);
+      continue;
+    }
+    const field = key;
+    const expected = FIELDS[field](value);
+    if (expected !== null) {
+      problems.push(`${origin}: "${key}" must be ${expected}, got ${JSON.stringify(value)}; using ${JSON.stringify(target[field])}`);
+      continue;
+    }
+    target[field] = value;
+  }
+}
+function readConfigFile(path, problems) {
+  let text;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = err.code;
+    if (code !== "ENOENT") problems.push(`${path}: cannot read (${code ?? String(err)})`);
+    return void 0;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    problems.push(`${path}: invalid JSON (${err.message}); using the defaults`);
+    return void 0;
+  }
+}
+function resolveAgainst(directory, value, isCommand) {
+  if (isAbsolute(value)) return value;
+  if (isCommand && !value.includes("/") && !value.includes("\\")) return value;
+  return resolve(directory, value);
+}
+function loadConfig(directory, options) {
+  const problems = [];
+  const config = { ...DEFAULT_CONFIG };
+  const file = join(directory, CONFIG_FILE);
+  applyLayer(config, readConfigFile(file, problems), file, problems);
+  applyLayer(config, options, "plugin options in opencode.json", problems);
+  config.cupcakePath = resolveAgainst(directory, config.cupcakePath, true);
+  if (config.policyDir !== void 0) config.policyDir = resolveAgainst(directory, config.policyDir, false);
+  return { config, problems };
+}
+
+// src/context.ts
+var MAX_ITEMS = 32;
+var MAX_ITEM_CHARS = 4e3;
+var SessionContext = class {
+  bySession = /* @__PURE__ */ new Map();
+  add(sessionID, items) {
+    const list = this.bySession.get(sessionID) ?? [];
+    for (const raw of items) {
+      const item = raw.trim().slice(0, MAX_ITEM_CHARS);
+      if (item === "") continue;
+      const at = list.indexOf(item);
+      if (at >= 0) list.splice(at, 1);
+      list.push(item);
+    }
+    while (list.length > MAX_ITEMS) list.shift();
+    if (list.length > 0) this.bySession.set(sessionID, list);
+  }
+  get(sessionID) {
+    if (sessionID === void 0) return [];
+    return this.bySession.get(sessionID) ?? [];
+  }
+};
+
+// src/protocol.ts
+var CupcakeError = class extends Error {
+  constructor(detail) {
+    super(`cupcake: ${detail}`);
+    this.name = "CupcakeError";
+  }
+};
+var KINDS = /* @__PURE__ */ new Set(["allow", "ask", "deny", "block"]);
+var isStringArray = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+var isPlainObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function clip(text, max = 200) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+function parseDecision(stdout) {
+  const text = stdout.trim();
+  if (text === "") throw new CupcakeError("no output on stdout (expected one JSON decision line)");
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CupcakeError(`stdout is not JSON: ${JSON.stringify(clip(text))}`);
+  }
+  if (!isPlainObject(value)) throw new CupcakeError(`expected a JSON object on stdout, got ${clip(text)}`);
+  const { decision, reason, context, updated_args, rule_ids } = value;
+  if (decision === void 0) throw new CupcakeError(`response has no "decision": ${clip(text)}`);
+  if (typeof decision !== "string" || !KINDS.has(decision)) {
+    throw new CupcakeError(`unknown decision ${JSON.stringify(decision)} (expected allow, ask, deny or block)`);
+  }
+  const bad = (field, expected) => {
+    throw new CupcakeError(`response field "${field}" must be ${expected}: ${clip(text)}`);
+  };
+  if (reason !== void 0 && typeof reason !== "string") bad("reason", "a string");
+  if (context !== void 0 && !isStringArray(context)) bad("context", "an array of strings");
+  if (updated_args !== void 0 && !isPlainObject(updated_args)) bad("updated_args", "an object");
+  if (rule_ids !== void 0 && !isStringArray(rule_ids)) bad("rule_ids", "an array of strings");
+  const out = { decision };
+  if (reason !== void 0) out.reason = reason;
+  if (context !== void 0) out.context = context;
+  if (updated_args !== void 0) out.updated_args = updated_args;
+  if (rule_ids !== void 0) out.rule_ids = rule_ids;
+  return out;
+}
+
+// src/messages.ts
+var KEY_ARGS = ["command", "filePath", "path", "pattern", "url", "description", "name", "query", "patchText"];
+function describeCall(tool, args) {
+  for (const key of KEY_ARGS) {
+    const value = args[key];
+    if (typeof value === "string" && value !== "") return `${tool} call (${key}: ${JSON.stringify(clip(value, 160))})`;
+  }
+  return `${tool} call`;
+}
+function ruleText(d) {
+  const ids = d.rule_ids ?? [];
+  if (ids.length === 0) return "";
+  return ids.length === 1 ? ` [rule ${ids[0]}]` : ` [rules ${ids.join(", ")}]`;
+}
+function reasonText(d) {
+  const reason = d.reason?.trim();
+  return reason ? reason : "(the policy gave no reason)";
+}
+function denyMessage(tool, args, d) {
+  return [
+    `Blocked by cupcake policy${ruleText(d)}: this ${describeCall(tool, args)} was NOT executed.`,
+    `Reason: ${reasonText(d)}`,
+    "What to do instead: do not retry this call or work around the policy with an equivalent one. Choose an approach that satisfies the reason above, or explain to the user what you need and why."
+  ].join("\n");
+}
+function askMessage(tool, args, d) {
+  const rules = d.rule_ids ?? [];
+  const disable = rules.length > 0 ? `disable rule ${rules.join(", ")}` : "disable the rule that asked";
+  return [
+    `Approval required by cupcake policy${ruleText(d)}: this ${describeCall(tool, args)} was NOT executed.`,
+    `Reason: ${reasonText(d)}`,
+    `OpenCode plugins cannot ask for interactive approval, so cupcake blocked the call. Tell the user what you wanted to do and why, and let them decide. To approve it, the user can add an exception for this call to the allow-list in the project's cupcake policy configuration (.cupcake/), or ${disable} and re-run the request; setting "askMode": "allow" in ${CONFIG_FILE} lets every approval-required call run.`
+  ].join("\n");
+}
+function failClosedMessage(tool, args, error) {
+  return [
+    `${error}`,
+    `The ${describeCall(tool, args)} was NOT executed: the policy check failed and cupcake fails closed.`,
+    `What to do: tell the user that the cupcake setup needs fixing (see ${CONFIG_FILE}: cupcakePath, policyDir, timeoutMs); do not retry the same call until it is fixed.`
+  ].join("\n");
+}
+function postFeedback(tool, d) {
+  const verb = d.decision === "ask" ? "flagged for review" : "objected to";
+  return `
+
+[cupcake] Policy feedback${ruleText(d)}: the policy ${verb} the result of this ${tool} call. Reason: ${reasonText(d)}
+The call already ran; take this into account before continuing.`;
+}
+function postFailure(tool, error) {
+  return `
+
+[cupcake] ${error}
+The post-run policy check of this ${tool} call failed; treat its result with caution.`;
+}
+function contextBlock(items) {
+  return ["Cupcake policy context (from the project's policies; follow it):", ...items.map((c) => `- ${c}`)].join("\n");
+}
+function postContext(items) {
+  return `
+
+[cupcake] ${contextBlock(items)}`;
+}
+
+// src/runner.ts
+import { spawn } from "node:child_process";
+var MAX_STDOUT = 4 * 1024 * 1024;
+var MAX_STDERR = 16 * 1024;
+function killGroup(pid) {
+  if (pid === void 0) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+    }
+  }
+}
+function spawnFailure(command, err) {
+  if (err.code === "ENOENT") {
+    return new CupcakeError(
+      `cannot run "${command}": not found (install cupcake-py so "cupcake" is on PATH, or set "cupcakePath" in .cupcake/opencode.json)`
+    );
+  }
+  if (err.code === "EACCES") return new CupcakeError(`cannot run "${command}": permission denied (is it executable?)`);
+  return new CupcakeError(`cannot run "${command}": ${err.message}`);
+}
+function runProcess(spec) {
+  return new Promise((resolvePromise, reject) => {
+    let settled = false;
+    const finish = (fn) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    let child;
+    try {
+      child = spawn(spec.command, spec.args, { cwd: spec.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    } catch (err2) {
+      reject(spawnFailure(spec.command, err2));
+      return;
+    }
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      finish(() => reject(new CupcakeError(`"${spec.command} ${spec.args.join(" ")}" timed out after ${spec.timeoutMs} ms and was killed`)));
+    }, spec.timeoutMs);
+    const out = [];
+    const err = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    child.stdout?.on("data", (chunk) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_STDOUT) {
+        killGroup(child.pid);
+        finish(() => reject(new CupcakeError(`stdout exceeded ${MAX_STDOUT} bytes; process killed`)));
+        return;
+      }
+      out.push(chunk);
+    });
+    child.stderr?.on("data", (chunk) => {
+      if (errBytes < MAX_STDERR) err.push(chunk);
+      errBytes += chunk.length;
+    });
+    child.on("error", (e) => finish(() => reject(spawnFailure(spec.command, e))));
+    child.on(
+      "close",
+      (code, signal) => finish(
+        () => resolvePromise({
+          code,
+          signal,
+          stdout: Buffer.concat(out).toString("utf8"),
+          stderr: Buffer.concat(err).toString("utf8")
+        })
+      )
+    );
+    child.stdin?.on("error", () => {
+    });
+    child.stdin?.end(spec.stdin);
+  });
+}
+function describeFailure(res) {
+  const status = res.signal !== null ? `was killed by ${res.signal}` : `exited with status ${res.code}`;
+  const stderr = clip(res.stderr, 400);
+  return stderr === "" ? status : `${status}: ${stderr}`;
+}
+function interpretResult(res) {
+  if (res.code === 0) return parseDecision(res.stdout);
+  if (res.code === 1) {
+    let decision;
+    try {
+      decision = parseDecision(res.stdout);
+    } catch {
+      decision = void 0;
+    }
+    if (decision !== void 0 && (decision.decision === "deny" || decision.decision === "block")) return decision;
+  }
+  if (res.code === 2) {
+    let reason;
+    try {
+      reason = parseDecision(res.stdout).reason;
+    } catch {
+      reason = void 0;
+    }
+    if (reason !== void 0 && reason.trim() !== "") {
+      throw new CupcakeError(`engine error: ${reason.replace(/^cupcake:\s*/, "")}`);
+    }
+  }
+  throw new CupcakeError(`eval ${describeFailure(res)}`);
+}
+function evalArgs(config) {
+  const args = ["eval", "--harness", "opencode"];
+  if (config.policyDir !== void 0) args.push("--policy-dir", config.policyDir);
+  return args;
+}
+async function evaluate(config, directory, event) {
+  const res = await runProcess({
+    command: config.cupcakePath,
+    args: evalArgs(config),
+    cwd: directory,
+    stdin: `${JSON.stringify(event)}
+`,
+    timeoutMs: config.timeoutMs
+  });
+  return interpretResult(res);
+}
+async function selfTest(config, directory) {
+  const res = await runProcess({
+    command: config.cupcakePath,
+    args: ["--version"],
+    cwd: directory,
+    stdin: "",
+    timeoutMs: config.timeoutMs
+  });
+  if (res.code !== 0) throw new CupcakeError(`"${config.cupcakePath} --version" ${describeFailure(res)}`);
+  const line = res.stdout.trim().split("\n")[0] ?? "";
+  if (line === "") throw new CupcakeError(`"${config.cupcakePath} --version" printed nothing`);
+  return line;
+}
+
+// src/hooks.ts
+var isArgs = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function applyArgsInPlace(target, updated) {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(updated, key)) delete target[key];
+  Object.assign(target, updated);
+}
+var errorText = (err) => err instanceof CupcakeError ? err.message : `cupcake: plugin error: ${err instanceof Error ? err.message : String(err)}`;
+function createHooks(deps, run = evaluate) {
+  const { config, directory, reporter, context } = deps;
+  const sessions = /* @__PURE__ */ new Map();
+  const makeEvent = (name, input, args) => {
+    const seen = sessions.get(input.sessionID);
+    const event = {
+      hook_event_name: name,
+      session_id: input.sessionID || "unknown",
+      cwd: directory,
+      tool: input.tool,
+      args
+    };
+    if (seen?.agent) event.agent = seen.agent;
+    if (seen?.messageID) event.message_id = seen.messageID;
+    if (input.callID) event.call_id = input.callID;
+    return event;
+  };
+  const rememberContext = (sessionID, d) => {
+    if (d.context && d.context.length > 0) context.add(sessionID, d.context);
+  };
+  return {
+    "chat.message": async (input) => {
+      sessions.set(input.sessionID, { agent: input.agent, messageID: input.messageID });
+    },
+    "tool.execute.before": async (input, output) => {
+      const args = isArgs(output.args) ? output.args : {};
+      let d;
+      try {
+        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+      } catch (err) {
+        const msg = errorText(err);
+        if (config.failMode === "open") {
+          reporter.log("warn", `${msg} — allowing the ${describeCall(input.tool, args)} (failMode "open")`);
+          reporter.toast("warning", "Cupcake check failed (allowed)", msg);
+          return;
+        }
+        reporter.log("error", `${msg} — blocking the ${describeCall(input.tool, args)} (failMode "closed")`);
+        reporter.toast("error", "Cupcake check failed (blocked)", msg);
+        throw new Error(failClosedMessage(input.tool, args, msg));
+      }
+      reporter.log("debug", `PreToolUse ${input.tool}: ${d.decision}${d.rule_ids ? ` ${d.rule_ids.join(",")}` : ""}`);
+      switch (d.decision) {
+        case "allow":
+          if (d.updated_args !== void 0) {
+            if (isArgs(output.args)) {
+              applyArgsInPlace(output.args, d.updated_args);
+              reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(d.updated_args)}`);
+            } else {
+              reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
+            }
+          }
+          rememberContext(input.sessionID, d);
+          return;
+        case "ask":
+          if (config.askMode === "allow") {
+            reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
+            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
+            rememberContext(input.sessionID, d);
+            return;
+          }
+          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
+          throw new Error(askMessage(input.tool, args, d));
+        case "deny":
+        case "block":
+          reporter.toast("error", "Cupcake blocked a tool call", d.reason ?? describeCall(input.tool, args));
+          throw new Error(denyMessage(input.tool, args, d));
+      }
+    },
+    "tool.execute.after": async (input, output) => {
+      const args = isArgs(input.args) ? input.args : {};
+      const event = makeEvent("PostToolUse", input, args);
+      event.result = { title: output.title, output: output.output, metadata: output.metadata, success: true };
+      const append = (text) => {
+        output.output = `${typeof output.output === "string" ? output.output : String(output.output ?? "")}${text}`;
+      };
+      let d;
+      try {
+        d = await run(config, directory, event);
+      } catch (err) {
+        const msg = errorText(err);
+        if (config.failMode === "open") {
+          reporter.log("warn", `${msg} — post-run check of ${input.tool} skipped (failMode "open")`);
+          return;
+        }
+        reporter.log("error", `${msg} — post-run check of ${input.tool} failed`);
+        reporter.toast("error", "Cupcake post-run check failed", msg);
+        append(postFailure(input.tool, msg));
+        return;
+      }
+      reporter.log("debug", `PostToolUse ${input.tool}: ${d.decision}`);
+      if (d.decision === "allow") {
+        if (d.context && d.context.length > 0) {
+          append(postContext(d.context));
+          rememberContext(input.sessionID, d);
+        }
+        return;
+      }
+      reporter.toast("warning", "Cupcake policy feedback", d.reason ?? input.tool);
+      append(postFeedback(input.tool, d));
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      const items = context.get(input.sessionID);
+      if (items.length > 0) output.system.push(contextBlock(items));
+    },
+    "experimental.session.compacting": async (input, output) => {
+      const items = context.get(input.sessionID);
+      if (items.length > 0) output.context.push(contextBlock(items));
+    }
+  };
+}
+
+// src/reporter.ts
+var ORDER = { debug: 0, info: 1, warn: 2, error: 3 };
+var SERVICE = "cupcake";
+function method(client, group, name) {
+  if (typeof client !== "object" || client === null) return void 0;
+  const owner = client[group];
+  if (typeof owner !== "object" || owner === null) return void 0;
+  const fn = owner[name];
+  return typeof fn === "function" ? fn.bind(owner) : void 0;
+}
+function swallow(value) {
+  if (value instanceof Promise) value.catch(() => void 0);
+}
+var Reporter = class {
+  constructor(client, level, toasts) {
+    this.client = client;
+    this.level = level;
+    this.toasts = toasts;
+  }
+  client;
+  level;
+  toasts;
+  once = /* @__PURE__ */ new Set();
+  configure(level, toasts) {
+    this.level = level;
+    this.toasts = toasts;
+  }
+  /**
+   * Messages at or above the configured level go to the console (stderr) as `[cupcake] LEVEL: msg`.
+   * Every message also goes to OpenCode's own log via the client when it is available.
+   */
+  log(level, message, extra) {
+    const log = method(this.client, "app", "log");
+    if (log !== void 0) {
+      try {
+        swallow(log({ body: { service: SERVICE, level, message, ...extra ? { extra } : {} } }));
+      } catch {
+      }
+    }
+    if (ORDER[level] >= ORDER[this.level]) console.error(`[cupcake] ${level.toUpperCase()}: ${message}`);
+  }
+  /** Log a message only the first time this key is seen. */
+  logOnce(key, level, message) {
+    if (this.once.has(key)) return;
+    this.once.add(key);
+    this.log(level, message);
+  }
+  toast(variant, title, message) {
+    if (!this.toasts) return;
+    const show = method(this.client, "tui", "showToast");
+    if (show === void 0) return;
+    try {
+      swallow(show({ body: { title, message: message.slice(0, 500), variant, duration: 5e3 } }));
+    } catch {
+    }
+  }
+};
+
+// src/index.ts
+var CupcakePlugin = async ({ client, directory }, options) => {
+  const { config, problems } = loadConfig(directory, options);
+  const reporter = new Reporter(client, config.logLevel, config.showToasts);
+  for (const problem of problems) reporter.log("warn", `config: ${problem}`);
+  if (problems.length > 0) {
+    reporter.toast("warning", "Cupcake config problems", `${problems.length} problem(s) in ${CONFIG_FILE}; see the log`);
+  }
+  if (!config.enabled) {
+    reporter.log("info", `disabled ("enabled": false in ${CONFIG_FILE}); tool calls are NOT checked`);
+    return {};
+  }
+  selfTest(config, directory).then(
+    (version) => reporter.log("info", `self-test ok: ${version} (${config.cupcakePath}; failMode ${config.failMode})`),
+    (err) => {
+      reporter.log("error", `self-test failed: ${err.message}`);
+      reporter.toast("error", "Cupcake is not working", err.message);
+    }
+  );
+  return createHooks({ config, directory, reporter, context: new SessionContext() });
+};
+export {
+  CupcakePlugin
+};

@@ -1,0 +1,157 @@
+// The OpenCode hooks: PreToolUse gate (tool.execute.before), PostToolUse feedback (tool.execute.after),
+// context injection (experimental.chat.system.transform / experimental.session.compacting).
+import type { Hooks } from "@opencode-ai/plugin";
+import type { PluginConfig } from "./config.js";
+import type { SessionContext } from "./context.js";
+import {
+  askMessage,
+  contextBlock,
+  denyMessage,
+  describeCall,
+  failClosedMessage,
+  postContext,
+  postFailure,
+  postFeedback,
+} from "./messages.js";
+import { CupcakeError, type Decision, type HookEvent, type HookEventName } from "./protocol.js";
+import type { Reporter } from "./reporter.js";
+import { evaluate } from "./runner.js";
+
+export interface HookDeps {
+  config: PluginConfig;
+  directory: string;
+  reporter: Reporter;
+  context: SessionContext;
+}
+
+type Args = Record<string, unknown>;
+type Evaluate = (config: PluginConfig, directory: string, event: HookEvent) => Promise<Decision>;
+
+const isArgs = (v: unknown): v is Args => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Rewrite OpenCode's args object in place: OpenCode keeps its own reference, so reassignment would be ignored. */
+export function applyArgsInPlace(target: Args, updated: Args): void {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(updated, key)) delete target[key];
+  Object.assign(target, updated);
+}
+
+const errorText = (err: unknown): string =>
+  err instanceof CupcakeError ? err.message : `cupcake: plugin error: ${err instanceof Error ? err.message : String(err)}`;
+
+export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
+  const { config, directory, reporter, context } = deps;
+  const sessions = new Map<string, { agent?: string; messageID?: string }>();
+
+  const makeEvent = (name: HookEventName, input: { tool: string; sessionID: string; callID: string }, args: Args): HookEvent => {
+    const seen = sessions.get(input.sessionID);
+    const event: HookEvent = {
+      hook_event_name: name,
+      session_id: input.sessionID || "unknown",
+      cwd: directory,
+      tool: input.tool,
+      args,
+    };
+    if (seen?.agent) event.agent = seen.agent;
+    if (seen?.messageID) event.message_id = seen.messageID;
+    if (input.callID) event.call_id = input.callID;
+    return event;
+  };
+
+  const rememberContext = (sessionID: string, d: Decision): void => {
+    if (d.context && d.context.length > 0) context.add(sessionID, d.context);
+  };
+
+  return {
+    "chat.message": async (input) => {
+      sessions.set(input.sessionID, { agent: input.agent, messageID: input.messageID });
+    },
+
+    "tool.execute.before": async (input, output) => {
+      const args: Args = isArgs(output.args) ? output.args : {};
+      let d: Decision;
+      try {
+        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+      } catch (err) {
+        const msg = errorText(err);
+        if (config.failMode === "open") {
+          reporter.log("warn", `${msg} — allowing the ${describeCall(input.tool, args)} (failMode "open")`);
+          reporter.toast("warning", "Cupcake check failed (allowed)", msg);
+          return;
+        }
+        reporter.log("error", `${msg} — blocking the ${describeCall(input.tool, args)} (failMode "closed")`);
+        reporter.toast("error", "Cupcake check failed (blocked)", msg);
+        throw new Error(failClosedMessage(input.tool, args, msg));
+      }
+      reporter.log("debug", `PreToolUse ${input.tool}: ${d.decision}${d.rule_ids ? ` ${d.rule_ids.join(",")}` : ""}`);
+      switch (d.decision) {
+        case "allow":
+          if (d.updated_args !== undefined) {
+            if (isArgs(output.args)) {
+              applyArgsInPlace(output.args, d.updated_args);
+              reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(d.updated_args)}`);
+            } else {
+              reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
+            }
+          }
+          rememberContext(input.sessionID, d);
+          return;
+        case "ask":
+          if (config.askMode === "allow") {
+            reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
+            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
+            rememberContext(input.sessionID, d);
+            return;
+          }
+          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
+          throw new Error(askMessage(input.tool, args, d));
+        case "deny":
+        case "block":
+          reporter.toast("error", "Cupcake blocked a tool call", d.reason ?? describeCall(input.tool, args));
+          throw new Error(denyMessage(input.tool, args, d));
+      }
+    },
+
+    "tool.execute.after": async (input, output) => {
+      const args: Args = isArgs(input.args) ? input.args : {};
+      const event = makeEvent("PostToolUse", input, args);
+      event.result = { title: output.title, output: output.output, metadata: output.metadata, success: true };
+      const append = (text: string): void => {
+        output.output = `${typeof output.output === "string" ? output.output : String(output.output ?? "")}${text}`;
+      };
+      let d: Decision;
+      try {
+        d = await run(config, directory, event);
+      } catch (err) {
+        const msg = errorText(err);
+        if (config.failMode === "open") {
+          reporter.log("warn", `${msg} — post-run check of ${input.tool} skipped (failMode "open")`);
+          return;
+        }
+        reporter.log("error", `${msg} — post-run check of ${input.tool} failed`);
+        reporter.toast("error", "Cupcake post-run check failed", msg);
+        append(postFailure(input.tool, msg));
+        return;
+      }
+      reporter.log("debug", `PostToolUse ${input.tool}: ${d.decision}`);
+      if (d.decision === "allow") {
+        if (d.context && d.context.length > 0) {
+          append(postContext(d.context));
+          rememberContext(input.sessionID, d);
+        }
+        return;
+      }
+      reporter.toast("warning", "Cupcake policy feedback", d.reason ?? input.tool);
+      append(postFeedback(input.tool, d));
+    },
+
+    "experimental.chat.system.transform": async (input, output) => {
+      const items = context.get(input.sessionID);
+      if (items.length > 0) output.system.push(contextBlock(items));
+    },
+
+    "experimental.session.compacting": async (input, output) => {
+      const items = context.get(input.sessionID);
+      if (items.length > 0) output.context.push(contextBlock(items));
+    },
+  };
+}
