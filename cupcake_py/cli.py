@@ -41,7 +41,7 @@ def _root(
 
 
 # Each stage that has commands exposes `register(app)`; add its module here.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands",)
 
 
 def _register() -> None:

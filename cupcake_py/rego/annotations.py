@@ -212,3 +212,36 @@ def attach_annotations(module: A.Module) -> list[RegoError]:
         target.annotations.append(ann)
         module.annotations.append(ann)
     return errors
+
+
+def _ref_text(r: A.Ref) -> str:
+    from cupcake_py.rego.printer import Printer
+
+    return Printer().ref(r)
+
+
+def annotations_to_dict(a: A.Annotations) -> dict[str, Any]:
+    """The YAML-ready form of one block (fields left at their defaults are omitted)."""
+    d: dict[str, Any] = {"scope": a.scope}
+    if a.title is not None:
+        d["title"] = a.title
+    if a.description is not None:
+        d["description"] = a.description
+    if a.organizations:
+        d["organizations"] = list(a.organizations)
+    if a.related_resources:
+        d["related_resources"] = [
+            {"ref": r.ref, **({"description": r.description} if r.description else {})}
+            for r in a.related_resources
+        ]
+    if a.authors:
+        d["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
+    if a.schemas:
+        d["schemas"] = [
+            {_ref_text(s.path): _ref_text(s.schema) if s.schema is not None else s.definition} for s in a.schemas
+        ]
+    if a.entrypoint:
+        d["entrypoint"] = True
+    if a.custom:
+        d["custom"] = a.custom
+    return d

@@ -12,7 +12,8 @@ MAX_ERRORS errors per file).
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
@@ -30,6 +31,7 @@ BINARY_PRECEDENCE: dict[str, int] = {
 }
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
+T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
 
 
@@ -58,6 +60,7 @@ class Parser:
         self.nl = toks.nl
         self.ws = toks.ws
         self.i = 0
+        self.speculating = False
         self.errors: list[RegoError] = list(toks.errors)
 
     # ------------------------------------------------------------------ helpers
@@ -118,7 +121,6 @@ class Parser:
             package = self.parse_package()
         except _Bail:
             raise_errors(self.errors)
-            raise AssertionError("unreachable") from None
         module = A.Module(package, comments=comments, location=start)
         while self.k[self.i] != EOF and len(self.errors) < MAX_ERRORS:
             begin = self.i
@@ -133,6 +135,9 @@ class Parser:
                     module.rules.append(self.parse_rule())
                 self.end_statement()
             except _Bail:
+                self.recover(begin)
+            except RecursionError:
+                self.errors.append(RegoError(PARSE, "expression nested too deeply", self.loc()))
                 self.recover(begin)
         return module
 
@@ -302,6 +307,8 @@ class Parser:
             self.i += 1
             return self.parse_body("}")
         e = self.parse_literal()
+        if self.k[self.i] == ";":
+            self.fail("a rule body without braces holds one expression: write `if { a; b }` for more")
         return [e]
 
     # ------------------------------------------------------------------ bodies & literals
@@ -563,8 +570,9 @@ class Parser:
             return A.Array([])
         head = self.parse_term()
         if self.k[self.i] == "|":
-            self.i += 1
-            return A.ArrayComprehension(head, self.parse_body("]"))
+            body = self.try_comprehension_body("]")
+            if body is not None:
+                return A.ArrayComprehension(head, body)
         items = [self.parse_in(False, head)]
         if self.k[self.i] == ",":
             self.i += 1
@@ -573,6 +581,24 @@ class Parser:
             self.expect("]", "`,` or `]`")
         return A.Array(items)
 
+    def try_comprehension_body(self, end: str) -> A.Body | None:
+        """At `|` after a comprehension head: the body, or None (position restored) when it does
+        not parse, so `[a | b, c]` falls back to an array holding `a | b` (as OPA does).
+        Speculation does not nest, which keeps failing input linear."""
+        save, nerr = self.i, len(self.errors)
+        self.i += 1
+        if self.speculating:
+            return self.parse_body(end)
+        self.speculating = True
+        try:
+            return self.parse_body(end)
+        except _Bail:
+            del self.errors[nerr:]
+            self.i = save
+            return None
+        finally:
+            self.speculating = False
+
     def parse_brace(self) -> A.Value:
         k = self.k
         if k[self.i] == "}":
@@ -580,8 +606,9 @@ class Parser:
             return A.Object([])
         head = self.parse_term()
         if k[self.i] == "|":
-            self.i += 1
-            return A.SetComprehension(head, self.parse_body("}"))
+            body = self.try_comprehension_body("}")
+            if body is not None:
+                return A.SetComprehension(head, body)
         plain_head = k[self.i] == ":"
         head = self.parse_in(False, head)
         if k[self.i] != ":":
@@ -595,8 +622,9 @@ class Parser:
         self.i += 1
         value = self.parse_term()
         if plain_head and k[self.i] == "|":
-            self.i += 1
-            return A.ObjectComprehension(head, value, self.parse_body("}"))
+            body = self.try_comprehension_body("}")
+            if body is not None:
+                return A.ObjectComprehension(head, value, body)
         pairs = [(head, self.parse_in(False, value))]
         while k[self.i] == ",":
             self.i += 1
@@ -635,42 +663,52 @@ def raise_errors(errors: list[RegoError]) -> NoReturn:
     raise RegoErrors(errors)
 
 
-def _finish(parser: Parser) -> None:
-    if parser.errors:
-        raise_errors(parser.errors)
+def _guarded(parser: Parser, fn: Callable[[], T], fallback: T) -> T:
+    """Run one parse step; a bail or over-deep nesting leaves its error in parser.errors."""
+    try:
+        return fn()
+    except _Bail:
+        return fallback
+    except RecursionError:
+        parser.errors.append(RegoError(PARSE, "expression nested too deeply", parser.loc()))
+        return fallback
 
 
 def parse_module_text(text: str, filename: str = "") -> A.Module:
-    parser = Parser(tokenize(text, filename))
-    module = parser.parse_module()
     from cupcake_py.rego.annotations import attach_annotations
 
+    parser = Parser(tokenize(text, filename))
+    module = parser.parse_module()
     parser.errors.extend(attach_annotations(module))
-    _finish(parser)
+    if parser.errors:
+        raise_errors(parser.errors)
     return module
 
 
 def parse_query_text(text: str, filename: str = "<query>") -> A.Body:
     parser = Parser(tokenize(text, filename))
-    body: A.Body = []
-    try:
+
+    def run() -> A.Body:
         if parser.k[0] == EOF:
             parser.fail("empty query")
-        body = parser.parse_body(EOF)
-    except _Bail:
-        pass
-    _finish(parser)
+        return parser.parse_body(EOF)
+
+    body = _guarded(parser, run, [])
+    if parser.errors:
+        raise_errors(parser.errors)
     return body
 
 
 def parse_term_text(text: str, filename: str = "<term>") -> A.Term:
     parser = Parser(tokenize(text, filename))
-    term = A.Term(A.Null())
-    try:
+
+    def run() -> A.Term:
         term = parser.parse_in(False)
         if parser.k[parser.i] != EOF:
             parser.unexpected("end of input after the term")
-    except _Bail:
-        pass
-    _finish(parser)
+        return term
+
+    term = _guarded(parser, run, A.Term(A.Null()))
+    if parser.errors:
+        raise_errors(parser.errors)
     return term

@@ -1,0 +1,229 @@
+"""AST -> Rego v1 source. `parse_module(print_module(m))` equals `m` (locations aside):
+the printer adds parentheses where precedence needs them and writes every value in a
+form the parser reads back to the same node."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import yaml
+
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.annotations import annotations_to_dict
+
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# call name -> (infix token, precedence) for operators usable inside terms
+_INFIX: dict[str, tuple[str, int]] = {
+    "internal.member_2": ("in", 0), "equal": ("==", 1), "neq": ("!=", 1), "lt": ("<", 1),
+    "lte": ("<=", 1), "gt": (">", 1), "gte": (">=", 1), "or": ("|", 2), "and": ("&", 3),
+    "plus": ("+", 4), "minus": ("-", 4), "mul": ("*", 5), "div": ("/", 5), "rem": ("%", 5),
+}
+_PRIMARY = 9
+_LIST_ITEM = 3  # items of [..], {..}: parenthesize `|` (and lower) so `{a | b}` stays a set
+
+
+def string_literal(s: str) -> str:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: keep them as \\u escapes
+        return json.dumps(s, ensure_ascii=True)
+    return json.dumps(s, ensure_ascii=False)
+
+
+class Printer:
+    def __init__(self, indent: str = "\t") -> None:
+        self.ind = indent
+
+    # ---------------------------------------------------------------- terms
+
+    def term(self, t: A.Term, min_prec: int = 0) -> str:
+        v = t.value
+        if isinstance(v, A.Call):
+            return self.call(v, min_prec)
+        if isinstance(v, A.Var):
+            return v.name
+        if isinstance(v, A.Ref):
+            return self.ref(v)
+        if isinstance(v, A.String):
+            return string_literal(v.value)
+        if isinstance(v, A.Number):
+            return v.text
+        if isinstance(v, A.Boolean):
+            return "true" if v.value else "false"
+        if isinstance(v, A.Null):
+            return "null"
+        if isinstance(v, A.Array):
+            return "[" + ", ".join(self.term(x, _LIST_ITEM) for x in v.items) + "]"
+        if isinstance(v, A.Set):
+            if not v.items:
+                return "set()"
+            return "{" + ", ".join(self.term(x, _LIST_ITEM) for x in v.items) + "}"
+        if isinstance(v, A.Object):
+            return "{" + ", ".join(f"{self.term(k, _LIST_ITEM)}: {self.term(x, _LIST_ITEM)}"
+                                   for k, x in v.items) + "}"
+        if isinstance(v, A.ArrayComprehension):
+            return f"[{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}]"
+        if isinstance(v, A.SetComprehension):
+            return f"{{{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}}}"
+        if isinstance(v, A.ObjectComprehension):
+            return f"{{{self.term(v.key, _PRIMARY)}: {self.term(v.value, _PRIMARY)} | {self.inline_body(v.body)}}}"
+        if isinstance(v, A.TemplateString):
+            return self.template(v)
+        raise TypeError(f"cannot print term value {type(v).__name__}")
+
+    def ref(self, r: A.Ref) -> str:
+        head = r.terms[0]
+        out = [self.term(head, _PRIMARY) if not isinstance(head.value, A.Var) else head.value.name]
+        for t in r.terms[1:]:
+            if isinstance(t.value, A.String) and _IDENT_RE.match(t.value.value):
+                out.append("." + t.value.value)
+            else:
+                out.append("[" + self.term(t) + "]")
+        return "".join(out)
+
+    def call(self, c: A.Call, min_prec: int) -> str:
+        name = c.name
+        infix = _INFIX.get(name or "")
+        if infix is not None and len(c.args) == 2:
+            op, prec = infix
+            text = f"{self.term(c.args[0], prec)} {op} {self.term(c.args[1], prec + 1)}"
+            return f"({text})" if prec < min_prec else text
+        return f"{self.ref(c.operator)}({', '.join(self.term(a) for a in c.args)})"
+
+    def template(self, v: A.TemplateString) -> str:
+        out = ["$`" if v.multi_line else '$"']
+        for p in v.parts:
+            if isinstance(p, A.Expr):
+                out.append("{" + self.expr(p, 0) + "}")
+            else:
+                assert isinstance(p.value, A.String)
+                s = p.value.value
+                if v.multi_line:
+                    out.append(s.replace("{", "\\{"))
+                else:
+                    out.append(string_literal(s)[1:-1].replace("{", "\\{"))
+        out.append("`" if v.multi_line else '"')
+        return "".join(out)
+
+    # ---------------------------------------------------------------- expressions
+
+    def expr(self, e: A.Expr, depth: int) -> str:
+        t = e.terms
+        if isinstance(t, A.SomeDecl):
+            text = "some " + self.some(t)
+        elif isinstance(t, A.Every):
+            key = f"{self.term(t.key)}, " if t.key is not None else ""
+            text = (f"every {key}{self.term(t.value)} in {self.term(t.domain, 1)} "
+                    f"{self.block(t.body, depth)}")
+        elif isinstance(t, list):
+            text = self.call_expr(t)
+        else:
+            text = self.term(t)
+        if e.negated:
+            text = "not " + text
+        for w in e.with_:
+            text += f" with {self.term(w.target, _PRIMARY)} as {self.term(w.value)}"
+        return text
+
+    def some(self, s: A.SomeDecl) -> str:
+        if len(s.symbols) == 1 and isinstance(s.symbols[0].value, A.Call):
+            c = s.symbols[0].value
+            *lhs, dom = c.args
+            return ", ".join(self.term(x, 1) for x in lhs) + " in " + self.term(dom, 1)
+        return ", ".join(self.term(x) for x in s.symbols)
+
+    def call_expr(self, terms: list[A.Term]) -> str:
+        op, *args = terms
+        name = A.operator_name(op)
+        if name in ("assign", "eq") and len(args) == 2:
+            sym = ":=" if name == "assign" else "="
+            return f"{self.term(args[0])} {sym} {self.term(args[1])}"
+        if name == "internal.member_3" and len(args) == 3:
+            return f"{self.term(args[0], 1)}, {self.term(args[1], 1)} in {self.term(args[2], 1)}"
+        ref = op.value if isinstance(op.value, A.Ref) else A.Ref([op])
+        return self.call(A.Call(ref, args), 0)
+
+    def inline_body(self, body: A.Body) -> str:
+        return "; ".join(self.expr(e, 0) for e in body)
+
+    def block(self, body: A.Body, depth: int) -> str:
+        pad = self.ind * (depth + 1)
+        lines = "".join(f"{pad}{self.expr(e, depth + 1)}\n" for e in body)
+        return "{\n" + lines + self.ind * depth + "}"
+
+    # ---------------------------------------------------------------- rules & modules
+
+    @staticmethod
+    def _trivial(body: A.Body) -> bool:
+        if len(body) != 1:
+            return False
+        e = body[0]
+        return (isinstance(e.terms, A.Term) and isinstance(e.terms.value, A.Boolean) and e.terms.value.value
+                and not e.negated and not e.with_)
+
+    def head_ref(self, r: A.Ref) -> str:
+        return self.ref(r)
+
+    def rule(self, r: A.Rule) -> str:
+        out = [self.annotations(a) for a in r.annotations]
+        h = r.head
+        text = ("default " if r.default else "") + self.head_ref(h.ref)
+        if h.args is not None:
+            text += "(" + ", ".join(self.term(a) for a in h.args) + ")"
+        value_shown = True
+        if h.key is not None:
+            text += " contains " + self.term(h.key)
+        elif h.value is not None:
+            implicit = (not h.assign and not r.default and isinstance(h.value.value, A.Boolean)
+                        and h.value.value.value)
+            if implicit:
+                value_shown = False
+            else:
+                text += (" := " if h.assign else " = ") + self.term(h.value)
+        if not value_shown or not self._trivial(r.body):
+            text += " if " + self.block(r.body, 0)
+        e = r.else_
+        while e is not None:
+            text += " else"
+            if e.head.value is not None:
+                text += (" := " if e.head.assign else " = ") + self.term(e.head.value)
+            if not self._trivial(e.body):
+                text += " if " + self.block(e.body, 0)
+            e = e.else_
+        out.append(text)
+        return "\n".join(out)
+
+    def annotations(self, a: A.Annotations) -> str:
+        text = yaml.safe_dump(annotations_to_dict(a), sort_keys=False, allow_unicode=True).rstrip("\n")
+        return "# METADATA\n" + "\n".join("# " + line for line in text.split("\n"))
+
+    def package_path(self, path: A.Ref) -> str:
+        names = path.terms[1:]
+        first = names[0].value
+        assert isinstance(first, A.String)
+        return first.value + self.ref(A.Ref([A.var_term("x"), *names[1:]]))[1:]
+
+    def module(self, m: A.Module) -> str:
+        out = [self.annotations(a) for a in m.package.annotations]
+        out.append("package " + self.package_path(m.package.path) + "\n")
+        for imp in m.imports:
+            assert isinstance(imp.path.value, A.Ref)
+            out.append("import " + self.ref(imp.path.value) + (f" as {imp.alias}" if imp.alias else ""))
+        if m.imports:
+            out.append("")
+        for r in m.rules:
+            out.append(self.rule(r) + "\n")
+        return "\n".join(out)
+
+
+def print_module(m: A.Module) -> str:
+    return Printer().module(m)
+
+
+def print_term(t: A.Term) -> str:
+    return Printer().term(t)
+
+
+def print_body(body: A.Body) -> str:
+    return Printer().inline_body(body)
