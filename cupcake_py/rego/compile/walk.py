@@ -9,6 +9,7 @@ from cupcake_py.rego import ast as A
 
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"
+ROOTS = frozenset({"data", "input"})
 
 
 def is_generated(name: str) -> bool:
@@ -21,14 +22,23 @@ class Names:
 
     def __init__(self) -> None:
         self.n = 0
+        self.original: dict[str, str] = {}  # renamed local -> name in the source
 
     def wildcard(self) -> str:
         self.n += 1
         return f"{WILDCARD_PREFIX}{self.n}"
 
-    def local(self) -> str:
+    def local(self, original: str = "") -> str:
         self.n += 1
-        return f"__local{self.n}__"
+        name = f"__local{self.n}__"
+        self.original[name] = original
+        return name
+
+    def display(self, name: str) -> str:
+        """The user-facing spelling of a (possibly renamed) var."""
+        if name.startswith(WILDCARD_PREFIX):
+            return "_"
+        return self.original.get(name) or name
 
     def temp(self) -> str:
         self.n += 1
@@ -58,7 +68,8 @@ def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     """Var names in a term outside closures (comprehensions)."""
     v = t.value
     if isinstance(v, A.Var):
-        out.add(v.name)
+        if v.name not in ROOTS:
+            out.add(v.name)
     elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
         pass
     else:
@@ -71,7 +82,8 @@ def vars_deep_term(t: A.Term, out: set[str]) -> set[str]:
     """Every var name in a term, including inside closures."""
     v = t.value
     if isinstance(v, A.Var):
-        out.add(v.name)
+        if v.name not in ROOTS:
+            out.add(v.name)
     elif isinstance(v, A.ArrayComprehension | A.SetComprehension):
         vars_deep_term(v.term, out)
         vars_deep_body(v.body, out)

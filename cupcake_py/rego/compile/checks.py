@@ -1,0 +1,166 @@
+"""Pass 5: checks on the compiled rules: unknown functions, call arity, recursion."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile.nodes import CRule, Group, Node, NotBody
+from cupcake_py.rego.compile.walk import term_children
+from cupcake_py.rego.errors import RECURSION, TYPE, RegoError
+
+
+def rule_chain(g: Group) -> Iterator[CRule]:
+    for r in g.rules:
+        c: CRule | None = r
+        while c is not None:
+            yield c
+            c = c.else_
+
+
+def exprs(body: list[A.Expr]) -> Iterator[A.Expr]:
+    """Every expression of a body, nested bodies included."""
+    for e in body:
+        yield e
+        t = e.terms
+        if isinstance(t, NotBody):
+            yield from exprs(t.body)
+        elif isinstance(t, A.Every):
+            yield from exprs(t.body)
+            yield from term_exprs(t.domain)
+        elif isinstance(t, list):
+            for x in t:
+                yield from term_exprs(x)
+        elif isinstance(t, A.Term):
+            yield from term_exprs(t)
+        for w in e.with_:
+            yield from term_exprs(w.value)
+
+
+def term_exprs(t: A.Term) -> Iterator[A.Expr]:
+    v = t.value
+    if isinstance(v, A.ArrayComprehension | A.SetComprehension):
+        yield from exprs(v.body)
+        yield from term_exprs(v.term)
+    elif isinstance(v, A.ObjectComprehension):
+        yield from exprs(v.body)
+        yield from term_exprs(v.key)
+        yield from term_exprs(v.value)
+    else:
+        for c in term_children(v):
+            yield from term_exprs(c)
+
+
+def rule_terms(c: CRule) -> list[A.Term]:
+    return [t for t in (*c.rel, c.key, c.value) if t is not None]
+
+
+def all_exprs(c: CRule) -> Iterator[A.Expr]:
+    yield from exprs(c.body)
+    for t in rule_terms(c):
+        yield from term_exprs(t)
+
+
+def check_calls(groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
+                errors: list[RegoError]) -> None:
+    for g in groups.values():
+        for c in rule_chain(g):
+            for e in all_exprs(c):
+                if not isinstance(e.terms, list):
+                    continue
+                op = e.terms[0].value
+                if not isinstance(op, A.Ref):
+                    continue
+                name = op.dotted()
+                if name is None or name == "eq":
+                    continue
+                n = arity(op)
+                if n is None:
+                    what = "undefined function" if not name.startswith("data.") or tuple(
+                        name.split(".")[1:]) not in groups else "not a function"
+                    errors.append(RegoError(TYPE, f"{what} {name}", e.location))
+                    continue
+                got = len(e.terms) - 1
+                void = (b := B.lookup(name)) is not None and b.void
+                if got < n or got > n + (0 if void else 1):
+                    errors.append(RegoError(TYPE, f"{name}: arity mismatch\n\thave: {got} arguments"
+                                                  f"\n\twant: {n} arguments", e.location))
+
+
+def refs_in(t: A.Term) -> Iterator[A.Ref]:
+    v = t.value
+    if isinstance(v, A.Ref):
+        yield v
+    if isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
+        for e in term_exprs(t):
+            yield from expr_refs(e)
+    else:
+        for c in term_children(v):
+            yield from refs_in(c)
+
+
+def expr_refs(e: A.Expr) -> Iterator[A.Ref]:
+    t = e.terms
+    if isinstance(t, list):
+        yield t[0].value  # type: ignore[misc]
+        for x in t[1:]:
+            yield from refs_in(x)
+    elif isinstance(t, A.Term):
+        yield from refs_in(t)
+    elif isinstance(t, A.Every):
+        yield from refs_in(t.domain)
+    for w in e.with_:
+        yield from refs_in(w.value)
+
+
+def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
+    """Groups a data ref may evaluate."""
+    if not isinstance(ref, A.Ref) or not isinstance(ref.terms[0].value, A.Var) or ref.terms[0].value.name != "data":
+        return []
+    node = tree
+    for t in ref.terms[1:]:
+        if node.group is not None:
+            return [node.group]
+        if isinstance(t.value, A.String):
+            nxt = node.children.get(t.value.value)
+            if nxt is None:
+                return []
+            node = nxt
+        else:
+            return node.groups()
+    return node.groups()
+
+
+def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: list[RegoError]) -> None:
+    deps: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for path, g in groups.items():
+        out: list[tuple[str, ...]] = []
+        for c in rule_chain(g):
+            for e in all_exprs(c):
+                for ref in expr_refs(e):
+                    out.extend(t.path for t in ref_targets(ref, tree) if t.path not in out)
+        deps[path] = out
+    state: dict[tuple[str, ...], int] = {}
+    stack: list[tuple[str, ...]] = []
+    reported: set[tuple[str, ...]] = set()
+
+    def visit(p: tuple[str, ...]) -> None:
+        state[p] = 1
+        stack.append(p)
+        for q in deps.get(p, []):
+            if state.get(q) == 1:
+                cycle = stack[stack.index(q):] + [q]
+                if q not in reported:
+                    reported.add(q)
+                    chain = " -> ".join("data." + ".".join(x) for x in cycle)
+                    errors.append(RegoError(RECURSION, f"rule data.{'.'.join(q)} is recursive: {chain}",
+                                            groups[q].rules[0].location))
+            elif q not in state:
+                visit(q)
+        stack.pop()
+        state[p] = 2
+
+    for p in sorted(deps):
+        if p not in state:
+            visit(p)

@@ -1,0 +1,151 @@
+"""The compile pipeline: resolve -> flatten -> safety -> rule tree -> checks."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile import rules as R
+from cupcake_py.rego.compile.checks import check_calls, check_recursion
+from cupcake_py.rego.compile.flatten import Flattener
+from cupcake_py.rego.compile.metadata import metadata_term
+from cupcake_py.rego.compile.nodes import Compiled, CRule, Group
+from cupcake_py.rego.compile.safety import Safety
+from cupcake_py.rego.compile.scope import Resolver, import_env
+from cupcake_py.rego.compile.walk import Names, vars_shallow
+from cupcake_py.rego.errors import RegoError, RegoErrors
+
+
+def package_of(module: A.Module) -> tuple[str, ...]:
+    return tuple(t.value.value for t in module.package.path.terms[1:] if isinstance(t.value, A.String))
+
+
+class Compiler:
+    def __init__(self) -> None:
+        self.names = Names()
+        self.errors: list[RegoError] = []
+        self.groups: dict[tuple[str, ...], Group] = {}
+
+    # ------------------------------------------------------------------ arity
+    def arity(self, op: A.Ref) -> int | None:
+        name = op.dotted()
+        if name is None:
+            return None
+        if name.startswith("data."):
+            g = self.groups.get(tuple(name.split(".")[1:]))
+            return g.arity if g is not None and g.kind == "function" else None
+        b = B.lookup(name)
+        return b.arity if b is not None else None
+
+    # ------------------------------------------------------------------ modules
+    def modules(self, modules: list[A.Module]) -> Compiled:
+        rule_names: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        for m in modules:
+            for r in m.rules:
+                rule_names[package_of(m)].add(r.head.name)
+        crules: list[CRule] = []
+        for m in modules:
+            env = import_env(m, rule_names[package_of(m)], self.errors)
+            res = Resolver(env, self.names, self.errors)
+            for rule in m.rules:
+                crules.append(self._crule(m, env.package, res.rule(rule), rule))
+        self.groups, tree = R.build(crules, self.errors)
+        safety = Safety(self.arity, self.names, self.errors)
+        for c in crules:
+            r: CRule | None = c
+            while r is not None:
+                self._order(r, safety)
+                r = r.else_
+        check_calls(self.groups, self.arity, self.errors)
+        check_recursion(self.groups, tree, self.errors)
+        entry = [g.path for g in self.groups.values() if any(_is_entrypoint(r.rule) for r in g.rules)]
+        return Compiled(modules, self.groups, tree, self.names, entry)
+
+    def _crule(self, module: A.Module, pkg: tuple[str, ...], rule: A.Rule, orig: A.Rule,
+               else_of: CRule | None = None) -> CRule:
+        h = rule.head
+        prefix, rest = R.static_prefix(R.head_terms(rule))
+        path = (*pkg, *prefix)
+        flat = Flattener(self.names, lambda name, loc: metadata_term(name, module, orig, loc))
+        body = flat.body(rule.body)
+        tail: list[A.Expr] = []
+        rel = [flat.term(t, tail) for t in rest]
+        key = flat.term(h.key, tail) if h.key is not None else None
+        value = flat.term(h.value, tail) if h.value is not None else None
+        kind, leaf = "complete", "value"
+        if h.args is not None:
+            kind = "function"
+        elif key is not None:
+            kind = "set"
+            if rest:
+                kind, leaf, value, key = "object", "set", key, None
+        elif rest:
+            kind = "object"
+        c = CRule(path, rel, kind, rule, module, h.args, key, value, body + tail, None, rule.default, leaf)
+        if rule.else_ is not None:
+            c.else_ = self._crule(module, pkg, rule.else_, orig.else_ or orig, c)
+        return c
+
+    def _order(self, c: CRule, safety: Safety) -> None:
+        bound: set[str] = set()
+        for a in c.args or []:
+            bound |= vars_shallow(a, set())
+        heads = [t for t in (*c.rel, c.key, c.value) if t is not None]
+        universe: set[str] = set()
+        for t in heads:
+            vars_shallow(t, universe)
+        c.body = safety.order(c.body, bound, universe)
+        for t in heads:
+            safety.closures(t, bound, universe)
+            safety.check_bound(t, bound, universe, t.location)
+
+    # ------------------------------------------------------------------ queries
+    def query(self, body: list[A.Expr], compiled: Compiled) -> list[A.Expr]:
+        self.groups = compiled.groups
+        env = import_env(A.Module(A.Package(A.ref_of("data"))), set(), self.errors)
+        res = Resolver(env, self.names, self.errors)
+        flat = Flattener(self.names)
+        out = flat.body(res.query(body))
+        safety = Safety(self.arity, self.names, self.errors)
+        out = safety.order(out, set(), set())
+        return out
+
+
+def _is_entrypoint(rule: A.Rule) -> bool:
+    return any(a.entrypoint for a in rule.annotations)
+
+
+def compile_modules(modules: list[A.Module]) -> Compiled:
+    """Compile parsed modules; raise RegoErrors on any error."""
+    c = Compiler()
+    compiled = c.modules(modules)
+    if c.errors:
+        raise RegoErrors(_sorted(c.errors))
+    compiled.names = c.names
+    return compiled
+
+
+def compile_query(body: list[A.Expr], compiled: Compiled) -> list[A.Expr]:
+    c = Compiler()
+    assert isinstance(compiled.names, Names)
+    c.names = compiled.names
+    out = c.query(body, compiled)
+    if c.errors:
+        raise RegoErrors(_sorted(c.errors))
+    return out
+
+
+def check_modules(modules: list[A.Module]) -> list[RegoError]:
+    """Every compile error of the modules (empty when they compile)."""
+    c = Compiler()
+    c.modules(modules)
+    return _sorted(c.errors)
+
+
+def _sorted(errors: list[RegoError]) -> list[RegoError]:
+    def key(e: RegoError) -> tuple[str, int, int]:
+        loc = e.location
+        return (loc.file, loc.row, loc.col) if loc is not None else ("", 0, 0)
+
+    return sorted(errors, key=key)

@@ -1,0 +1,158 @@
+"""Pass 2: lower a resolved body into the flat compiled form (see `nodes`).
+
+* nested calls (also in refs, composites, `with` values) become temporaries computed by a
+  preceding call expression: `x = count(y) + 1` -> `count(y, t1)`, `plus(t1, 1, t2)`, `x = t2`;
+* `some v in xs` -> `v = xs[$w]`, `some k, v in xs` -> `v = xs[k]`; plain `some x` disappears;
+* `not e` -> NotBody([...flattened e...]);
+* `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
+* `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
+* `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.nodes import NotBody
+from cupcake_py.rego.compile.walk import Names
+
+COMPREHENSIONS = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
+
+
+def _op(name: str, loc: A.Location) -> A.Term:
+    return A.Term(A.ref_of(name, loc), loc)
+
+
+class Flattener:
+    def __init__(self, names: Names, metadata: Callable[[str, A.Location], A.Term] | None = None) -> None:
+        self.names = names
+        self.metadata = metadata
+
+    def temp(self, loc: A.Location) -> A.Term:
+        return A.Term(A.Var(self.names.temp()), loc)
+
+    # ------------------------------------------------------------------ bodies
+    def body(self, body: list[A.Expr]) -> list[A.Expr]:
+        out: list[A.Expr] = []
+        for e in body:
+            out.extend(self.expr(e))
+        return out
+
+    def expr(self, e: A.Expr) -> list[A.Expr]:
+        wpre: list[A.Expr] = []
+        withs = [A.With(w.target, self.term(w.value, wpre), w.location) for w in e.with_]
+        pre: list[A.Expr] = []
+        if e.negated:
+            inner = A.Expr(e.terms, False, [], e.index, e.generated, e.location)
+            main = [A.Expr(NotBody(self.expr(inner), e.location), location=e.location)]
+        else:
+            main = self._positive(e, pre)
+        out = pre + main
+        if withs:
+            for x in out:
+                x.with_ = list(withs)
+        return wpre + out
+
+    def _positive(self, e: A.Expr, pre: list[A.Expr]) -> list[A.Expr]:
+        t = e.terms
+        loc = e.location
+        if isinstance(t, A.SomeDecl):
+            out: list[A.Expr] = []
+            for s in t.symbols:
+                if isinstance(s.value, A.Call):
+                    out.extend(self._some_in(s.value, s.location, pre))
+            return out
+        if isinstance(t, A.Every):
+            dom = self.term(t.domain, pre)
+            return [A.Expr(A.Every(t.key, t.value, dom, self.body(t.body), t.location), location=loc)]
+        if isinstance(t, list):
+            name = A.operator_name(t[0])
+            if name == "print":
+                arr = A.Term(A.Array([self._capture(a) for a in t[1:]]), loc)
+                return [A.Expr([_op("internal.print", loc), arr], location=loc)]
+            args = [self.term(x, pre) for x in t[1:]]
+            op = t[0]
+            if isinstance(op.value, A.Ref) and not isinstance(op.value.terms[0].value, A.Var):
+                op = A.Term(A.Ref([self.term(op.value.terms[0], pre)] + op.value.terms[1:]), op.location)
+            return [A.Expr([op, *args], location=loc)]
+        return [A.Expr(self.term(t, pre), location=loc)]
+
+    def _some_in(self, call: A.Call, loc: A.Location, pre: list[A.Expr]) -> list[A.Expr]:
+        dom = self.term(call.args[-1], pre)
+        if len(call.args) == 3:
+            key = call.args[0]
+            value = call.args[1]
+        else:
+            key = A.Term(A.Var(self.names.wildcard()), loc)
+            value = call.args[0]
+        extra: list[A.Expr] = []
+        if not isinstance(key.value, A.Var | A.String | A.Number | A.Boolean | A.Null):
+            k2 = self.temp(loc)
+            extra.append(A.Expr([_op("eq", loc), k2, self.term(key, pre)], location=loc))
+            key = k2
+        head = dom.value.terms if isinstance(dom.value, A.Ref) else [dom]
+        ref = A.Term(A.Ref(list(head) + [key]), loc)
+        return [A.Expr([_op("eq", loc), self.term(value, pre), ref], location=loc)] + extra
+
+    def _capture(self, t: A.Term) -> A.Term:
+        """`{v | v = t}`: the set of t's values (empty when t is undefined)."""
+        v = self.temp(t.location)
+        body = self.body([A.Expr([_op("eq", t.location), v, t], location=t.location)])
+        return A.Term(A.SetComprehension(v, body), t.location)
+
+    # ------------------------------------------------------------------ terms
+    def term(self, t: A.Term, pre: list[A.Expr]) -> A.Term:
+        v = t.value
+        loc = t.location
+        if isinstance(v, A.Call):
+            name = v.name
+            if name in ("rego.metadata.rule", "rego.metadata.chain") and self.metadata is not None:
+                return self.metadata(name, loc)
+            args = [self.term(a, pre) for a in v.args]
+            out = self.temp(loc)
+            op = A.Term(v.operator, loc)
+            if not isinstance(v.operator.terms[0].value, A.Var):
+                op = A.Term(A.Ref([self.term(v.operator.terms[0], pre)] + v.operator.terms[1:]), loc)
+            pre.append(A.Expr([op, *args, out], location=loc))
+            return out
+        if isinstance(v, A.TemplateString):
+            parts: list[A.Term] = []
+            for p in v.parts:
+                if isinstance(p, A.Expr):
+                    pt = p.terms
+                    if isinstance(pt, list):
+                        pt = A.Term(A.Call(pt[0].value, pt[1:]), p.location)  # type: ignore[arg-type]
+                    assert isinstance(pt, A.Term)
+                    parts.append(self._capture(pt))
+                else:
+                    parts.append(p)
+            out = self.temp(loc)
+            pre.append(A.Expr([_op("internal.template_string", loc), A.Term(A.Array(parts), loc), out],
+                              location=loc))
+            return out
+        if isinstance(v, A.Ref):
+            head = v.terms[0]
+            if not isinstance(head.value, A.Var):
+                head = self.term(head, pre)
+                if isinstance(head.value, A.Ref):
+                    return A.Term(A.Ref(head.value.terms + [self.term(x, pre) for x in v.terms[1:]]), loc)
+            return A.Term(A.Ref([head] + [self.term(x, pre) for x in v.terms[1:]]), loc)
+        if isinstance(v, A.Array):
+            return A.Term(A.Array([self.term(x, pre) for x in v.items]), loc)
+        if isinstance(v, A.Set):
+            return A.Term(A.Set([self.term(x, pre) for x in v.items]), loc)
+        if isinstance(v, A.Object):
+            return A.Term(A.Object([(self.term(k, pre), self.term(x, pre)) for k, x in v.items]), loc)
+        if isinstance(v, A.ArrayComprehension | A.SetComprehension):
+            body = self.body(v.body)
+            head_pre: list[A.Expr] = []
+            head = self.term(v.term, head_pre)
+            return A.Term(type(v)(head, body + head_pre), loc)
+        if isinstance(v, A.ObjectComprehension):
+            body = self.body(v.body)
+            head_pre = []
+            k = self.term(v.key, head_pre)
+            x = self.term(v.value, head_pre)
+            return A.Term(A.ObjectComprehension(k, x, body + head_pre), loc)
+        return t
