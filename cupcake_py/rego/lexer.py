@@ -170,6 +170,27 @@ def scan_template(src: str, start: int, n: int) -> tuple[int, list[TemplatePart]
     return None
 
 
+def _template_token(toks: Tokens, src: str, i: int, n: int) -> tuple[str, int, str]:
+    """Scan the template string at src[i]: (kind, end, text); its parts go to toks.templates."""
+    scanned = scan_template(src, i, n)
+    if scanned is None:
+        toks.errors.append(RegoError(PARSE, "non-terminated template string", toks.location(i)))
+        eol = src.find("\n", i, n)
+        return STR, (n if eol < 0 else eol), '""'
+    j, parts = scanned
+    raw = src[i + 1] == "`"
+    for p in parts:
+        if not p.hole:
+            decoded = _decode_template_literal(p.text, raw)
+            if decoded is None:
+                toks.errors.append(RegoError(PARSE, "illegal escape sequence in template string",
+                                             toks.location(p.start)))
+                decoded = p.text
+            p.text = decoded
+    toks.templates[len(toks.kinds)] = (raw, parts)
+    return TMPL, j, src[i:j]
+
+
 def line_starts(src: str) -> list[int]:
     return [0] + [m.end() for m in _NL_RE.finditer(src)]
 
@@ -204,39 +225,22 @@ def tokenize(
             toks.comments.append((i, src[i + 1 : j]))
             ws = True
         else:
+            text = m.group()
             if kind == "op":
-                kind = m.group()
+                kind = text
             elif kind == "tmpl":
-                scanned = scan_template(src, i, n)
-                if scanned is None:
-                    toks.errors.append(RegoError(PARSE, "non-terminated template string", toks.location(i)))
-                    j = n
-                    kind = EOF
-                else:
-                    j, parts = scanned
-                    raw = src[i + 1] == "`"
-                    for p in parts:
-                        if not p.hole:
-                            decoded = _decode_template_literal(p.text, raw)
-                            if decoded is None:
-                                toks.errors.append(
-                                    RegoError(PARSE, "illegal escape sequence in template string",
-                                              toks.location(p.start)))
-                                decoded = p.text
-                            p.text = decoded
-                    toks.templates[len(kinds)] = (raw, parts)
+                kind, j, text = _template_token(toks, src, i, n)
             elif kind == "badstr":
                 toks.errors.append(RegoError(PARSE, "non-terminated string", toks.location(i)))
-                kind = STR
+                kind, text = STR, '""'
             elif kind == "badraw":
                 toks.errors.append(RegoError(PARSE, "non-terminated raw string", toks.location(i)))
-                kind = RAW
-            if kind != EOF:
-                kinds.append(kind)
-                texts.append(m.group() if kind != TMPL else src[i:j])
-                poss.append(i)
-                nls.append(nl)
-                wss.append(ws)
+                kind, text = RAW, "``"
+            kinds.append(kind)
+            texts.append(text)
+            poss.append(i)
+            nls.append(nl)
+            wss.append(ws)
             nl = ws = False
         i = j
     kinds.append(EOF)

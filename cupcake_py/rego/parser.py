@@ -17,7 +17,7 @@ from typing import NoReturn, TypeVar
 
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError
+from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize
 
 KEYWORDS = frozenset(
@@ -61,6 +61,8 @@ class Parser:
         self.ws = toks.ws
         self.i = 0
         self.speculating = False
+        self.rule_start = 0
+        self.truncated = False
         self.errors: list[RegoError] = list(toks.errors)
 
     # ------------------------------------------------------------------ helpers
@@ -139,6 +141,7 @@ class Parser:
             except RecursionError:
                 self.errors.append(RegoError(PARSE, "expression nested too deeply", self.loc()))
                 self.recover(begin)
+        self.truncated = self.k[self.i] != EOF
         return module
 
     def end_statement(self) -> None:
@@ -148,7 +151,9 @@ class Parser:
             self.unexpected("a newline before the next statement")
 
     def recover(self, begin: int) -> None:
-        i = max(self.i, begin + 1)
+        i = self.i
+        if self.k[i] != EOF and (i == begin or not (self.k[i] == IDENT and self.nl[i] and self.at_line_start(i))):
+            i += 1  # skip the offending token unless it plausibly starts the next rule
         k = self.k
         while k[i] != EOF and not (self.nl[i] and self.at_line_start(i)):
             i += 1
@@ -218,6 +223,7 @@ class Parser:
     # ------------------------------------------------------------------ rules
 
     def parse_rule(self) -> A.Rule:
+        self.rule_start = self.i
         loc = self.loc()
         default = self.kw("default")
         if default:
@@ -260,7 +266,7 @@ class Parser:
         while self.kw("else"):
             eloc = self.loc()
             if head.key is not None or default:
-                self.fail("`else` cannot be used here")
+                self.fail("`else` cannot be used with multi-value (`contains`) or default rules")
             self.i += 1
             value = A.Term(A.Boolean(True), eloc)
             assign = head.assign
@@ -284,7 +290,8 @@ class Parser:
         if bodiless:
             self.fail(f"rule `{name}` needs a value or a body: write `{name} := <value>` or "
                       f"`{name} if {{ ... }}`", head.location)
-        self.fail(f"`if` keyword is required before rule body (Rego v1): write `{name} if {{ ... }}`")
+        written = self.t.src[self.p[self.rule_start]:self.p[self.i]].strip()
+        self.fail(f"`if` keyword is required before rule body (Rego v1): write `{written} if {{ ... }}`")
 
     def parse_head_ref(self) -> A.Ref:
         i = self.i
@@ -489,9 +496,10 @@ class Parser:
             return A.Term(A.Number(self.x[i]), loc)
         elif kind == STR:
             self.i += 1
-            s = decode_string(self.x[i][1:-1]) if self.x[i].endswith('"') and len(self.x[i]) > 1 else None
+            s = decode_string(self.x[i][1:-1])
             if s is None:
-                self.fail("invalid string literal (bad escape sequence or missing closing quote)", i)
+                self.fail("invalid escape sequence in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+                          "\\uXXXX)", i)
             return A.Term(A.String(s), loc)
         elif kind == RAW:
             self.i += 1
@@ -657,10 +665,8 @@ class Parser:
         return A.Term(A.TemplateString(out, raw), loc)
 
 
-def raise_errors(errors: list[RegoError]) -> NoReturn:
-    from cupcake_py.rego.errors import RegoErrors
-
-    raise RegoErrors(errors)
+def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:
+    raise RegoErrors(errors, truncated)
 
 
 def _guarded(parser: Parser, fn: Callable[[], T], fallback: T) -> T:
@@ -681,7 +687,7 @@ def parse_module_text(text: str, filename: str = "") -> A.Module:
     module = parser.parse_module()
     parser.errors.extend(attach_annotations(module))
     if parser.errors:
-        raise_errors(parser.errors)
+        raise_errors(parser.errors, parser.truncated)
     return module
 
 
