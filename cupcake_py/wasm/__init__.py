@@ -1,1 +1,26 @@
-"""wasm"""
+"""The WASM backend: IR → one WebAssembly module following OPA's WASM ABI 1.3.
+
+Public API: ``compile_policy(policy) -> bytes`` and ``CodegenError``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cupcake_py.wasm.errors import CodegenError, WasmFormatError
+
+if TYPE_CHECKING:
+    from cupcake_py.plan import ir
+
+__all__ = ["CodegenError", "WasmFormatError", "compile_policy"]
+
+
+def compile_policy(policy: ir.Policy) -> bytes:
+    """Compile a planned policy into a module (bytes) linked with the C runtime.
+
+    Deterministic: the same IR and runtime give byte-identical output. Raises
+    ``CodegenError`` when the IR cannot be compiled."""
+    from cupcake_py.wasm.linker import compile_with_runtime
+    from cupcake_py.wasm.runtime import load_runtime_bytes
+
+    return compile_with_runtime(policy, load_runtime_bytes())

@@ -1,0 +1,327 @@
+"""Links generated code into the runtime module and writes one OPA ABI 1.3 module.
+
+Steps: analyse the runtime once per process (exports, call graph, ``__heap_base``); generate
+code for the policy; replace the runtime's ``env.gen_eval`` import by the generated ``eval``;
+import ``env.opa_builtin0..4``, ``env.opa_abort`` (and ``env.opa_println`` only if still
+reachable) and ``env.memory``; keep only runtime functions reachable from the exports, the
+start function and table elements; renumber function indices; append the generated types,
+functions, data segment, CallDynamic table elements, ABI globals and the start function.
+The output depends only on the IR and the runtime bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from cupcake_py.plan import ir
+from cupcake_py.wasm import abi, codegen, leb
+from cupcake_py.wasm.asm import FuncRef, Part, TypeRef
+from cupcake_py.wasm.data import align
+from cupcake_py.wasm.errors import CodegenError, WasmFormatError
+from cupcake_py.wasm.module import (
+    FUNCREF,
+    I32,
+    KIND_FUNC,
+    KIND_GLOBAL,
+    KIND_MEMORY,
+    KIND_TABLE,
+    Code,
+    Data,
+    Element,
+    Export,
+    FuncType,
+    Global,
+    GlobalType,
+    Import,
+    Limits,
+    Module,
+    TableType,
+    decode,
+    encode,
+)
+from cupcake_py.wasm.opcodes import func_refs
+
+PAGE = 65536
+ABORT_TYPE = FuncType((I32,), ())
+ALLOWED_RUNTIME_IMPORTS = {
+    abi.IMPORT_MEMORY: KIND_MEMORY,
+    abi.IMPORT_ABORT: KIND_FUNC,
+    abi.IMPORT_PRINTLN: KIND_FUNC,
+    abi.RUNTIME_IMPORT_EVAL: KIND_FUNC,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    """The runtime module, analysed once."""
+
+    module: Module
+    func_imports: tuple[str, ...]  # names of imported functions, in index order
+    exports: dict[str, int]  # exported function name -> function index
+    heap_base: int
+    refs: tuple[tuple[tuple[int, int, int], ...], ...]  # per defined function: func refs in its body
+    memory: Limits
+
+    @property
+    def n_imports(self) -> int:
+        return len(self.func_imports)
+
+    def info(self) -> codegen.RuntimeInfo:
+        m = self.module
+        table_base = max(1, m.tables[0].limits.min) if m.tables else 1
+        return codegen.RuntimeInfo(
+            exports={name: m.func_type(i) for name, i in self.exports.items()},
+            data_base=align(self.heap_base, 16),
+            table_base=table_base,
+        )
+
+
+def _const_i32(expr: bytes) -> int:
+    r = leb.Reader(expr)
+    if r.byte() != 0x41:
+        raise WasmFormatError("__heap_base is not an i32.const global")
+    v = r.s64()
+    return v & 0xFFFFFFFF
+
+
+@functools.lru_cache(maxsize=4)
+def analyse_runtime(raw: bytes) -> Runtime:
+    m = decode(raw)
+    func_imports: list[str] = []
+    memory: Limits | None = None
+    for imp in m.imports:
+        kind = ALLOWED_RUNTIME_IMPORTS.get(imp.name)
+        if imp.module != "env" or kind != imp.kind:
+            raise CodegenError(f"runtime.wasm imports {imp.module}.{imp.name}, which the linker cannot satisfy")
+        if imp.kind == KIND_FUNC:
+            func_imports.append(imp.name)
+        else:
+            assert isinstance(imp.desc, Limits)
+            memory = imp.desc
+    if memory is None or m.memories:
+        raise CodegenError("runtime.wasm must import its memory as env.memory and define none")
+    if len(m.tables) > 1 or any(i.kind == KIND_TABLE for i in m.imports):
+        raise CodegenError("runtime.wasm may define at most one table and import none")
+    if any(i.kind == KIND_GLOBAL for i in m.imports):
+        raise CodegenError("runtime.wasm must not import globals")
+    exports = {e.name: e.index for e in m.exports if e.kind == KIND_FUNC}
+    hb = m.export(abi.HEAP_BASE_EXPORT, KIND_GLOBAL)
+    if hb is None:
+        raise CodegenError("runtime.wasm does not export __heap_base")
+    heap_base = _const_i32(m.globals[hb.index - len([i for i in m.imports if i.kind == KIND_GLOBAL])].init)
+    refs = tuple(tuple(func_refs(c.body, 0, len(c.body))) for c in m.codes)
+    rt = Runtime(m, tuple(func_imports), exports, heap_base, refs, memory)
+    _check_runtime(rt)
+    return rt
+
+
+def _check_runtime(rt: Runtime) -> None:
+    m = rt.module
+    problems = []
+    for name, (params, want_result) in abi.RUNTIME_CALLS.items():
+        if name not in rt.exports:
+            problems.append(f"missing export {name}")
+            continue
+        t = m.func_type(rt.exports[name])
+        if t.params != params or (want_result and t.results != (I32,)) or len(t.results) > 1:
+            problems.append(f"{name} has type {t}")
+    for name in abi.ABI_EXPORTS:
+        if name not in rt.exports:
+            problems.append(f"missing export {name}")
+    for i, name in enumerate(rt.func_imports):
+        t = m.func_type(i)
+        if name == abi.RUNTIME_IMPORT_EVAL and t != FuncType((I32,), (I32,)):
+            problems.append(f"import gen_eval has type {t}")
+        if name in (abi.IMPORT_ABORT, abi.IMPORT_PRINTLN) and t != ABORT_TYPE:
+            problems.append(f"import {name} has type {t}")
+    if problems:
+        raise CodegenError("runtime.wasm does not fit the code generator: " + "; ".join(problems))
+
+
+class _Types:
+    """The final type section: the runtime's types (indices kept) plus new ones."""
+
+    def __init__(self, types: Sequence[FuncType]) -> None:
+        self.types = list(types)
+        self.index: dict[FuncType, int] = {}
+        for i, t in enumerate(types):
+            self.index.setdefault(t, i)
+
+    def __call__(self, t: FuncType) -> int:
+        if t not in self.index:
+            self.index[t] = len(self.types)
+            self.types.append(t)
+        return self.index[t]
+
+
+def _splice(body: bytes, refs: Sequence[tuple[int, int, int]], new_index: Sequence[int]) -> bytes:
+    if not refs:
+        return body
+    out, pos = [], 0
+    for start, stop, old in refs:
+        out.append(body[pos:start])
+        out.append(leb.u32(new_index[old]))
+        pos = stop
+    out.append(body[pos:])
+    return b"".join(out)
+
+
+def _reachable(rt: Runtime, roots: set[int]) -> set[int]:
+    """Function indices (runtime index space) reachable from ``roots``."""
+    seen, stack = set(), list(roots)
+    n_imp = rt.n_imports
+    while stack:
+        f = stack.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        if f >= n_imp:
+            stack.extend(t for _, _, t in rt.refs[f - n_imp] if t not in seen)
+    return seen
+
+
+def _elem_funcs(e: Element) -> list[int]:
+    out = list(e.funcs)
+    for x in e.exprs:
+        out += [t for _, _, t in func_refs(x, 0, len(x))]
+    return out
+
+
+def link(rt: Runtime, gen: codegen.Generated) -> bytes:
+    m = rt.module
+    n_imp = rt.n_imports
+    gen_syms = {f"gen:{i}" for i in range(len(gen.funcs))}
+
+    # ---- roots and reachability (runtime index space)
+    used_rt: set[str] = set()
+    for f in gen.funcs:
+        used_rt.update(p.symbol[3:] for p in f.body if isinstance(p, FuncRef) and p.symbol.startswith("rt:"))
+    roots = {rt.exports[name] for name in (*abi.ABI_EXPORTS, *sorted(used_rt))}
+    for e in m.elements:
+        roots.update(_elem_funcs(e))
+    for g in m.globals:
+        roots.update(t for _, _, t in func_refs(g.init, 0, len(g.init)))
+    if m.start is not None:
+        roots.add(m.start)
+    live = _reachable(rt, roots)
+
+    # ---- final function index space
+    imports: list[Import] = []
+    types = _Types(m.types)
+    for name in abi.HOST_BUILTIN_IMPORTS:
+        nargs = int(name[-1])
+        imports.append(Import("env", name, KIND_FUNC, types(FuncType((I32,) * (2 + nargs), (I32,)))))
+    imported = [abi.IMPORT_ABORT]
+    if any(rt.func_imports[i] == abi.IMPORT_PRINTLN for i in live if i < n_imp):
+        imported.append(abi.IMPORT_PRINTLN)
+    for name in imported:
+        imports.append(Import("env", name, KIND_FUNC, types(ABORT_TYPE)))
+    final_of_import = {imp.name: i for i, imp in enumerate(imports)}
+    next_index = len(imports)
+    live_defined = sorted(i for i in live if i >= n_imp)
+    new_index = [-1] * (n_imp + len(m.codes))
+    for i in live_defined:
+        new_index[i] = next_index
+        next_index += 1
+    gen_base = next_index
+    for i, name in enumerate(rt.func_imports):
+        if name == abi.RUNTIME_IMPORT_EVAL:
+            new_index[i] = gen_base + codegen.EVAL
+        elif name in final_of_import:
+            new_index[i] = final_of_import[name]
+
+    memory = Limits(max(rt.memory.min, -(-gen.heap_start // PAGE)), rt.memory.max)
+    imports.append(Import("env", abi.IMPORT_MEMORY, KIND_MEMORY, memory))
+
+    def resolve(symbol: str) -> int:
+        kind, _, name = symbol.partition(":")
+        if kind == "rt":
+            return new_index[rt.exports[name]]
+        if kind == "gen" and symbol in gen_syms:
+            return gen_base + int(name)
+        if kind == "imp" and name in final_of_import:
+            return final_of_import[name]
+        raise CodegenError(f"internal: unresolved symbol {symbol}")
+
+    def assemble(parts: list[Part]) -> bytes:
+        out = []
+        for p in parts:
+            if isinstance(p, bytes):
+                out.append(p)
+            elif isinstance(p, FuncRef):
+                out.append(leb.u32(resolve(p.symbol)))
+            elif isinstance(p, TypeRef):
+                out.append(leb.u32(types(p.type)))
+        return b"".join(out)
+
+    # ---- functions and code
+    funcs = [m.funcs[i - n_imp] for i in live_defined]
+    codes = [replace(m.codes[i - n_imp], body=_splice(m.codes[i - n_imp].body, rt.refs[i - n_imp], new_index))
+             for i in live_defined]  # fmt: skip
+    start_parts: list[Part] = gen.funcs[codegen.START].body
+    if m.start is not None:  # run the runtime's own start function first
+        start_parts = [b"\x10" + leb.u32(new_index[m.start])] + start_parts
+    for i, f in enumerate(gen.funcs):
+        funcs.append(types(f.type))
+        body = assemble(start_parts if i == codegen.START else f.body)
+        codes.append(Code(((f.locals, I32),) if f.locals else (), body))
+
+    # ---- table and elements
+    tables = list(m.tables)
+    elements = [
+        replace(e, funcs=tuple(new_index[f] for f in e.funcs),
+                exprs=tuple(_splice(x, func_refs(x, 0, len(x)), new_index) for x in e.exprs))
+        for e in m.elements
+    ]  # fmt: skip
+    if gen.table:
+        base = rt.info().table_base
+        size = base + len(gen.table)
+        if tables:
+            t = tables[0]
+            tables[0] = TableType(t.elem, Limits(max(t.limits.min, size), None if t.limits.max is None else
+                                                 max(t.limits.max, size)))  # fmt: skip
+        else:
+            tables.append(TableType(FUNCREF, Limits(size, size)))
+        offset = b"\x41" + leb.s64(base) + b"\x0b"
+        elements.append(Element(0, 0, offset, 0, funcs=tuple(gen_base + g for g in gen.table)))
+
+    # ---- globals, exports, data
+    globals_ = [replace(g, init=_splice(g.init, func_refs(g.init, 0, len(g.init)), new_index)) for g in m.globals]
+    abi_globals = len(globals_)
+    for value in (abi.ABI_VERSION, abi.ABI_MINOR_VERSION):
+        globals_.append(Global(GlobalType(I32, False), b"\x41" + leb.s64(value) + b"\x0b"))
+    exports = [Export("memory", KIND_MEMORY, 0)]
+    exports += [Export(name, KIND_FUNC, gen_base + i)
+                for name, i in (("eval", codegen.EVAL), ("builtins", codegen.BUILTINS),
+                                ("entrypoints", codegen.ENTRYPOINTS))]  # fmt: skip
+    exports += [Export(name, KIND_FUNC, new_index[rt.exports[name]]) for name in abi.ABI_EXPORTS]
+    exports += [Export("opa_wasm_abi_version", KIND_GLOBAL, abi_globals),
+                Export("opa_wasm_abi_minor_version", KIND_GLOBAL, abi_globals + 1)]  # fmt: skip
+    datas = list(m.datas)
+    if gen.data:
+        datas.append(Data(0, gen.data, b"\x41" + leb.s64(gen.data_base) + b"\x0b"))
+
+    out = Module(
+        types=types.types,
+        imports=imports,
+        funcs=funcs,
+        tables=tables,
+        memories=[],
+        globals=globals_,
+        exports=exports,
+        start=gen_base + codegen.START,
+        elements=elements,
+        datacount=len(datas) if m.datacount is not None else None,
+        codes=codes,
+        datas=datas,
+        customs=[],
+    )
+    return encode(out)
+
+
+def compile_with_runtime(policy: ir.Policy, runtime_bytes: bytes) -> bytes:
+    """Compile ``policy`` against the given runtime module bytes."""
+    rt = analyse_runtime(runtime_bytes)
+    return link(rt, codegen.generate(policy, rt.info()))
