@@ -2,8 +2,8 @@
  * opa.h: the internal API of the cupcake-py C runtime (runtime.wasm).
  *
  * This header is the contract between
- *   - the runtime core (runtime/src/*.c),
- *   - the native builtins (runtime/src/builtins/*.c),
+ *   - the runtime core (runtime/src/<name>.c),
+ *   - the native builtins (runtime/src/builtins/<name>.c),
  *   - the code generator / linker (calls the exported functions by name),
  *   - the wasmtime host (calls the OPA ABI 1.3 exports).
  *
