@@ -20,7 +20,8 @@ _decimal_texts = st.builds(
     st.integers(-10**20, 10**20), st.text("0123456789", min_size=1, max_size=8),
     st.none() | st.integers(-30, 30),
 )
-numbers = st.integers(-(2**80), 2**80) | _decimal_texts.map(Decimal)
+# Decimals that print with a fraction or exponent (Decimal("0.0e1") prints "0" and reads back as int).
+numbers = st.integers(-(2**80), 2**80) | _decimal_texts.map(Decimal).filter(lambda d: not str(d).lstrip("-").isdigit())
 # No bools next to numbers in one container: Python's True == 1 is a documented limit.
 scalars = st.none() | st.text(max_size=12) | numbers
 json_scalars = st.none() | st.booleans() | st.text(max_size=12) | numbers

@@ -1,0 +1,128 @@
+"""Native-code cache: compiled modules (`wasmtime.Module.serialize()`) on disk.
+
+Key: sha256(wasm bytes) + sha256(engine fingerprint: wasmtime version, compiler, config).
+Entry file: MAGIC + sha256(payload) + payload, written to a temp file and renamed into
+place. A short, corrupt or incompatible entry is recompiled and rewritten. The cache
+directory is created with mode 0700, and a directory that other users could write to is
+never read (deserializing is loading native code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import stat
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import wasmtime
+
+from cupcake_py.host.engine import Compiler, engine_fingerprint, get_engine
+from cupcake_py.host.errors import ModuleError
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"CUPCAKE-CWASM-1\n"
+CacheStatus = Literal["hit", "miss", "rebuilt", "off"]
+
+
+@dataclass(frozen=True)
+class LoadStats:
+    """How a module was obtained and what it cost (seconds)."""
+
+    cache: CacheStatus
+    compile_s: float = 0.0  # cranelift/winch compilation (miss, rebuilt, off)
+    deserialize_s: float = 0.0  # reading + verifying + deserializing a cache entry (hit)
+    store_s: float = 0.0  # serializing + writing a new entry
+
+
+def cache_key(wasm: bytes, compiler: Compiler) -> str:
+    fp = hashlib.sha256(engine_fingerprint(compiler).encode()).hexdigest()[:16]
+    return f"{hashlib.sha256(wasm).hexdigest()}-{fp}"
+
+
+def _usable_dir(directory: Path) -> bool:
+    """Create the directory (0700) if needed; refuse one that others can write to."""
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = directory.stat()
+    except OSError as e:
+        log.debug("module cache disabled: %s", e)
+        return False
+    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        log.warning("module cache %s is not private to this user; not using it", directory)
+        return False
+    return True
+
+
+def _read_entry(path: Path) -> bytes | None:
+    try:
+        blob = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        log.debug("module cache read failed: %s", e)
+        return None
+    head = len(MAGIC) + 32
+    if len(blob) < head or not blob.startswith(MAGIC):
+        return b""
+    payload = memoryview(blob)[head:]
+    if hashlib.sha256(payload).digest() != blob[len(MAGIC):head]:
+        return b""
+    return bytes(payload)
+
+
+def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".cwasm")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC)
+            f.write(hashlib.sha256(payload).digest())
+            f.write(payload)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _compile(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
+    try:
+        return wasmtime.Module(engine, wasm)
+    except wasmtime.WasmtimeError as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else "invalid module"
+        raise ModuleError(f"not a valid WebAssembly module: {first}") from None
+
+
+def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tuple[wasmtime.Module, LoadStats]:
+    """Compiled module for `wasm`, from the cache when possible."""
+    engine = get_engine(compiler)
+    if cache_dir is None or not _usable_dir(cache_dir):
+        t0 = time.perf_counter()
+        module = _compile(engine, wasm)
+        return module, LoadStats("off", compile_s=time.perf_counter() - t0)
+
+    path = cache_dir / f"{cache_key(wasm, compiler)}.cwasm"
+    t0 = time.perf_counter()
+    payload = _read_entry(path)
+    status: CacheStatus = "miss" if payload is None else "rebuilt"
+    if payload:
+        try:
+            module = wasmtime.Module.deserialize(engine, payload)
+            return module, LoadStats("hit", deserialize_s=time.perf_counter() - t0)
+        except wasmtime.WasmtimeError as e:
+            log.info("module cache entry %s unusable (%s); recompiling", path.name, e)
+    t1 = time.perf_counter()
+    module = _compile(engine, wasm)
+    t2 = time.perf_counter()
+    try:
+        _write_entry(cache_dir, path, bytes(module.serialize()))
+    except OSError as e:
+        log.debug("module cache write failed: %s", e)
+    return module, LoadStats(status, compile_s=t2 - t1, store_s=time.perf_counter() - t2)

@@ -1,0 +1,448 @@
+"""Load and evaluate OPA-ABI WebAssembly policies under wasmtime.
+
+    module = PolicyModule.load(wasm_bytes)             # compiled (native-code cache)
+    policy = module.instantiate(data={"x": 1})         # data parsed once
+    policy.eval("example/allow", input={"user": "a"})  # -> [{"result": ...}]
+
+Evaluation follows opa-wasm-abi.md section 5: `opa_eval` (ABI >= 1.2) with the input
+written at the heap base and the heap reset per call, or the `opa_eval_ctx_*` path for
+older modules. Every call into wasm runs under the deadline (epoch interruption) and the
+memory cap; every trap becomes a typed HostError, and an instance that trapped is
+rebuilt before its next use. A PolicyInstance is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import orjson
+import wasmtime
+
+from cupcake_py import values
+from cupcake_py.host import abi
+from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, BuiltinFn, ModuleIO, resolve
+from cupcake_py.host.cache import load_module
+from cupcake_py.host.engine import HostOptions, get_engine, get_ticker
+from cupcake_py.host.errors import (
+    ABIError,
+    AbortError,
+    DeadlineExceeded,
+    HostError,
+    InputError,
+    MemoryLimitExceeded,
+    TrapError,
+    UnknownEntrypointError,
+)
+from cupcake_py.host.fastcall import i32_caller
+from cupcake_py.host.memory import LinearMemory
+
+log = logging.getLogger(__name__)
+
+
+class _Undefined:
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+
+UNDEFINED: Any = _Undefined()  # "no input" (distinct from None = JSON null)
+
+_I32 = wasmtime.ValType.i32()
+_BUILTIN_TYPES = [wasmtime.FuncType([_I32] * (2 + n), [_I32]) for n in range(5)]
+_CSTR_TYPE = wasmtime.FuncType([_I32], [])
+
+
+def _decimal_only(v: Any) -> Any:
+    if type(v) is Decimal:
+        return orjson.Fragment(str(v))
+    raise TypeError
+
+
+def encode_value(v: Any) -> bytes:
+    """Text of a Python value for opa_value_parse: JSON when possible, else a Rego literal
+    (sets, non-string keys)."""
+    try:
+        return orjson.dumps(v, default=_decimal_only)
+    except (TypeError, orjson.JSONEncodeError):
+        return values.dump_rego(v).encode("utf-8")
+
+
+def check_json(raw: bytes, what: str) -> None:
+    try:
+        orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:
+            values.parse_json(raw)
+        except values.ValueParseError as e:
+            raise InputError(f"{what} is not valid JSON: {e}") from None
+
+
+def _trap_error(exc: wasmtime.Trap | wasmtime.WasmtimeError, deadline: float) -> HostError:
+    if isinstance(exc, wasmtime.Trap) and exc.trap_code == wasmtime.TrapCode.INTERRUPT:
+        return DeadlineExceeded(f"evaluation exceeded its deadline of {deadline:g} s")
+    code = exc.trap_code if isinstance(exc, wasmtime.Trap) else None
+    if code is not None:
+        return TrapError(f"wasm trap: {code.name.lower().replace('_', ' ')}")
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return TrapError(f"wasm error: {lines[-1] if lines else type(exc).__name__}")
+
+
+def _abort_error(message: str) -> HostError:
+    if "out of memory" in message:
+        return MemoryLimitExceeded(f"module ran out of memory ({message})")
+    return AbortError(message)
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    abi_version: tuple[int, int]
+    entrypoints: dict[str, int]
+    builtins: dict[int, str]  # host builtins only (sparse ids)
+    imports: list[abi.Extern]
+    exports: list[abi.Extern]
+
+
+class PolicyModule:
+    """A compiled OPA-ABI module; immutable and cheap to instantiate many times."""
+
+    def __init__(self, wasm: bytes, options: HostOptions | None = None) -> None:
+        self.options = options or HostOptions()
+        self.engine = get_engine(self.options.compiler)
+        self.module, self.load_stats = load_module(bytes(wasm), self.options.compiler, self.options.cache_dir)
+        self.memory_type = abi.check_imports(self.module)
+
+    @classmethod
+    def load(cls, wasm: bytes, options: HostOptions | None = None) -> PolicyModule:
+        return cls(wasm, options)
+
+    @classmethod
+    def from_file(cls, path: str | Path, options: HostOptions | None = None) -> PolicyModule:
+        return cls(Path(path).read_bytes(), options)
+
+    def instantiate(
+        self,
+        data: Any = UNDEFINED,
+        *,
+        data_json: bytes | None = None,
+        builtins: Mapping[str, BuiltinFn] | None = None,
+        check_builtins: bool = True,
+    ) -> PolicyInstance:
+        """An instance with `data` (a Python value) or `data_json` (raw JSON) loaded;
+        `{}` when neither is given. `builtins` adds/overrides host builtins by name."""
+        return PolicyInstance(self, data, data_json, builtins, check_builtins)
+
+    def summary(self) -> ModuleSummary:
+        inst = self.instantiate(check_builtins=False)
+        return ModuleSummary(inst.abi_version, dict(inst.entrypoints), dict(inst.builtins),
+                             abi.imports_of(self.module), abi.exports_of(self.module))
+
+
+@dataclass
+class EvalStats:
+    instantiate_s: float = 0.0  # last (re)instantiation incl. data load
+    last_eval_s: float = 0.0
+
+
+class PolicyInstance:
+    def __init__(
+        self,
+        module: PolicyModule,
+        data: Any,
+        data_json: bytes | None,
+        builtins: Mapping[str, BuiltinFn] | None,
+        check_builtins: bool,
+    ) -> None:
+        self._module = module
+        self._options = module.options
+        self._ticker = get_ticker(module.engine)
+        self._extra_builtins = dict(builtins or {})
+        self._check_builtins = check_builtins
+        if data_json is not None:
+            self._data_raw, self._data_is_json = bytes(data_json), True
+            check_json(self._data_raw, "data")
+        elif data is UNDEFINED:
+            self._data_raw, self._data_is_json = b"{}", True
+        else:
+            self._data_raw, self._data_is_json = encode_value(data), False
+        self.stats = EvalStats()
+        self._poisoned = True
+        self._start()
+
+    # -- lifecycle -------------------------------------------------------------
+
+    def _start(self) -> None:
+        t0 = time.perf_counter()
+        opts = self._options
+        store = wasmtime.Store(self._module.engine)
+        store.set_limits(memory_size=opts.memory_limit)
+        self._store = store
+        mt = self._module.memory_type
+        memory: wasmtime.Memory | None = None
+        linker = wasmtime.Linker(self._module.engine)
+        if mt is not None:
+            lim = mt.limits
+            max_pages = opts.memory_pages if lim.max is None else min(lim.max, opts.memory_pages)
+            if lim.min > max_pages:
+                raise MemoryLimitExceeded(
+                    f"module needs {lim.min} pages of memory at start; the limit allows {max_pages}")
+            memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(lim.min, max_pages)))
+            linker.define(store, "env", "memory", memory)
+        linker.define_func("env", "opa_abort", _CSTR_TYPE, self._on_abort, access_caller=True)
+        linker.define_func("env", "opa_println", _CSTR_TYPE, self._on_println, access_caller=True)
+        for n, ty in enumerate(_BUILTIN_TYPES):
+            linker.define_func("env", f"opa_builtin{n}", ty, self._on_builtin, access_caller=True)
+        self._dispatcher = BuiltinDispatcher({}, {}, None)
+        self._mem: LinearMemory | None = None
+        with self._guard():
+            instance = linker.instantiate(store, self._module.module)
+        exports = instance.exports(store)
+        names = {e.name for e in self._module.module.exports}
+        if memory is None:
+            exported = exports["memory"] if "memory" in names else None
+            if not isinstance(exported, wasmtime.Memory):
+                raise ABIError("module neither imports nor exports a memory")
+            memory = exported
+        self._mem = LinearMemory(memory, opts.memory_pages)
+        self.abi_version = self._read_version(exports, names)
+        abi.check_exports(names, need_builtin_io=False)
+        types = {e.name: e.type for e in self._module.module.exports}
+        self._fn = {n: i32_caller(f, types[n]) for n in names  # type: ignore[arg-type]
+                    if isinstance(f := exports[n], wasmtime.Func)}
+        self._fast = self.abi_version >= (1, 2) and abi.FAST_PATH_EXPORT in self._fn
+        self.entrypoints: dict[str, int] = self._dump_export("entrypoints")
+        raw_builtins: dict[str, int] = self._dump_export("builtins")
+        self.builtins: dict[int, str] = {int(i): name for name, i in raw_builtins.items()}
+        if self.builtins and self._check_builtins:
+            abi.check_exports(names, need_builtin_io=True)
+            impls = resolve(self.builtins.values(), self._extra_builtins)
+            io = ModuleIO(
+                lambda c, a: self._fn["opa_value_dump"](c, a),
+                lambda c, a, n: self._fn["opa_value_parse"](c, a, n),
+                lambda c, n: self._fn["opa_malloc"](c, n),
+                self._mem.read_cstr,
+                self._mem.write,
+            )
+            self._dispatcher = BuiltinDispatcher(self.builtins, impls, io, strict=self._options.strict)
+        with self._guard():
+            self._load_data()
+        self._poisoned = False
+        self.stats.instantiate_s = time.perf_counter() - t0
+
+    def _read_version(self, exports: Any, names: set[str]) -> tuple[int, int]:
+        def get(name: str) -> int | None:
+            if name not in names:
+                return None
+            g = exports[name]
+            return int(g.value(self._store)) if isinstance(g, wasmtime.Global) else None
+
+        major = get("opa_wasm_abi_version")
+        if major is None:
+            raise ABIError("module does not export opa_wasm_abi_version: not an OPA WASM policy")
+        if major != abi.ABI_MAJOR:
+            raise ABIError(f"unsupported OPA WASM ABI version {major} (this host supports {abi.ABI_MAJOR}.x)")
+        return (major, get("opa_wasm_abi_minor_version") or 0)
+
+    def _dump_export(self, name: str) -> dict[str, int]:
+        with self._guard():
+            addr = self._fn[name](self._store)
+            text = self._json_dump(addr)
+        try:
+            got = values.parse_json(text)
+        except values.ValueParseError as e:
+            raise ABIError(f"{name}() did not return a JSON object: {e}") from None
+        if not isinstance(got, dict) or not all(isinstance(v, int) for v in got.values()):
+            raise ABIError(f"{name}() must return an object of integer ids, got {text[:80]!r}")
+        return got
+
+    def _json_dump(self, addr: int) -> bytes:
+        if addr == 0:
+            raise ABIError("module returned an undefined value where one was required")
+        assert self._mem is not None
+        return self._mem.read_cstr(self._store, self._fn["opa_json_dump"](self._store, addr))
+
+    def _parse_in_module(self, raw: bytes, as_json: bool, what: str) -> int:
+        """Copy `raw` into fresh heap memory and parse it there; returns the value address."""
+        assert self._mem is not None
+        store = self._store
+        addr = self._fn["opa_malloc"](store, len(raw))
+        self._mem.write(store, addr, raw)
+        parse = "opa_json_parse" if as_json or "opa_value_parse" not in self._fn else "opa_value_parse"
+        value = self._fn[parse](store, addr, len(raw))
+        if value == 0:
+            raise InputError(f"the module could not parse the {what}")
+        return value
+
+    def _load_data(self) -> None:
+        store = self._store
+        self._heap_start = self._fn["opa_heap_ptr_get"](store)
+        self._data_addr = self._parse_in_module(self._data_raw, self._data_is_json, "data")
+        self._base = self._fn["opa_heap_ptr_get"](store)
+
+    def set_data(self, data: Any = UNDEFINED, *, data_json: bytes | None = None) -> None:
+        """Replace the base document (`{}` when neither argument is given)."""
+        if data_json is not None:
+            check_json(bytes(data_json), "data")
+            self._data_raw, self._data_is_json = bytes(data_json), True
+        elif data is UNDEFINED:
+            self._data_raw, self._data_is_json = b"{}", True
+        else:
+            self._data_raw, self._data_is_json = encode_value(data), False
+        if self._poisoned:
+            self._start()
+            return
+        with self._guard():
+            self._fn["opa_heap_ptr_set"](self._store, self._heap_start)
+            self._load_data()
+
+    # -- host imports ------------------------------------------------------------
+
+    def _on_abort(self, caller: wasmtime.Caller, addr: int) -> None:
+        try:
+            assert self._mem is not None
+            message = self._mem.read_cstr(caller, addr).decode("utf-8", "replace")
+        except HostError:
+            message = f"(unreadable abort message at {addr:#x})"
+        raise _abort_error(message)
+
+    def _on_println(self, caller: wasmtime.Caller, addr: int) -> None:
+        assert self._mem is not None
+        log.info("opa_println: %s", self._mem.read_cstr(caller, addr).decode("utf-8", "replace"))
+
+    def _on_builtin(self, caller: wasmtime.Caller, bid: int, _ctx: int, *args: int) -> int:
+        return self._dispatcher.call(caller, bid, args)
+
+    # -- evaluation ----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Run wasm calls under the deadline; map every failure to a typed HostError."""
+        self._store.set_epoch_deadline(self._options.deadline_ticks)
+        self._ticker.enter()
+        try:
+            yield
+        except HostError:
+            self._poisoned = True
+            raise
+        except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
+            self._poisoned = True
+            raise _trap_error(e, self._options.deadline) from None
+        except BaseException:
+            self._poisoned = True
+            raise
+        finally:
+            self._ticker.exit()
+
+    def entrypoint_id(self, entrypoint: str | int | None) -> int:
+        if entrypoint is None:
+            if len(self.entrypoints) != 1:
+                raise UnknownEntrypointError("(none given)", sorted(self.entrypoints))
+            return next(iter(self.entrypoints.values()))
+        if isinstance(entrypoint, int) and not isinstance(entrypoint, bool):
+            if entrypoint in self.entrypoints.values():
+                return entrypoint
+        elif entrypoint in self.entrypoints:
+            return self.entrypoints[entrypoint]
+        raise UnknownEntrypointError(entrypoint, sorted(self.entrypoints))
+
+    def eval_raw(
+        self,
+        entrypoint: str | int | None = None,
+        input: Any = UNDEFINED,
+        *,
+        input_json: bytes | None = None,
+        rego_format: bool = False,
+    ) -> bytes:
+        """The result set as text: JSON (`[{"result": ...}]`), or a Rego literal
+        (`{{"result": ...}}`, sets kept) when rego_format."""
+        ep = self.entrypoint_id(entrypoint)
+        if input_json is not None:
+            raw, raw_is_json = bytes(input_json), True
+            check_json(raw, "input")
+        elif input is UNDEFINED:
+            raw, raw_is_json = b"", True
+        else:
+            raw, raw_is_json = encode_value(input), False
+        if self._poisoned:
+            self._start()
+        t0 = time.perf_counter()
+        self._dispatcher.begin_eval()
+        with self._guard():
+            out = self._eval_fast(ep, raw, rego_format) if self._fast else \
+                self._eval_ctx(ep, raw, raw_is_json, rego_format)
+        self.stats.last_eval_s = time.perf_counter() - t0
+        return out
+
+    def _eval_fast(self, ep: int, raw: bytes, rego_format: bool) -> bytes:
+        assert self._mem is not None
+        store, base = self._store, self._base
+        self._mem.write(store, base, raw)
+        heap = (base + len(raw) + 7) & ~7
+        addr = self._fn["opa_eval"](store, 0, ep, self._data_addr, base, len(raw), heap, int(rego_format))
+        if addr == 0:
+            raise ABIError("opa_eval returned no result")
+        return self._mem.read_cstr(store, addr)
+
+    def _eval_ctx(self, ep: int, raw: bytes, raw_is_json: bool, rego_format: bool) -> bytes:
+        assert self._mem is not None
+        store, fn = self._store, self._fn
+        fn["opa_heap_ptr_set"](store, self._base)
+        input_addr = self._parse_in_module(raw, raw_is_json, "input") if raw else 0
+        ctx = fn["opa_eval_ctx_new"](store)
+        if input_addr:
+            fn["opa_eval_ctx_set_input"](store, ctx, input_addr)
+        fn["opa_eval_ctx_set_data"](store, ctx, self._data_addr)
+        fn["opa_eval_ctx_set_entrypoint"](store, ctx, ep)
+        fn["eval"](store, ctx)
+        result = fn["opa_eval_ctx_get_result"](store, ctx)
+        if rego_format:
+            if "opa_value_dump" not in fn:
+                raise ABIError("module lacks opa_value_dump (needed for Rego-format results)")
+            return self._mem.read_cstr(store, fn["opa_value_dump"](store, result))
+        return self._json_dump(result)
+
+    def eval(
+        self,
+        entrypoint: str | int | None = None,
+        input: Any = UNDEFINED,
+        *,
+        input_json: bytes | None = None,
+        keep_sets: bool = False,
+    ) -> list[dict[str, Any]]:
+        """The result set as Python values: `[{"result": value}]`, `[]` when undefined.
+        Sets arrive as sorted-by-module arrays unless keep_sets (then as frozensets)."""
+        raw = self.eval_raw(entrypoint, input, input_json=input_json, rego_format=keep_sets)
+        try:
+            if keep_sets:
+                got = values.parse_rego(raw)
+                rows = [values.thaw(b) for b in sorted(got, key=values.sort_key)] \
+                    if isinstance(got, frozenset) else got
+            else:
+                rows = values.parse_json(raw)
+        except values.ValueParseError as e:
+            raise ABIError(f"module returned an unreadable result set: {e}") from None
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ABIError(f"module returned a result set that is not a list of bindings: {raw[:80]!r}")
+        return rows
+
+    @property
+    def builtin_context(self) -> Any:
+        """The BuiltinContext of the last evaluation (None if it called no host builtin)."""
+        return self._dispatcher.context
+
+
+def load_policy(
+    wasm: bytes,
+    data: Any = UNDEFINED,
+    *,
+    data_json: bytes | None = None,
+    options: HostOptions | None = None,
+    builtins: Mapping[str, BuiltinFn] | None = None,
+) -> PolicyInstance:
+    """Compile (or fetch from the cache) and instantiate in one step."""
+    return PolicyModule(wasm, options).instantiate(data, data_json=data_json, builtins=builtins)
