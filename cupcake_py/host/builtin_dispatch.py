@@ -68,6 +68,15 @@ def resolve(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) 
     return found
 
 
+def available(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) -> set[str]:
+    """The subset of `names` that has an implementation."""
+    names = list(names)
+    if not names:
+        return set()
+    lookup = _library()[0]
+    return {n for n in names if n in (extra or {}) or lookup(n) is not None}
+
+
 class ModuleIO:
     """What the dispatcher needs from a running instance (all take the wasmtime caller)."""
 

@@ -93,6 +93,8 @@ def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
 
 
 def _compile(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
+    if not wasm.startswith(b"\0asm"):
+        raise ModuleError("not a WebAssembly binary (no \\0asm header)")
     try:
         return wasmtime.Module(engine, wasm)
     except wasmtime.WasmtimeError as e:
