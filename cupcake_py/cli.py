@@ -41,7 +41,7 @@ def _root(
 
 
 # Each stage that has commands exposes `register(app)`; add its module here.
-COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands",)
+COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands", "cupcake_py.wasm.commands", "cupcake_py.plan.commands")
 
 
 def _register() -> None:
