@@ -1,0 +1,219 @@
+"""Planning bodies and expressions: calls (builtins, functions, mocks), negation, `every`,
+bare terms and `with` (input/data replacement, rule/function/builtin mocking)."""
+
+from __future__ import annotations
+
+from cupcake_py.plan import ir
+from cupcake_py.plan.state import KV, Gen, K
+from cupcake_py.plan.terms import TermPlanner
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile.nodes import NotBody
+
+
+class ExprPlanner(TermPlanner):
+    def plan_body(self, body: list[A.Expr], k: K) -> None:
+        def step(i: int) -> None:
+            if i == len(body):
+                k()
+            else:
+                self.plan_expr(body[i], lambda: step(i + 1))
+
+        step(0)
+
+    def plan_expr(self, e: A.Expr, k: K) -> None:
+        self.at(e.location)
+        if e.with_:
+            self.plan_with(e, k)
+        else:
+            self.plan_plain(e, k)
+
+    def plan_plain(self, e: A.Expr, k: K) -> None:
+        t = e.terms
+        if isinstance(t, NotBody):
+            blk = self.scoped(lambda: self.plan_body(t.body, lambda: None))
+            self.at(e.location)
+            self.emit(ir.NotStmt(block=blk))
+            k()
+        elif isinstance(t, A.Every):
+            self.plan_every(t, k)
+        elif isinstance(t, list):
+            name = A.operator_name(t[0])
+            if name == "eq":
+                self.unify(t[1], t[2], k)
+            else:
+                self.plan_call(t[0].value, t[1:], k)  # type: ignore[arg-type]
+        elif isinstance(t, A.Term):
+            v = t.value
+            if isinstance(v, A.Boolean):
+                if not v.value:
+                    self.emit(ir.BreakStmt(index=0))
+                    return
+                k()
+                return
+            self.plan_term(t, lambda op: (self.emit(ir.NotEqualStmt(a=op, b=ir.Bool(False))), k()))
+        else:
+            k()
+
+    # ------------------------------------------------------------------ every
+    def plan_every(self, ev: A.Every, k: K) -> None:
+        def run(dom: ir.Operand) -> None:
+            src = self.local_of(dom)
+            fail = self.new()
+            kl, vl = self.new(), self.new()
+            self.emit(ir.ResetLocalStmt(target=fail))
+
+            def each() -> None:
+                def inner() -> None:
+                    blk = self.scoped(lambda: self.plan_body(ev.body, lambda: None))
+                    self.emit(ir.NotStmt(block=blk))
+                    self.emit(ir.AssignVarStmt(source=ir.Bool(True), target=fail))
+
+                if ev.key is not None:
+                    self.unify_value(ev.key, ir.Local(kl), lambda: self.unify_value(ev.value, ir.Local(vl), inner))
+                else:
+                    self.unify_value(ev.value, ir.Local(vl), inner)
+
+            self.emit(ir.ScanStmt(source=src, key=kl, value=vl, block=self.scoped(each)))
+            self.emit(ir.IsUndefinedStmt(source=fail))
+            k()
+
+        self.plan_term(ev.domain, run)
+
+    # ------------------------------------------------------------------ calls
+    def resolve_call(self, name: str) -> tuple[str, object]:
+        """("builtin", name) | ("func", group) | ("slot", local) after applying mocks."""
+        seen = 0
+        while True:
+            m = self.cur_gen.mock(name)
+            if m is None or seen > 8:
+                break
+            kind, what = m
+            if kind == "slot":
+                return "slot", self.fx.slots[what]  # type: ignore[index]
+            name = str(what)
+            seen += 1
+        if name.startswith("data."):
+            g = self.compiled.groups.get(tuple(name.split(".")[1:]))
+            if g is not None:
+                return "func", g
+        return "builtin", name
+
+    def plan_call(self, op: A.Ref, args: list[A.Term], k: K) -> None:
+        name = op.dotted() or ""
+        kind, what = self.resolve_call(name)
+        if kind == "slot":
+            arity = self._arity_of(name)
+            out = args[arity] if arity is not None and len(args) > arity else None
+            self._result(ir.Local(what), out, k)  # type: ignore[arg-type]
+            return
+        if kind == "func":
+            g = what
+            n = g.arity  # type: ignore[attr-defined]
+            ins, out = (args[:n], args[n]) if len(args) > n else (args, None)
+            self.plan_terms(ins, lambda ops: self._result(ir.Local(self.call_group(g, ops)), out, k))
+            return
+        b = self.use_builtin(name)
+        ins, out = (args[:b.arity], args[b.arity]) if len(args) > b.arity else (args, None)
+
+        def call(ops: list[ir.Operand]) -> None:
+            r = self.new()
+            self.emit(ir.CallStmt(func=name, args=tuple(ops), result=r))
+            if b.void:
+                k()
+            elif name in B.RELATIONS and out is not None:
+                kl, vl = self.new(), self.new()
+                self.emit(ir.ScanStmt(source=r, key=kl, value=vl,
+                                      block=self.block(lambda: self.unify_value(out, ir.Local(vl), k))))
+            else:
+                self._result(ir.Local(r), out, k)
+
+        self.plan_terms(ins, call)
+
+    def _arity_of(self, name: str) -> int | None:
+        if name.startswith("data."):
+            g = self.compiled.groups.get(tuple(name.split(".")[1:]))
+            return g.arity if g is not None else None
+        b = B.lookup(name)
+        return b.arity if b is not None else None
+
+    def _result(self, r: ir.Operand, out: A.Term | None, k: K) -> None:
+        if out is None:
+            self.emit(ir.NotEqualStmt(a=r, b=ir.Bool(False)))
+            k()
+        else:
+            self.unify_value(out, r, k)
+
+    # ------------------------------------------------------------------ with
+    def plan_with(self, e: A.Expr, k: K) -> None:
+        """Replace input/data (WithStmt) and mock rules/functions (new generation) for `e`;
+        the continuation runs with the originals restored."""
+        withs = e.with_
+        plain = A.Expr(e.terms, e.negated, [], e.index, e.generated, e.location)
+        targets: list[tuple[int, list[str], A.Term]] = []  # (local, path, value)
+        mocks: list[tuple[str, A.Term]] = []
+        disabled: set[tuple[str, ...]] = set()
+        for w in withs:
+            ref = w.target.value
+            name = ref.dotted() if isinstance(ref, A.Ref) else (ref.name if isinstance(ref, A.Var) else None)
+            if name is None:
+                raise TypeError("unsupported with target")
+            parts = name.split(".")
+            if parts[0] == "input":
+                targets.append((0, parts[1:], w.value))
+            elif parts[0] == "data":
+                path = tuple(parts[1:])
+                g = self.compiled.groups.get(path)
+                if g is not None and g.kind == "function":
+                    mocks.append((name, w.value))
+                else:
+                    targets.append((1, parts[1:], w.value))
+                    disabled.add(path)
+            else:
+                mocks.append((name, w.value))
+
+        def with_values(ops: list[ir.Operand]) -> None:
+            saved_gen = self.gen
+            saved_slots = self.fx.slots
+            gen = self.cur_gen
+            new_mocks = [m for m in gen.mocks if m[0] not in {n for n, _ in mocks}]
+            slots = list(self.fx.slots)
+            for (name, val), op in zip(mocks, ops[len(targets):], strict=True):
+                vv = val.value
+                fname = vv.dotted() if isinstance(vv, A.Ref) else (vv.name if isinstance(vv, A.Var) else None)
+                if fname is not None and (fname.startswith("data.") and tuple(fname.split(".")[1:]) in
+                                          self.compiled.groups and self.compiled.groups[
+                                              tuple(fname.split(".")[1:])].kind == "function"
+                                          or not fname.startswith("data.") and B.lookup(fname) is not None
+                                          and fname not in self.fx.vars):
+                    new_mocks.append((name, ("func", fname)))
+                else:
+                    slots.append(self.local_of(op))
+                    new_mocks.append((name, ("slot", len(slots) - 1)))
+            if mocks or disabled:
+                ng = Gen(gen.disabled | frozenset(disabled), tuple(sorted(new_mocks, key=lambda m: m[0])),
+                         len(slots))
+                self.gen = self.gen_id(ng)
+                self.fx.slots = tuple(slots)
+            saved = [(loc, self.local_of(ir.Local(loc))) for loc in sorted({t[0] for t in targets})]
+
+            def restore() -> None:
+                self.gen = saved_gen
+                self.fx.slots = saved_slots
+                self._nest_with([(loc, [], ir.Local(orig)) for loc, orig in saved], k)
+
+            self._nest_with([(loc, path, op) for (loc, path, _), op in zip(targets, ops, strict=False)],
+                            lambda: self.plan_plain(plain, restore))
+
+        self.plan_terms([t[2] for t in targets] + [v for _, v in mocks], with_values)
+
+    def _nest_with(self, items: list[tuple[int, list[str], ir.Operand]], k: K) -> None:
+        if not items:
+            k()
+            return
+        loc, path, op = items[0]
+        blk = self.block(lambda: self._nest_with(items[1:], k))
+        self.emit(ir.WithStmt(local=loc, path=tuple(self.string(p) for p in path), value=op, block=blk))
+
+    def plan_value(self, t: A.Term, k: KV) -> None:
+        self.plan_term(t, k)

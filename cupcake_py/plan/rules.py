@@ -1,0 +1,171 @@
+"""Planning rule groups as IR functions: complete rules (+ else, default), functions,
+partial sets, and object documents (partial objects and ref heads)."""
+
+from __future__ import annotations
+
+from cupcake_py.plan import ir
+from cupcake_py.plan.exprs import ExprPlanner
+from cupcake_py.plan.state import FuncCtx, K
+from cupcake_py.rego.compile.nodes import CRule, Group
+
+
+class RulePlanner(ExprPlanner):
+    def func_name(self, g: Group) -> str:
+        return f"g{self.gen}.{g.name}"
+
+    def call_group(self, g: Group, args: list[ir.Operand]) -> int:  # type: ignore[override]
+        name = self.func_name(g)
+        if name not in self.funcs:
+            self.plan_group(g, name)
+        r = self.new()
+        ops = (ir.Local(0), ir.Local(1), *args, *(ir.Local(s) for s in self.fx.slots))
+        self.emit(ir.CallStmt(func=name, args=ops, result=r))
+        return r
+
+    # ------------------------------------------------------------------ functions
+    def plan_group(self, g: Group, name: str) -> None:
+        self.funcs[name] = None  # reserve (recursion is rejected by the compiler)
+        saved_fx, saved_loc = self.fx, self.loc
+        nargs = g.arity
+        nslots = self.cur_gen.slots
+        self.fx = FuncCtx(nlocal=2 + nargs + nslots)
+        self.fx.slots = tuple(range(2 + nargs, 2 + nargs + nslots))
+        params = tuple(range(2 + nargs + nslots))
+        ret = self.new()
+        try:
+            blocks: list[ir.Block] = []
+            plain = [r for r in g.rules if not r.default]
+            defaults = [r for r in g.rules if r.default]
+            if g.kind == "set":
+                blocks.append(self.block(lambda: self.emit(ir.MakeSetStmt(target=ret))))
+                for r in plain:
+                    blocks.append(self._body_block(r, lambda r=r: self.plan_term(
+                        r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret)))))  # type: ignore[arg-type]
+            elif g.kind == "object":
+                blocks.append(self.block(lambda: self.emit(ir.MakeObjectStmt(target=ret))))
+                for r in plain:
+                    blocks.append(self._object_rule(r, ret))
+                for r in defaults:
+                    blocks.append(self._object_rule(r, ret, default=True))
+            else:
+                for r in plain:
+                    blocks.extend(self._complete_rule(r, ret, nargs))
+                for r in defaults:
+                    blocks.append(self._default(r, ret))
+            blocks.append(ir.Block((ir.ReturnLocalStmt(source=ret),)))
+            self.funcs[name] = ir.Func(name=name, params=params, return_=ret, blocks=tuple(blocks),
+                                       path=(f"g{self.gen}", *g.path))
+        finally:
+            self.fx, self.loc = saved_fx, saved_loc
+
+    def _body_block(self, r: CRule, k: K, prelude: K | None = None) -> ir.Block:
+        def run() -> None:
+            self.at(r.location)
+            if prelude is not None:
+                prelude()
+            self._args(r, lambda: self.plan_body(r.body, lambda: (self.at(r.location), k())))
+
+        return self.scoped(run)
+
+    def _args(self, r: CRule, k: K) -> None:
+        if not r.args:
+            k()
+            return
+
+        def step(i: int) -> None:
+            if i == len(r.args or []):
+                k()
+            else:
+                self.unify_value(r.args[i], ir.Local(2 + i), lambda: step(i + 1))  # type: ignore[index]
+
+        step(0)
+
+    def _complete_rule(self, r: CRule, ret: int, nargs: int) -> list[ir.Block]:
+        t = self.new()
+
+        def assign(c: CRule) -> K:
+            return lambda: self.plan_term(c.value, lambda op: self.emit(  # type: ignore[arg-type]
+                ir.AssignVarOnceStmt(source=op, target=t)))
+
+        if r.else_ is None:
+            first = self._body_block(r, assign(r), lambda: self.emit(ir.ResetLocalStmt(target=t)))
+        else:
+            chain: list[ir.Block] = []
+            c: CRule | None = r
+            while c is not None:
+                pre: K = (lambda: self.emit(ir.ResetLocalStmt(target=t))) if c is r else (
+                    lambda: self.emit(ir.IsUndefinedStmt(source=t)))
+                chain.append(self._body_block(c, assign(c), pre))
+                c = c.else_
+            first = ir.Block((ir.BlockStmt(blocks=tuple(chain)),))
+        self.at(r.location)
+        second = self.block(lambda: (self.emit(ir.IsDefinedStmt(source=t)),
+                                     self.emit(ir.AssignVarOnceStmt(source=ir.Local(t), target=ret))))
+        return [first, second]
+
+    def _default(self, r: CRule, ret: int) -> ir.Block:
+        def run() -> None:
+            self.at(r.location)
+            self.emit(ir.IsUndefinedStmt(source=ret))
+            if r.args:  # default function: arguments are wildcards
+                pass
+            self.plan_term(r.value, lambda op: self.emit(  # type: ignore[arg-type]
+                ir.AssignVarOnceStmt(source=op, target=ret)))
+
+        return self.scoped(run)
+
+    # ------------------------------------------------------------------ object documents
+    def _object_rule(self, r: CRule, ret: int, default: bool = False) -> ir.Block:
+        if r.else_ is not None:
+            t = self.new()
+            chain: list[ir.Block] = []
+            c: CRule | None = r
+            while c is not None:
+                pre: K = (lambda: self.emit(ir.ResetLocalStmt(target=t))) if c is r else (
+                    lambda: self.emit(ir.IsUndefinedStmt(source=t)))
+                chain.append(self._body_block(c, lambda c=c: self.plan_term(c.value, lambda op: self.emit(
+                    ir.AssignVarOnceStmt(source=op, target=t))), pre))
+                c = c.else_
+            chain_stmt = ir.BlockStmt(blocks=tuple(chain))
+
+            def run() -> None:
+                self.emit(chain_stmt)
+                self.emit(ir.IsDefinedStmt(source=t))
+                self.plan_terms(r.rel, lambda ops: self._insert(ret, ops, ir.Local(t), r.leaf, default))
+
+            return self.scoped(run)
+
+        def leaf() -> None:
+            self.plan_terms(r.rel, lambda ops: self.plan_term(
+                r.value, lambda v: self._insert(ret, ops, v, r.leaf, default)))  # type: ignore[arg-type]
+
+        return self._body_block(r, leaf)
+
+    def _get_or_make(self, obj: int, key: ir.Operand, make: ir.Stmt, target: int) -> None:
+        found = ir.Block((ir.DotStmt(source=ir.Local(obj), key=key, target=target), ir.BreakStmt(index=1)))
+        self.emit(ir.BlockStmt(blocks=(ir.Block((ir.BlockStmt(blocks=(found,)), make)),)))
+
+    def _insert(self, ret: int, keys: list[ir.Operand], value: ir.Operand, leaf: str, default: bool) -> None:
+        chain: list[tuple[int, ir.Operand, int]] = []
+        cur = ret
+        for key in keys[:-1]:
+            nxt = self.new()
+            self._get_or_make(cur, key, ir.MakeObjectStmt(target=nxt), nxt)
+            chain.append((cur, key, nxt))
+            cur = nxt
+        last = keys[-1]
+        if leaf == "set":
+            s = self.new()
+            self._get_or_make(cur, last, ir.MakeSetStmt(target=s), s)
+            self.emit(ir.SetAddStmt(value=value, set=s))
+            self.emit(ir.ObjectInsertStmt(key=last, value=ir.Local(s), object=cur))
+        elif default:
+            probe = self.new()
+            found = ir.Block((ir.DotStmt(source=ir.Local(cur), key=last, target=probe), ir.BreakStmt(index=1)))
+            self.emit(ir.BlockStmt(blocks=(ir.Block((
+                ir.BlockStmt(blocks=(found,)), ir.ObjectInsertStmt(key=last, value=value, object=cur))),)))
+        else:
+            self.emit(ir.ObjectInsertOnceStmt(key=last, value=value, object=cur))
+        for parent, key, child in reversed(chain):
+            self.emit(ir.ObjectInsertStmt(key=key, value=ir.Local(child), object=parent))
+

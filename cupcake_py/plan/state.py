@@ -1,0 +1,149 @@
+"""Planner state: the policy-wide tables (strings, files, builtins, funcs, generations) and the
+per-function emission context (statement lists, locals, variable bindings)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cupcake_py.plan import ir
+from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile.nodes import Compiled, Group, Node
+from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
+
+K = Callable[[], None]
+KV = Callable[[ir.Operand], None]
+
+
+@dataclass(frozen=True)
+class Gen:
+    """A planning generation: rules disabled by `with data...` and mocked functions.
+    `mocks` maps a function/builtin name to ("func", name) or ("slot", index): a value passed
+    to every function of the generation as an extra parameter."""
+
+    disabled: frozenset[tuple[str, ...]] = frozenset()
+    mocks: tuple[tuple[str, tuple[str, object]], ...] = ()
+    slots: int = 0
+
+    def mock(self, name: str) -> tuple[str, object] | None:
+        for n, r in self.mocks:
+            if n == name:
+                return r
+        return None
+
+
+@dataclass
+class FuncCtx:
+    """Emission state of one Func or Plan being built."""
+
+    stmts: list[ir.Stmt] = field(default_factory=list)
+    vars: dict[str, int] = field(default_factory=dict)
+    nlocal: int = 2
+    slots: tuple[int, ...] = ()  # locals holding the generation's mocked values
+    file: int = 0
+
+
+class PlanError(RegoErrors):
+    pass
+
+
+class State:
+    def __init__(self, compiled: Compiled) -> None:
+        self.compiled = compiled
+        self.tree: Node = compiled.tree
+        self.strings: dict[str, int] = {}
+        self.files: dict[str, int] = {}
+        self.builtins: set[str] = set()
+        self.funcs: dict[str, ir.Func | None] = {}
+        self.gens: list[Gen] = [Gen()]
+        self.gen = 0
+        self.fx = FuncCtx()
+        self.loc = A.NO_LOCATION
+
+    # ------------------------------------------------------------------ tables
+    def string(self, s: str) -> int:
+        i = self.strings.get(s)
+        if i is None:
+            i = self.strings[s] = len(self.strings)
+        return i
+
+    def file(self, name: str) -> int:
+        i = self.files.get(name)
+        if i is None:
+            i = self.files[name] = len(self.files)
+        return i
+
+    def gen_id(self, g: Gen) -> int:
+        if g in self.gens:
+            return self.gens.index(g)
+        self.gens.append(g)
+        return len(self.gens) - 1
+
+    @property
+    def cur_gen(self) -> Gen:
+        return self.gens[self.gen]
+
+    def use_builtin(self, name: str) -> B.Builtin:
+        b = B.lookup(name)
+        if b is None:
+            raise PlanError([RegoError(COMPILE, f"undefined function {name}", self.loc)])
+        self.builtins.add(name)
+        return b
+
+    # ------------------------------------------------------------------ emission
+    def new(self) -> int:
+        n = self.fx.nlocal
+        self.fx.nlocal += 1
+        return n
+
+    def emit(self, s: ir.Stmt) -> None:
+        loc = self.loc
+        if loc.row:
+            s = dataclasses.replace(s, file=self.fx.file, row=loc.row, col=loc.col)
+        self.fx.stmts.append(s)
+
+    def block(self, fn: K) -> ir.Block:
+        saved = self.fx.stmts
+        self.fx.stmts = []
+        try:
+            fn()
+            return ir.Block(tuple(self.fx.stmts))
+        finally:
+            self.fx.stmts = saved
+
+    def scoped(self, fn: K) -> ir.Block:
+        """A block whose variable bindings do not leak out."""
+        saved = dict(self.fx.vars)
+        try:
+            return self.block(fn)
+        finally:
+            self.fx.vars = saved
+
+    def at(self, loc: A.Location) -> None:
+        if loc.row:
+            self.loc = loc
+            self.fx.file = self.file(loc.file or "<query>")
+
+    def local_of(self, op: ir.Operand) -> int:
+        if isinstance(op, ir.Local):
+            return op.value
+        t = self.new()
+        self.emit(ir.AssignVarStmt(source=op, target=t))
+        return t
+
+    def group_at(self, node: Node) -> Group | None:
+        g = node.group
+        if g is None:
+            return None
+        n = len(g.path)
+        for d in self.cur_gen.disabled:
+            if d[:n] == g.path or g.path[:len(d)] == d:
+                return None
+        return g
+
+    def has_virtual(self, node: Node) -> bool:
+        if self.group_at(node) is not None:
+            return True
+        return any(self.has_virtual(c) for c in node.children.values())
