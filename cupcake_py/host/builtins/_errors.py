@@ -1,0 +1,83 @@
+"""BuiltinError and OPA-style operand checks shared by the builtin families."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from cupcake_py.host.builtins._values import FrozenObject, type_name
+
+
+class BuiltinError(Exception):
+    """A builtin failed: undefined in non-strict mode, ``eval_builtin_error`` in strict mode."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def type_err(fname: str, pos: int, got: Any, *expected: str) -> BuiltinError:
+    """OPA's ``operand N must be T but got U`` message."""
+    want = expected[0] if len(expected) == 1 else "one of {" + ", ".join(expected) + "}"
+    return BuiltinError(f"{fname}: operand {pos} must be {want} but got {type_name(got)}")
+
+
+def want_str(fname: str, pos: int, v: Any) -> str:
+    if not isinstance(v, str):
+        raise type_err(fname, pos, v, "string")
+    return v
+
+
+def want_num(fname: str, pos: int, v: Any) -> int | Decimal:
+    if isinstance(v, bool) or not isinstance(v, int | Decimal):
+        raise type_err(fname, pos, v, "number")
+    return v
+
+
+def want_int(fname: str, pos: int, v: Any) -> int:
+    n = want_num(fname, pos, v)
+    if isinstance(n, Decimal):
+        if n != n.to_integral_value():
+            raise BuiltinError(f"{fname}: operand {pos} must be integer number but got floating-point number")
+        return int(n)
+    return n
+
+
+def want_bool(fname: str, pos: int, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise type_err(fname, pos, v, "boolean")
+    return v
+
+
+def want_array(fname: str, pos: int, v: Any) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(v, list | tuple):
+        raise type_err(fname, pos, v, "array")
+    return v
+
+
+def want_obj(fname: str, pos: int, v: Any) -> dict[Any, Any]:
+    if isinstance(v, FrozenObject):
+        return dict(v.items())
+    if not isinstance(v, dict):
+        raise type_err(fname, pos, v, "object")
+    return v
+
+
+def want_set(fname: str, pos: int, v: Any) -> frozenset[Any]:
+    if not isinstance(v, frozenset | set):
+        raise type_err(fname, pos, v, "set")
+    return frozenset(v)
+
+
+def want_strs(fname: str, pos: int, v: Any) -> list[str]:
+    """A string, or an array/set of strings, as a list (OPA's 'string or collection of strings')."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, list | tuple | frozenset | set):
+        out = []
+        for x in v:
+            if not isinstance(x, str):
+                raise BuiltinError(f"{fname}: operand {pos} must be array of strings but got {type_name(x)}")
+            out.append(x)
+        return out
+    raise type_err(fname, pos, v, "string", "array", "set")

@@ -1,0 +1,31 @@
+"""sprintf: Go's fmt.Sprintf over Rego values, converted the way OPA converts them."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from cupcake_py.host.builtins import BuiltinContext, builtin
+from cupcake_py.host.builtins._errors import want_array, want_str
+from cupcake_py.host.builtins._gofmt import GoArg, go_int
+from cupcake_py.host.builtins._gofmt import sprintf as go_sprintf
+from cupcake_py.host.builtins._values import dump_rego
+
+
+def to_go_arg(v: Any) -> GoArg:
+    """OPA: integers → int (or *big.Int), other numbers → float64, strings as is, else Rego text."""
+    if isinstance(v, bool) or v is None:
+        return GoArg("string", dump_rego(v))
+    if isinstance(v, int):
+        return go_int(v)
+    if isinstance(v, Decimal):
+        return GoArg("float", float(v))
+    if isinstance(v, str):
+        return GoArg("string", v)
+    return GoArg("string", dump_rego(v))
+
+
+@builtin("sprintf")
+def sprintf(ctx: BuiltinContext, fmt: Any, values: Any) -> str:
+    f = want_str("sprintf", 1, fmt)
+    return go_sprintf(f, [to_go_arg(v) for v in want_array("sprintf", 2, values)])
