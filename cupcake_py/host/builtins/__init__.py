@@ -91,6 +91,7 @@ from cupcake_py.host.builtins import (  # noqa: E402,F401
     graph,
     http,
     json_patch,
+    jwt,
     jsonschema_,
     net,
     objects_arrays,
@@ -106,4 +107,5 @@ from cupcake_py.host.builtins import (  # noqa: E402,F401
     units,
     uri,
     uuid,
+    x509,
 )
