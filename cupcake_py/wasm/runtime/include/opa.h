@@ -60,11 +60,13 @@
  *     non-integral        -> shortest exact decimal ("2.5", "0.1"), using an
  *                            exponent only when the adjusted exponent < -4
  *                            ("1e-05", "1.5e-07"), like Go's %g.
- *   Division is exact when the quotient is a finite decimal (10/4 = 2.5,
- *   1e109/1e100 = 1000000000); otherwise it is rounded half-even to
- *   OPA_DIV_DIGITS (20) significant digits (1/3 = 0.33333333333333333333;
+ *   Division is exact when the quotient is an integer or a finite decimal
+ *   of at most OPA_DIV_DIGITS (20) significant digits (10/4 = 2.5,
+ *   1e109/1e100 = 1000000000); otherwise it is rounded half-even to 20
+ *   significant digits (1/3 = 0.33333333333333333333;
  *   Go's 64-bit-mantissa big.Float prints 0.33333333333333333334: documented
- *   deviation in the last digit). Numbers compare by value: 1 == 1.0 == 1e0,
+ *   deviation in the last digit). Results needing more than 100000 digits
+ *   (e.g. 1e99999 + 1e-99999) are undefined. Numbers compare by value: 1 == 1.0 == 1e0,
  *   and hash equally.
  *
  * STRINGS
@@ -80,7 +82,8 @@
  *   control chars as \u00XX, '<' '>' '&' as \u003c \u003e \u0026, U+2028 and
  *   U+2029 as \u2028 \u2029, invalid UTF-8 bytes as \ufffd.
  *   opa_value_dump: Rego literal text like Go's ast term String():
- *   `[1, 2]`, `{"a": 1, 2: [3]}`, `{1, 2}`, `set()`; strings escaped as above.
+ *   `[1, 2]`, `{"a": 1, 2: [3]}`, `{1, 2}`, `set()`; strings escaped as
+ *   above except that '<' '>' '&' stay as they are.
  *   opa_json_parse: strict JSON (RFC 8259), UTF-8, \u escapes incl. surrogate
  *   pairs; returns NULL on any error. opa_value_parse: additionally sets
  *   (`{1, 2}`, `set()`), non-string object keys, trailing commas, and
@@ -342,6 +345,8 @@ opa_value *opa_array_sorted(const opa_value *arr);
  * Numbers (value level). All take number values; non-numbers -> NULL.
  * Results are fresh values, exact (see NUMBERS).
  * ==================================================================== */
+
+#define OPA_DIV_DIGITS 20
 
 OPA_EXPORT opa_value *opa_number_add(const opa_value *a, const opa_value *b);
 OPA_EXPORT opa_value *opa_number_sub(const opa_value *a, const opa_value *b);

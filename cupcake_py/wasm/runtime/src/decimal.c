@@ -10,7 +10,7 @@
 
 #define BASE 1000000000u
 #define DEC_MAX_DIGITS 100000
-#define DIV_DIGITS 20 /* OPA_DIV_DIGITS in opa.h */
+#define DIV_DIGITS OPA_DIV_DIGITS
 #define EXP_LIMIT 1000000000LL
 
 typedef struct {
@@ -424,38 +424,40 @@ static void mag_divmod(const dec *u, const dec *v, dec *q, dec *rem) {
     dec_free(&vn);
 }
 
-/* r = a / b, b != 0 (see opa.h NUMBERS). */
+/* r = a / b, b != 0 (see opa.h NUMBERS): the exact quotient when it is an
+ * integer or has at most DIV_DIGITS significant digits, otherwise the
+ * quotient rounded half-even to DIV_DIGITS significant digits. */
 static int dec_div(dec *r, dec *a, dec *b) {
     dec_init(r);
     if (!a->n) return 1;
     dec_strip(a);
     dec_strip(b);
+    /* Scale so that the truncated quotient has >= DIV_DIGITS + 1 digits: a
+     * finite quotient with <= DIV_DIGITS digits then leaves no remainder. */
     int64_t k = DIV_DIGITS + 1 + dec_digits(b) - dec_digits(a);
     if (k < 0) k = 0;
     if (k + dec_digits(a) > DEC_MAX_DIGITS) return 0;
     mag_scale10(a, k);
     dec q, rem;
     mag_divmod(a, b, &q, &rem);
-    int64_t exp = a->exp - b->exp - k;
-    if (rem.n) { /* inexact: round half-even... the tail is never an exact half */
-        int64_t drop = dec_digits(&q) - DIV_DIGITS;
-        if (drop > 0) {
-            dec p;
-            dec_init(&p);
-            dec_set_u64(&p, 1);
-            mag_scale10(&p, drop);
-            dec qq, tail;
-            mag_divmod(&q, &p, &qq, &tail);
-            /* compare tail with half of p: 2*tail >= p -> round up */
-            mag_mul_small(&tail, 2, 0);
-            if (mag_cmp(&tail, &p) >= 0) mag_mul_small(&qq, 1, 1);
-            dec_free(&q); dec_free(&tail); dec_free(&p);
-            q = qq;
-            exp += drop;
-        }
-    }
+    int sticky = rem.n != 0;
     dec_free(&rem);
-    q.exp = exp;
+    q.exp = a->exp - b->exp - k;
+    if (!sticky) dec_strip(&q);
+    int64_t drop = dec_digits(&q) - DIV_DIGITS;
+    if (drop > 0 && (sticky || q.exp < 0)) {
+        dec p, qq, tail;
+        dec_init(&p);
+        dec_set_u64(&p, 1);
+        mag_scale10(&p, drop);
+        mag_divmod(&q, &p, &qq, &tail);
+        mag_mul_small(&tail, 2, 0);
+        int c = mag_cmp(&tail, &p);
+        if (c > 0 || (c == 0 && (sticky || (qq.n && (qq.d[0] & 1))))) mag_mul_small(&qq, 1, 1);
+        qq.exp = q.exp + drop;
+        dec_free(&q); dec_free(&tail); dec_free(&p);
+        q = qq;
+    }
     q.neg = a->neg != b->neg;
     dec_trim(&q);
     *r = q;
