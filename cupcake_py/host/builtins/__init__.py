@@ -84,6 +84,7 @@ def call(ctx: BuiltinContext, name: str, *args: Any) -> Any:
 
 # Importing the family modules fills REGISTRY.
 from cupcake_py.host.builtins import (  # noqa: E402,F401
+    aws_sign,
     casts,
     crypto,
     encoding,

@@ -19,6 +19,8 @@ _GO_CODES = {
     "invalid repetition size": "invalid repeat count",
     "bad repetition operator": "invalid nested repetition operator",
     "invalid UTF-8": "invalid UTF-8",
+    "missing ]": "missing closing ]",
+    "missing )": "missing closing )",
 }
 
 

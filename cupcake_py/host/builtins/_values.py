@@ -7,94 +7,16 @@ FrozenObject (object), frozenset (set).
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from cupcake_py.values import FrozenObject, compare, freeze, sort_key, thaw
+
+__all__ = ["FrozenObject", "compare", "freeze", "sort_key", "thaw"]
+
 Value = Any
-
-
-class FrozenObject:
-    """Hashable object (used as set element / object key)."""
-
-    __slots__ = ("_items", "_hash")
-
-    def __init__(self, items: Any) -> None:
-        pairs = list(items.items()) if isinstance(items, dict) else list(items)
-        pairs.sort(key=lambda kv: sort_key(kv[0]))
-        self._items: tuple[tuple[Value, Value], ...] = tuple(pairs)
-        self._hash = hash(self._items)
-
-    def items(self) -> Iterator[tuple[Value, Value]]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, FrozenObject) and self._items == other._items
-
-    def __repr__(self) -> str:
-        return f"FrozenObject({dict(self._items)!r})"
-
-
-def freeze(v: Value) -> Value:
-    if isinstance(v, list | tuple):
-        return tuple(freeze(x) for x in v)
-    if isinstance(v, dict):
-        return FrozenObject((k, freeze(x)) for k, x in v.items())
-    if isinstance(v, set | frozenset):
-        return frozenset(freeze(x) for x in v)
-    return v
-
-
-def thaw(v: Value) -> Value:
-    if isinstance(v, tuple | list):
-        return [thaw(x) for x in v]
-    if isinstance(v, FrozenObject | dict):
-        return {k: thaw(x) for k, x in v.items()}
-    if isinstance(v, frozenset):
-        return frozenset(v)
-    return v
-
-
-def _cmp(a: Any, b: Any) -> int:
-    return (a > b) - (a < b)
-
-
-def compare(a: Value, b: Value) -> int:
-    """Rego total order: null < boolean < number < string < array < object < set."""
-    ta, tb = TYPE_ORDER[type_name(a)], TYPE_ORDER[type_name(b)]
-    if ta != tb:
-        return _cmp(ta, tb)
-    if ta <= 3:
-        return _cmp(a, b)
-    if ta == 4:
-        for x, y in zip(a, b, strict=False):
-            c = compare(x, y)
-            if c:
-                return c
-        return _cmp(len(a), len(b))
-    if ta == 5:
-        ia = sorted(a.items(), key=lambda kv: sort_key(kv[0]))
-        ib = sorted(b.items(), key=lambda kv: sort_key(kv[0]))
-        for (ka, va), (kb, vb) in zip(ia, ib, strict=False):
-            c = compare(ka, kb) or compare(va, vb)
-            if c:
-                return c
-        return _cmp(len(ia), len(ib))
-    sa, sb = sorted_values(a), sorted_values(b)
-    for x, y in zip(sa, sb, strict=False):
-        c = compare(x, y)
-        if c:
-            return c
-    return _cmp(len(sa), len(sb))
-
 
 TYPE_ORDER = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5, "set": 6}
 
@@ -130,12 +52,8 @@ def obj_items(v: Value) -> Iterator[tuple[Value, Value]]:
         yield from v.items()
 
 
-def sort_key(v: Value) -> Any:
-    return functools.cmp_to_key(compare)(v)
-
-
 def sorted_values(vs: Any) -> list[Value]:
-    return sorted(vs, key=functools.cmp_to_key(compare))
+    return sorted(vs, key=sort_key)
 
 
 # ---------------------------------------------------------------- text forms
@@ -290,9 +208,7 @@ def from_plain(v: Any) -> Value:
 
 
 def parse_json(text: str | bytes) -> Value:
-    """JSON text → Rego value, keeping number text exact."""
+    """JSON text → Rego value (numbers exact), via the shared cupcake_py.values parser."""
+    from cupcake_py.values import parse_json as _parse
 
-    def num(s: str) -> Value:
-        return Decimal(s)
-
-    return json.loads(text, parse_float=num, parse_int=int)
+    return _parse(text)
