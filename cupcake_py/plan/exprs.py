@@ -172,30 +172,30 @@ class ExprPlanner(TermPlanner):
             else:
                 mocks.append((name, w.value))
 
+        fmocks: list[tuple[str, tuple[str, object]]] = []
+        vmocks: list[tuple[str, A.Term]] = []
+        for name, val in mocks:
+            fname = self._function_name(val)
+            if fname is not None:
+                fmocks.append((name, ("func", fname)))
+            else:
+                vmocks.append((name, val))
+
         def with_values(ops: list[ir.Operand]) -> None:
             saved_gen = self.gen
             saved_slots = self.fx.slots
             gen = self.cur_gen
-            new_mocks = [m for m in gen.mocks if m[0] not in {n for n, _ in mocks}]
+            new_mocks = [m for m in gen.mocks if m[0] not in {n for n, _ in mocks}] + fmocks
             slots = list(self.fx.slots)
-            for (name, val), op in zip(mocks, ops[len(targets):], strict=True):
-                vv = val.value
-                fname = vv.dotted() if isinstance(vv, A.Ref) else (vv.name if isinstance(vv, A.Var) else None)
-                if fname is not None and (fname.startswith("data.") and tuple(fname.split(".")[1:]) in
-                                          self.compiled.groups and self.compiled.groups[
-                                              tuple(fname.split(".")[1:])].kind == "function"
-                                          or not fname.startswith("data.") and B.lookup(fname) is not None
-                                          and fname not in self.fx.vars):
-                    new_mocks.append((name, ("func", fname)))
-                else:
-                    slots.append(self.local_of(op))
-                    new_mocks.append((name, ("slot", len(slots) - 1)))
+            for (name, _val), op in zip(vmocks, ops[len(targets):], strict=True):
+                slots.append(self.local_of(op))
+                new_mocks.append((name, ("slot", len(slots) - 1)))
             if mocks or disabled:
                 ng = Gen(gen.disabled | frozenset(disabled), tuple(sorted(new_mocks, key=lambda m: m[0])),
                          len(slots))
                 self.gen = self.gen_id(ng)
                 self.fx.slots = tuple(slots)
-            saved = [(loc, self.local_of(ir.Local(loc))) for loc in sorted({t[0] for t in targets})]
+            saved = [(loc, self.copy_local(loc)) for loc in sorted({t[0] for t in targets})]
 
             def restore() -> None:
                 self.gen = saved_gen
@@ -205,7 +205,23 @@ class ExprPlanner(TermPlanner):
             self._nest_with([(loc, path, op) for (loc, path, _), op in zip(targets, ops, strict=False)],
                             lambda: self.plan_plain(plain, restore))
 
-        self.plan_terms([t[2] for t in targets] + [v for _, v in mocks], with_values)
+        self.plan_terms([t[2] for t in targets] + [v for _, v in vmocks], with_values)
+
+    def copy_local(self, loc: int) -> int:
+        r = self.new()
+        self.emit(ir.AssignVarStmt(source=ir.Local(loc), target=r))
+        return r
+
+    def _function_name(self, val: A.Term) -> str | None:
+        """The function a `with` value names (user function or builtin), else None (a value)."""
+        vv = val.value
+        name = vv.dotted() if isinstance(vv, A.Ref) else (vv.name if isinstance(vv, A.Var) else None)
+        if name is None or name in self.fx.vars:
+            return None
+        if name.startswith("data."):
+            g = self.compiled.groups.get(tuple(name.split(".")[1:]))
+            return name if g is not None and g.kind == "function" else None
+        return name if B.lookup(name) is not None else None
 
     def _nest_with(self, items: list[tuple[int, list[str], ir.Operand]], k: K) -> None:
         if not items:
