@@ -92,8 +92,18 @@ class Runtime:
         """A string value holding arbitrary bytes (e.g. invalid UTF-8)."""
         return self._fn("opa_string")(self.write(raw), len(raw))
 
+    def reset(self) -> None:
+        """Discard every value allocated since instantiation."""
+        self._fn("opa_heap_ptr_set")(self.heap_reset)
+
+    def json_text(self, addr: int) -> str:
+        return self.read_cstr(self._fn("opa_json_dump")(addr))
+
+    def rego_text(self, addr: int) -> str:
+        return self.read_cstr(self._fn("opa_value_dump")(addr))
+
     def dump(self, addr: int) -> Any:
-        return parse_json(self.read_cstr(self._fn("opa_json_dump")(addr)))
+        return parse_json(self.json_text(addr))
 
     def raw_string(self, addr: int) -> bytes:
         """Bytes of a string value (layout {type, free, len @4, ptr @8})."""
@@ -104,12 +114,21 @@ class Runtime:
         ptr = int.from_bytes(hdr[8:12], "little")
         return bytes(self.memory.read(self.store, ptr, ptr + n))
 
+    def array_items(self, addr: int) -> list[int]:
+        """Element addresses of an array value (layout {type, len @4, cap @8, elems @12})."""
+        assert self.memory is not None
+        hdr = bytes(self.memory.read(self.store, addr, addr + 16))
+        assert hdr[0] == 5, f"not an array value (type {hdr[0]})"
+        n, elems = int.from_bytes(hdr[4:8], "little"), int.from_bytes(hdr[12:16], "little")
+        raw = bytes(self.memory.read(self.store, elems, elems + 4 * n))
+        return [int.from_bytes(raw[4 * i:4 * i + 4], "little") for i in range(n)]
+
     def call_addr(self, builtin: str, *args: int) -> int:
         return self._fn("opa_bi_" + builtin.replace(".", "_"))(*args)
 
     def call(self, builtin: str, *args: str) -> Any:
         """builtin applied to Rego-literal argument texts; None when undefined."""
-        self._fn("opa_heap_ptr_set")(self.heap_reset)
+        self.reset()
         res = self.call_addr(builtin, *(self.parse(a) for a in args))
         return None if res == 0 else self.dump(res)
 
