@@ -37,6 +37,14 @@ def _hmac(key: bytes, msg: str) -> bytes:
     return hmac.new(key, msg.encode(), hashlib.sha256).digest()
 
 
+def signing_key(secret: str, date: str, region: str, service: str) -> bytes:
+    """SigV4 key derivation: HMAC chain over date, region, service and "aws4_request"."""
+    key = _hmac(("AWS4" + secret).encode(), date)
+    for part in (region, service, "aws4_request"):
+        key = _hmac(key, part)
+    return key
+
+
 def _canonical_uri(path: str) -> str:
     """The URL path escaped (OPA signs an empty path as empty, not "/")."""
     return quote(path, safe="/-_.~%")
@@ -94,9 +102,7 @@ def sign_req(ctx: BuiltinContext, request: Any, aws_config: Any, time_ns: Any) -
     )
     scope = f"{date}/{cfg['aws_region']}/{cfg['aws_service']}/aws4_request"
     to_sign = f"AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{hashlib.sha256(canonical.encode()).hexdigest()}"
-    key = _hmac(("AWS4" + cfg["aws_secret_access_key"]).encode(), date)
-    for part in (cfg["aws_region"], cfg["aws_service"], "aws4_request"):
-        key = _hmac(key, part)
+    key = signing_key(cfg["aws_secret_access_key"], date, cfg["aws_region"], cfg["aws_service"])
     sig = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
     out_headers = dict(headers)
     out_headers.update(
