@@ -7,6 +7,8 @@ from cupcake_py.wasm.errors import WasmFormatError
 
 def u32(n: int) -> bytes:
     """Unsigned LEB128 (also used for u64 values)."""
+    if 0 <= n < _SMALL_N:
+        return _SMALL[n]
     if n < 0:
         raise ValueError(f"unsigned LEB128 of a negative number {n}")
     out = bytearray()
@@ -18,6 +20,10 @@ def u32(n: int) -> bytes:
         else:
             out.append(b)
             return bytes(out)
+
+
+_SMALL_N = 1 << 14
+_SMALL: list[bytes] = [bytes((n,)) if n < 128 else bytes((n & 0x7F | 0x80, n >> 7)) for n in range(_SMALL_N)]
 
 
 def s64(n: int) -> bytes:

@@ -30,6 +30,7 @@ from cupcake_py.wasm.module import (
     Code,
     Data,
     Element,
+    EncodedCode,
     Export,
     FuncType,
     Global,
@@ -40,6 +41,7 @@ from cupcake_py.wasm.module import (
     TableType,
     decode,
     encode,
+    encode_code,
 )
 from cupcake_py.wasm.opcodes import func_refs
 
@@ -63,19 +65,21 @@ class Runtime:
     heap_base: int
     refs: tuple[tuple[tuple[int, int, int], ...], ...]  # per defined function: func refs in its body
     memory: Limits
+    info: codegen.RuntimeInfo
+    # (live defined functions, final index of each runtime import) -> their encoded code entries
+    code_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], list[EncodedCode]]
 
     @property
     def n_imports(self) -> int:
         return len(self.func_imports)
 
-    def info(self) -> codegen.RuntimeInfo:
-        m = self.module
-        table_base = max(1, m.tables[0].limits.min) if m.tables else 1
-        return codegen.RuntimeInfo(
-            exports={name: m.func_type(i) for name, i in self.exports.items()},
-            data_base=align(self.heap_base, 16),
-            table_base=table_base,
-        )
+
+def _runtime_info(m: Module, exports: dict[str, int], heap_base: int) -> codegen.RuntimeInfo:
+    return codegen.RuntimeInfo(
+        exports={name: m.func_type(i) for name, i in exports.items()},
+        data_base=align(heap_base, 16),
+        table_base=max(1, m.tables[0].limits.min) if m.tables else 1,
+    )
 
 
 def _const_i32(expr: bytes) -> int:
@@ -112,7 +116,8 @@ def analyse_runtime(raw: bytes) -> Runtime:
         raise CodegenError("runtime.wasm does not export __heap_base")
     heap_base = _const_i32(m.globals[hb.index - len([i for i in m.imports if i.kind == KIND_GLOBAL])].init)
     refs = tuple(tuple(func_refs(c.body, 0, len(c.body))) for c in m.codes)
-    rt = Runtime(m, tuple(func_imports), exports, heap_base, refs, memory)
+    info = _runtime_info(m, exports, heap_base)
+    rt = Runtime(m, tuple(func_imports), exports, heap_base, refs, memory, info, {})
     _check_runtime(rt)
     return rt
 
@@ -166,6 +171,25 @@ def _splice(body: bytes, refs: Sequence[tuple[int, int, int]], new_index: Sequen
         pos = stop
     out.append(body[pos:])
     return b"".join(out)
+
+
+def _runtime_codes(rt: Runtime, live_defined: list[int], new_index: list[int]) -> list[EncodedCode]:
+    """Encoded bodies of the kept runtime functions with renumbered calls (cached: many
+    policies keep the same runtime functions)."""
+    key = (tuple(live_defined), tuple(new_index[: rt.n_imports]))
+    hit = rt.code_cache.get(key)
+    if hit is None:
+        n_imp = rt.n_imports
+        hit = []
+        for i in live_defined:
+            c = rt.module.codes[i - n_imp]
+            assert isinstance(c, Code)
+            body = _splice(c.body, rt.refs[i - n_imp], new_index)
+            hit.append(EncodedCode(encode_code(Code(c.locals, body))))
+        if len(rt.code_cache) > 64:
+            rt.code_cache.clear()
+        rt.code_cache[key] = hit
+    return hit
 
 
 def _reachable(rt: Runtime, roots: set[int]) -> set[int]:
@@ -258,8 +282,7 @@ def link(rt: Runtime, gen: codegen.Generated) -> bytes:
 
     # ---- functions and code
     funcs = [m.funcs[i - n_imp] for i in live_defined]
-    codes = [replace(m.codes[i - n_imp], body=_splice(m.codes[i - n_imp].body, rt.refs[i - n_imp], new_index))
-             for i in live_defined]  # fmt: skip
+    codes: list[Code | EncodedCode] = list(_runtime_codes(rt, live_defined, new_index))
     start_parts: list[Part] = gen.funcs[codegen.START].body
     if m.start is not None:  # run the runtime's own start function first
         start_parts = [b"\x10" + leb.u32(new_index[m.start])] + start_parts
@@ -276,7 +299,7 @@ def link(rt: Runtime, gen: codegen.Generated) -> bytes:
         for e in m.elements
     ]  # fmt: skip
     if gen.table:
-        base = rt.info().table_base
+        base = rt.info.table_base
         size = base + len(gen.table)
         if tables:
             t = tables[0]
@@ -324,4 +347,4 @@ def link(rt: Runtime, gen: codegen.Generated) -> bytes:
 def compile_with_runtime(policy: ir.Policy, runtime_bytes: bytes) -> bytes:
     """Compile ``policy`` against the given runtime module bytes."""
     rt = analyse_runtime(runtime_bytes)
-    return link(rt, codegen.generate(policy, rt.info()))
+    return link(rt, codegen.generate(policy, rt.info))

@@ -93,6 +93,14 @@ class Code:
 
 
 @dataclass(frozen=True, slots=True)
+class EncodedCode:
+    """A code entry already in binary form (size prefix included); lets a linker reuse
+    encodings across modules. Only ``encode`` accepts it."""
+
+    raw: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Data:
     flags: int  # 0 active memory 0, 1 passive, 2 active explicit memory
     init: bytes
@@ -119,7 +127,7 @@ class Module:
     start: int | None = None
     elements: list[Element] = field(default_factory=list)
     datacount: int | None = None
-    codes: list[Code] = field(default_factory=list)
+    codes: list[Code | EncodedCode] = field(default_factory=list)
     datas: list[Data] = field(default_factory=list)
     customs: list[Custom] = field(default_factory=list)
 
@@ -307,7 +315,9 @@ def _enc_element(e: Element) -> bytes:
     return bytes(out)
 
 
-def _enc_code(c: Code) -> bytes:
+def encode_code(c: Code | EncodedCode) -> bytes:
+    if isinstance(c, EncodedCode):
+        return c.raw
     body = leb.vec([leb.u32(n) + bytes([t]) for n, t in c.locals]) + c.body
     return leb.u32(len(body)) + body
 
@@ -342,7 +352,7 @@ def encode(m: Module) -> bytes:
     add(SEC_ELEMENT, [_enc_element(e) for e in m.elements])
     if m.datacount is not None:
         add(SEC_DATACOUNT, None, leb.u32(m.datacount))
-    add(SEC_CODE, [_enc_code(c) for c in m.codes])
+    add(SEC_CODE, [encode_code(c) for c in m.codes])
     add(SEC_DATA, [_enc_data(d) for d in m.datas])
 
     out = bytearray(MAGIC)

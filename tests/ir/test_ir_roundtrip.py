@@ -117,5 +117,6 @@ def test_format_policy_renders_every_suite_statement() -> None:
         assert "plan eval:" in text, note
     doc = next(p for n, p in plans() if n == "ir/call-dynamic with mixed partial rules")
     text = ir.format_policy(ir.load(doc))
-    assert "func g0.data.a.b(L0, L1) -> L2  path g0.a.b:" in text
-    assert 'L2["d"] =once "D"  @module-1.rego:5:1' in text
+    assert "func g0.data.test.a.b.c(L0, L1) -> L2  path g0.test.a.b.c:" in text
+    assert 'L5 := dynamic ["g0", "test", "a", L4, "c"](L0, L1)  @module-0.rego:3:6' in text
+    assert "    L3 :=once \"C\"  @module-0.rego:5:1" in text
