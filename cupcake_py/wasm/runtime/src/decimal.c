@@ -687,24 +687,49 @@ opa_value *opa_number_to_string(const opa_value *v) {
     return opa_strbuf_to_string(&sb);
 }
 
+/* JSON number grammar check without allocating: 1 = valid; *plain = no
+ * fraction and no exponent. */
+static int number_syntax(const char *s, size_t len, int *plain) {
+    size_t i = 0;
+    if (i < len && s[i] == '-') i++;
+    size_t d = i;
+    while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == d) return 0;
+    *plain = 1;
+    if (i < len && s[i] == '.') {
+        size_t f = ++i;
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == f) return 0;
+        *plain = 0;
+    }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+        size_t e = i;
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        if (i == e) return 0;
+        *plain = 0;
+    }
+    return i == len;
+}
+
 opa_value *opa_number_parse(const char *s, size_t len) {
-    dec x;
-    int ok = dec_parse(&x, s, len);
-    dec_free(&x);
-    if (!ok) return NULL;
-    int plain = 1;
-    for (size_t i = 0; i < len; i++) plain &= (s[i] >= '0' && s[i] <= '9') || (i == 0 && s[i] == '-');
-    if (plain && !(len == 2 && s[0] == '-' && s[1] == '0')) {
+    int plain;
+    if (!number_syntax(s, len, &plain)) return NULL;
+    if (!plain) { /* exponent range check */
+        dec x;
+        int ok = dec_parse(&x, s, len);
+        dec_free(&x);
+        if (!ok) return NULL;
+    }
+    if (plain && len <= 20 && !(len == 2 && s[0] == '-' && s[1] == '0')) {
         /* plain integer: INT when it fits */
         uint64_t u = 0;
-        int neg = s[0] == '-', fits = 1;
-        for (size_t i = (size_t)neg; i < len && fits; i++) {
-            if (u > (UINT64_MAX - 9) / 10) fits = 0;
-            else u = u * 10 + (uint64_t)(s[i] - '0');
-        }
-        if (fits && u <= (uint64_t)INT64_MAX + (uint64_t)neg) {
-            return opa_number_int(neg ? (int64_t)(0 - u) : (int64_t)u);
-        }
+        int neg = s[0] == '-';
+        for (size_t i = (size_t)neg; i < len; i++) u = u * 10 + (uint64_t)(s[i] - '0');
+        size_t digits = len - (size_t)neg;
+        int fits = digits < 20 && u <= (uint64_t)INT64_MAX + (uint64_t)neg;
+        if (fits) return opa_number_int(neg ? (int64_t)(0 - u) : (int64_t)u);
     }
     char *c = opa_malloc(len);
     memcpy(c, s, len);

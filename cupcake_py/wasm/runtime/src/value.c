@@ -57,10 +57,16 @@ static opa_value *make_string(const char *s, size_t len, uint8_t owned) {
     return &v->hdr;
 }
 
+/* The bytes live in the same block, right after the header (free = 0). */
 opa_value *opa_string(const char *s, size_t len) {
-    char *c = opa_malloc(len);
+    opa_string_t *v = opa_malloc(sizeof(opa_string_t) + len);
+    char *c = (char *)(v + 1);
     memcpy(c, s, len);
-    return make_string(c, len, 1);
+    v->hdr.type = OPA_STRING;
+    v->free = 0;
+    v->len = (uint32_t)len;
+    v->v = c;
+    return &v->hdr;
 }
 
 opa_value *opa_string_allocated(const char *s, size_t len) { return make_string(s, len, 1); }
