@@ -184,3 +184,33 @@ def test_add_path_copies_keys_so_the_path_can_be_freed(rt: Runtime) -> None:
     rt("opa_value_free", path)
     rt.val('["zzzzzzzz", "yyyyyyyy"]')  # reuse the freed blocks
     assert rt.dump(base) == '{"k1":{"k2":1}}'
+
+
+def test_reading_data_during_an_evaluation_leaves_no_pointers_into_the_reset_heap(rt: Runtime) -> None:
+    """Data parsed before `base` is sorted/iterated during evaluations; after
+    the heap is reset and overwritten, the data must be intact."""
+    text = '{"z": [3, 2, 1], "b": {"y": 1, "x": 2, "w": {"k": {3, 1, 2}}}, "a": {"q", "p"}}'
+    data = rt.val(text)
+    base = rt("opa_heap_ptr_get")
+
+    def walk(rt_: Runtime, ctx: int) -> int:
+        stack, seen = [rt_.u32(ctx + 4)], 0
+        while stack:
+            v = stack.pop()
+            k = 0
+            while (k := rt_("opa_value_iter", v, k)) != 0:
+                seen += 1
+                stack.append(rt_("opa_value_get", v, k))
+        rs = rt_("opa_set")
+        rt_("opa_set_add", rs, rt_("opa_number_int", seen))
+        rt_.write(ctx + 8, rs.to_bytes(4, "little"))
+        return 0
+
+    rt.gen_eval = walk
+    for _ in range(3):
+        out = rt.cstr(rt("opa_eval", 0, 0, data, base, 0, base, 0))
+        assert out == "[15]"
+        rt("opa_heap_ptr_set", base)
+        junk = rt("opa_malloc", 4096)
+        rt.write(junk, b"\xff" * 4096)
+    assert rt.dump(data) == '{"a":["p","q"],"b":{"w":{"k":[1,2,3]},"x":2,"y":1},"z":[3,2,1]}'

@@ -45,8 +45,10 @@
  *   walk({{1,2,3}}) visits set elements sorted; json.marshal_with_options
  *   prints object keys sorted. (OPA's own WASM runtime keeps insertion order;
  *   we deliberately do not.) Sorting is lazy: inserts append, the first
- *   ordered access after an out-of-order insert sorts once (O(n log n)).
- *   Arrays keep their order.
+ *   ordered access after an out-of-order insert sorts once, IN PLACE
+ *   (heapsort, no allocation), so reading data that was loaded before an
+ *   evaluation never stores pointers into the evaluation's heap (which the
+ *   host resets). Arrays keep their order.
  *
  * NUMBERS
  *   A number is either an INT (exact int64) or a REF (its exact decimal text,
@@ -144,14 +146,12 @@ typedef struct {
     const char *v;
 } opa_string_t;
 
-/* Arrays: contiguous element pointers. `idx` is a lazily built cache of
- * boxed index numbers used by opa_value_iter (internal). */
+/* Arrays: contiguous element pointers. */
 typedef struct {
     opa_value hdr;
     uint32_t len;         /* @4 */
     uint32_t cap;         /* @8 */
     opa_value **elems;    /* @12 */
-    opa_value **idx;      /* @16 internal */
 } opa_array_t;
 
 /* Objects and sets: an entry array (sorted lazily, see ORDERING) plus a hash

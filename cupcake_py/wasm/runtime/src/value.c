@@ -81,7 +81,6 @@ opa_value *opa_array_with_cap(int32_t cap) {
     a->len = 0;
     a->cap = cap > 0 ? (uint32_t)cap : 0;
     a->elems = a->cap ? opa_malloc(a->cap * sizeof(opa_value *)) : NULL;
-    a->idx = NULL;
     return &a->hdr;
 }
 
@@ -92,21 +91,29 @@ void opa_array_append(opa_value *arr, opa_value *v) {
     if (a->len == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 4;
         a->elems = opa_realloc(a->elems, a->cap * sizeof(opa_value *));
-        if (a->idx) { opa_free(a->idx); a->idx = NULL; } /* cache sized by cap */
     }
     a->elems[a->len++] = v;
 }
 
 opa_value *opa_array_at(const opa_value *arr, uint32_t i) { return opa_cast_array(arr)->elems[i]; }
 
-/* Boxed index i of an array (cached; the numbers are never mutated). */
-static opa_value *array_index(opa_array_t *a, uint32_t i) {
-    if (!a->idx) {
-        a->idx = opa_malloc(a->cap * sizeof(opa_value *));
-        memset(a->idx, 0, a->cap * sizeof(opa_value *));
+/* Boxed array index for opa_value_iter. Indexes below SMALL_INDEXES come
+ * from a static table (below the heap start: never freed, never mutated,
+ * valid across heap resets); larger ones are allocated. Nothing is stored in
+ * the array itself, so iterating data loaded before an evaluation does not
+ * leave pointers into the evaluation's heap. */
+#define SMALL_INDEXES 1024
+static opa_number_t small_indexes[SMALL_INDEXES];
+
+static opa_value *array_index(uint32_t i) {
+    if (i >= SMALL_INDEXES) return opa_number_int(i);
+    opa_number_t *n = &small_indexes[i];
+    if (!n->hdr.type) {
+        n->repr = OPA_NUMBER_REPR_INT;
+        n->v.i = i;
+        n->hdr.type = OPA_NUMBER;
     }
-    if (!a->idx[i]) a->idx[i] = opa_number_int(i);
-    return a->idx[i];
+    return &n->hdr;
 }
 
 /* ---------------- sorting ---------------- */
@@ -190,23 +197,41 @@ opa_value *opa_array_sorted(const opa_value *arr) {
         }                                                                                  \
         return e;                                                                          \
     }                                                                                      \
+    /* Relinks all entries into the existing buckets (no allocation). */      \
+    static void PREFIX##_relink(T *t) {                                                    \
+        memset(t->buckets, 0, t->n_buckets * sizeof(uint32_t));                            \
+        for (uint32_t i = 0; i < t->len; i++) {                                            \
+            uint32_t b = t->elems[i].hash & (t->n_buckets - 1);                            \
+            t->elems[i].next = t->buckets[b];                                              \
+            t->buckets[b] = i + 1;                                                         \
+        }                                                                                  \
+    }                                                                                      \
+    static void PREFIX##_sift(ET *a, uint32_t i, uint32_t n) {                             \
+        for (;;) {                                                                         \
+            uint32_t c = 2 * i + 1;                                                        \
+            if (c >= n) return;                                                            \
+            if (c + 1 < n && opa_value_compare(a[c + 1].KEY, a[c].KEY) > 0) c++;           \
+            if (opa_value_compare(a[i].KEY, a[c].KEY) >= 0) return;                        \
+            ET tmp = a[i]; a[i] = a[c]; a[c] = tmp;                                        \
+            i = c;                                                                         \
+        }                                                                                  \
+    }                                                                                      \
+    /* Sorts in place (heapsort; keys are unique): no allocation, so data   \
+     * loaded before an evaluation's heap start stays valid after a reset. */ \
     static void PREFIX##_sort(const T *ct) {                                               \
         T *t = (T *)ct;                                                                    \
         if (t->sorted) return;                                                             \
         uint32_t n = t->len;                                                               \
-        opa_value **keys = opa_malloc(n * sizeof(opa_value *));                            \
-        uint32_t *perm = opa_malloc(n * sizeof(uint32_t));                                 \
-        for (uint32_t i = 0; i < n; i++) keys[i] = t->elems[i].KEY;                        \
-        opa_sort_perm(keys, perm, n);                                                      \
-        ET *ne = opa_malloc(t->cap * sizeof(ET));                                          \
-        for (uint32_t i = 0; i < n; i++) ne[i] = t->elems[perm[i]];                        \
-        opa_free(t->elems);                                                                \
-        opa_free(perm);                                                                    \
-        opa_free(keys);                                                                    \
-        t->elems = ne;                                                                     \
+        t->sorted = 1;                                                                     \
+        if (n < 2) return;                                                                 \
+        for (uint32_t i = n / 2; i-- > 0;) PREFIX##_sift(t->elems, i, n);                  \
+        for (uint32_t end = n - 1; end > 0; end--) {                                       \
+            ET tmp = t->elems[0]; t->elems[0] = t->elems[end]; t->elems[end] = tmp;        \
+            PREFIX##_sift(t->elems, 0, end);                                               \
+        }                                                                                  \
         t->sorted = 1;                                                                     \
         t->hint = 0;                                                                       \
-        PREFIX##_rehash(t, t->n_buckets);                                                  \
+        PREFIX##_relink(t);                                                                \
     }                                                                                      \
     static int PREFIX##_remove(T *t, const opa_value *k) {                                 \
         uint32_t i = PREFIX##_find(t, k, opa_value_hash(k));                               \
@@ -214,7 +239,7 @@ opa_value *opa_array_sorted(const opa_value *arr) {
         memmove(&t->elems[i - 1], &t->elems[i], (t->len - i) * sizeof(ET));               \
         t->len--;                                                                          \
         t->hint = 0;                                                                       \
-        PREFIX##_rehash(t, t->n_buckets);                                                  \
+        PREFIX##_relink(t);                                                                \
         return 1;                                                                          \
     }                                                                                      \
     /* Position after `prev` in sorted order (prev NULL: first). */                        \
@@ -353,7 +378,7 @@ opa_value *opa_value_iter(const opa_value *v, const opa_value *prev) {
             if (prev->type != OPA_NUMBER || !opa_number_try_int(prev, &i) || i < 0) return NULL;
             i++;
         }
-        return i < a->len ? array_index(a, (uint32_t)i) : NULL;
+        return i < a->len ? array_index((uint32_t)i) : NULL;
     }
     case OPA_OBJECT: return obj_next(opa_cast_object(v), prev);
     case OPA_SET: return set_next(opa_cast_set(v), prev);
@@ -566,10 +591,6 @@ void opa_value_free(opa_value *v) {
     case OPA_ARRAY: {
         opa_array_t *a = opa_cast_array(v);
         for (uint32_t i = 0; i < a->len; i++) opa_value_free(a->elems[i]);
-        if (a->idx) {
-            for (uint32_t i = 0; i < a->cap; i++) opa_free(a->idx[i]);
-            opa_free(a->idx);
-        }
         opa_free(a->elems);
         break;
     }
