@@ -8,6 +8,10 @@
 /* mem.c */
 void opa_heap_init(uint32_t base);
 
+/* value.c: boxed array indexes 0..OPA_SMALL_INDEXES-1 (see array_index). */
+#define OPA_SMALL_INDEXES 1024
+void opa_index_table_init(void);
+
 /* decimal.c */
 uint32_t opa_number_hash(const opa_value *v);
 

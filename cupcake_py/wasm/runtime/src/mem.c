@@ -1,6 +1,6 @@
 /* mem.c: heap allocator (bump + size-class free lists), libc replacements,
  * abort. Memory is the imported env.memory; it grows with memory.grow. */
-#include "opa.h"
+#include "internal.h"
 
 extern char __heap_base;
 
@@ -22,11 +22,15 @@ _Noreturn void opa_abort(const char *msg) {
     __builtin_trap();
 }
 
+static void init_at(uint32_t base) {
+    heap_start_ = (base + 7u) & ~7u;
+    heap_top = heap_start_;
+    for (uint32_t i = 0; i < N_CLASSES; i++) free_lists[i] = stash_lists[i] = 0;
+    opa_index_table_init(); /* first block of the heap, below any reset point */
+}
+
 static inline void ensure_init(void) {
-    if (heap_start_ == 0) {
-        heap_start_ = ((uint32_t)(uintptr_t)&__heap_base + 7u) & ~7u;
-        heap_top = heap_start_;
-    }
+    if (heap_start_ == 0) init_at((uint32_t)(uintptr_t)&__heap_base);
 }
 
 uint32_t opa_heap_start(void) {
@@ -35,11 +39,7 @@ uint32_t opa_heap_start(void) {
 }
 
 /* Called by opa_rt_init only. */
-void opa_heap_init(uint32_t base) {
-    heap_start_ = (base + 7u) & ~7u;
-    heap_top = heap_start_;
-    for (uint32_t i = 0; i < N_CLASSES; i++) free_lists[i] = stash_lists[i] = 0;
-}
+void opa_heap_init(uint32_t base) { init_at(base); }
 
 /* Smallest class whose blocks hold `size` bytes. */
 static uint32_t class_ceil(uint32_t size) {

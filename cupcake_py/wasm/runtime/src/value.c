@@ -97,23 +97,28 @@ void opa_array_append(opa_value *arr, opa_value *v) {
 
 opa_value *opa_array_at(const opa_value *arr, uint32_t i) { return opa_cast_array(arr)->elems[i]; }
 
-/* Boxed array index for opa_value_iter. Indexes below SMALL_INDEXES come
- * from a static table (below the heap start: never freed, never mutated,
- * valid across heap resets); larger ones are allocated. Nothing is stored in
- * the array itself, so iterating data loaded before an evaluation does not
- * leave pointers into the evaluation's heap. */
-#define SMALL_INDEXES 1024
-static opa_number_t small_indexes[SMALL_INDEXES];
+/* Boxed array index for opa_value_iter. Indexes below OPA_SMALL_INDEXES
+ * come from a table allocated right at the heap start (mem.c calls
+ * opa_index_table_init whenever it sets the heap start), so they are never
+ * freed, never mutated and survive every heap reset; larger ones are
+ * allocated. Nothing is stored in the array itself, so iterating data loaded
+ * before an evaluation leaves no pointers into the evaluation's heap. (A
+ * static table would cost its size in the binary: with an imported memory
+ * wasm-ld writes .bss out as data.) */
+static opa_number_t *small_indexes;
+
+void opa_index_table_init(void) {
+    small_indexes = opa_malloc(OPA_SMALL_INDEXES * sizeof(opa_number_t));
+    for (uint32_t i = 0; i < OPA_SMALL_INDEXES; i++) {
+        small_indexes[i].hdr.type = OPA_NUMBER;
+        small_indexes[i].repr = OPA_NUMBER_REPR_INT;
+        small_indexes[i].v.i = i;
+    }
+}
 
 static opa_value *array_index(uint32_t i) {
-    if (i >= SMALL_INDEXES) return opa_number_int(i);
-    opa_number_t *n = &small_indexes[i];
-    if (!n->hdr.type) {
-        n->repr = OPA_NUMBER_REPR_INT;
-        n->v.i = i;
-        n->hdr.type = OPA_NUMBER;
-    }
-    return &n->hdr;
+    if (i >= OPA_SMALL_INDEXES) return opa_number_int(i);
+    return &small_indexes[i].hdr;
 }
 
 /* ---------------- sorting ---------------- */
