@@ -70,7 +70,16 @@ def test_reachable_paths_siblings_block_later_branches() -> None:
 
 
 def test_template_string_parts() -> None:
-    parts = ["n=", frozenset({42}), " s=", frozenset({"str"}), " o=", frozenset({(1, "a")}), " u=", frozenset()]
+    parts = [
+        "n=",
+        frozenset({42}),
+        " s=",
+        frozenset({"str"}),
+        " o=",
+        frozenset({(1, "a")}),
+        " u=",
+        frozenset(),
+    ]
     assert call("internal.template_string", parts) == 'n=42 s=str o=[1, "a"] u=<undefined>'
     assert call("internal.template_string", [frozenset({frozenset()})]) == "set()"
     fails("internal.template_string", [frozenset({1, 2})], match="multiple outputs")

@@ -46,6 +46,18 @@ def compile_go(pattern: str) -> Any:
         raise RegexError(_go_message(exc.args[0] if exc.args else exc)) from None
 
 
+_UNANCHORED = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+
+
+def is_match(rx: Any, s: str) -> bool:
+    """Unanchored boolean match; skips the wrapper's offset bookkeeping when possible."""
+    raw = getattr(rx, "_regexp", None)
+    if raw is None or _UNANCHORED is None:
+        return rx.search(s) is not None
+    b = s.encode("utf-8", "surrogatepass")
+    return bool(raw.Match(_UNANCHORED, b, 0, len(b))[0] != (-1, -1))
+
+
 def compiled(fname: str, pattern: str) -> Any:
     try:
         return compile_go(pattern)

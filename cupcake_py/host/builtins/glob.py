@@ -7,7 +7,7 @@ from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_str
-from cupcake_py.host.builtins._re2 import RegexError, compile_go
+from cupcake_py.host.builtins._re2 import RegexError, compile_go, is_match
 
 _SPECIAL = "*?\\[]{}"
 
@@ -117,7 +117,7 @@ def _separators(delimiters: Any) -> str:
 def glob_match(ctx: BuiltinContext, pattern: Any, delimiters: Any, match: Any) -> bool:
     p = want_str("glob.match", 1, pattern)
     s = want_str("glob.match", 3, match)
-    return glob_regex(p, _separators(delimiters)).search(s) is not None
+    return is_match(glob_regex(p, _separators(delimiters)), s)
 
 
 @builtin("glob.quote_meta")

@@ -6,20 +6,20 @@ from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, want_int, want_str
-from cupcake_py.host.builtins._re2 import RegexError, compile_go, compiled, expand, find_all
+from cupcake_py.host.builtins._re2 import RegexError, compile_go, compiled, expand, find_all, is_match
 from cupcake_py.host.builtins._regex_glob import globs_intersect
 
 
 @builtin("regex.match")
 def regex_match(ctx: BuiltinContext, pattern: Any, value: Any) -> bool:
     rx = compiled("regex.match", want_str("regex.match", 1, pattern))
-    return rx.search(want_str("regex.match", 2, value)) is not None
+    return is_match(rx, want_str("regex.match", 2, value))
 
 
 @builtin("re_match")
 def re_match(ctx: BuiltinContext, pattern: Any, value: Any) -> bool:
     rx = compiled("re_match", want_str("re_match", 1, pattern))
-    return rx.search(want_str("re_match", 2, value)) is not None
+    return is_match(rx, want_str("re_match", 2, value))
 
 
 @builtin("regex.is_valid")
@@ -122,7 +122,7 @@ def template_match(ctx: BuiltinContext, template: Any, value: Any, delim_start: 
     if not ds or not de:
         raise BuiltinError(f"{f}: delimiters must be non-empty")
     rx = compiled(f, _template_regex(f, t, ds[0], de[0]))
-    return rx.search(s) is not None
+    return is_match(rx, s)
 
 
 @builtin("regex.globs_match")

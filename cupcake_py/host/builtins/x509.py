@@ -492,6 +492,8 @@ def parse_private_keys(ctx: BuiltinContext, keys: Any) -> list[Any] | None:
         return []
     out = []
     for kind, der in _pem_blocks(raw):
+        if not kind.endswith("PRIVATE KEY"):
+            continue  # certificates / public keys in the same bundle are skipped
         try:
             out.append(private_jwk(_priv_from_pem_block(kind, der)))
         except ValueError as exc:
