@@ -286,8 +286,8 @@ _KEYWORDS = (("null", None), ("true", True), ("false", False))
 
 
 def parse_rego(text: str | bytes) -> Any:
-    """Parse a Rego literal term: JSON plus sets (`{1,2}`, `set()`), non-string object keys
-    and raw strings. Sets come back as frozensets, keys frozen."""
+    """Parse a Rego literal term: JSON plus sets (`{1,2}`, `set()`), non-string object keys,
+    raw strings and trailing commas. Sets come back as frozensets, keys frozen."""
     if isinstance(text, bytes | bytearray | memoryview):
         try:
             text = bytes(text).decode("utf-8")
@@ -370,6 +370,8 @@ class _TermParser:
                     return items
                 if not self.eat(","):
                     self.fail("expected ',' or ']'")
+                if self.eat("]"):  # trailing comma
+                    return items
         if c == "{":
             self.i += 1
             if self.eat("}"):
@@ -397,6 +399,8 @@ class _TermParser:
                 return obj
             if not self.eat(","):
                 self.fail("expected ',' or '}' in object")
+            if self.eat("}"):  # trailing comma
+                return obj
             key = self.term()
             if not self.eat(":"):
                 self.fail("expected ':' in object")
@@ -408,4 +412,6 @@ class _TermParser:
                 return frozenset(items)
             if not self.eat(","):
                 self.fail("expected ',' or '}' in set")
+            if self.eat("}"):  # trailing comma
+                return frozenset(items)
             items.append(freeze(self.term()))

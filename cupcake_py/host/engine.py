@@ -82,11 +82,16 @@ def get_engine(compiler: Compiler = "cranelift") -> wasmtime.Engine:
 
 
 class EpochTicker:
-    """Bumps an engine's epoch every TICK_SECONDS while any call is active."""
+    """Bumps an engine's epoch every TICK_SECONDS while calls are active, and for
+    IDLE_SECONDS after the last one (so back-to-back calls do not pay a thread wake-up);
+    then it parks until the next call."""
+
+    IDLE_SECONDS = 1.0
 
     def __init__(self, engine: wasmtime.Engine) -> None:
         self._engine = engine
         self._active = 0
+        self._last_exit = 0.0
         self._lock = threading.Lock()
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
@@ -97,16 +102,19 @@ class EpochTicker:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="cupcake-epoch", daemon=True)
                 self._thread.start()
-            self._running.set()
+            if not self._running.is_set():
+                self._running.set()
 
     def exit(self) -> None:
         with self._lock:
             self._active -= 1
-            if self._active == 0:
-                self._running.clear()
+            self._last_exit = time.monotonic()
 
     def _loop(self) -> None:
         while True:
+            with self._lock:  # park only when idle; enter() sets the event under the same lock
+                if self._active == 0 and time.monotonic() - self._last_exit > self.IDLE_SECONDS:
+                    self._running.clear()
             self._running.wait()
             time.sleep(TICK_SECONDS)
             self._engine.increment_epoch()

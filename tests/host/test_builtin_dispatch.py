@@ -57,7 +57,7 @@ def test_set_results_and_context_per_evaluation() -> None:
     assert p.eval_raw("builtin", {"b": 1, "a": 2}) == b'[{"result":{"a","b"}}]'
     first = p.builtin_context
     assert first is not None and first.calls == 1
-    p.eval("builtin", {"c": 1})
+    p.eval_raw("builtin", {"c": 1})
     assert p.builtin_context is not first and p.builtin_context.calls == 1
 
 

@@ -152,9 +152,10 @@ def test_rego_literals() -> None:
     assert V.dump_json(got) == '{"x":[1,2],"[1]":"a","2":[],"{\\"k\\":1}":[[1]],"r":"raw\\\\n"}'
     assert V.parse_rego(" { } ") == {}
     assert V.parse_rego("set( )") == frozenset()
+    assert V.parse_rego('{ "g": {"a": {"b"}, "c": [1, 2,], }, }') == {"g": {"a": frozenset({"b"}), "c": [1, 2]}}
 
 
-@pytest.mark.parametrize("bad", ["{", "[1,]", "{1:}", "nul", "1 2", '"\\x"', "NaN", "01", "{1,}", "set(1)", ""])
+@pytest.mark.parametrize("bad", ["{", "[,]", "{,}", "[1,,]", "{1:}", "nul", "1 2", '"\\x"', "NaN", "01", "set(1)", ""])
 def test_rego_syntax_errors(bad: str) -> None:
     with pytest.raises(V.ValueParseError):
         V.parse_rego(bad)

@@ -1,0 +1,115 @@
+"""Running one compliance case through our pipeline: plan (OPA's IR from the case, or our
+front end + planner in source mode) → compile_policy → wasmtime host → judge."""
+
+from __future__ import annotations
+
+import re
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from cupcake_py import values
+from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
+from cupcake_py.host import errors as host_errors
+
+from .judge import judge
+from .suite import OPA_EXCEPTIONS
+
+Mode = Literal["plan", "source"]
+
+# No native-code cache (every case is a new module); OPA's runner gives no deadline, ours is generous.
+OPTIONS = HostOptions(cache_dir=None, deadline=5.0)
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_UNIT_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def _test_sleep(ctx: Any, duration: Any) -> None:
+    """`test.sleep(duration)`: the custom builtin OPA's Wasm runner registers."""
+    total = sum(float(n) * _UNIT_S[u] for n, u in _DURATION.findall(str(duration)))
+    time.sleep(min(total, 1.0))
+    return None
+
+
+RUNNER_BUILTINS = {"test.sleep": _test_sleep}
+
+
+@dataclass
+class CaseResult:
+    note: str
+    status: Literal["passed", "failed", "skipped"]
+    category: str
+    reason: str = ""
+    file: str = ""
+    seconds: float = 0.0
+    missing_builtins: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class SourceModeUnavailable(Exception):
+    """The planner entry point (`cupcake_py.plan.compile_query`) does not exist yet."""
+
+
+def source_compiler() -> Any:
+    try:
+        from cupcake_py.plan import compile_query
+    except ImportError as e:
+        raise SourceModeUnavailable(
+            f"source mode needs cupcake_py.plan.compile_query(modules, query, entrypoint=...) ({e})") from None
+    return compile_query
+
+
+def _policy(case: dict[str, Any], mode: Mode) -> Any:
+    from cupcake_py.plan import ir
+
+    if mode == "plan":
+        return ir.load(case["plan"])
+    return source_compiler()(list(case.get("modules") or []), case["query"], entrypoint="eval")
+
+
+def _input(case: dict[str, Any]) -> Any:
+    if "input_term" in case:
+        return values.parse_rego(case["input_term"])
+    return case["input"] if "input" in case else UNDEFINED
+
+
+def run_case(case: dict[str, Any], mode: Mode) -> CaseResult:
+    from cupcake_py.wasm import compile_policy
+
+    note = case.get("note", "?")
+    t0 = time.perf_counter()
+
+    def done(status: Literal["passed", "failed", "skipped"], category: str, reason: str = "",
+             missing: list[str] | None = None) -> CaseResult:
+        return CaseResult(note, status, category, reason[:2000], case.get("_file", ""),
+                          round(time.perf_counter() - t0, 4), missing or [])
+
+    if note in OPA_EXCEPTIONS:
+        return done("skipped", "opa-exception", OPA_EXCEPTIONS[note])
+    stage = "plan" if mode == "plan" else "source-compile"
+    try:
+        policy = _policy(case, mode)
+        stage = "codegen"
+        wasm = compile_policy(policy)
+        stage = "module"
+        module = PolicyModule(wasm, OPTIONS)
+        instance = module.instantiate(case["data"] if "data" in case else UNDEFINED, builtins=RUNNER_BUILTINS)
+    except SourceModeUnavailable:
+        raise
+    except host_errors.MissingBuiltinError as e:
+        return done("failed", "needs-host-builtin", str(e), e.names)
+    except Exception as e:  # noqa: BLE001 - one broken case must not stop the run
+        return done("failed", stage, f"{type(e).__name__}: {e}")
+    rows: list[Any] | None = None
+    error: BaseException | None = None
+    try:
+        rows = instance.eval("eval", _input(case), keep_sets=True)
+    except host_errors.HostError as e:
+        error = e
+    except Exception as e:  # noqa: BLE001
+        return done("failed", "crash", "".join(traceback.format_exception_only(e)).strip())
+    verdict = judge(case, rows, error)
+    return done("passed" if verdict.ok else "failed", verdict.category, verdict.reason)
