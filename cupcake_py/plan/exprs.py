@@ -31,9 +31,9 @@ class ExprPlanner(TermPlanner):
     def plan_plain(self, e: A.Expr, k: K) -> None:
         t = e.terms
         if isinstance(t, NotBody):
-            blk = self.scoped(lambda: self.plan_body(t.body, lambda: None))
+            found = self.succeeds(t.body)
             self.at(e.location)
-            self.emit(ir.NotStmt(block=blk))
+            self.emit(ir.IsUndefinedStmt(source=found))
             k()
         elif isinstance(t, A.Every):
             self.plan_every(t, k)
@@ -56,17 +56,34 @@ class ExprPlanner(TermPlanner):
             k()
 
     # ------------------------------------------------------------------ every
+    def succeeds(self, body: list[A.Expr]) -> int:
+        """A local that is defined (true) iff `body` has at least one solution. (NotStmt alone
+        cannot express this: a scan whose bodies all fail still reaches its block's end.)"""
+        found = self.new()
+        self.emit(ir.ResetLocalStmt(target=found))
+        blk = self.scoped(lambda: self.plan_body(
+            body, lambda: self.emit(ir.AssignVarStmt(source=ir.Bool(True), target=found))))
+        self.emit(ir.BlockStmt(blocks=(blk,)))
+        return found
+
     def plan_every(self, ev: A.Every, k: K) -> None:
         def run(dom: ir.Operand) -> None:
             src = self.local_of(dom)
+            # the domain must be a collection: every over a scalar is undefined
+            ok = self.new()
+            self.emit(ir.ResetLocalStmt(target=ok))
+            self.emit(ir.BlockStmt(blocks=tuple(
+                ir.Block((check(source=ir.Local(src)), ir.AssignVarStmt(source=ir.Bool(True), target=ok)))
+                for check in (ir.IsArrayStmt, ir.IsObjectStmt, ir.IsSetStmt))))
+            self.emit(ir.IsDefinedStmt(source=ok))
             fail = self.new()
             kl, vl = self.new(), self.new()
             self.emit(ir.ResetLocalStmt(target=fail))
 
             def each() -> None:
                 def inner() -> None:
-                    blk = self.scoped(lambda: self.plan_body(ev.body, lambda: None))
-                    self.emit(ir.NotStmt(block=blk))
+                    found = self.succeeds(ev.body)
+                    self.emit(ir.IsUndefinedStmt(source=found))
                     self.emit(ir.AssignVarStmt(source=ir.Bool(True), target=fail))
 
                 if ev.key is not None:
@@ -91,12 +108,17 @@ class ExprPlanner(TermPlanner):
             kind, what = m
             if kind == "slot":
                 return "slot", self.fx.slots[what]  # type: ignore[index]
-            name = str(what)
+            fname, outer = what  # type: ignore[misc]
+            if fname.startswith("data."):
+                g = self.compiled.groups.get(tuple(fname.split(".")[1:]))
+                if g is not None:  # the replacement runs without this mock (OPA semantics)
+                    return "func", (g, outer)
+            name = fname
             seen += 1
         if name.startswith("data."):
             g = self.compiled.groups.get(tuple(name.split(".")[1:]))
             if g is not None:
-                return "func", g
+                return "func", (g, None)
         return "builtin", name
 
     def plan_call(self, op: A.Ref, args: list[A.Term], k: K) -> None:
@@ -108,11 +130,12 @@ class ExprPlanner(TermPlanner):
             self._result(ir.Local(what), out, k)  # type: ignore[arg-type]
             return
         if kind == "func":
-            g = what
-            n = g.arity  # type: ignore[attr-defined]
+            g, gen = what  # type: ignore[misc]
+            n = g.arity
             ins, out = (args[:n], args[n]) if len(args) > n else (args, None)
-            self.plan_terms(ins, lambda ops: self._result(ir.Local(self.call_group(g, ops)), out, k))
+            self.plan_terms(ins, lambda ops: self._result(ir.Local(self.call_group(g, ops, gen)), out, k))
             return
+        name = str(what)
         b = self.use_builtin(name)
         ins, out = (args[:b.arity], args[b.arity]) if len(args) > b.arity else (args, None)
 
@@ -177,7 +200,7 @@ class ExprPlanner(TermPlanner):
         for name, val in mocks:
             fname = self._function_name(val)
             if fname is not None:
-                fmocks.append((name, ("func", fname)))
+                fmocks.append((name, ("func", (fname, self.gen))))
             else:
                 vmocks.append((name, val))
 

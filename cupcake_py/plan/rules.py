@@ -13,12 +13,20 @@ class RulePlanner(ExprPlanner):
     def func_name(self, g: Group) -> str:
         return f"g{self.gen}.{g.name}"
 
-    def call_group(self, g: Group, args: list[ir.Operand]) -> int:  # type: ignore[override]
-        name = self.func_name(g)
-        if name not in self.funcs:
-            self.plan_group(g, name)
+    def call_group(self, g: Group, args: list[ir.Operand], gen: int | None = None) -> int:  # type: ignore[override]
+        """Call the function of group `g` planned in generation `gen` (default: the current)."""
+        cur = self.gen
+        if gen is not None and gen != cur:
+            self.gen = gen
+        try:
+            name = self.func_name(g)
+            if name not in self.funcs:
+                self.plan_group(g, name)
+            slots = self.fx.slots[:self.cur_gen.slots]
+        finally:
+            self.gen = cur
         r = self.new()
-        ops = (ir.Local(0), ir.Local(1), *args, *(ir.Local(s) for s in self.fx.slots))
+        ops = (ir.Local(0), ir.Local(1), *args, *(ir.Local(s) for s in slots))
         self.emit(ir.CallStmt(func=name, args=ops, result=r))
         return r
 

@@ -144,6 +144,6 @@ class State:
         return g
 
     def has_virtual(self, node: Node) -> bool:
-        if self.group_at(node) is not None:
+        if node.package or self.group_at(node) is not None:
             return True
         return any(self.has_virtual(c) for c in node.children.values())

@@ -17,7 +17,7 @@ class TermPlanner(State):
     def plan_body(self, body: list[A.Expr], k: K) -> None:  # pragma: no cover - ExprPlanner
         raise NotImplementedError
 
-    def call_group(self, group, args: list[ir.Operand]) -> int:  # type: ignore[no-untyped-def]
+    def call_group(self, group, args: list[ir.Operand], gen: int | None = None) -> int:  # type: ignore[no-untyped-def]
         raise NotImplementedError  # pragma: no cover - RulePlanner
 
     # ------------------------------------------------------------------ terms
@@ -191,8 +191,43 @@ class TermPlanner(State):
             self.plan_data(node.children[kv.value], keys[1:], k)
         elif isinstance(kv, SCALARS):
             self.plan_path(ir.Local(self.base(node.path)), keys, k)
+        elif not self.unbound_vars(key):
+            self.plan_term(key, lambda kop: self.plan_path(ir.Local(self.lookup(node, kop)), keys[1:], k))
         else:
             self.plan_path(ir.Local(self.materialize(node)), keys, k)
+
+    def lookup(self, node: Node, key: ir.Operand) -> int:
+        """`node[key]` for a key known only at run time: only the matching child is evaluated
+        (a virtual child, else base data)."""
+        r = self.new()
+        self.emit(ir.ResetLocalStmt(target=r))
+        alts: list[ir.Block] = []
+        for name, child in node.children.items():
+            if not self.has_virtual(child):
+                continue
+            g = self.group_at(child)
+            if g is not None and g.kind == "function":
+                continue
+
+            def alt(child: Node = child, name: str = name, g=g) -> None:  # type: ignore[no-untyped-def]
+                self.emit(ir.EqualStmt(a=key, b=ir.StringIndex(self.string(name))))
+                v = self.call_group(g, []) if g is not None else self.materialize(child)
+                self.emit(ir.AssignVarStmt(source=ir.Local(v), target=r))
+                self.emit(ir.BreakStmt(index=1))
+
+            alts.append(self.block(alt))
+
+        def base() -> None:
+            b = self.base(node.path)
+            t = self.new()
+            self.emit(ir.DotStmt(source=ir.Local(b), key=key, target=t))
+            self.emit(ir.AssignVarStmt(source=ir.Local(t), target=r))
+
+        alts.append(self.block(base))
+        # wrapped so that `break 1` in an alternative skips the remaining ones
+        self.emit(ir.BlockStmt(blocks=(ir.Block((ir.BlockStmt(blocks=tuple(alts)),)),)))
+        self.emit(ir.IsDefinedStmt(source=r))
+        return r
 
     def virtual(self, node: Node) -> int:
         """An object of the virtual documents (rule values) under `node`."""

@@ -127,8 +127,8 @@ def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
             if nxt is None:
                 return []
             node = nxt
-        else:
-            return node.groups()
+        else:  # dynamic key: looked up at run time (only the matching child is evaluated)
+            return []
     return node.groups()
 
 

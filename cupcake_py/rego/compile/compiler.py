@@ -50,7 +50,7 @@ class Compiler:
             res = Resolver(env, self.names, self.errors)
             for rule in m.rules:
                 crules.append(self._crule(m, env.package, res.rule(rule), rule))
-        self.groups, tree = R.build(crules, self.errors)
+        self.groups, tree = R.build(crules, self.errors, [package_of(m) for m in modules])
         safety = Safety(self.arity, self.names, self.errors)
         for c in crules:
             r: CRule | None = c
@@ -70,9 +70,9 @@ class Compiler:
         flat = Flattener(self.names, lambda name, loc: metadata_term(name, module, orig, loc))
         body = flat.body(rule.body)
         tail: list[A.Expr] = []
-        rel = [flat.term(t, tail) for t in rest]
-        key = flat.term(h.key, tail) if h.key is not None else None
-        value = flat.term(h.value, tail) if h.value is not None else None
+        rel = [self._head_term(flat, t, tail) for t in rest]
+        key = self._head_term(flat, h.key, tail) if h.key is not None else None
+        value = self._head_term(flat, h.value, tail) if h.value is not None else None
         kind, leaf = "complete", "value"
         if h.args is not None:
             kind = "function"
@@ -82,10 +82,33 @@ class Compiler:
                 kind, leaf, value, key = "object", "set", key, None
         elif rest:
             kind = "object"
-        c = CRule(path, rel, kind, rule, module, h.args, key, value, body + tail, None, rule.default, leaf)
+        args = [self._arg(flat, a, tail) for a in h.args] if h.args is not None else None
+        c = CRule(path, rel, kind, rule, module, args, key, value, body + tail, None, rule.default, leaf)
         if rule.else_ is not None:
             c.else_ = self._crule(module, pkg, rule.else_, orig.else_ or orig, c)
         return c
+
+    def _arg(self, flat: Flattener, t: A.Term, tail: list[A.Expr]) -> A.Term:
+        """A function argument that is not a pattern (holds refs, calls, templates) becomes a
+        fresh parameter var compared in the body."""
+        if _is_pattern(t):
+            return t
+        tmp = flat.temp(t.location)
+        pre: list[A.Expr] = []
+        val = flat.term(t, pre)
+        tail.extend(pre)
+        tail.append(A.Expr([A.Term(A.ref_of("eq", t.location), t.location), tmp, val], location=t.location))
+        return tmp
+
+    def _head_term(self, flat: Flattener, t: A.Term, tail: list[A.Expr]) -> A.Term:
+        """Flatten a head term; one holding refs is computed by the body into a temporary
+        (so `q := xs[_]` iterates like OPA)."""
+        out = flat.term(t, tail)
+        if not _has_ref(out):
+            return out
+        tmp = flat.temp(t.location)
+        tail.append(A.Expr([A.Term(A.ref_of("eq", t.location), t.location), tmp, out], location=t.location))
+        return tmp
 
     def _order(self, c: CRule, safety: Safety) -> None:
         bound: set[str] = set()
@@ -110,6 +133,28 @@ class Compiler:
         safety = Safety(self.arity, self.names, self.errors)
         out = safety.order(out, set(), set())
         return out
+
+
+def _is_pattern(t: A.Term) -> bool:
+    v = t.value
+    if isinstance(v, A.Var | A.Null | A.Boolean | A.Number | A.String):
+        return True
+    if isinstance(v, A.Array | A.Set):
+        return all(_is_pattern(x) for x in v.items)
+    if isinstance(v, A.Object):
+        return all(_is_pattern(k) and _is_pattern(x) for k, x in v.items)
+    return False
+
+
+def _has_ref(t: A.Term) -> bool:
+    v = t.value
+    if isinstance(v, A.Ref):
+        return True
+    if isinstance(v, A.Array | A.Set):
+        return any(_has_ref(x) for x in v.items)
+    if isinstance(v, A.Object):
+        return any(_has_ref(k) or _has_ref(x) for k, x in v.items)
+    return False
 
 
 def _is_entrypoint(rule: A.Rule) -> bool:

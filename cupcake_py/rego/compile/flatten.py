@@ -95,10 +95,10 @@ class Flattener:
         ref = A.Term(A.Ref(list(head) + [key]), loc)
         return [A.Expr([_op("eq", loc), self.term(value, pre), ref], location=loc)] + extra
 
-    def _capture(self, t: A.Term) -> A.Term:
+    def _capture(self, t: A.Term, withs: list[A.With] | None = None) -> A.Term:
         """`{v | v = t}`: the set of t's values (empty when t is undefined)."""
         v = self.temp(t.location)
-        body = self.body([A.Expr([_op("eq", t.location), v, t], location=t.location)])
+        body = self.body([A.Expr([_op("eq", t.location), v, t], with_=list(withs or []), location=t.location)])
         return A.Term(A.SetComprehension(v, body), t.location)
 
     # ------------------------------------------------------------------ terms
@@ -124,7 +124,7 @@ class Flattener:
                     if isinstance(pt, list):
                         pt = A.Term(A.Call(pt[0].value, pt[1:]), p.location)  # type: ignore[arg-type]
                     assert isinstance(pt, A.Term)
-                    parts.append(self._capture(pt))
+                    parts.append(self._capture(pt, p.with_))
                 else:
                     parts.append(p)
             out = self.temp(loc)

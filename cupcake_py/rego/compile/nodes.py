@@ -80,6 +80,7 @@ class Node:
     path: tuple[str, ...]
     group: Group | None = None
     children: dict[str, Node] = field(default_factory=dict)
+    package: bool = False  # a package is declared here (its document exists, maybe empty)
 
     def child(self, key: str) -> Node:
         n = self.children.get(key)

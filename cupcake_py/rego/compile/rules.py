@@ -7,6 +7,8 @@ Other rules group by their full path as complete rules, partial sets or function
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.errors import TYPE, RegoError
@@ -37,7 +39,8 @@ def dynamic_path(pkg: tuple[str, ...], rule: A.Rule) -> tuple[str, ...] | None:
     return (*pkg, *prefix)
 
 
-def build(crules: list[CRule], errors: list[RegoError]) -> tuple[dict[tuple[str, ...], Group], Node]:
+def build(crules: list[CRule], errors: list[RegoError],
+          packages: Sequence[tuple[str, ...]] = ()) -> tuple[dict[tuple[str, ...], Group], Node]:
     groups: dict[tuple[str, ...], Group] = {}
     dyn = {c.path for c in crules if c.kind == "object"}
     for c in crules:
@@ -82,4 +85,12 @@ def build(crules: list[CRule], errors: list[RegoError]) -> tuple[dict[tuple[str,
                 errors.append(RegoError(TYPE, f"rule {groups[path].name} conflicts with rules below it",
                                         groups[path].rules[0].location))
             node.group = groups[path]
+    for pkg in packages:
+        node = root
+        for p in pkg:
+            if node.group is not None:
+                break
+            node = node.child(p)
+        else:
+            node.package = True
     return groups, root

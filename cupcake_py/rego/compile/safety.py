@@ -125,7 +125,8 @@ class Safety:
         miss: set[str] = set()
         outs: set[str] = set()
         for w in e.with_:
-            self.needs(w.value, bound, universe, miss, set())
+            if not self._names_function(w.value, bound):
+                self.needs(w.value, bound, universe, miss, set())
         t = e.terms
         if isinstance(t, NotBody):
             inner = vars_deep_body(t.body, set())
@@ -164,6 +165,12 @@ class Safety:
         elif isinstance(t, A.Term):
             self.needs(t, bound, universe, miss, outs)
         return miss, outs
+
+    def _names_function(self, t: A.Term, bound: set[str]) -> bool:
+        v = t.value
+        if isinstance(v, A.Var) and v.name not in bound:
+            return self.arity(A.Ref([t])) is not None
+        return isinstance(v, A.Ref) and v.dotted() is not None and self.arity(v) is not None
 
     def order(self, body: list[A.Expr], bound: set[str], universe: set[str]) -> list[A.Expr]:
         """Reorder `body` (and nested bodies) for safety; report unsafe vars. `bound` is updated."""
