@@ -48,8 +48,8 @@ def build(crules: list[CRule], errors: list[RegoError],
             p = c.path[:i]
             if p in dyn and (p != c.path or c.kind != "object"):
                 c.rel = [A.string_term(s, c.location) for s in c.path[i:]] + c.rel
-                c.leaf = "set" if c.kind == "set" else "value"
                 if c.kind == "set":
+                    c.leaf = "set"
                     c.key, c.value = None, c.key
                 c.kind = "object"
                 c.path = p
