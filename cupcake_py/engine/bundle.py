@@ -1,0 +1,319 @@
+"""One compiled bundle per configuration directory (project or global) and harness.
+
+A bundle holds everything an evaluation needs: the WASM module built by our compiler
+(entrypoint `cupcake/system/evaluate`), the routing table, the signals, the injected
+builtin configuration and the rulebook options. It is cached on disk under
+`$XDG_CACHE_HOME/cupcake-py/bundles/<key>.bundle`, where the key is the sha256 of every
+source that can go into it (policies, shipped system and builtin policies, rulebook,
+signal files), the harness, the cupcake-py version and the compiler's own files. A
+cache hit reads one file: no YAML, no pydantic, no Rego parsing or compiling. Entries are
+written to a temp file and renamed into place, so concurrent `cupcake eval` processes
+never see a partial entry; a corrupt entry is rebuilt.
+
+File format: MAGIC, 8-byte big-endian header length, header JSON, sha256 of the WASM,
+WASM bytes (empty when no policy needs compiling).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shlex
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from cupcake_py import __version__
+from cupcake_py.engine.project import HARNESS, ConfigDir, rego_files, shipped_policies_dir, signal_files
+from cupcake_py.errors import CupcakeError
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"CUPCAKE-BUNDLE-2\n"
+ENTRYPOINT = "cupcake/system/evaluate"
+_PKG = Path(__file__).resolve().parents[1]
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
+
+
+class BundleError(CupcakeError):
+    pass
+
+
+@dataclass
+class Bundle:
+    key: str
+    scope: str
+    root: str
+    routing: dict[str, list[str]] = field(default_factory=dict)
+    policies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    signals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    builtin_config: dict[str, Any] = field(default_factory=dict)
+    telemetry: dict[str, Any] = field(default_factory=dict)
+    script_inspection: bool = True
+    sources: list[str] = field(default_factory=list)
+    wasm: bytes = b""
+
+    def header(self) -> dict[str, Any]:
+        return {"key": self.key, "scope": self.scope, "root": self.root, "routing": self.routing,
+                "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
+                "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources}
+
+
+# ----------------------------------------------------------------------------- sources
+
+
+def _system_files(cfg: ConfigDir) -> list[Path]:
+    own = rego_files(cfg.system_dir)
+    if any(p.name == "evaluate.rego" and p.parent == cfg.system_dir for p in own):
+        return own
+    return rego_files(shipped_policies_dir() / "system") + own
+
+
+def _candidate_builtins(cfg: ConfigDir) -> dict[str, Path]:
+    """Builtin policy per name: the project's policies/opencode/builtins/<name>.rego, else
+    the shipped policies/builtins/<name>.rego."""
+    found = {p.stem: p for p in rego_files(shipped_policies_dir() / "builtins")}
+    found.update({p.stem: p for p in rego_files(cfg.policies_dir / "builtins") if p.parent.name == "builtins"})
+    return found
+
+
+def _user_files(cfg: ConfigDir) -> list[Path]:
+    return [p for p in rego_files(cfg.policies_dir) if p.parent.name != "builtins"]
+
+
+def compiler_fingerprint() -> str:
+    """Version plus (name, size, mtime) of the compiler's files, so a changed compiler
+    never serves a stale bundle."""
+    h = hashlib.sha256(f"cupcake-py {__version__}".encode())
+    for part in _COMPILER_PARTS:
+        d = _PKG / part
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.endswith((".py", ".wasm", ".json", ".rego")) and e.is_file():
+                st = e.stat()
+                h.update(f"{part}/{e.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def cache_key(cfg: ConfigDir) -> str:
+    """sha256 over everything a bundle is built from (files read, not parsed)."""
+    h = hashlib.sha256()
+    h.update(f"harness={HARNESS}\nscope={cfg.scope}\ncupcake={cfg.cupcake_dir}\nroot={cfg.root}\n".encode())
+    h.update(compiler_fingerprint().encode())
+    files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values()) + _user_files(cfg)
+    for p in files:
+        h.update(f"\nfile {p}\n".encode())
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+    try:
+        h.update(b"\nrulebook\n" + cfg.rulebook.read_bytes())
+    except FileNotFoundError:
+        h.update(b"\nno rulebook\n")
+    for name, p in signal_files(cfg.signals_dir).items():
+        h.update(f"\nsignal {name} {p}\n".encode())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- cache
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cupcake-py" / "bundles"
+
+
+def _private_dir(d: Path) -> bool:
+    try:
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = d.stat()
+    except OSError as e:
+        log.debug("bundle cache disabled: %s", e)
+        return False
+    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        log.warning("bundle cache %s is writable by others; not using it", d)
+        return False
+    return True
+
+
+def encode(bundle: Bundle) -> bytes:
+    header = orjson.dumps(bundle.header())
+    return MAGIC + len(header).to_bytes(8, "big") + header + hashlib.sha256(bundle.wasm).digest() + bundle.wasm
+
+
+def decode(blob: bytes) -> Bundle | None:
+    """The bundle in `blob`, None when it is truncated or corrupt."""
+    if not blob.startswith(MAGIC):
+        return None
+    at = len(MAGIC)
+    n = int.from_bytes(blob[at:at + 8], "big")
+    header_end = at + 8 + n
+    if len(blob) < header_end + 32:
+        return None
+    try:
+        header = orjson.loads(blob[at + 8:header_end])
+    except orjson.JSONDecodeError:
+        return None
+    wasm = blob[header_end + 32:]
+    if hashlib.sha256(wasm).digest() != blob[header_end:header_end + 32]:
+        return None
+    return Bundle(wasm=wasm, **header)
+
+
+def read_cached(key: str) -> Bundle | None:
+    path = cache_dir() / f"{key}.bundle"
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    bundle = decode(blob)
+    if bundle is None or bundle.key != key:
+        log.info("bundle cache entry %s is corrupt; rebuilding", path.name)
+        return None
+    return bundle
+
+
+def write_cached(bundle: Bundle) -> None:
+    d = cache_dir()
+    if not _private_dir(d):
+        return
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".bundle")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(encode(bundle))
+        os.replace(tmp, d / f"{bundle.key}.bundle")
+    except OSError as e:
+        log.debug("bundle cache write failed: %s", e)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+# ----------------------------------------------------------------------------- build
+
+
+def _builtin_signals(name: str, builtin: Any) -> dict[str, dict[str, Any]]:
+    """Shell signals generated from a builtin's configuration, all named `__builtin_<name>_…`."""
+    from cupcake_py.engine.rulebook import CommandContext, FileContext
+
+    out: dict[str, dict[str, Any]] = {}
+    if name == "git_pre_check":
+        for i, check in enumerate(builtin.checks):
+            out[f"__builtin_git_pre_check_{i}"] = {"command": check.command, "timeout_seconds": check.timeout_seconds,
+                                                  "message": check.message}
+    elif name == "post_edit_check":
+        for ext, check in builtin.by_extension.items():
+            out[f"__builtin_post_edit_check_{ext}"] = {"command": check.command,
+                                                      "timeout_seconds": check.timeout_seconds,
+                                                      "message": check.message, "extension": ext}
+    elif name == "always_inject":
+        for i, item in enumerate(builtin.context):
+            if isinstance(item, CommandContext):
+                out[f"__builtin_always_inject_{i}"] = {"command": item.command, "timeout_seconds": item.timeout_seconds}
+            elif isinstance(item, FileContext):
+                out[f"__builtin_always_inject_{i}"] = {"command": f"cat -- {shlex.quote(item.file)}",
+                                                      "timeout_seconds": 2.0}
+    return out
+
+
+def _parse(files: list[Path]) -> list[tuple[Any, str]]:
+    from cupcake_py.rego import RegoErrors, parse_module, read_source
+
+    out = []
+    errors = []
+    for p in files:
+        try:
+            out.append((parse_module(read_source(p), str(p)), str(p)))
+        except RegoErrors as e:
+            errors.extend(str(x) for x in e.errors)
+    if errors:
+        raise BundleError("policy does not parse:\n  " + "\n  ".join(errors[:10]))
+    return out
+
+
+def build(cfg: ConfigDir, key: str) -> Bundle:
+    """Parse, check, route and compile a configuration directory (cache miss)."""
+    from cupcake_py.engine import native_signals
+    from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
+    from cupcake_py.engine.rulebook import load_rulebook
+
+    rulebook = load_rulebook(cfg.rulebook)
+    enabled = rulebook.builtins.enabled()
+    candidates = _candidate_builtins(cfg)
+    missing = sorted(n for n in enabled if n not in candidates)
+    if missing:
+        raise BundleError(f"{cfg.rulebook}: builtin(s) {', '.join(missing)} enabled but no policy file "
+                          f"{shipped_policies_dir() / 'builtins'}/<name>.rego exists")
+    system = _system_files(cfg)
+    policy_files = [candidates[n] for n in sorted(enabled)] + _user_files(cfg)
+    parsed = _parse(system + policy_files)
+    routes = []
+    for module, file in parsed:
+        r = route_of_module(module, file)
+        if r is not None:
+            routes.append(r)
+    by_pkg = merge_routes(routes)
+
+    signals: dict[str, dict[str, Any]] = {}
+    for name, path in signal_files(cfg.signals_dir).items():
+        signals[name] = {"command": shlex.quote(str(path)), "timeout_seconds": 5.0}
+    for name, spec in rulebook.signals.items():
+        signals[name] = spec.model_dump(mode="json")
+    for name, b in enabled.items():
+        signals.update(_builtin_signals(name, b))
+    for pkg, r in by_pkg.items():
+        unknown = [s for s in r.signals if s not in signals and not native_signals.provides(s)]
+        if unknown:
+            raise BundleError(f"{r.file}: policy {pkg} requires signal(s) {', '.join(unknown)} that are neither "
+                              f"in {cfg.rulebook} (signals:), nor files in {cfg.signals_dir}, nor built-in signals")
+
+    wasm = b""
+    if by_pkg:
+        wasm = compile_modules([m for m, _ in parsed])
+    bundle = Bundle(
+        key=key, scope=cfg.scope, root=str(cfg.root),
+        routing=routing_table(by_pkg),
+        policies={pkg: r.to_json() for pkg, r in sorted(by_pkg.items())},
+        signals=signals,
+        builtin_config={name: b.config() for name, b in enabled.items()},
+        telemetry=rulebook.telemetry.model_dump(mode="json"),
+        script_inspection=rulebook.preprocessing.script_inspection,
+        sources=[f for _, f in parsed],
+        wasm=wasm,
+    )
+    return bundle
+
+
+def compile_modules(modules: list[Any]) -> bytes:
+    """Our compiler: compile checks → planner (entrypoint cupcake/system/evaluate) → WASM."""
+    from cupcake_py.plan import compile_entrypoints
+    from cupcake_py.rego import RegoErrors
+    from cupcake_py.wasm import CodegenError, compile_policy
+
+    try:
+        policy = compile_entrypoints(modules, [ENTRYPOINT])
+        return compile_policy(policy)
+    except RegoErrors as e:
+        raise BundleError("policies do not compile:\n  " + "\n  ".join(str(x) for x in e.errors[:10])) from None
+    except CodegenError as e:
+        raise BundleError(f"policies could not be compiled to WebAssembly: {e}") from None
+
+
+def load(cfg: ConfigDir, *, use_cache: bool = True) -> tuple[Bundle, bool]:
+    """(bundle, cache_hit) for a configuration directory."""
+    key = cache_key(cfg)
+    if use_cache:
+        cached = read_cached(key)
+        if cached is not None:
+            return cached, True
+    bundle = build(cfg, key)
+    if use_cache:
+        write_cached(bundle)
+    return bundle, False

@@ -1,0 +1,201 @@
+"""One evaluation: event → (global phase, project phase) → final decision.
+
+Per configuration directory: load the bundle (cache or build) → route (event, tool) →
+nothing routed: no decisions (no preprocessing, signals or WASM) → preprocess → signals
+required by the routed policies → WASM (`cupcake/system/evaluate`) under wasmtime →
+decisions of the routed packages. The global phase runs first; its halt/deny/block
+answer is final. Otherwise its decisions join the project's and one synthesis decides.
+The deadline (--timeout) starts once the bundles are loaded and covers routing,
+preprocessing, signals and WASM.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.observe import Trace
+from cupcake_py.engine.options import EvalOptions
+from cupcake_py.engine.project import ConfigDir, find_global, find_project
+from cupcake_py.engine.routing import lookup
+from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
+from cupcake_py.errors import CupcakeError
+from cupcake_py.harness.opencode import data
+from cupcake_py.harness.opencode.validate import EventError, validate_event
+
+log = logging.getLogger(__name__)
+
+
+class EngineError(CupcakeError):
+    pass
+
+
+class DeadlineError(EngineError):
+    pass
+
+
+def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
+    if len(raw) > max_bytes:
+        raise EventError(f"the event is larger than {max_bytes} bytes (see --max-input-bytes)")
+    if not raw.strip():
+        raise EventError("no event on stdin (expected one JSON object)")
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise EventError(f"the event is not valid JSON: {e}") from None
+    return validate_event(value)
+
+
+class Evaluation:
+    def __init__(self, opts: EvalOptions, trace: Trace) -> None:
+        self.opts = opts
+        self.trace = trace
+        self.deadline = time.monotonic() + opts.timeout
+        self._enriched: dict[bool, dict[str, Any]] = {}
+        self.telemetry_path: Path | None = None  # set when the project rulebook enables telemetry
+        self.debug_dir: Path | None = None  # default for --debug-files: <project>/.cupcake/debug
+        self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
+
+    # -- steps -------------------------------------------------------------------
+
+    def remaining(self, what: str) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise DeadlineError(f"the evaluation deadline of {self.opts.timeout:g}s passed before {what}")
+        return left
+
+    def enriched(self, event: dict[str, Any], script_inspection: bool) -> dict[str, Any]:
+        if script_inspection not in self._enriched:
+            from cupcake_py.harness.opencode.preprocess import preprocess
+
+            with self.trace.phase("preprocess"):
+                self._enriched[script_inspection] = preprocess(event, script_inspection=script_inspection)
+        return self._enriched[script_inspection]
+
+    def signals(self, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: Path,
+                ph: dict[str, Any]) -> dict[str, Any]:
+        wanted: list[str] = []
+        for pkg in routed:
+            info = b.policies[pkg]
+            wanted += [s for s in info["signals"] if s not in wanted]
+            name = info.get("builtin")
+            if name:
+                prefix = f"__builtin_{name}_"
+                for s, spec in b.signals.items():
+                    if s.startswith(prefix) and s not in wanted and _builtin_signal_applies(spec, enriched):
+                        wanted.append(s)
+        if not wanted:
+            return {}
+        from cupcake_py.engine import native_signals
+        from cupcake_py.engine.signals import run_signals
+
+        shell = {n: b.signals[n] for n in wanted if n in b.signals}
+        native = [n for n in wanted if n not in b.signals]
+        stdin = orjson.dumps(enriched)
+        values: dict[str, Any] = {}
+        with self.trace.phase("signals"):
+            self.remaining("signals")
+            t0 = time.perf_counter()
+            if native:
+                values.update(native_signals.gather(native, enriched, cwd, self.deadline))
+                ph.setdefault("signals", []).extend(
+                    {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
+                    for n in native)
+            if shell:
+                for r in run_signals(shell, stdin, cwd, self.deadline):
+                    values[r.name] = r.value
+                    ph.setdefault("signals", []).append(
+                        {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
+        return values
+
+    def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
+        from cupcake_py.host import HostOptions, PolicyModule
+        from cupcake_py.host.errors import HostError
+
+        with self.trace.phase("wasm"):
+            left = self.remaining("the policy evaluation")
+            try:
+                module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
+                raw = module.instantiate().eval_raw(bundles.ENTRYPOINT, input_json=orjson.dumps(policy_input))
+            except HostError as e:
+                raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
+        rows = orjson.loads(raw)
+        if not rows or "result" not in rows[0]:
+            raise EngineError(f"{bundles.ENTRYPOINT} is undefined: the aggregator in system/evaluate.rego "
+                              "produced no decision set")
+        return rows[0]["result"]
+
+    def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, event: dict[str, Any], cwd: Path) -> DecisionSet:
+        ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": str(cfg.cupcake_dir), "bundle_cache": "hit" if hit
+                              else "miss"}
+        self.trace.phases.append(ph)
+        with self.trace.phase("route"):
+            routed = lookup(b.routing, event["hook_event_name"], data.mapped_tool_name(event["tool"]))
+        ph["routed_policies"] = routed
+        if not routed:
+            return DecisionSet()
+        enriched = self.enriched(event, b.script_inspection)
+        signals = self.signals(b, routed, enriched, cwd, ph)
+        policy_input = dict(enriched)
+        policy_input["signals"] = signals
+        policy_input["builtin_config"] = b.builtin_config
+        if self.opts.debug_files:
+            self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
+        result = self.wasm(b, policy_input)
+        ph["decision_set"] = result
+        with self.trace.phase("synthesis"):
+            ds = parse_decision_set(result, set(routed))
+        return ds
+
+    def run(self, raw: bytes) -> FinalDecision:
+        with self.trace.phase("validate"):
+            event = parse_event(raw, self.opts.max_input_bytes)
+        self.trace.notes["event"] = event
+        with self.trace.phase("discover"):
+            project = find_project(self.opts.policy_dir)
+            glob = None if self.opts.no_global else find_global(self.opts.global_config)
+            if project is None and glob is None:
+                raise EngineError(f"no .cupcake directory in {os.getcwd()} or its parents, and no global config "
+                                  "(create .cupcake/ or pass --policy-dir)")
+        configs = [c for c in (glob, project) if c is not None]
+        if project is not None:
+            self.debug_dir = project.cupcake_dir / "debug"
+        loaded = []
+        with self.trace.phase("bundle"):
+            for cfg in configs:
+                b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache)
+                loaded.append((cfg, b, hit))
+                if cfg.scope == "project" and b.telemetry.get("enabled"):
+                    self.telemetry_path = Path(b.root) / b.telemetry["destination"]
+        self.deadline = time.monotonic() + self.opts.timeout
+        if self.on_deadline is not None:
+            self.on_deadline(self.opts.timeout)
+        cwd = project.root if project is not None else Path(event["cwd"])
+        combined = DecisionSet()
+        for cfg, b, hit in loaded:
+            ds = self.phase(cfg, b, hit, event, cwd)
+            if cfg.scope == "global":
+                final = synthesize(ds)
+                self.trace.phases[-1]["phase_decision"] = final.kind
+                if final.kind in STOPPING:
+                    return final
+            combined.extend(ds)
+        with self.trace.phase("synthesis"):
+            return synthesize(combined)
+
+
+def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> bool:
+    """post_edit_check signals run only for the extension of the edited file(s)."""
+    ext = spec.get("extension")
+    if ext is None:
+        return True
+    paths = [enriched.get("resolved_file_path")] + list(enriched.get("affected_files") or [])
+    return any(isinstance(p, str) and p.rsplit("/", 1)[-1].rpartition(".")[2] == ext and "." in p.rsplit("/", 1)[-1]
+               for p in paths)

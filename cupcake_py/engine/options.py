@@ -1,0 +1,136 @@
+"""Options of `cupcake eval`, parsed without argparse/typer (this is the hot path).
+
+OPTIONS is the one table: the parser reads it and `cupcake eval --help` prints it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cupcake_py.errors import CupcakeError
+
+
+class UsageError(CupcakeError):
+    pass
+
+
+@dataclass
+class EvalOptions:
+    harness: str = "opencode"
+    policy_dir: str | None = None
+    global_config: str | None = None
+    no_global: bool = False
+    strict: bool = False
+    timeout: float = 5.0
+    wasm_max_memory: int = 64 * 1024 * 1024
+    max_input_bytes: int = 8 * 1024 * 1024
+    debug_files: bool = False
+    debug_dir: str | None = None
+    trace: set[str] = field(default_factory=set)
+    log_level: str = "warning"
+    no_cache: bool = False
+    help: bool = False
+
+
+TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "preprocess", "signals", "wasm", "synthesis", "total")
+
+# (flag, attribute, kind, metavar, help). kind: flag | str | float | size | trace | choice:<a|b>
+OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("--harness", "harness", "choice:opencode", "NAME", "Agent harness whose events arrive on stdin (only `opencode`)."),
+    ("--policy-dir", "policy_dir", "str", "DIR",
+     "Project config: DIR/.cupcake, or DIR itself when it is a .cupcake directory. Default: the nearest "
+     ".cupcake/ in the working directory or a parent."),
+    ("--global-config", "global_config", "str", "DIR",
+     "Global config dir (default $XDG_CONFIG_HOME/cupcake). Its halt/deny/block answers win over the project."),
+    ("--no-global", "no_global", "flag", "", "Ignore the global config dir."),
+    ("--strict", "strict", "flag", "", "Exit 1 when the decision is deny or block (the decision is still printed)."),
+    ("--timeout", "timeout", "float", "SECONDS",
+     "Total deadline for the evaluation, signals and WASM included (default 5)."),
+    ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE", "Memory cap of the policy module, e.g. 64MB (default)."),
+    ("--max-input-bytes", "max_input_bytes", "size", "SIZE", "Largest accepted event on stdin (default 8MB)."),
+    ("--debug-files", "debug_files", "flag", "", "Write a readable trace of each evaluation to .cupcake/debug/."),
+    ("--debug-dir", "debug_dir", "str", "DIR", "Directory for --debug-files (implies it)."),
+    ("--trace", "trace", "trace", "PHASES",
+     "Print timings on stderr: `all` or a comma list of " + ", ".join(TRACE_PHASES) + "."),
+    ("--log-level", "log_level", "choice:debug|info|warning|error", "LEVEL",
+     "Log verbosity on stderr (debug also prints tracebacks of internal errors)."),
+    ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
+    ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
+    ("--help", "help", "flag", "", "Show this help and exit."),
+)
+
+_SIZE = re.compile(r"^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$", re.I)
+_UNITS = {"b": 1, "kb": 1024, "kib": 1024, "mb": 1 << 20, "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30}
+
+
+def parse_size(text: str, flag: str) -> int:
+    m = _SIZE.match(text.strip())
+    if not m:
+        raise UsageError(f"{flag}: {text!r} is not a size (e.g. 64MB, 512KB, 1048576)")
+    return int(m[1]) * _UNITS[(m[2] or "b").lower()]
+
+
+def parse_args(argv: list[str]) -> EvalOptions:
+    opts = EvalOptions()
+    table = {o[0]: o for o in OPTIONS}
+    table["-h"] = table["--help"]
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, inline = arg.partition("=")
+        spec = table.get(name)
+        if spec is None:
+            raise UsageError(f"unknown option {arg!r} (see `cupcake eval --help`)")
+        _, attr, kind, _, _ = spec
+        if kind == "flag" or kind.startswith("const:"):
+            if eq:
+                raise UsageError(f"{name} takes no value")
+            setattr(opts, attr, True if kind == "flag" else kind[6:])
+            i += 1
+            continue
+        if eq:
+            value = inline
+            i += 1
+        elif i + 1 < len(argv):
+            value = argv[i + 1]
+            i += 2
+        else:
+            raise UsageError(f"{name} needs a value")
+        if kind == "str":
+            setattr(opts, attr, value)
+        elif kind == "float":
+            try:
+                f = float(value)
+            except ValueError:
+                raise UsageError(f"{name}: {value!r} is not a number") from None
+            if not 0 < f <= 3600:
+                raise UsageError(f"{name} must be between 0 and 3600 seconds")
+            setattr(opts, attr, f)
+        elif kind == "size":
+            setattr(opts, attr, parse_size(value, name))
+        elif kind == "trace":
+            phases = {p.strip() for p in value.split(",") if p.strip()}
+            bad = phases - set(TRACE_PHASES) - {"all"}
+            if bad:
+                raise UsageError(f"{name}: unknown phase(s) {', '.join(sorted(bad))}")
+            opts.trace = set(TRACE_PHASES) if "all" in phases else phases
+        elif kind.startswith("choice:"):
+            choices = kind[7:].split("|")
+            if value not in choices:
+                raise UsageError(f"{name}: {value!r} is not one of {', '.join(choices)}")
+            setattr(opts, attr, value)
+    if opts.debug_dir is not None:
+        opts.debug_files = True
+    if opts.wasm_max_memory < (1 << 20):
+        raise UsageError("--wasm-max-memory must be at least 1MB")
+    return opts
+
+
+def help_text() -> str:
+    """The option table as plain text (used by `cupcake eval --help`)."""
+    rows = []
+    for flag, _, _kind, metavar, text in OPTIONS:
+        left = f"{flag} {metavar}".strip()
+        rows.append(f"  {left:<26} {text}")
+    return "\n".join(rows)

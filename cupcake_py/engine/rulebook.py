@@ -1,0 +1,262 @@
+"""`rulebook.yml`: signals, builtins, telemetry and preprocessing options, validated with
+pydantic. Unknown keys are errors, reported with the file:row:col of the YAML node.
+Only loaded when a bundle is (re)built: the validated result is stored in the bundle.
+
+```yaml
+signals:                     # shell signals: sh -c COMMAND in the project root, event JSON on stdin
+  NAME: {command: "…", timeout_seconds: 5}
+builtins:                    # a listed builtin is enabled unless `enabled: false`
+  protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
+  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}
+  git_block_no_verify: {exceptions: []}
+  git_pre_check: {checks: [{command: "make lint", message: "lint failed"}]}
+  post_edit_check: {by_extension: {py: {command: "ruff check", message: "ruff failed"}}}
+  enforce_full_file_read: {max_lines: 2000}
+  always_inject: {context: ["text", {file: "CONVENTIONS.md"}, {command: "git log -3 --oneline"}]}
+  system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
+telemetry: {enabled: false, destination: .cupcake/telemetry}
+preprocessing: {script_inspection: true}
+```
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from cupcake_py.errors import CupcakeError
+
+
+class RulebookError(CupcakeError):
+    pass
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SignalSpec(_Strict):
+    command: str = Field(min_length=1)
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+
+
+class Builtin(_Strict):
+    enabled: bool = True
+
+    def config(self) -> dict[str, Any]:
+        """What policies see as input.builtin_config.<name>."""
+        return self.model_dump(mode="json", exclude={"enabled"})
+
+
+def _nonempty(items: list[str], what: str) -> list[str]:
+    if not items or any(not x.strip() for x in items):
+        raise ValueError(f"{what} must be a non-empty list of non-empty strings")
+    return items
+
+
+class ProtectedPaths(Builtin):
+    message: str = "This path is read-only and cannot be modified"
+    paths: list[str] = Field(default_factory=list)
+
+    @field_validator("paths")
+    @classmethod
+    def _paths(cls, v: list[str]) -> list[str]:
+        return _nonempty(v, "paths")
+
+
+class RulebookSecurity(Builtin):
+    message: str = "Cupcake configuration files are protected from modification"
+    protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"])
+
+    @field_validator("protected_paths")
+    @classmethod
+    def _paths(cls, v: list[str]) -> list[str]:
+        return _nonempty(v, "protected_paths")
+
+
+class GitBlockNoVerify(Builtin):
+    message: str = ("Git operations with --no-verify are not permitted. Commit hooks must run for code quality "
+                    "and security checks.")
+    exceptions: list[str] = Field(default_factory=list)
+
+
+class Check(_Strict):
+    command: str = Field(min_length=1)
+    message: str = "check failed"
+    timeout_seconds: float = Field(default=30.0, gt=0, le=300)
+
+
+class GitPreCheck(Builtin):
+    checks: list[Check] = Field(min_length=1)
+
+
+class PostEditCheck(Builtin):
+    by_extension: dict[str, Check] = Field(min_length=1)
+
+    @field_validator("by_extension")
+    @classmethod
+    def _ext(cls, v: dict[str, Check]) -> dict[str, Check]:
+        bad = [k for k in v if not k or "." in k or "/" in k]
+        if bad:
+            raise ValueError(f"extensions are written without a dot, e.g. `py`; got {bad}")
+        return v
+
+
+class EnforceFullFileRead(Builtin):
+    max_lines: int = Field(default=2000, gt=0)
+    message: str = "Please read the entire file first (files under 2000 lines must be read completely)"
+
+
+class CommandContext(_Strict):
+    command: str = Field(min_length=1)
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+
+
+class FileContext(_Strict):
+    file: str = Field(min_length=1)
+
+
+class AlwaysInject(Builtin):
+    context: list[str | CommandContext | FileContext] = Field(min_length=1)
+
+    def config(self) -> dict[str, Any]:
+        return {"static_contexts": [c for c in self.context if isinstance(c, str)]}
+
+
+class SystemProtection(Builtin):
+    message: str = "Access to critical system path blocked"
+    additional_paths: list[str] = Field(default_factory=list)
+
+
+class SensitiveDataProtection(Builtin):
+    message: str = "Blocked access to potentially sensitive file"
+    additional_patterns: list[str] = Field(default_factory=list)
+
+
+class CupcakeExecProtection(Builtin):
+    message: str = "Direct execution of Cupcake binary is not permitted"
+    allowed_commands: list[str] = Field(default_factory=list)
+
+
+class Builtins(_Strict):
+    protected_paths: ProtectedPaths | None = None
+    rulebook_security_guardrails: RulebookSecurity | None = None
+    git_block_no_verify: GitBlockNoVerify | None = None
+    git_pre_check: GitPreCheck | None = None
+    post_edit_check: PostEditCheck | None = None
+    enforce_full_file_read: EnforceFullFileRead | None = None
+    always_inject: AlwaysInject | None = None
+    system_protection: SystemProtection | None = None
+    sensitive_data_protection: SensitiveDataProtection | None = None
+    cupcake_exec_protection: CupcakeExecProtection | None = None
+
+    def enabled(self) -> dict[str, Builtin]:
+        return {name: b for name in type(self).model_fields if (b := getattr(self, name)) is not None and b.enabled}
+
+
+# Cupcake 0.5.2 names accepted for the same builtins.
+ALIASES = {
+    "claude_code_always_inject_on_prompt": "always_inject",
+    "always_inject_on_prompt": "always_inject",
+    "opencode_always_inject_on_prompt": "always_inject",
+    "claude_code_enforce_full_file_read": "enforce_full_file_read",
+    "opencode_enforce_full_file_read": "enforce_full_file_read",
+}
+
+
+class Telemetry(_Strict):
+    enabled: bool = False
+    format: Literal["json"] = "json"
+    destination: str = ".cupcake/telemetry"
+
+
+class Preprocessing(_Strict):
+    script_inspection: bool = True
+
+
+class Rulebook(_Strict):
+    signals: dict[str, SignalSpec] = Field(default_factory=dict)
+    builtins: Builtins = Field(default_factory=Builtins)
+    telemetry: Telemetry = Field(default_factory=Telemetry)
+    preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+
+    @field_validator("signals")
+    @classmethod
+    def _names(cls, v: dict[str, SignalSpec]) -> dict[str, SignalSpec]:
+        for name in v:
+            if not name or name.startswith("__builtin_") or any(c.isspace() for c in name):
+                raise ValueError(f"signal name {name!r} is not allowed (no spaces, no `__builtin_` prefix)")
+        return v
+
+
+def _node_at(node: Any, loc: tuple[int | str, ...]) -> Any:
+    """The deepest YAML node along a pydantic error location."""
+    import yaml
+
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            nxt = None
+            for k, v in node.value:
+                if k.value == part:
+                    nxt = k if part == loc[-1] else v
+                    break
+            if nxt is None:
+                return node
+            node = nxt
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            return node
+    return node
+
+
+def _where(path: Path, node: Any) -> str:
+    mark = getattr(node, "start_mark", None)
+    return f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+
+
+def parse_rulebook(text: str, path: Path) -> Rulebook:
+    """A validated rulebook; RulebookError with file:row:col for any mistake."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        raw = yaml.safe_load(text) if root is not None else None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        raise RulebookError(f"{where}: invalid YAML: {getattr(e, 'problem', None) or e}") from None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise RulebookError(f"{_where(path, root)}: the rulebook must be a mapping (signals, builtins, telemetry)")
+    builtins = raw.get("builtins")
+    if isinstance(builtins, dict):
+        raw["builtins"] = {ALIASES.get(k, k): v for k, v in builtins.items()}
+        for k, v in list(raw["builtins"].items()):
+            if v is None:
+                raw["builtins"][k] = {}
+    try:
+        return Rulebook.model_validate(raw)
+    except ValidationError as e:
+        lines = []
+        for err in e.errors()[:10]:
+            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in ("str", "CommandContext", "FileContext")))
+            node = _node_at(root, loc)
+            dotted = ".".join(str(p) for p in loc) or "(top level)"
+            msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+            lines.append(f"{_where(path, node)}: {dotted}: {msg}")
+        raise RulebookError("invalid rulebook:\n  " + "\n  ".join(lines)) from None
+
+
+def load_rulebook(path: Path) -> Rulebook:
+    """The rulebook at `path`; defaults when the file does not exist."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return Rulebook()
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulebookError(f"{path}: cannot read the rulebook: {e}") from None
+    return parse_rulebook(text, path)

@@ -1,0 +1,201 @@
+"""Bash command analysis for preprocessing: whitespace normalization outside quotes,
+shell-word segments, affected directories and executed script files.
+
+Everything here is pure text processing except `resolve_path` (realpath) and
+`read_script` (reads the script file a command runs)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+OPERATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "!", "{", "}"})
+REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">|", "&>", "&>>", ">&", "<&"})
+SHELLS = frozenset({"sh", "bash", "zsh", "fish", "ksh", "dash", "ash", "mksh"})
+INTERPRETERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|lua|luajit|"
+                          r"Rscript|julia|tclsh|awk|gawk|osascript|pwsh)$")
+SOURCING = frozenset({"source", "."})
+WRAPPERS = frozenset({"sudo", "doas", "env", "nohup", "time", "exec", "command", "nice", "timeout", "xargs",
+                      "stdbuf", "setsid", "builtin"})
+INLINE_FLAGS = frozenset({"-c", "-e", "--eval", "-E", "-r", "--command", "-m"})
+PATH_CHARS = re.compile(r"[/\\*?\[]")
+GLOB_CHARS = re.compile(r"[*?\[]")
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+MAX_SCRIPT_BYTES = 1 << 20
+
+
+def normalize_whitespace(command: str) -> str:
+    """Each run of whitespace outside quotes becomes one space (or `; ` when the run holds a
+    newline, which ends a command in the shell), then trim. Inside single quotes everything
+    is literal; elsewhere a backslash keeps the next character as is, except that a
+    backslash-newline (line continuation) is whitespace."""
+    out: list[str] = []
+    quote = ""
+    escaped = False
+    run = ""  # pending whitespace outside quotes
+
+    def flush() -> None:
+        nonlocal run
+        if run and out:
+            out.append("; " if "\n" in run and out[-1][-1:] not in (";", "&", "|", "(", "{") else " ")
+        run = ""
+
+    for ch in command:
+        if escaped:
+            escaped = False
+            if ch == "\n" and not quote:
+                out.pop()  # drop the backslash: line continuation
+                if out and out[-1] == " ":
+                    out.pop()
+                run += " "
+                continue
+            out.append(ch)
+            continue
+        if quote == "'":
+            out.append(ch)
+            if ch == "'":
+                quote = ""
+            continue
+        if quote == "" and ch.isspace():
+            run += ch
+            continue
+        flush()
+        out.append(ch)
+        if ch == "\\":
+            escaped = True
+        elif ch == quote:
+            quote = ""
+        elif not quote and ch in "'\"":
+            quote = ch
+    return "".join(out)
+
+
+def segments(command: str) -> list[list[str]]:
+    """Shell words grouped into simple commands (split at ; && || | & and parentheses).
+    Redirection operators stay in the segment as their own words. Unbalanced quotes fall
+    back to a whitespace split."""
+    try:
+        lex = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>!{}")
+        lex.whitespace_split = True
+        lex.commenters = ""
+        words = list(lex)
+    except ValueError:
+        words = command.split()
+    out: list[list[str]] = [[]]
+    for w in words:
+        if w in OPERATORS:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(w)
+    return [s for s in out if s]
+
+
+def expand_home(token: str) -> str:
+    home = os.environ.get("HOME") or str(Path.home())
+    if token == "~" or token.startswith("~/"):
+        return home + token[1:]
+    for var in ("$HOME", "${HOME}"):
+        if token == var or token.startswith(var + "/"):
+            return home + token[len(var):]
+    return token
+
+
+def resolve_path(raw: str, base: str) -> str:
+    """Absolute, symlink-free form of `raw` relative to `base` (components that do not exist
+    are kept, `..` is applied after resolving the symlinks before it)."""
+    return os.path.realpath(os.path.join(base, expand_home(raw)))
+
+
+def _command_words(seg: list[str]) -> list[str]:
+    """The segment without leading assignments, wrappers and their flags."""
+    i = 0
+    while i < len(seg):
+        w = seg[i]
+        if ASSIGNMENT.match(w):
+            i += 1
+        elif os.path.basename(w) in WRAPPERS:
+            i += 1
+            while i < len(seg) and (seg[i].startswith("-") or ASSIGNMENT.match(seg[i]) or seg[i].isdigit()):
+                i += 1
+        else:
+            break
+    return seg[i:]
+
+
+def affected_directories(command: str, base: str) -> list[str]:
+    """Paths a command operates on: path-like words (containing / \\ * ? [ or starting with
+    . $ ~) other than each simple command's verb, cut before the first glob character and
+    resolved against `base`; de-duplicated, in order."""
+    out: list[str] = []
+    for seg in segments(command):
+        words = _command_words(seg)
+        for w in words[1:]:
+            if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
+                continue
+            if not (PATH_CHARS.search(w) or w[:1] in ".$~"):
+                continue
+            if "://" in w or w in QUIET_DEVICES:
+                continue
+            m = GLOB_CHARS.search(w)
+            cut = w[: m.start()] if m else w
+            resolved = resolve_path(cut or ".", base)
+            if resolved not in out:
+                out.append(resolved)
+    return out
+
+
+@dataclass(frozen=True)
+class ScriptRun:
+    word: str  # as written in the command
+    path: str  # resolved
+
+
+def executed_scripts(command: str, base: str) -> list[ScriptRun]:
+    """Script files the command executes: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
+    `python|node|ruby|… [flags] file`, `source file`, `. file` (not `-c`/`-e` inline code)."""
+    runs: list[ScriptRun] = []
+    for seg in segments(command):
+        words = _command_words(seg)
+        if not words:
+            continue
+        verb = words[0]
+        name = os.path.basename(verb)
+        target: str | None = None
+        if name in SHELLS or INTERPRETERS.match(name) or verb in SOURCING:
+            for w in words[1:]:
+                if w in INLINE_FLAGS:
+                    break
+                if w in REDIRECTS:
+                    break
+                if w.startswith("-"):
+                    continue
+                target = w
+                break
+        elif "/" in verb:
+            target = verb
+        if target is not None:
+            run = ScriptRun(target, resolve_path(target, base))
+            if run not in runs:
+                runs.append(run)
+    return runs
+
+
+def read_script(path: str) -> str | None:
+    """The text of a regular file (first MAX_SCRIPT_BYTES, undecodable bytes replaced), or
+    None. Never opens FIFOs or devices (that could block)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            return os.read(fd, MAX_SCRIPT_BYTES).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
