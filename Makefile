@@ -19,6 +19,7 @@ node-deps:
 	@if [ -f plugin-ts/package.json ]; then \
 	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error ); \
 	fi
+	@cd tests/js && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
