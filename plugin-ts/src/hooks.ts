@@ -61,10 +61,15 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
     if (d.context && d.context.length > 0) context.add(sessionID, d.context);
   };
 
+  // agent / message id are not part of the tool hooks' input: remember them from the chat hooks of the session.
+  const remember = (sessionID: string, agent: string | undefined, messageID: string | undefined): void => {
+    const known = sessions.get(sessionID) ?? {};
+    sessions.set(sessionID, { agent: agent || known.agent, messageID: messageID || known.messageID });
+  };
+
   return {
-    "chat.message": async (input) => {
-      sessions.set(input.sessionID, { agent: input.agent, messageID: input.messageID });
-    },
+    "chat.message": async (input) => remember(input.sessionID, input.agent, input.messageID),
+    "chat.params": async (input) => remember(input.sessionID, input.agent, input.message?.id),
 
     "tool.execute.before": async (input, output) => {
       const args: Args = isArgs(output.args) ? output.args : {};

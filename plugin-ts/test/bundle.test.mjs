@@ -27,6 +27,7 @@ test("the plugin returns the hooks OpenCode fires", async () => {
   const hooks = await CupcakePlugin({ client: {}, directory: "/nonexistent-cupcake-dir", worktree: "/" });
   assert.deepEqual(Object.keys(hooks).sort(), [
     "chat.message",
+    "chat.params",
     "experimental.chat.system.transform",
     "experimental.session.compacting",
     "tool.execute.after",

@@ -33,6 +33,16 @@ test("agent and message id from chat.message are forwarded", async () => {
   assert.equal(event.message_id, "msg_1");
 });
 
+test("chat.params fills in the agent when chat.message carried none", async () => {
+  const p = await startPlugin();
+  await p.hooks["chat.message"]({ sessionID: "ses_C" }, { message: {}, parts: [] });
+  await p.hooks["chat.params"]({ sessionID: "ses_C", agent: "plan", message: { id: "msg_9" } }, {});
+  await p.before("bash", { command: "fake:allow" }, "ses_C");
+  const { event } = p.project.events()[0];
+  assert.equal(event.agent, "plan");
+  assert.equal(event.message_id, "msg_9");
+});
+
 const blocking = [
   {
     name: "deny",

@@ -376,10 +376,13 @@ function createHooks(deps, run = evaluate) {
   const rememberContext = (sessionID, d) => {
     if (d.context && d.context.length > 0) context.add(sessionID, d.context);
   };
+  const remember = (sessionID, agent, messageID) => {
+    const known = sessions.get(sessionID) ?? {};
+    sessions.set(sessionID, { agent: agent || known.agent, messageID: messageID || known.messageID });
+  };
   return {
-    "chat.message": async (input) => {
-      sessions.set(input.sessionID, { agent: input.agent, messageID: input.messageID });
-    },
+    "chat.message": async (input) => remember(input.sessionID, input.agent, input.messageID),
+    "chat.params": async (input) => remember(input.sessionID, input.agent, input.message?.id),
     "tool.execute.before": async (input, output) => {
       const args = isArgs(output.args) ? output.args : {};
       let d;
