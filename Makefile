@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # Node dependencies for the plugin and the cross-checks against OPA's JS SDK.
+# plugin-ts uses `npm install` (still pinned by its lock): the registry reachable here lacks some of
+# opencode-ai's other-platform optional packages, so its lock cannot list them and `npm ci` refuses it.
 node-deps:
 	@if [ -f plugin-ts/package.json ]; then \
-	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error ); \
+	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error ); \
 	fi
 	@cd tests/js && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 
