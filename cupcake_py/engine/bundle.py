@@ -19,9 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import shlex
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +46,6 @@ class BundleError(CupcakeError):
 class Bundle:
     key: str
     scope: str
-    root: str
     routing: dict[str, list[str]] = field(default_factory=dict)
     policies: dict[str, dict[str, Any]] = field(default_factory=dict)
     signals: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -56,12 +53,14 @@ class Bundle:
     telemetry: dict[str, Any] = field(default_factory=dict)
     script_inspection: bool = True
     sources: list[str] = field(default_factory=list)
+    host_builtins: list[str] = field(default_factory=list)  # builtins the module calls on the host
     wasm: bytes = b""
 
     def header(self) -> dict[str, Any]:
-        return {"key": self.key, "scope": self.scope, "root": self.root, "routing": self.routing,
+        return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
-                "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources}
+                "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
+                "host_builtins": self.host_builtins}
 
 
 # ----------------------------------------------------------------------------- sources
@@ -103,21 +102,32 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
+def _tagged(p: Path, cfg: ConfigDir) -> str:
+    """A file's name relative to where it comes from, so bundles do not depend on where the
+    project lives (copies of one configuration share one cache entry)."""
+    for tag, base in (("project", cfg.cupcake_dir), ("shipped", shipped_policies_dir())):
+        try:
+            return f"{tag}:{p.relative_to(base)}"
+        except ValueError:
+            continue
+    return f"abs:{p}"
+
+
 def cache_key(cfg: ConfigDir) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed)."""
     h = hashlib.sha256()
-    h.update(f"harness={HARNESS}\nscope={cfg.scope}\ncupcake={cfg.cupcake_dir}\nroot={cfg.root}\n".encode())
+    h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
     h.update(compiler_fingerprint().encode())
     files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values()) + _user_files(cfg)
     for p in files:
-        h.update(f"\nfile {p}\n".encode())
+        h.update(f"\nfile {_tagged(p, cfg)}\n".encode())
         h.update(hashlib.sha256(p.read_bytes()).digest())
     try:
         h.update(b"\nrulebook\n" + cfg.rulebook.read_bytes())
     except FileNotFoundError:
         h.update(b"\nno rulebook\n")
     for name, p in signal_files(cfg.signals_dir).items():
-        h.update(f"\nsignal {name} {p}\n".encode())
+        h.update(f"\nsignal {name} {p.name}\n".encode())
     return h.hexdigest()
 
 
@@ -183,6 +193,8 @@ def write_cached(bundle: Bundle) -> None:
     d = cache_dir()
     if not _private_dir(d):
         return
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".bundle")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -201,6 +213,8 @@ def write_cached(bundle: Bundle) -> None:
 
 def _builtin_signals(name: str, builtin: Any) -> dict[str, dict[str, Any]]:
     """Shell signals generated from a builtin's configuration, all named `__builtin_<name>_…`."""
+    import shlex
+
     from cupcake_py.engine.rulebook import CommandContext, FileContext
 
     out: dict[str, dict[str, Any]] = {}
@@ -263,7 +277,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
 
     signals: dict[str, dict[str, Any]] = {}
     for name, path in signal_files(cfg.signals_dir).items():
-        signals[name] = {"command": shlex.quote(str(path)), "timeout_seconds": 5.0}
+        signals[name] = {"file": str(path.relative_to(cfg.cupcake_dir)), "timeout_seconds": 5.0}
     for name, spec in rulebook.signals.items():
         signals[name] = spec.model_dump(mode="json")
     for name, b in enabled.items():
@@ -275,17 +289,22 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
                               f"in {cfg.rulebook} (signals:), nor files in {cfg.signals_dir}, nor built-in signals")
 
     wasm = b""
+    host_builtins: list[str] = []
     if by_pkg:
         wasm = compile_modules([m for m, _ in parsed])
+        from cupcake_py.host import PolicyModule
+
+        host_builtins = sorted(PolicyModule.load(wasm).summary().builtins.values())
     bundle = Bundle(
-        key=key, scope=cfg.scope, root=str(cfg.root),
+        key=key, scope=cfg.scope,
         routing=routing_table(by_pkg),
-        policies={pkg: r.to_json() for pkg, r in sorted(by_pkg.items())},
+        policies={pkg: {**r.to_json(), "file": _tagged(Path(r.file), cfg)} for pkg, r in sorted(by_pkg.items())},
         signals=signals,
         builtin_config={name: b.config() for name, b in enabled.items()},
         telemetry=rulebook.telemetry.model_dump(mode="json"),
         script_inspection=rulebook.preprocessing.script_inspection,
-        sources=[f for _, f in parsed],
+        sources=[_tagged(Path(f), cfg) for _, f in parsed],
+        host_builtins=host_builtins,
         wasm=wasm,
     )
     return bundle

@@ -79,7 +79,7 @@ class Evaluation:
                 self._enriched[script_inspection] = preprocess(event, script_inspection=script_inspection)
         return self._enriched[script_inspection]
 
-    def signals(self, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: Path,
+    def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: Path,
                 ph: dict[str, Any]) -> dict[str, Any]:
         wanted: list[str] = []
         for pkg in routed:
@@ -96,7 +96,7 @@ class Evaluation:
         from cupcake_py.engine import native_signals
         from cupcake_py.engine.signals import run_signals
 
-        shell = {n: b.signals[n] for n in wanted if n in b.signals}
+        shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
         native = [n for n in wanted if n not in b.signals]
         stdin = orjson.dumps(enriched)
         values: dict[str, Any] = {}
@@ -132,17 +132,15 @@ class Evaluation:
                               "produced no decision set")
         return rows[0]["result"]
 
-    def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, event: dict[str, Any], cwd: Path) -> DecisionSet:
+    def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
+              cwd: Path) -> DecisionSet:
         ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": str(cfg.cupcake_dir), "bundle_cache": "hit" if hit
-                              else "miss"}
+                              else "miss", "routed_policies": routed}
         self.trace.phases.append(ph)
-        with self.trace.phase("route"):
-            routed = lookup(b.routing, event["hook_event_name"], data.mapped_tool_name(event["tool"]))
-        ph["routed_policies"] = routed
         if not routed:
             return DecisionSet()
         enriched = self.enriched(event, b.script_inspection)
-        signals = self.signals(b, routed, enriched, cwd, ph)
+        signals = self.signals(cfg, b, routed, enriched, cwd, ph)
         policy_input = dict(enriched)
         policy_input["signals"] = signals
         policy_input["builtin_config"] = b.builtin_config
@@ -173,14 +171,19 @@ class Evaluation:
                 b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
-                    self.telemetry_path = Path(b.root) / b.telemetry["destination"]
+                    self.telemetry_path = cfg.root / b.telemetry["destination"]
+        with self.trace.phase("route"):
+            tool_name = data.mapped_tool_name(event["tool"])
+            routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]
+        with self.trace.phase("warmup"):
+            _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r])
         self.deadline = time.monotonic() + self.opts.timeout
         if self.on_deadline is not None:
             self.on_deadline(self.opts.timeout)
         cwd = project.root if project is not None else Path(event["cwd"])
         combined = DecisionSet()
-        for cfg, b, hit in loaded:
-            ds = self.phase(cfg, b, hit, event, cwd)
+        for (cfg, b, hit), routed in zip(loaded, routes, strict=True):
+            ds = self.phase(cfg, b, hit, routed, event, cwd)
             if cfg.scope == "global":
                 final = synthesize(ds)
                 self.trace.phases[-1]["phase_decision"] = final.kind
@@ -189,6 +192,27 @@ class Evaluation:
             combined.extend(ds)
         with self.trace.phase("synthesis"):
             return synthesize(combined)
+
+
+def _warm_up(routed_bundles: list[bundles.Bundle]) -> None:
+    """Import the host (and its builtin library when a module needs it) before the
+    deadline clock starts: Python start-up work is not evaluation time."""
+    if not routed_bundles:
+        return
+    import cupcake_py.host  # noqa: F401
+
+    if any(b.host_builtins for b in routed_bundles):
+        import cupcake_py.host.builtins  # noqa: F401
+
+
+def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
+    """A bundle's signal spec with its command; auto-discovered signal files are stored
+    relative to the config dir and run by their absolute path."""
+    if "file" in spec:
+        import shlex
+
+        return {**spec, "command": shlex.quote(str(cfg.cupcake_dir / spec["file"]))}
+    return spec
 
 
 def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> bool:

@@ -33,7 +33,7 @@ class EvalOptions:
     help: bool = False
 
 
-TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "preprocess", "signals", "wasm", "synthesis", "total")
+TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
 
 # (flag, attribute, kind, metavar, help). kind: flag | str | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (

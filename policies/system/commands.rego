@@ -10,9 +10,10 @@ package cupcake.system.commands
 
 import rego.v1
 
-# The command has `verb` as a whole word (start of command or after whitespace/;|&).
+# The command has `verb` as a whole word: at the start, after whitespace or ; | & ( { or as
+# the last part of a path (`/bin/rm`, `\rm`), optionally quoted (`'rm'`).
 has_verb(command, verb) if {
-	regex.match(sprintf(`(^|[\s;|&(])%s(\s|$)`, [regex_escape(verb)]), command)
+	regex.match(sprintf(`(^|[\s;|&({/\\'"])%s['"]?($|[\s;|&)}])`, [regex_escape(verb)]), command)
 }
 
 # The command contains any verb of `verbs`.

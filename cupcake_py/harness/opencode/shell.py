@@ -129,8 +129,8 @@ def _command_words(seg: list[str]) -> list[str]:
 
 
 def affected_directories(command: str, base: str) -> list[str]:
-    """Paths a command operates on: path-like words (containing / \\ * ? [ or starting with
-    . $ ~) other than each simple command's verb, cut before the first glob character and
+    """Paths a command operates on: path-like words (containing / \\ * ? [, starting with
+    . $ ~, or naming an existing file relative to `base`) other than each simple command's verb, cut before the first glob character and
     resolved against `base`; de-duplicated, in order."""
     out: list[str] = []
     for seg in segments(command):
@@ -138,7 +138,7 @@ def affected_directories(command: str, base: str) -> list[str]:
         for w in words[1:]:
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
-            if not (PATH_CHARS.search(w) or w[:1] in ".$~"):
+            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(base, w))):
                 continue
             if "://" in w or w in QUIET_DEVICES:
                 continue

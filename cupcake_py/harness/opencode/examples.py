@@ -1,0 +1,133 @@
+"""Example events with expected responses (`harness/opencode/examples/cases/*.json`) and
+a runner that feeds them to the real `cupcake eval --harness opencode` process.
+
+Case file:
+    {"description": "...", "project": "engine-project",            # dir under examples/
+     "setup": [{"write": "a.sh", "content": "...", "mode": "755"},   # optional, in the project copy
+               {"symlink": "link", "to": ".env"}, {"mkdir": "d"}],
+     "args": ["--strict"],                                         # optional extra eval options
+     "event": {...}, "expect": {...response...}, "exit": 0}
+`$PROJECT` in any string is the (symlink-free) path of the project copy, `$HOME` the home dir.
+Cases run with `--timeout 60` unless they set --timeout (examples check decisions, not speed;
+deadlines have their own tests).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cupcake_py.harness.opencode.data import harness_dir
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    description: str
+    project: str
+    setup: list[dict[str, Any]]
+    args: list[str]
+    event: Any
+    expect: dict[str, Any]
+    exit: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    response: Any
+    exit: int
+    stderr: str
+    expected: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return self.response == self.expected and self.exit == self.case.exit
+
+
+def examples_dir() -> Path:
+    return harness_dir() / "examples"
+
+
+def load_cases(directory: Path | None = None) -> list[Case]:
+    d = directory or examples_dir() / "cases"
+    out = []
+    for p in sorted(d.glob("*.json")):
+        raw = json.loads(p.read_text("utf-8"))
+        out.append(Case(p.stem, raw.get("description", ""), raw.get("project", "engine-project"),
+                        raw.get("setup", []), raw.get("args", []), raw["event"], raw["expect"], raw.get("exit", 0)))
+    return out
+
+
+def substitute(value: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        for k, v in mapping.items():
+            value = value.replace(k, v)
+        return value
+    if isinstance(value, list):
+        return [substitute(v, mapping) for v in value]
+    if isinstance(value, dict):
+        return {k: substitute(v, mapping) for k, v in value.items()}
+    return value
+
+
+def materialize(case: Case, workdir: Path) -> Path:
+    """A private copy of the case's project with its setup applied; returns its real path."""
+    dest = workdir / case.name
+    shutil.copytree(examples_dir() / case.project, dest, symlinks=True)
+    dest = dest.resolve()
+    for step in case.setup:
+        if "write" in step:
+            p = dest / step["write"]
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(step["content"], "utf-8")
+            if "mode" in step:
+                p.chmod(int(step["mode"], 8))
+        elif "symlink" in step:
+            p = dest / step["symlink"]
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.symlink_to(step["to"])
+        elif "mkdir" in step:
+            (dest / step["mkdir"]).mkdir(parents=True, exist_ok=True)
+        else:
+            raise ValueError(f"{case.name}: unknown setup step {step}")
+    return dest
+
+
+def cupcake_command() -> list[str]:
+    exe = Path(sys.executable).parent / "cupcake"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "cupcake_py"]
+
+
+def run_eval(stdin: bytes, cwd: Path, args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[Any, int, str]:
+    """(parsed stdout or the raw text when it is not JSON, exit status, stderr)."""
+    proc = subprocess.run([*cupcake_command(), "eval", "--harness", "opencode", *args], input=stdin,
+                          capture_output=True, cwd=cwd, env=env, timeout=timeout)
+    text = proc.stdout.decode("utf-8", "replace")
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        parsed = text
+    return parsed, proc.returncode, proc.stderr.decode("utf-8", "replace")
+
+
+def isolated_env(cache: Path, config: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(XDG_CACHE_HOME=str(cache), XDG_CONFIG_HOME=str(config))
+    return env
+
+
+def run_case(case: Case, workdir: Path, env: dict[str, str]) -> Outcome:
+    project = materialize(case, workdir)
+    mapping = {"$PROJECT": str(project), "$HOME": str(Path.home())}
+    event = substitute(case.event, mapping)
+    stdin = event.encode("utf-8") if isinstance(event, str) else json.dumps(event).encode("utf-8")
+    args = case.args if any(a.startswith("--timeout") for a in case.args) else [*case.args, "--timeout", "60"]
+    response, code, stderr = run_eval(stdin, project, args, env)
+    return Outcome(case, response, code, stderr, substitute(case.expect, mapping))
