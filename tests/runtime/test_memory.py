@@ -67,6 +67,9 @@ def test_out_of_memory_aborts() -> None:
     capped("opa_malloc", 2 * PAGE)  # fits
     with pytest.raises(Abort, match="out of memory"):
         capped("opa_malloc", 8 * PAGE)
+    for huge in (2**31, 2**31 + 8, 0xFFFFFFF0):
+        with pytest.raises(Abort, match="out of memory"):
+            capped("opa_malloc", huge)
     with pytest.raises(Abort, match="out of memory"):
         capped.val("[" + ",".join(['"' + "x" * 1000 + '"'] * 400) + "]")
 

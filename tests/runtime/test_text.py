@@ -20,7 +20,7 @@ def _reset() -> None:
 RT.base = RT("opa_heap_ptr_get")  # type: ignore[attr-defined]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(json_values)
 def test_json_round_trip(v: object) -> None:
     _reset()
@@ -34,7 +34,7 @@ def test_json_round_trip(v: object) -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(rego_values)
 def test_rego_round_trip(v: object) -> None:
     _reset()

@@ -21,7 +21,7 @@ def _cmp(a: int, b: int) -> int:
     return _sign(c)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(rego_values, rego_values)
 def test_compare_matches_reference(a: object, b: object) -> None:
     RT("opa_heap_ptr_set", BASE)
@@ -47,7 +47,7 @@ def _respell(v: object) -> object:
     return v
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(rego_values)
 def test_equal_values_hash_equal(v: object) -> None:
     RT("opa_heap_ptr_set", BASE)

@@ -75,7 +75,7 @@ static void grow_to(uint32_t end) {
 
 void *opa_malloc(size_t size) {
     ensure_init();
-    if (size > 0xF0000000u) opa_abort("out of memory");
+    if (size > 0x80000000u) opa_abort("out of memory"); /* classes stop at 2 GiB */
     uint32_t c = class_ceil((uint32_t)size);
     uint32_t blk = free_lists[c];
     if (blk) {
@@ -126,7 +126,8 @@ void *opa_realloc(void *ptr, size_t size) {
     if (p < heap_start_) opa_abort("invalid realloc");
     uint32_t *h = live_header(ptr);
     if (size <= h[0]) return ptr;
-    if (p + h[0] == heap_top && size <= 0xF0000000u) { /* extend the last block in place */
+    if (size > 0x80000000u) opa_abort("out of memory");
+    if (p + h[0] == heap_top) { /* extend the last block in place */
         uint32_t cap = class_size(class_ceil((uint32_t)size));
         uint64_t end = (uint64_t)p + cap;
         if (end > 0xFFFFFFF0u) opa_abort("out of memory");
