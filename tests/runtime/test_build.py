@@ -49,3 +49,28 @@ def test_compiles_without_post_mvp_features() -> None:
                     "wide_arithmetic"):
         setattr(config, f"wasm_{feature}", False)
     wasmtime.Module(wasmtime.Engine(config), load_runtime_bytes())
+
+
+def _section_ids(data: bytes) -> list[int]:
+    ids, i = [], 8
+    while i < len(data):
+        ids.append(data[i])
+        size, shift, i = 0, 0, i + 1
+        while True:
+            b = data[i]
+            i += 1
+            size |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+        i += size
+    return ids
+
+
+def test_no_function_table() -> None:
+    """No function pointers: a table would keep every element alive in the
+    linker's tree shaking, and call_indirect is reserved for CallDynamic."""
+    ids = _section_ids(load_runtime_bytes())
+    assert 10 in ids  # parsed the sections correctly: there is code
+    assert 4 not in ids and 9 not in ids  # no table, no element segments
+    assert 5 not in ids  # no own memory: it is imported
