@@ -199,6 +199,15 @@ def test_events_follow_the_contract(world: World) -> None:
     assert post["result"]["output"] == "allowed-ok\n"
     assert post["result"]["success"] is True
     assert {"title", "metadata"} <= set(post["result"])
+    # blocked calls never run, so OpenCode fires no tool.execute.after for them
+    denied = next(
+        e
+        for e in events
+        if "rm -rf" in str(e["args"].get("command")) and e["hook_event_name"] == "PreToolUse"
+    )
+    assert not [
+        e for e in events if e["hook_event_name"] == "PostToolUse" and e.get("call_id") == denied["call_id"]
+    ]
 
 
 def test_unanswering_cupcake_times_out_and_fails_closed(tmp_path: Path) -> None:
