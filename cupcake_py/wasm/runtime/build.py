@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,7 +91,10 @@ def build(out: Path) -> None:
                   "-c", rel, "-o", str(obj)], env)
             objects.append(str(obj))
         # zig cc cannot pass --stack-first to the linker: link with zig's wasm-ld.
-        _run([*zig, "wasm-ld", *LINK_FLAGS, "-o", str(out.resolve()), *objects], env)
+        # The name section records the output's file name: always link as runtime.wasm.
+        linked = Path(tmp) / "runtime.wasm"
+        _run([*zig, "wasm-ld", *LINK_FLAGS, "-o", str(linked), *objects], env)
+        shutil.copyfile(linked, out)
 
 
 def check() -> None:

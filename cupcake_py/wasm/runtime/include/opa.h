@@ -138,7 +138,8 @@ typedef struct {
 
 /* {u8 type @0, u8 free @1, u32 len @4, char* v @8} (12 bytes; static strings
  * are emitted by codegen with free = 0). free = 1: v was opa_malloc'ed and
- * is owned by this value. */
+ * is owned by this value (opa_value_free frees it); free = 0: v is not
+ * separately owned. */
 typedef struct {
     opa_value hdr;
     uint8_t free;
@@ -256,7 +257,7 @@ OPA_EXPORT opa_value *opa_number_size(size_t n);
 OPA_EXPORT void opa_value_number_set_int(opa_value *v, int64_t i);
 /* No float constructor by design: there are no binary floats. */
 
-/* String from bytes, COPIED. */
+/* String from bytes, COPIED (value and bytes share one block: free = 0). */
 OPA_EXPORT opa_value *opa_string(const char *s, size_t len);
 /* String taking ownership of an opa_malloc'ed buffer (free = 1). */
 OPA_EXPORT opa_value *opa_string_allocated(const char *s, size_t len);
