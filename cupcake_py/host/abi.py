@@ -21,6 +21,7 @@ REQUIRED_EXPORTS: tuple[str, ...] = (
 # Needed only to call host builtins (argument / result conversion).
 BUILTIN_IO_EXPORTS: tuple[str, ...] = ("opa_value_dump", "opa_value_parse")
 FAST_PATH_EXPORT = "opa_eval"  # ABI >= 1.2
+HOST_CALLED_EXPORTS = frozenset(REQUIRED_EXPORTS + BUILTIN_IO_EXPORTS + (FAST_PATH_EXPORT,))
 
 # Imports the host provides (module "env"): name -> number of i32 params (None: memory).
 HOST_IMPORTS: dict[str, int | None] = {
@@ -101,7 +102,7 @@ def check_imports(module: wasmtime.Module) -> wasmtime.MemoryType | None:
     return memory
 
 
-def check_exports(names: set[str], need_builtin_io: bool) -> None:
+def check_exports(names: frozenset[str] | set[str], need_builtin_io: bool) -> None:
     want = REQUIRED_EXPORTS + (BUILTIN_IO_EXPORTS if need_builtin_io else ())
     missing = [n for n in want if n not in names]
     if missing:

@@ -103,13 +103,14 @@ class BuiltinDispatcher:
         io: ModuleIO | None,
         strict: bool = False,
         context_factory: Callable[[], Any] | None = None,
+        allow_net: bool = False,
     ) -> None:
         self._by_id = {i: impls[name] for i, name in ids.items()}
         self._io = io
         self._strict = strict
         if self._by_id:
             _, self._error_type, context_cls = _library()
-            self._new_context = context_factory or (lambda: context_cls(strict=strict))
+            self._new_context = context_factory or (lambda: context_cls(strict=strict, allow_net=allow_net))
         else:
             self._error_type = Exception
             self._new_context = context_factory or (lambda: None)

@@ -39,6 +39,7 @@ class HostOptions:
     deadline: float = 1.0  # seconds of wall-clock time per call into wasm
     memory_limit: int = 64 * MiB  # bytes of linear memory
     strict: bool = False  # host BuiltinError → BuiltinEvalError instead of undefined
+    allow_net: bool = False  # host builtins may use the network (http.send, net.lookup_ip_addr)
     cache_dir: Path | None = field(default_factory=default_cache_dir)
     compiler: Compiler = "cranelift"
 

@@ -29,16 +29,23 @@ except (ImportError, AttributeError):  # pragma: no cover - depends on the wasmt
 I32Fn = Callable[..., int]
 
 
-def _is_i32_only(ty: wasmtime.FuncType) -> bool:
-    return all(str(t) == "i32" for t in [*ty.params, *ty.results]) and len(ty.results) <= 1
+def i32_signature(ty: object) -> tuple[int, int] | None:
+    """(params, results) of an i32-only function type with at most one result, else None."""
+    if not isinstance(ty, wasmtime.FuncType):
+        return None
+    params, results = ty.params, ty.results
+    if len(results) > 1 or any(str(t) != "i32" for t in [*params, *results]):
+        return None
+    return len(params), len(results)
 
 
-def i32_caller(func: wasmtime.Func, ty: wasmtime.FuncType) -> I32Fn:
-    """A callable `(store_or_caller, *i32 args) -> int | None` for an exported function.
-    Results are returned unsigned (they are addresses or small codes)."""
-    if not _AVAILABLE or not _is_i32_only(ty):
+def i32_caller(func: wasmtime.Func, sig: tuple[int, int] | None) -> I32Fn:
+    """A callable `(store_or_caller, *i32 args) -> int | None` for an exported function
+    whose signature `i32_signature` computed. Results are returned unsigned (addresses or
+    small codes)."""
+    if not _AVAILABLE or sig is None:
         return func
-    nparams, nresults = len(ty.params), len(ty.results)
+    nparams, nresults = sig
     size = max(nparams, nresults, 1)
     buf_type = _RAW * size
     func_ref = ctypes.byref(func._func)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -40,7 +40,7 @@ from cupcake_py.host.errors import (
     TrapError,
     UnknownEntrypointError,
 )
-from cupcake_py.host.fastcall import i32_caller
+from cupcake_py.host.fastcall import i32_caller, i32_signature
 from cupcake_py.host.memory import LinearMemory
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,9 @@ class PolicyModule:
         self.engine = get_engine(self.options.compiler)
         self.module, self.load_stats = load_module(bytes(wasm), self.options.compiler, self.options.cache_dir)
         self.memory_type = abi.check_imports(self.module)
+        exports = self.module.exports
+        self.export_names = frozenset(e.name for e in exports)
+        self.export_sigs = {e.name: i32_signature(e.type) for e in exports if e.name in abi.HOST_CALLED_EXPORTS}
 
     @classmethod
     def load(cls, wasm: bytes, options: HostOptions | None = None) -> PolicyModule:
@@ -132,10 +135,13 @@ class PolicyModule:
         data_json: bytes | None = None,
         builtins: Mapping[str, BuiltinFn] | None = None,
         check_builtins: bool = True,
+        context_factory: Callable[[], Any] | None = None,
     ) -> PolicyInstance:
         """An instance with `data` (a Python value) or `data_json` (raw JSON) loaded;
-        `{}` when neither is given. `builtins` adds/overrides host builtins by name."""
-        return PolicyInstance(self, data, data_json, builtins, check_builtins)
+        `{}` when neither is given. `builtins` adds/overrides host builtins by name;
+        `context_factory` makes the per-evaluation BuiltinContext (default:
+        `BuiltinContext(strict=options.strict, allow_net=options.allow_net)`)."""
+        return PolicyInstance(self, data, data_json, builtins, check_builtins, context_factory)
 
     def summary(self) -> ModuleSummary:
         inst = self.instantiate(check_builtins=False)
@@ -157,8 +163,10 @@ class PolicyInstance:
         data_json: bytes | None,
         builtins: Mapping[str, BuiltinFn] | None,
         check_builtins: bool,
+        context_factory: Callable[[], Any] | None = None,
     ) -> None:
         self._module = module
+        self._context_factory = context_factory
         self._options = module.options
         self._ticker = get_ticker(module.engine)
         self._extra_builtins = dict(builtins or {})
@@ -202,7 +210,7 @@ class PolicyInstance:
         with self._guard():
             instance = linker.instantiate(store, self._module.module)
         exports = instance.exports(store)
-        names = {e.name for e in self._module.module.exports}
+        names = self._module.export_names
         if memory is None:
             exported = exports["memory"] if "memory" in names else None
             if not isinstance(exported, wasmtime.Memory):
@@ -211,8 +219,7 @@ class PolicyInstance:
         self._mem = LinearMemory(memory, opts.memory_pages)
         self.abi_version = self._read_version(exports, names)
         abi.check_exports(names, need_builtin_io=False)
-        types = {e.name: e.type for e in self._module.module.exports}
-        self._fn = {n: i32_caller(f, types[n]) for n in names  # type: ignore[arg-type]
+        self._fn = {n: i32_caller(f, sig) for n, sig in self._module.export_sigs.items()
                     if isinstance(f := exports[n], wasmtime.Func)}
         self._fast = self.abi_version >= (1, 2) and abi.FAST_PATH_EXPORT in self._fn
         self.entrypoints: dict[str, int] = self._dump_export("entrypoints")
@@ -228,13 +235,15 @@ class PolicyInstance:
                 self._mem.read_cstr,
                 self._mem.write,
             )
-            self._dispatcher = BuiltinDispatcher(self.builtins, impls, io, strict=self._options.strict)
+            self._dispatcher = BuiltinDispatcher(self.builtins, impls, io, strict=self._options.strict,
+                                                 context_factory=self._context_factory,
+                                                 allow_net=self._options.allow_net)
         with self._guard():
             self._load_data()
         self._poisoned = False
         self.stats.instantiate_s = time.perf_counter() - t0
 
-    def _read_version(self, exports: Any, names: set[str]) -> tuple[int, int]:
+    def _read_version(self, exports: Any, names: frozenset[str]) -> tuple[int, int]:
         def get(name: str) -> int | None:
             if name not in names:
                 return None
