@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 __all__ = ["CodegenError", "WasmFormatError", "compile_policy"]
 
 
-def compile_policy(policy: ir.Policy) -> bytes:
+def compile_policy(policy: ir.Policy, *, debug_names: bool = False) -> bytes:
     """Compile a planned policy into a module (bytes) linked with the C runtime.
 
     Deterministic: the same IR and runtime give byte-identical output. Raises
-    ``CodegenError`` when the IR cannot be compiled."""
+    ``CodegenError`` when the IR cannot be compiled. ``debug_names`` adds a "name"
+    section so traps and backtraces show function names."""
     from cupcake_py.wasm.linker import compile_with_runtime
     from cupcake_py.wasm.runtime import load_runtime_bytes
 
-    return compile_with_runtime(policy, load_runtime_bytes())
+    return compile_with_runtime(policy, load_runtime_bytes(), debug_names)

@@ -27,7 +27,9 @@ from cupcake_py.wasm.module import (
     KIND_GLOBAL,
     KIND_MEMORY,
     KIND_TABLE,
+    SEC_DATA,
     Code,
+    Custom,
     Data,
     Element,
     EncodedCode,
@@ -213,7 +215,28 @@ def _elem_funcs(e: Element) -> list[int]:
     return out
 
 
-def link(rt: Runtime, gen: codegen.Generated) -> bytes:
+def _runtime_func_names(m: Module) -> dict[int, str]:
+    """Function names from the runtime's "name" section (subsection 1), if it has one."""
+    names: dict[int, str] = {}
+    for c in m.customs:
+        if c.name != "name":
+            continue
+        r = leb.Reader(c.payload)
+        while not r.at_end():
+            sub_id, sub = r.byte(), r.sub(r.u32())
+            if sub_id == 1:
+                for _ in range(sub.u32()):
+                    idx = sub.u32()
+                    names[idx] = sub.name()
+    return names
+
+
+def _name_section(names: dict[int, str]) -> Custom:
+    body = leb.vec([leb.u32(i) + leb.name(n) for i, n in sorted(names.items())])
+    return Custom("name", b"\x01" + leb.u32(len(body)) + body, SEC_DATA)
+
+
+def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> bytes:
     m = rt.module
     n_imp = rt.n_imports
     gen_syms = {f"gen:{i}" for i in range(len(gen.funcs))}
@@ -341,10 +364,16 @@ def link(rt: Runtime, gen: codegen.Generated) -> bytes:
         datas=datas,
         customs=[],
     )
+    if debug_names:
+        names = {i: imp.name for i, imp in enumerate(imports) if imp.kind == KIND_FUNC}
+        names.update({new_index[i]: n for i, n in _runtime_func_names(m).items() if new_index[i] >= len(imports)})
+        names.update({gen_base + i: f.name for i, f in enumerate(gen.funcs)})
+        out.customs.append(_name_section(names))
     return encode(out)
 
 
-def compile_with_runtime(policy: ir.Policy, runtime_bytes: bytes) -> bytes:
-    """Compile ``policy`` against the given runtime module bytes."""
+def compile_with_runtime(policy: ir.Policy, runtime_bytes: bytes, debug_names: bool = False) -> bytes:
+    """Compile ``policy`` against the given runtime module bytes; ``debug_names`` adds a
+    "name" section (function names in traps and backtraces)."""
     rt = analyse_runtime(runtime_bytes)
-    return link(rt, codegen.generate(policy, rt.info))
+    return link(rt, codegen.generate(policy, rt.info), debug_names)

@@ -53,3 +53,27 @@ def test_deterministic_across_processes_and_hash_seeds() -> None:
         h.update(compile_policy(ir.load(plan)))
     digests.add(h.hexdigest())
     assert len(digests) == 1
+
+
+def test_debug_names_section() -> None:
+    from cupcake_py.wasm import leb
+    from cupcake_py.wasm.module import KIND_FUNC, decode
+
+    policy = ir.load(plans()[0][1])
+    plain, named = compile_policy(policy), compile_policy(policy, debug_names=True)
+    wasmtime.Module.validate(ENGINE, named)
+    assert decode(plain).customs == []
+    m = decode(named)
+    (custom,) = m.customs
+    r = leb.Reader(custom.payload)
+    assert custom.name == "name" and r.byte() == 1
+    sub = r.sub(r.u32())
+    names = {}
+    for _ in range(sub.u32()):
+        i = sub.u32()
+        names[i] = sub.name()
+    exports = {e.name: e.index for e in m.exports if e.kind == KIND_FUNC}
+    assert names[exports["eval"]] == "eval"
+    assert names[exports["opa_malloc"]] == "opa_malloc"
+    assert names[0] == "opa_builtin0"
+    assert {f.name for f in policy.funcs} <= set(names.values())
