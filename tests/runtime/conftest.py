@@ -94,8 +94,3 @@ class Runtime:
 def rt() -> Runtime:
     return Runtime()
 
-
-@pytest.fixture(scope="module")
-def mrt() -> Runtime:
-    """One runtime shared by a module's tests (heap reset between tests is not needed)."""
-    return Runtime()
