@@ -5,7 +5,8 @@ query `result = data.<path>`."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from cupcake_py.plan import ir
 from cupcake_py.plan.rules import RulePlanner
@@ -17,7 +18,16 @@ from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+
+@contextmanager
+def _deep_stack() -> Iterator[None]:
+    """The planner recurses once per planned term/expression (continuations)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def query_vars(body: list[A.Expr]) -> list[str]:
@@ -91,7 +101,8 @@ def compile_query(modules: Sequence[str | A.Module], query: str, entrypoint: str
     cbody = compile_query_body(body, compiled)
     p = Planner(compiled)
     p.file("<query>")
-    plan = p.plan_query(entrypoint, cbody, names)
+    with _deep_stack():
+        plan = p.plan_query(entrypoint, cbody, names)
     return p.policy([plan])
 
 
@@ -113,5 +124,6 @@ def compile_entrypoints(modules: Sequence[str | A.Module], entrypoints: Sequence
         ref = A.Ref([A.var_term("data")] + [A.string_term(x) for x in parts])
         body = [A.Expr([A.Term(A.ref_of("eq")), A.var_term("result"), A.Term(ref)])]
         cbody = compile_query_body(body, compiled)
-        plans.append(p.plan_query("/".join(parts), cbody, ["result"]))
+        with _deep_stack():
+            plans.append(p.plan_query("/".join(parts), cbody, ["result"]))
     return p.policy(plans)
