@@ -51,7 +51,8 @@ class RulePlanner(ExprPlanner):
                         r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret)))))  # type: ignore[arg-type]
             elif g.kind == "object":
                 blocks.append(self.block(lambda: self.emit(ir.MakeObjectStmt(target=ret))))
-                for r in plain:
+                # deeper rules first: a shallower rule whose value overlaps them then conflicts
+                for r in sorted(plain, key=lambda r: -len(r.rel)):
                     blocks.append(self._object_rule(r, ret))
                 for r in defaults:
                     blocks.append(self._object_rule(r, ret, default=True))
