@@ -28,7 +28,6 @@ sys.path.insert(0, str(REPO))
 
 from cupcake_py.harness.opencode.examples import cupcake_command, examples_dir  # noqa: E402
 
-
 NATIVE_POLICY = """# METADATA
 # custom:
 #   routing:

@@ -128,13 +128,26 @@ def _command_words(seg: list[str]) -> list[str]:
     return seg[i:]
 
 
+def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
+    """Each simple command's words (wrappers removed) with the directory it runs in: a
+    `cd DIR` (or pushd) changes the base for the commands after it."""
+    out = []
+    for seg in segments(command):
+        words = _command_words(seg)
+        out.append((words, base))
+        if len(words) >= 2 and words[0] in ("cd", "pushd") and not words[1].startswith("-"):
+            base = resolve_path(words[1], base)
+        elif words == ["cd"]:
+            base = expand_home("~")
+    return out
+
+
 def affected_directories(command: str, base: str) -> list[str]:
     """Paths a command operates on: path-like words (containing / \\ * ? [, starting with
     . $ ~, or naming an existing file relative to `base`) other than each simple command's verb, cut before the first glob character and
-    resolved against `base`; de-duplicated, in order."""
+    resolved against `base` (updated by `cd DIR`); de-duplicated, in order."""
     out: list[str] = []
-    for seg in segments(command):
-        words = _command_words(seg)
+    for words, here in _with_base(command, base):
         for w in words[1:]:
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
@@ -144,7 +157,7 @@ def affected_directories(command: str, base: str) -> list[str]:
                 continue
             m = GLOB_CHARS.search(w)
             cut = w[: m.start()] if m else w
-            resolved = resolve_path(cut or ".", base)
+            resolved = resolve_path(cut or ".", here)
             if resolved not in out:
                 out.append(resolved)
     return out
@@ -160,8 +173,7 @@ def executed_scripts(command: str, base: str) -> list[ScriptRun]:
     """Script files the command executes: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
     `python|node|ruby|… [flags] file`, `source file`, `. file` (not `-c`/`-e` inline code)."""
     runs: list[ScriptRun] = []
-    for seg in segments(command):
-        words = _command_words(seg)
+    for words, here in _with_base(command, base):
         if not words:
             continue
         verb = words[0]
@@ -180,7 +192,7 @@ def executed_scripts(command: str, base: str) -> list[ScriptRun]:
         elif "/" in verb:
             target = verb
         if target is not None:
-            run = ScriptRun(target, resolve_path(target, base))
+            run = ScriptRun(target, resolve_path(target, here))
             if run not in runs:
                 runs.append(run)
     return runs
