@@ -101,3 +101,16 @@ def test_compile_modules_raises_all_errors() -> None:
     with pytest.raises(RegoErrors) as exc:
         compile_modules([parse_module("package a\np if { y }\nq if { z }\n", "m.rego")])
     assert [e.message for e in exc.value.errors] == ["var y is unsafe", "var z is unsafe"]
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("package a\np if { count(1) > 0 }\n", "count: invalid argument(s)"),
+    ('package a\np if { upper(["x"]) }\n', "upper: invalid argument(s)"),
+    ("package a\np if { startswith(1, \"a\") }\n", "startswith: invalid argument(s)"),
+])
+def test_constant_argument_type_errors(src: str, want: str) -> None:
+    assert any(want in g for g in errors(src)), errors(src)
+
+
+def test_well_typed_constants_pass() -> None:
+    assert errors('package a\np if { count([1]) > 0; upper("x") == "X"; concat(",", {"a"}) }\n') == []

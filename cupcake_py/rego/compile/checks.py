@@ -82,10 +82,45 @@ def check_calls(groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], i
                     errors.append(RegoError(TYPE, f"{what} {name}", e.location))
                     continue
                 got = len(e.terms) - 1
-                void = (b := B.lookup(name)) is not None and b.void
+                b = B.lookup(name) if not name.startswith("data.") else None
+                void = b is not None and b.void
                 if got < n or got > n + (0 if void else 1):
                     errors.append(RegoError(TYPE, f"{name}: arity mismatch\n\thave: {got} arguments"
                                                   f"\n\twant: {n} arguments", e.location))
+                elif b is not None:
+                    check_literal_types(b, e.terms[1:n + 1], e.location, errors)
+
+
+_KINDS: dict[type, str] = {
+    A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Array: "array",
+    A.ArrayComprehension: "array", A.Object: "object", A.ObjectComprehension: "object", A.Set: "set",
+    A.SetComprehension: "set",
+}
+
+
+def _accepts(t: dict, kind: str) -> bool:
+    ty = t.get("type")
+    if ty == "any":
+        of = t.get("of")
+        return any(_accepts(x, kind) for x in of) if isinstance(of, list) else True
+    return ty == kind
+
+
+def _type_name(t: dict) -> str:
+    ty = str(t.get("type"))
+    of = t.get("of")
+    return f"any<{', '.join(_type_name(x) for x in of)}>" if ty == "any" and isinstance(of, list) else ty
+
+
+def check_literal_types(b: B.Builtin, args: list[A.Term], loc: A.Location, errors: list[RegoError]) -> None:
+    """Constant arguments of the wrong type (e.g. `count(1)`), as OPA's type checker reports."""
+    decl = b.arg_types
+    kinds = [_KINDS.get(type(a.value)) for a in args]
+    if all(k is None or _accepts(t, k) for k, t in zip(kinds, decl, strict=False)):
+        return
+    have = ", ".join(k or "any" for k in kinds)
+    want = ", ".join(_type_name(t) for t in decl)
+    errors.append(RegoError(TYPE, f"{b.name}: invalid argument(s)\n\thave: ({have})\n\twant: ({want})", loc))
 
 
 def refs_in(t: A.Term) -> Iterator[A.Ref]:

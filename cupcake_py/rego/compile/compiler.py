@@ -60,6 +60,9 @@ class Compiler:
         check_calls(self.groups, self.arity, self.errors)
         check_recursion(self.groups, tree, self.errors)
         entry = [g.path for g in self.groups.values() if any(_is_entrypoint(r.rule) for r in g.rules)]
+        for m in modules:  # `entrypoint: true` at package scope: the package document
+            if any(a.entrypoint and a.scope == "package" for a in m.annotations) and package_of(m) not in entry:
+                entry.append(package_of(m))
         return Compiled(modules, self.groups, tree, self.names, entry)
 
     def _crule(self, module: A.Module, pkg: tuple[str, ...], rule: A.Rule, orig: A.Rule,
