@@ -4,7 +4,7 @@ bare terms and `with` (input/data replacement, rule/function/builtin mocking).""
 from __future__ import annotations
 
 from cupcake_py.plan import ir
-from cupcake_py.plan.state import KV, Gen, K
+from cupcake_py.plan.state import KV, Gen, K, plan_error
 from cupcake_py.plan.terms import TermPlanner
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
@@ -180,7 +180,7 @@ class ExprPlanner(TermPlanner):
             ref = w.target.value
             name = ref.dotted() if isinstance(ref, A.Ref) else (ref.name if isinstance(ref, A.Var) else None)
             if name is None:
-                raise TypeError("unsupported with target")
+                raise plan_error("invalid with target: must be input, data, a function or a builtin", w.location)
             parts = name.split(".")
             if parts[0] == "input":
                 targets.append((0, parts[1:], w.value))

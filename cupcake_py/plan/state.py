@@ -49,6 +49,11 @@ class PlanError(RegoErrors):
     pass
 
 
+def plan_error(message: str, loc: A.Location) -> PlanError:
+    """A user-facing planning error at `loc` (rego_compile_error)."""
+    return PlanError([RegoError(COMPILE, message, loc if loc.row else None)])
+
+
 class State:
     def __init__(self, compiled: Compiled) -> None:
         self.compiled = compiled
@@ -88,7 +93,7 @@ class State:
     def use_builtin(self, name: str) -> B.Builtin:
         b = B.lookup(name)
         if b is None:
-            raise PlanError([RegoError(COMPILE, f"undefined function {name}", self.loc)])
+            raise plan_error(f"undefined function {name}", self.loc)
         self.builtins.add(name)
         return b
 

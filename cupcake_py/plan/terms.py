@@ -4,7 +4,7 @@ merged with base data) and unification."""
 from __future__ import annotations
 
 from cupcake_py.plan import ir
-from cupcake_py.plan.state import KV, K, State
+from cupcake_py.plan.state import KV, K, State, plan_error
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import Node
 from cupcake_py.rego.compile.walk import vars_shallow
@@ -55,7 +55,7 @@ class TermPlanner(State):
         elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
             self.plan_comprehension(v, k)
         else:
-            raise TypeError(f"cannot plan term {v!r}")
+            raise plan_error(f"unsupported term {type(v).__name__}", t.location)
 
     def plan_var(self, name: str, k: KV) -> None:
         if name in self.fx.vars:
@@ -66,7 +66,7 @@ class TermPlanner(State):
         elif name == "data":
             self.plan_data(self.tree, [], k)
         else:
-            raise TypeError(f"unbound var {name} at {self.loc}")
+            raise plan_error(f"var {name} is unsafe", self.loc)
 
     def plan_terms(self, terms: list[A.Term], k) -> None:  # type: ignore[no-untyped-def]
         ops: list[ir.Operand] = []
@@ -175,7 +175,7 @@ class TermPlanner(State):
         g = self.group_at(node)
         if g is not None:
             if g.kind == "function":
-                raise TypeError(f"function {g.name} used as a value")
+                raise plan_error(f"function {g.name} used as a value (call it with arguments)", self.loc)
             r = self.call_group(g, [])
             self.plan_path(ir.Local(r), keys, k)
             return
