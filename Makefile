@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick node-deps plugin clean
+.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -27,8 +27,10 @@ node-deps:
 plugin: node-deps
 	@cd plugin-ts && npm run --silent build
 
+# The main job: example OpenCode events through `cupcake eval` (policies compiled by cupcake-py,
+# run under wasmtime), printed as event -> decision -> reason.
 demo: venv
-	@$(VENV)/bin/cupcake check policies/
+	@$(PY) -m cupcake_py.harness.opencode.demo
 
 test: venv node-deps
 	@$(PY) -m ruff check --quiet .
@@ -49,6 +51,10 @@ bench: venv
 
 bench-quick: venv
 	@$(PY) benches/run.py --quick
+
+# Cold `cupcake eval` vs `python -c "import wasmtime"` (new process per event, warm caches).
+bench-eval: venv
+	@$(PY) benches/eval_cold.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache
