@@ -35,11 +35,26 @@ def want_num(fname: str, pos: int, v: Any) -> int | Decimal:
 
 
 def want_int(fname: str, pos: int, v: Any) -> int:
+    """An integral number, however written (`1e3`, `2.0` accepted): OPA's BigIntOperand and
+    the exact big.Float → integer conversions (numbers.range_step, timestamps)."""
     n = want_num(fname, pos, v)
     if isinstance(n, Decimal):
         if n != n.to_integral_value():
             raise BuiltinError(f"{fname}: operand {pos} must be integer number but got floating-point number")
         return int(n)
+    return n
+
+
+_INT64 = 1 << 63
+
+
+def want_int_literal(fname: str, pos: int, v: Any) -> int:
+    """OPA's IntOperand: the number's text must parse as an int64, so `1e3` and `2.0` are
+    rejected (rand.intn, regex.find_n, strings.split_n, time.add_date, ...). Numbers
+    written without fraction/exponent arrive as ``int`` (docs/architecture.md section 1)."""
+    n = want_num(fname, pos, v)
+    if isinstance(n, Decimal) or not -_INT64 <= n < _INT64:
+        raise BuiltinError(f"{fname}: operand {pos} must be integer number but got floating-point number")
     return n
 
 

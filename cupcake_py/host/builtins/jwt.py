@@ -157,12 +157,13 @@ def _check_signature(f: str, tok: Token, cons: dict[str, Any]) -> bool:
 
 
 def _check_claims(payload: dict[str, Any], cons: dict[str, Any], now_ns: int) -> bool:
+    """Claims of a token whose signature verified; a non-number exp/nbf is an error (OPA)."""
     t = _ns(cons["time"]) if "time" in cons else Decimal(now_ns)
     for claim, ok in (("exp", lambda v: t < v), ("nbf", lambda v: t >= v)):
         if claim in payload:
             v = payload[claim]
             if isinstance(v, bool) or not isinstance(v, int | Decimal):
-                return False
+                raise BuiltinError(f"io.jwt.decode_verify: {claim} value must be a number")
             if not ok(_ns(v) * 1_000_000_000):
                 return False
     if "iss" in cons and payload.get("iss") != cons["iss"]:

@@ -118,13 +118,43 @@ def cidr_contains_matches(ctx: BuiltinContext, cidrs: Any, cidrs_or_ips: Any) ->
     return frozenset((freeze(k1), freeze(k2)) for k1, n1 in outer for k2, n2 in inner if _contains(n1, n2))
 
 
+HOSTS_FILE = "/etc/hosts"
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+def _hosts_entries(host: str, path: str) -> frozenset[str]:
+    """Addresses the hosts file gives ``host`` (case-insensitive), like Go's resolver reads it."""
+    found: set[str] = set()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                fields = line.split("#", 1)[0].split()
+                if len(fields) >= 2 and host.lower() in (n.lower() for n in fields[1:]):
+                    try:
+                        found.add(str(ipaddress.ip_address(fields[0].split("%")[0])))
+                    except ValueError:
+                        continue
+    except OSError:
+        return frozenset()
+    return frozenset(found)
+
+
+def is_localhost(host: str) -> bool:
+    h = host.lower().rstrip(".")
+    return h == "localhost" or h.endswith(".localhost")
+
+
 @builtin("net.lookup_ip_addr")
 def lookup_ip_addr(ctx: BuiltinContext, name: Any) -> frozenset[str]:
+    """IP literals and localhost names (RFC 6761: never sent to DNS; answered from the hosts
+    file, else the loopback addresses) need no network; other names need ``allow_net``."""
     host = want_str("net.lookup_ip_addr", 1, name)
     try:
         return frozenset({str(ipaddress.ip_address(host))})
     except ValueError:
         pass
+    if is_localhost(host):
+        return _hosts_entries(host.rstrip("."), HOSTS_FILE) or _LOOPBACK
     if not ctx.allow_net:
         raise BuiltinError(
             "net.lookup_ip_addr: network access is disabled; enable it with BuiltinContext(allow_net=True)"

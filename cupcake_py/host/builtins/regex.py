@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_int, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, want_int_literal, want_str
 from cupcake_py.host.builtins._re2 import RegexError, compile_go, compiled, expand, find_all, is_match
 from cupcake_py.host.builtins._regex_glob import globs_intersect
 
@@ -37,7 +37,7 @@ def regex_is_valid(ctx: BuiltinContext, pattern: Any) -> bool:
 def find_n(ctx: BuiltinContext, pattern: Any, value: Any, number: Any) -> list[str]:
     rx = compiled("regex.find_n", want_str("regex.find_n", 1, pattern))
     s = want_str("regex.find_n", 2, value)
-    return [m.group(0) for m in find_all(rx, s, want_int("regex.find_n", 3, number))]
+    return [m.group(0) for m in find_all(rx, s, want_int_literal("regex.find_n", 3, number))]
 
 
 @builtin("regex.find_all_string_submatch_n")
@@ -45,7 +45,7 @@ def find_all_string_submatch_n(ctx: BuiltinContext, pattern: Any, value: Any, nu
     f = "regex.find_all_string_submatch_n"
     rx = compiled(f, want_str(f, 1, pattern))
     s = want_str(f, 2, value)
-    return [[m.group(0), *(g or "" for g in m.groups())] for m in find_all(rx, s, want_int(f, 3, number))]
+    return [[m.group(0), *(g or "" for g in m.groups())] for m in find_all(rx, s, want_int_literal(f, 3, number))]
 
 
 @builtin("regex.split")

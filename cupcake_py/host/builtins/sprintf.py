@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -9,17 +10,19 @@ from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import want_array, want_str
 from cupcake_py.host.builtins._gofmt import GoArg, go_int
 from cupcake_py.host.builtins._gofmt import sprintf as go_sprintf
-from cupcake_py.host.builtins._values import dump_rego
+from cupcake_py.host.builtins._values import dump_rego, number_text
 
 
 def to_go_arg(v: Any) -> GoArg:
-    """OPA: integers → int (or *big.Int), other numbers → float64, strings as is, else Rego text."""
+    """OPA: integers → int (or *big.Int), other numbers → float64 (their text when out of
+    float64 range), strings as is, else Rego text."""
     if isinstance(v, bool) or v is None:
         return GoArg("string", dump_rego(v))
     if isinstance(v, int):
         return go_int(v)
     if isinstance(v, Decimal):
-        return GoArg("float", float(v))
+        f = float(v)
+        return GoArg("string", number_text(v)) if math.isinf(f) else GoArg("float", f)
     if isinstance(v, str):
         return GoArg("string", v)
     return GoArg("string", dump_rego(v))

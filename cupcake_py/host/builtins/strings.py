@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_int, want_str, want_strs
+from cupcake_py.host.builtins._errors import BuiltinError, want_int_literal, want_str, want_strs
 
 
 @builtin("indexof_n")
@@ -50,7 +50,7 @@ def split_n(ctx: BuiltinContext, x: Any, delimiter: Any, n: Any) -> list[str]:
     """Go's strings.SplitN: n < 0 → all parts, n == 0 → [], n > 0 → at most n parts."""
     s = want_str("strings.split_n", 1, x)
     d = want_str("strings.split_n", 2, delimiter)
-    k = want_int("strings.split_n", 3, n)
+    k = want_int_literal("strings.split_n", 3, n)
     if k == 0:
         return []
     if d == "":

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_int, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_int_literal, want_str
 from cupcake_py.host.builtins.go_time_layout import (
     DAYS,
     NAMED_LAYOUTS,
@@ -27,6 +27,8 @@ _MIN, _MAX = -(1 << 63), (1 << 63) - 1
 def _ns_value(fname: str, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int | Decimal):
         raise type_err(fname, 1, v, "number", "array")
+    if isinstance(v, Decimal) and v != v.to_integral_value():  # OPA: big.Float → int64 must be exact
+        raise BuiltinError(f"{fname}: timestamp too big")
     n = int(v)
     if not _MIN <= n <= _MAX:
         raise BuiltinError(f"{fname}: timestamp too big")
@@ -193,7 +195,7 @@ def time_weekday(ctx: BuiltinContext, x: Any) -> str:
 def add_date(ctx: BuiltinContext, ns: Any, years: Any, months: Any, days: Any) -> int:
     f = "time.add_date"
     n = _ns_value(f, ns)
-    dy, dm, dd = want_int(f, 2, years), want_int(f, 3, months), want_int(f, 4, days)
+    dy, dm, dd = want_int_literal(f, 2, years), want_int_literal(f, 3, months), want_int_literal(f, 4, days)
     c = civil(n)
     m0 = c.month - 1 + dm
     y = c.year + dy + m0 // 12

@@ -1,0 +1,217 @@
+"""graphql.*: parse GraphQL queries/schemas to OPA's AST shape and validate queries.
+
+Parsing and query validation use graphql-core (the reference implementation's Python
+port, kept in step with the GraphQL spec); the AST shape and the schema rules follow
+gqlparser, the Go library OPA uses (see ``_graphql_ast``). Differences of gqlparser's
+schema loader from graphql-core that OPA exposes, reproduced here:
+
+* extending a type that is not defined defines it (the first extension becomes the
+  definition);
+* a schema without a query root type is valid;
+* an empty document (only whitespace/comments) parses to an empty AST.
+
+Every builtin accepts a document as GraphQL text or as an AST object (OPA's shape).
+Errors read ``<fname>: <message> in GraphQL string at location <row>:<col>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    GraphQLError,
+    GraphQLSchema,
+    ParallelVisitor,
+    TypeInfo,
+    TypeInfoVisitor,
+    build_ast_schema,
+    parse,
+    validate_schema,
+    visit,
+)
+from graphql.language import Lexer, Source, TokenKind
+from graphql.language import ast as g
+from graphql.validation import ValidationContext, specified_rules
+from graphql.validation.validate import validate_sdl
+
+from cupcake_py.host.builtins import BuiltinContext, builtin
+from cupcake_py.host.builtins._errors import BuiltinError, type_err
+from cupcake_py.host.builtins._graphql_ast import print_query, print_schema, query_shape, schema_shape
+from cupcake_py.host.builtins._values import FrozenObject, thaw
+
+_BUILTIN_TYPES = frozenset(
+    "Int Float String Boolean ID __Schema __Type __TypeKind __Field __InputValue __EnumValue __Directive "
+    "__DirectiveLocation".split()
+)
+_EXT_TO_DEF: dict[type, type] = {
+    g.ScalarTypeExtensionNode: g.ScalarTypeDefinitionNode,
+    g.ObjectTypeExtensionNode: g.ObjectTypeDefinitionNode,
+    g.InterfaceTypeExtensionNode: g.InterfaceTypeDefinitionNode,
+    g.UnionTypeExtensionNode: g.UnionTypeDefinitionNode,
+    g.EnumTypeExtensionNode: g.EnumTypeDefinitionNode,
+    g.InputObjectTypeExtensionNode: g.InputObjectTypeDefinitionNode,
+}
+# gqlparser accepts a schema without a query root; graphql-core reports it.
+_IGNORED_SCHEMA_ERRORS = ("Query root type must be provided.",)
+
+
+@dataclass
+class _Invalid(Exception):
+    """A parse or validation failure: gqlparser-style message and 1-based location."""
+
+    message: str
+    row: int = 0
+    col: int = 0
+
+    def text(self, fname: str) -> str:
+        where = f" in GraphQL string at location {self.row}:{self.col}" if self.row else ""
+        return f"{fname}: {self.message}{where}"
+
+
+def _message(e: GraphQLError) -> _Invalid:
+    """graphql-core's message in gqlparser's wording: no prefix/period, double-quoted names."""
+    msg = e.message.removeprefix("Syntax Error: ").removesuffix(".")
+    msg = re.sub(r"found '([^\w\s'])'", r"found \1", msg)
+    msg = re.sub(r"'([^']*)'", r'"\1"', msg)
+    loc = e.locations[0] if e.locations else None
+    return _Invalid(msg, loc.line if loc else 0, loc.column if loc else 0)
+
+
+def _is_blank(text: str) -> bool:
+    try:
+        return Lexer(Source(text)).advance().kind == TokenKind.EOF
+    except GraphQLError:
+        return False
+
+
+def _parse(text: str, executable: bool) -> g.DocumentNode:
+    if _is_blank(text):
+        return g.DocumentNode(definitions=())
+    try:
+        doc = parse(text)
+    except GraphQLError as e:
+        raise _message(e) from None
+    want = g.ExecutableDefinitionNode if executable else g.TypeSystemDefinitionNode | g.TypeSystemExtensionNode
+    for d in doc.definitions:
+        if not isinstance(d, want):
+            start = d.loc.start_token if d.loc else None
+            if start is None:
+                raise _Invalid("Unexpected definition")
+            what = f'Name "{start.value}"' if start.kind == TokenKind.NAME else start.kind.value
+            raise _Invalid(f"Unexpected {what}", start.line, start.column)
+    return doc
+
+
+def _document(fname: str, pos: int, v: Any, executable: bool) -> g.DocumentNode:
+    """Operand `pos` (GraphQL text or an AST object) as a graphql-core document."""
+    if isinstance(v, str):
+        text = v
+    elif isinstance(v, dict | FrozenObject):
+        shape = thaw(v)
+        if isinstance(shape, dict) and not all(isinstance(k, str) for k in shape):
+            raise BuiltinError(f"{fname}: operand {pos} is not a GraphQL AST object")
+        text = print_query(shape) if executable else print_schema(shape)
+    else:
+        raise type_err(fname, pos, v, "object", "string")
+    return _parse(text, executable)
+
+
+def _gqlparser_schema_doc(doc: g.DocumentNode) -> g.DocumentNode:
+    """Turn the first extension of each undefined type into its definition (gqlparser rule)."""
+    defined = {d.name.value for d in doc.definitions if isinstance(d, g.TypeDefinitionNode)} | _BUILTIN_TYPES
+    out: list[g.DefinitionNode] = []
+    for d in doc.definitions:
+        cls = _EXT_TO_DEF.get(type(d))
+        if cls is not None and d.name.value not in defined:
+            defined.add(d.name.value)
+            d = cls(**{k: getattr(d, k) for k in d.keys if k != "loc"}, loc=d.loc)
+        out.append(d)
+    return g.DocumentNode(definitions=tuple(out), loc=doc.loc)
+
+
+def _load_schema(doc: g.DocumentNode) -> GraphQLSchema:
+    doc = _gqlparser_schema_doc(doc)
+    errors = validate_sdl(doc)
+    if errors:
+        raise _message(errors[0])
+    try:
+        schema = build_ast_schema(doc, assume_valid_sdl=True)
+    except (TypeError, GraphQLError) as e:
+        raise (_message(e) if isinstance(e, GraphQLError) else _Invalid(str(e).removesuffix("."))) from None
+    problems = [e for e in validate_schema(schema) if e.message not in _IGNORED_SCHEMA_ERRORS]
+    if problems:
+        raise _message(problems[0])
+    return schema
+
+
+def _validate_query(schema: GraphQLSchema, doc: g.DocumentNode) -> None:
+    """graphql-core's query validation rules, without its root-type precondition (gqlparser has none)."""
+    errors: list[GraphQLError] = []
+    type_info = TypeInfo(schema)
+    context = ValidationContext(schema, doc, type_info, errors.append)
+    visitors = [rule(context) for rule in specified_rules]
+    visit(doc, TypeInfoVisitor(type_info, ParallelVisitor(visitors)))
+    if errors:
+        raise _message(errors[0])
+
+
+def _check(fname: str, query: Any, schema: Any) -> tuple[g.DocumentNode, g.DocumentNode]:
+    """Parse both operands and validate the query against the schema (raises _Invalid)."""
+    qdoc = _document(fname, 1, query, executable=True)
+    sdoc = _document(fname, 2, schema, executable=False)
+    _validate_query(_load_schema(sdoc), qdoc)
+    return qdoc, sdoc
+
+
+@builtin("graphql.parse_query")
+def parse_query(ctx: BuiltinContext, query: Any) -> Any:
+    try:
+        return query_shape(_document("graphql.parse_query", 1, query, executable=True))
+    except _Invalid as e:
+        raise BuiltinError(e.text("graphql.parse_query")) from None
+
+
+@builtin("graphql.parse_schema")
+def parse_schema(ctx: BuiltinContext, schema: Any) -> Any:
+    try:
+        return schema_shape(_document("graphql.parse_schema", 1, schema, executable=False))
+    except _Invalid as e:
+        raise BuiltinError(e.text("graphql.parse_schema")) from None
+
+
+@builtin("graphql.parse")
+def parse_and_validate(ctx: BuiltinContext, query: Any, schema: Any) -> list[Any]:
+    try:
+        qdoc, sdoc = _check("graphql.parse", query, schema)
+    except _Invalid as e:
+        raise BuiltinError(e.text("graphql.parse")) from None
+    return [query_shape(qdoc), schema_shape(sdoc)]
+
+
+@builtin("graphql.parse_and_verify")
+def parse_and_verify(ctx: BuiltinContext, query: Any, schema: Any) -> list[Any]:
+    try:
+        qdoc, sdoc = _check("graphql.parse_and_verify", query, schema)
+    except _Invalid:
+        return [False, {}, {}]
+    return [True, query_shape(qdoc), schema_shape(sdoc)]
+
+
+@builtin("graphql.is_valid")
+def is_valid(ctx: BuiltinContext, query: Any, schema: Any) -> bool:
+    try:
+        _check("graphql.is_valid", query, schema)
+    except _Invalid:
+        return False
+    return True
+
+
+@builtin("graphql.schema_is_valid")
+def schema_is_valid(ctx: BuiltinContext, schema: Any) -> bool:
+    try:
+        _load_schema(_document("graphql.schema_is_valid", 1, schema, executable=False))
+    except _Invalid:
+        return False
+    return True
