@@ -192,10 +192,11 @@ class PolicyInstance:
         self._store = store
         mt = self._module.memory_type
         memory: wasmtime.Memory | None = None
+        max_pages = opts.memory_pages
         linker = wasmtime.Linker(self._module.engine)
         if mt is not None:
             lim = mt.limits
-            max_pages = opts.memory_pages if lim.max is None else min(lim.max, opts.memory_pages)
+            max_pages = max_pages if lim.max is None else min(lim.max, max_pages)
             if lim.min > max_pages:
                 raise MemoryLimitExceeded(
                     f"module needs {lim.min} pages of memory at start; the limit allows {max_pages}")
@@ -216,7 +217,7 @@ class PolicyInstance:
             if not isinstance(exported, wasmtime.Memory):
                 raise ABIError("module neither imports nor exports a memory")
             memory = exported
-        self._mem = LinearMemory(memory, opts.memory_pages)
+        self._mem = LinearMemory(memory, max_pages)
         self.abi_version = self._read_version(exports, names)
         abi.check_exports(names, need_builtin_io=False)
         self._fn = {n: i32_caller(f, sig) for n, sig in self._module.export_sigs.items()
