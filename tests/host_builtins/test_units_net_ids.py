@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
-from cupcake_py.host.builtins import BuiltinContext
+from cupcake_py.host.builtins import BuiltinContext, net
 from tests.host_builtins.conftest import call, fails
 
 
@@ -63,6 +64,20 @@ def test_cidr_builtins() -> None:
 def test_lookup_ip_addr_needs_opt_in_for_names() -> None:
     assert call("net.lookup_ip_addr", "10.0.0.1") == frozenset({"10.0.0.1"})
     fails("net.lookup_ip_addr", "example.com", match="network access is disabled")
+    fails("net.lookup_ip_addr", "localhost.example.com", match="network access is disabled")
+
+
+def test_localhost_names_resolve_without_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RFC 6761: localhost names never go to DNS; answered from the hosts file, else loopback."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost vm # c\n::1 ip6-localhost localhost\n10.1.1.1 x.localhost\nbad localhost\n")
+    monkeypatch.setattr(net, "HOSTS_FILE", str(hosts))
+    assert call("net.lookup_ip_addr", "localhost") == frozenset({"127.0.0.1", "::1"})
+    assert call("net.lookup_ip_addr", "LocalHost.") == frozenset({"127.0.0.1", "::1"})
+    assert call("net.lookup_ip_addr", "x.localhost") == frozenset({"10.1.1.1"})
+    assert call("net.lookup_ip_addr", "y.localhost") == frozenset({"127.0.0.1", "::1"})  # not listed
+    monkeypatch.setattr(net, "HOSTS_FILE", str(tmp_path / "missing"))
+    assert call("net.lookup_ip_addr", "localhost") == frozenset({"127.0.0.1", "::1"})
     assert call("net.lookup_ip_addr", "localhost", ctx=BuiltinContext(allow_net=True)) <= {"127.0.0.1", "::1"}
 
 
