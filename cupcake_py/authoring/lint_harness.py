@@ -1,0 +1,223 @@
+"""Rules about what the OpenCode harness really sends: event and tool names, routing that
+disagrees with a rule's own guards, signals, `tool_input` fields and top-level input fields."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cupcake_py.authoring import astq
+from cupcake_py.authoring import harness_facts as H
+from cupcake_py.authoring.findings import Finding, did_you_mean, finding, hint
+from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
+from cupcake_py.errors import Location
+from cupcake_py.rego import ast as A
+
+GUARD_FIELDS = frozenset({"tool_name", "tool", "hook_event_name"})
+
+
+def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: str | None = None) -> Finding:
+    return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)  # type: ignore[arg-type]
+
+
+def _tool_guard(rule: A.Rule) -> list[astq.Guard]:
+    """Guards on the tool, all expressed as tool_name values (`input.tool` ids are mapped)."""
+    out = []
+    names = {tool: name for name, tool in H.tool_names().items()}
+    for g in astq.guards(rule, GUARD_FIELDS):
+        if g.field == "tool_name":
+            out.append(g)
+        elif g.field == "tool":
+            out.append(astq.Guard("tool_name", frozenset(names.get(v, v) for v in g.values), g.location))
+    return out
+
+
+def _event_guard(rule: A.Rule) -> list[astq.Guard]:
+    return [g for g in astq.guards(rule, GUARD_FIELDS) if g.field == "hook_event_name"]
+
+
+def _allowed(gs: list[astq.Guard]) -> frozenset[str] | None:
+    out: frozenset[str] | None = None
+    for g in gs:
+        out = g.values if out is None else out & g.values
+    return out
+
+
+def _event_problem(name: str) -> tuple[str, str] | None:
+    if name in H.HARNESS_EVENTS:
+        return None
+    if name in H.OTHER_HARNESS_EVENTS:
+        return ("event-not-in-harness", f"event `{name}` is never sent by the OpenCode harness (it sends "
+                f"{', '.join(sorted(H.HARNESS_EVENTS))})")
+    return ("unknown-event", f"unknown event `{name}`{hint(name, H.ALL_EVENTS)}; OpenCode sends "
+            f"{', '.join(sorted(H.HARNESS_EVENTS))}")
+
+
+def _tool_problem(name: str, raw_id: bool) -> tuple[str, str, str | None] | None:
+    """(rule, message, severity) for a tool name used in routing/guards (`raw_id`: compared
+    with `input.tool`, which carries OpenCode's ids)."""
+    ids = set(H.tool_names().values())
+    current = H.current_tools()
+    if raw_id:
+        if name in ids:
+            return None
+        if name in H.tool_names():
+            return ("unknown-tool", f"input.tool carries OpenCode's tool id `{H.tool_names()[name]}`, not `{name}`",
+                    None)
+        s = did_you_mean(name, ids)
+        return ("unknown-tool", f"unknown OpenCode tool id `{name}` (did you mean `{s}`?)", None) if s else None
+    if name == "*" or name in current:
+        return None
+    if name in H.LEGACY_TOOLS:
+        return ("legacy-tool", f"OpenCode 1.18 has no `{name}` tool; this never matches current events", None)
+    if name in ids and H.tool_names().get(name) is None:
+        mapped = {tool: n for n, tool in H.tool_names().items()}[name]
+        return ("unknown-tool", f"`{name}` is OpenCode's tool id; policies see tool_name `{mapped}`", None)
+    s = did_you_mean(name, current)
+    if s:
+        return ("unknown-tool", f"unknown tool `{name}` (did you mean `{s}`?)", None)
+    if "_" in name:  # MCP tools (`<server>_<tool>`) and custom tools keep their names
+        return None
+    return ("unknown-tool", f"`{name}` is not an OpenCode built-in tool ({', '.join(sorted(current))}); fine if it "
+            "is a custom tool", "info")
+
+
+def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
+    if mi.is_test or mi.is_system:
+        return
+    for e in mi.events:
+        p = _event_problem(e)
+        if p:
+            yield _f(p[0], mi.routing_location(e), mi, p[1])
+    for t in mi.tools:
+        tp = _tool_problem(t, raw_id=False)
+        if tp:
+            yield _f(tp[0], mi.routing_location(t), mi, tp[1], tp[2])
+    for rule in mi.module.rules:
+        for r in astq.rule_chain(rule):
+            for g in astq.guards(r, GUARD_FIELDS):
+                for v in sorted(g.values):
+                    if g.field == "hook_event_name":
+                        p = _event_problem(v)
+                        if p:
+                            yield _f(p[0], g.location, mi, p[1])
+                    else:
+                        tp = _tool_problem(v, raw_id=g.field == "tool")
+                        if tp:
+                            yield _f(tp[0], g.location, mi, tp[1], tp[2])
+
+
+def guards_vs_routing(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
+    if not mi.is_policy or not mi.routing_blocks:
+        return
+    routed_tools = None if mi.tools_wildcard else frozenset(mi.tools)
+    routed_events = frozenset(mi.events)
+    tool_cover: set[str] = set()
+    event_cover: set[str] = set()
+    all_tool_guarded = all_event_guarded = True
+    for r in mi.verb_rules():
+        tg, eg = _tool_guard(r), _event_guard(r)
+        tools, events = _allowed(tg), _allowed(eg)
+        for gs, allowed, what in ((tg, tools, "input.tool_name"), (eg, events, "input.hook_event_name")):
+            if allowed is not None and not allowed and len(gs) > 1:
+                yield _f("contradictory-guards", gs[-1].location, mi,
+                         f"`{r.head.name}` can never fire: {what} cannot be "
+                         + " and ".join("/".join(sorted(g.values)) for g in gs) + " at once")
+        if tools is None:
+            all_tool_guarded = False
+        else:
+            tool_cover |= tools
+            if tools and routed_tools is not None and not tools & routed_tools:
+                yield _f("guard-tool-not-routed", tg[0].location, mi,
+                         f"`{r.head.name}` requires tool {'/'.join(sorted(tools))} but the policy is routed only to "
+                         f"{', '.join(sorted(routed_tools))}: it can never fire (add it to required_tools)")
+        if events is None:
+            all_event_guarded = False
+        else:
+            event_cover |= events
+            if events and routed_events and not events & routed_events:
+                yield _f("guard-event-not-routed", eg[0].location, mi,
+                         f"`{r.head.name}` requires event {'/'.join(sorted(events))} but required_events is "
+                         f"{', '.join(sorted(routed_events))}: it can never fire")
+    if not mi.verb_names:
+        return
+    if routed_tools is not None and all_tool_guarded:
+        for t in mi.tools:
+            if t not in tool_cover:
+                yield _f("routing-unused", mi.routing_location(t), mi,
+                         f"the policy is routed to {t} but every decision rule requires another tool; drop {t} from "
+                         "required_tools")
+    if all_event_guarded:
+        for e in mi.events:
+            if e not in event_cover:
+                yield _f("routing-unused", mi.routing_location(e), mi,
+                         f"the policy is routed to {e} but every decision rule requires another event; drop {e} "
+                         "from required_events")
+
+
+def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
+    if not mi.is_policy:
+        return
+    if proj.signals is not None:
+        from cupcake_py.engine import native_signals
+
+        for s in mi.signals:
+            if s not in proj.signals and not native_signals.provides(s):
+                yield _f("signal-undeclared", mi.routing_location(s), mi,
+                         f"required signal `{s}` is not declared in rulebook.yml (signals:), not a file in "
+                         f".cupcake/signals/ and not a built-in signal{hint(s, proj.signals)}")
+    if not mi.routing_blocks:
+        return
+    seen: set[str] = set()
+    for path, term in astq.input_refs(mi.module):
+        if len(path) >= 2 and path[0] == "signals" and isinstance(path[1], str):
+            name = path[1]
+            if name in seen or name.startswith("__builtin_") or name in mi.signals:
+                continue
+            seen.add(name)
+            yield _f("signal-not-required", term.location, mi,
+                     f"input.signals.{name} is read but `{name}` is not in required_signals, so it is never "
+                     f"gathered{hint(name, mi.signals)}")
+
+
+def _rule_tools(mi: ModuleInfo, rule: A.Rule) -> frozenset[str] | None:
+    """The tools a rule can see: its own tool guard if any, else the routed tools (None = any)."""
+    own = _allowed(_tool_guard(rule)) if rule.head.name in H.VERBS else None
+    if own:
+        return own
+    return None if mi.tools_wildcard else frozenset(mi.tools)
+
+
+def input_fields(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
+    if not mi.is_policy:
+        return
+    args = H.tool_args()
+    every_arg = frozenset().union(*args.values())
+    known_top = H.input_fields()
+    for rule in mi.module.rules:
+        for r in astq.rule_chain(rule):
+            tools = _rule_tools(mi, r)
+            for path, term in astq.input_refs(r):
+                if not path or not isinstance(path[0], str):
+                    continue
+                top = path[0]
+                if top not in known_top:
+                    yield _f("unknown-input-field", term.location, mi,
+                             f"input.{top} is not in any OpenCode event{hint(top, known_top)}")
+                    continue
+                if top not in ("tool_input", "args") or len(path) < 2 or not isinstance(path[1], str):
+                    continue
+                field = path[1]
+                if tools is not None and all(t in args for t in tools):
+                    have = frozenset().union(*(args[t] for t in tools))
+                    if field not in have:
+                        yield _f("tool-input-field", term.location, mi,
+                                 f"{'/'.join(sorted(tools))} has no `{field}` argument (OpenCode sends: "
+                                 f"{', '.join(sorted(have))}){hint(field, have)}")
+                elif tools is None and field not in every_arg:
+                    s = did_you_mean(field, every_arg)
+                    if s:
+                        yield _f("tool-input-field", term.location, mi,
+                                 f"no OpenCode tool has a `{field}` argument (did you mean `{s}`?)", "warning")
+
+
+CHECKS: tuple[Check, ...] = (names, guards_vs_routing, signals, input_fields)

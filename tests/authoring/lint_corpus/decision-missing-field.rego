@@ -1,0 +1,13 @@
+# expect: decision-missing-field@11
+# METADATA
+# custom:
+#   routing:
+#     required_events: [PreToolUse]
+#     required_tools: [Bash]
+package cupcake.policies.corpus.decision_missing_field
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed"} if {
+	input.tool_input.command == "x"
+}

@@ -1,0 +1,17 @@
+# expect: guard-tool-not-routed@16
+# METADATA
+# custom:
+#   routing:
+#     required_events: [PreToolUse]
+#     required_tools: [Bash]
+package cupcake.policies.corpus.guard_tool_not_routed
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed", "severity": "HIGH"} if {
+	input.tool_input.command == "x"
+}
+
+deny contains {"rule_id": "CORPUS-2", "reason": "no edits", "severity": "HIGH"} if {
+	input.tool_name == "Edit"
+}

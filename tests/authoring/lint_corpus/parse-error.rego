@@ -1,0 +1,12 @@
+# expect: parse-error@13
+# METADATA
+# custom:
+#   routing:
+#     required_events: [PreToolUse]
+#     required_tools: [Bash]
+package cupcake.policies.corpus.parse_error
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed", "severity": "HIGH"} if {
+	input.tool_input.command == "x"

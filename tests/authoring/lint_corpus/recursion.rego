@@ -1,0 +1,15 @@
+# expect: recursion@13
+# METADATA
+# custom:
+#   routing:
+#     required_events: [PreToolUse]
+#     required_tools: [Bash]
+package cupcake.policies.corpus.recursion
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed", "severity": "HIGH"} if a
+
+a if b
+
+b if a

@@ -1,0 +1,13 @@
+# expect: routing-malformed@5
+# METADATA
+# custom:
+#   routing:
+#     required_events: PreToolUse
+#     required_tools: [Bash]
+package cupcake.policies.corpus.routing_malformed
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed", "severity": "HIGH"} if {
+	input.tool_input.command == "x"
+}

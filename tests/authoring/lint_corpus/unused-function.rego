@@ -1,0 +1,15 @@
+# expect: unused-function@15
+# METADATA
+# custom:
+#   routing:
+#     required_events: [PreToolUse]
+#     required_tools: [Bash]
+package cupcake.policies.corpus.unused_function
+
+import rego.v1
+
+deny contains {"rule_id": "CORPUS-1", "reason": "not allowed", "severity": "HIGH"} if {
+	input.tool_input.command == "x"
+}
+
+is_git(cmd) if startswith(cmd, "git ")
