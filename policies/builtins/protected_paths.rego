@@ -1,13 +1,13 @@
 # METADATA
 # title: protected_paths — configured paths are read-only for the agent
 # description: >-
-#   Config (input.builtin_config.protected_paths): message, paths (see cupcake.system.paths for
-#   the pattern forms), home. Halts: edits/writes of a protected file by any tool (including MCP
-#   tools with a path argument), apply_patch touching one, Bash commands that are not read-only
-#   and name a protected path (directly, through a resolved operand, or a glob reaching it),
-#   destructive commands on a parent directory (`rm -rf parent/*`), links to/from protected
-#   paths, and inline or executed scripts mentioning one. Read-only Bash commands (every simple
-#   command a reader such as cat/grep/ls, no redirection, no substitution) stay allowed.
+#   Config (input.builtin_config.protected_paths): message, paths (pattern forms: see
+#   cupcake.system.paths), home. Halts: edits/writes of a protected file by any tool (including
+#   MCP tools with a path argument), apply_patch touching one, Bash commands that are not
+#   read-only and reach a protected path (named in the text, a resolved operand, a glob that can
+#   expand to it), destructive commands on a parent directory (`rm -rf parent/*`), links to or
+#   from protected paths, and inline or executed scripts mentioning one. Read-only Bash commands
+#   (every simple command a reader such as cat/grep/ls, no redirection, no substitution) pass.
 # custom:
 #   severity: HIGH
 #   id: BUILTIN-PROTECTED-PATHS
@@ -24,11 +24,13 @@ config := object.get(input, ["builtin_config", "protected_paths"], {})
 
 message := object.get(config, "message", "This path is read-only and cannot be modified")
 
-patterns := [p | some p in object.get(config, "paths", []); is_string(p); p != ""]
+compiled := [paths.compile(p, object.get(config, "home", ""), input.cwd) |
+	some p in object.get(config, "paths", [])
+	is_string(p)
+	p != ""
+]
 
-home := object.get(config, "home", "")
-
-# Tools that only look at files or are checked by their own rules below.
+# Tools that only look at files, or are checked by their own rules below.
 non_writing_tools := {"Read", "Glob", "Grep", "List", "WebFetch", "Task", "Skill", "TodoWrite", "TodoRead", "Bash", "ApplyPatch"}
 
 decision(rule_id, detail) := {
@@ -39,19 +41,19 @@ decision(rule_id, detail) := {
 
 # ------------------------------------------------------------------------------ file tools
 
-halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("%s matches protected path '%s'", [path, pattern])) if {
+halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("%s matches protected path '%s'", [path, c.pattern])) if {
 	input.hook_event_name == "PreToolUse"
 	not input.tool_name in non_writing_tools
 	path := input.resolved_file_path
-	some pattern in patterns
-	paths.matches(path, pattern)
+	some c in compiled
+	paths.matches(path, c)
 }
 
-halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("apply_patch changes %s, which matches protected path '%s'", [path, pattern])) if {
+halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("apply_patch changes %s, which matches protected path '%s'", [path, c.pattern])) if {
 	input.hook_event_name == "PreToolUse"
 	some path in object.get(input, "affected_files", [])
-	some pattern in patterns
-	paths.matches(path, pattern)
+	some c in compiled
+	paths.matches(path, c)
 }
 
 # ------------------------------------------------------------------------------ Bash
@@ -60,129 +62,77 @@ command := input.tool_input.command if {
 	input.hook_event_name == "PreToolUse"
 	input.tool_name == "Bash"
 	is_string(input.tool_input.command)
+	count(compiled) > 0
 }
 
-base := b if {
-	wd := input.tool_input.workdir
-	is_string(wd)
-	wd != ""
-	b := paths.dir_form(paths.lexical(wd, input.cwd))
+cmd := commands.analyze(command)
+
+affected := object.get(input, "affected_parent_directories", [])
+
+base := paths.dir_form(paths.lexical(input.tool_input.workdir, input.cwd)) if {
+	is_string(input.tool_input.workdir)
+	input.tool_input.workdir != ""
 } else := input.cwd
 
-links if commands.creates_symlink(command)
-
-links if commands.creates_hardlink(command)
-
-special if commands.inline_script(command)
-
-special if links
-
-# A command that is not read-only and reaches a protected path.
+# A command that is not read-only (and no link or inline script, reported below) reaching a
+# protected path.
 halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("the command %s; only read operations are allowed", [what])) if {
-	not commands.read_only(command)
-	not special
+	not cmd.read_only
+	not cmd.links
+	not cmd.inline_script
 	some what in reaches
 }
 
-reaches contains sprintf("operates on %s, which matches protected path '%s'", [dir, pattern]) if {
-	some dir in object.get(input, "affected_parent_directories", [])
-	some pattern in patterns
-	paths.matches(dir, pattern)
+reaches contains sprintf("operates on %s, which matches protected path '%s'", [dir, c.pattern]) if {
+	some dir in affected
+	some c in compiled
+	paths.matches(dir, c)
 }
 
-reaches contains sprintf("names protected path '%s'", [pattern]) if {
-	some pattern in patterns
-	paths.mentioned(command, pattern, home)
+reaches contains sprintf("names protected path '%s'", [c.pattern]) if {
+	some c in compiled
+	paths.mentioned(command, c)
 }
 
-reaches contains sprintf("uses the glob '%s', which can reach protected path '%s'", [word, pattern]) if {
-	some word in split(command, " ")
-	some pattern in patterns
-	paths.glob_reaches(word, base, pattern, input.cwd)
+reaches contains sprintf("uses the glob '%s', which can reach protected path '%s'", [word, c.pattern]) if {
+	some word in cmd.glob_words
+	some c in compiled
+	paths.glob_reaches(word, base, c)
 }
 
-# Operations that change or remove what lies below a directory operand (find/sed only with a
-# writing flag such as -delete or -i).
-destructive := {"rm", "rmdir", "mv", "chmod", "chown", "chgrp", "shred", "truncate", "unlink", "rsync"}
-
-destructive_segment(segment) if commands.verb(segment) in destructive
-
-destructive_segment(segment) if {
-	commands.verb(segment) in commands.readers
-	not commands.reads_only(segment)
-}
-
-halt contains decision("BUILTIN-PROTECTED-PATHS-PARENT", sprintf("'%s' would be affected by the operation on %s", [pattern, dir])) if {
-	some dir in parent_targets
-	some pattern in patterns
-	paths.contains_protected(dir, pattern, input.cwd)
-}
-
-# Operands of destructive simple commands, resolved lexically against the working directory.
-parent_targets contains dir if {
-	some segment in commands.segments(command)
-	destructive_segment(segment)
-	words := split(commands.without_wrappers(segment), " ")
-	some i, word in words
-	i > 0
-	not startswith(word, "-")
-	not move_destination(words, i)
-	cut := regex.replace(word, `[*?\[].*$`, "")
-	dir := paths.dir_form(paths.lexical(cut, base))
-}
-
-# The engine's resolved operands (symlinks followed) when no `cd` changes the directory.
-parent_targets contains dir if {
-	some segment in commands.segments(command)
-	removes_or_changes_modes(segment)
-	not changes_directory
-	some dir in object.get(input, "affected_parent_directories", [])
-}
-
-removes_or_changes_modes(segment) if commands.verb(segment) in {"rm", "rmdir", "chmod", "chown", "chgrp", "shred", "truncate", "unlink"}
-
-removes_or_changes_modes(segment) if {
-	commands.verb(segment) in commands.readers
-	not commands.reads_only(segment)
-}
-
-# The last operand of mv is where things go, not what is changed.
-move_destination(words, i) if {
-	commands.verb(concat(" ", words)) == "mv"
-	i == count(words) - 1
-}
-
-changes_directory if {
-	some segment in commands.segments(command)
-	commands.verb(segment) in {"cd", "pushd", "popd"}
+# Destructive operations on a directory that contains a protected path.
+halt contains decision("BUILTIN-PROTECTED-PATHS-PARENT", sprintf("'%s' would be affected by the operation on %s", [c.pattern, dir])) if {
+	some dir in commands.destructive_targets(cmd, base, affected)
+	some c in compiled
+	paths.contains_protected(dir, c)
 }
 
 # Links from or to a protected path.
-halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("creating a link involving protected path '%s'", [pattern])) if {
-	links
-	some pattern in patterns
-	link_reaches(pattern)
+halt contains decision("BUILTIN-PROTECTED-PATHS", sprintf("creating a link involving protected path '%s'", [c.pattern])) if {
+	cmd.links
+	some c in compiled
+	link_reaches(c)
 }
 
-link_reaches(pattern) if paths.mentioned(command, pattern, home)
+link_reaches(c) if paths.mentioned(command, c)
 
-link_reaches(pattern) if {
-	some dir in object.get(input, "affected_parent_directories", [])
-	paths.matches(dir, pattern)
+link_reaches(c) if {
+	some dir in affected
+	paths.matches(dir, c)
 }
 
 # Interpreter code given inline, or a script file the command runs, that mentions a protected path.
-halt contains decision("BUILTIN-PROTECTED-PATHS-SCRIPT", sprintf("inline script mentions '%s'", [pattern])) if {
-	commands.inline_script(command)
-	some pattern in patterns
-	paths.mentioned(command, pattern, home)
+halt contains decision("BUILTIN-PROTECTED-PATHS-SCRIPT", sprintf("inline script mentions '%s'", [c.pattern])) if {
+	cmd.inline_script
+	some c in compiled
+	paths.mentioned(command, c)
 }
 
-halt contains decision("BUILTIN-PROTECTED-PATHS-SCRIPT", sprintf("script %s mentions '%s'", [script.path, pattern])) if {
+halt contains decision("BUILTIN-PROTECTED-PATHS-SCRIPT", sprintf("script %s mentions '%s'", [script.path, c.pattern])) if {
 	command
 	some script in executed_scripts
-	some pattern in patterns
-	paths.mentioned(script.content, pattern, home)
+	some c in compiled
+	paths.mentioned(script.content, c)
 }
 
 executed_scripts := s if {

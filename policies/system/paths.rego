@@ -13,166 +13,146 @@
 #                         anchored at the start when absolute, at any `/` when relative; a match
 #                         also covers everything below it
 #   `~` is expanded by cupcake_py/engine/builtin_config.py before policies see a pattern.
+#   `compile(pattern, home, cwd)` turns a pattern into regexes once; policies keep the compiled
+#   list in a rule (one computation per evaluation) and match with one regex call per path.
 package cupcake.system.paths
 
 import rego.v1
 
 # The pattern without `./` and trailing `/`, lower-cased.
-normalize(pattern) := p if {
-	lowered := lower(pattern)
-	no_dot := trim_prefix(lowered, "./")
-	p := trim_right(no_dot, "/")
-}
+normalize(pattern) := trim_right(trim_prefix(lower(pattern), "./"), "/")
 
-is_glob(pattern) if regex.match(`[*?\[]`, pattern)
-
-is_absolute(pattern) if startswith(pattern, "/")
+is_glob(pattern) := regex.match(`[*?\[]`, pattern)
 
 regex_escape(s) := regex.replace(s, `([\\.+*?()|\[\]{}^$])`, `\$1`)
 
-# Glob pattern -> regex fragment (`*` any characters, `?` one non-slash character).
-glob_fragment(pattern) := f if {
-	escaped := regex_escape(normalize(pattern))
-	star := replace(escaped, `\*`, `.*`)
-	f := replace(star, `\?`, `[^/]`)
-}
-
-# `path` (absolute) is the pattern's file/directory or lies below it.
-matches(path, pattern) if {
-	not is_glob(pattern)
-	is_absolute(pattern)
-	p := normalize(pattern)
-	p != ""
-	within(lower(path), p)
-}
-
-matches(path, pattern) if {
-	not is_glob(pattern)
-	not is_absolute(pattern)
-	p := normalize(pattern)
-	p != ""
-	relative_within(lower(path), p)
-}
-
-matches(path, pattern) if {
-	is_glob(pattern)
-	is_absolute(pattern)
-	regex.match(concat("", ["^", glob_fragment(pattern), "(/.*)?$"]), lower(path))
-}
-
-matches(path, pattern) if {
-	is_glob(pattern)
-	not is_absolute(pattern)
-	regex.match(concat("", ["(^|/)", glob_fragment(pattern), "(/.*)?$"]), lower(path))
-}
-
-relative_within(path, p) if endswith(path, concat("", ["/", p]))
-
-relative_within(path, p) if contains(path, concat("", ["/", p, "/"]))
-
-# `path` is `dir` or below it (both lower-cased, no trailing slash).
-within(path, dir) if path == dir
-
-within(path, dir) if startswith(path, concat("", [dir, "/"]))
-
-within(_, "/") := true
-
-# Where a pattern lives: absolute patterns as written, relative ones below `cwd`.
-anchored(pattern, _) := normalize(pattern) if is_absolute(pattern)
-
-anchored(pattern, cwd) := concat("/", [trim_right(lower(cwd), "/"), normalize(pattern)]) if not is_absolute(pattern)
-
-# `dir` (an affected directory) strictly contains the pattern's location, so an operation on
-# `dir` (rm -rf dir/*, chmod -R, mv dir …) reaches the protected path. Globs are cut before their
-# first wildcard.
-contains_protected(dir, pattern, cwd) if {
-	location := regex.replace(anchored(pattern, cwd), `[*?\[].*$`, "")
-	d := trim_right(lower(dir), "/")
-	loc := trim_right(location, "/")
-	d != loc
-	within(loc, d)
-}
-
-# Word boundaries for finding a path inside command text.
+# Word boundaries for finding a path inside (lower-cased) command text.
 before := `(^|[^a-z0-9_.~$-])`
 
 after := `($|[^a-z0-9_.-])`
 
-# Texts a pattern may be written as in a command: itself, and for paths under the home
-# directory also `~/…`, `$HOME/…` and `${HOME}/…`.
-text_forms(pattern, home) := forms if {
-	p := normalize(pattern)
+# {pattern, glob, path_re, text_re, location}:
+#   path_re   matches an absolute lower-cased path that is the pattern's file/dir or below it
+#   text_re   finds the pattern written in a command (also as ~/…, $HOME/…, ${HOME}/… under home)
+#   location  where the pattern lives (relative patterns below cwd), cut before any wildcard
+compile(pattern, home, cwd) := c if {
+	norm := normalize(pattern)
+	norm != ""
+	glob := is_glob(norm)
+	absolute := startswith(norm, "/")
+	escaped := regex_escape(norm)
+	c := {
+		"pattern": pattern,
+		"glob": glob,
+		"path_re": path_regex(escaped, glob, absolute),
+		"text_re": text_regex(norm, escaped, glob, home),
+		"location": location_of(norm, absolute, cwd),
+	}
+}
+
+compile(pattern, _, _) := {"pattern": pattern, "glob": false, "path_re": `^$a`, "text_re": `^$a`, "location": "/\u0000"} if normalize(pattern) == ""
+
+# `*` any characters, `?` one non-slash character, `[…]` kept.
+glob_fragment(escaped) := replace(replace(unbracket(escaped), `\*`, `.*`), `\?`, `[^/]`)
+
+unbracket(escaped) := regex.replace(regex.replace(escaped, `\\\[!([^\\]*)\\\]`, `[^$1]`), `\\\[([^\\]*)\\\]`, `[$1]`)
+
+path_regex(escaped, false, true) := concat("", ["^", escaped, "(/.*)?$"])
+
+path_regex(escaped, false, false) := concat("", ["/", escaped, "(/|$)"])
+
+path_regex(escaped, true, true) := concat("", ["^", glob_fragment(escaped), "(/.*)?$"])
+
+path_regex(escaped, true, false) := concat("", ["(^|/)", glob_fragment(escaped), "(/.*)?$"])
+
+text_regex(norm, escaped, false, home) := concat("", [before, "(", concat("|", home_forms(norm, escaped, home)), ")", after])
+
+text_regex(_, escaped, true, _) := concat("", [before, text_glob(escaped), after])
+
+text_glob(escaped) := replace(replace(unbracket(escaped), `\*`, `[^\s'"|;&<>]*`), `\?`, `[^\s'"|;&<>/]`)
+
+home_forms(norm, escaped, home) := [escaped, concat("", [`~`, rest]), concat("", [`\$home`, rest]), concat("", [`\$\{home\}`, rest])] if {
 	h := trim_right(lower(home), "/")
 	h != ""
-	startswith(p, concat("", [h, "/"]))
-	rest := substring(p, count(h), -1)
-	forms := {p, concat("", ["~", rest]), concat("", ["$home", rest]), concat("", ["${home}", rest])}
+	startswith(norm, concat("", [h, "/"]))
+	rest := regex_escape(substring(norm, count(h), -1))
+} else := [escaped]
+
+location_of(norm, true, _) := cut_glob(norm)
+
+location_of(norm, false, cwd) := cut_glob(concat("/", [trim_right(lower(cwd), "/"), norm]))
+
+cut_glob(p) := trim_right(regex.replace(p, `[*?\[].*$`, ""), "/")
+
+# --------------------------------------------------------------------------- matching
+
+# `path` (absolute) is the compiled pattern's file/directory or lies below it.
+matches(path, c) if regex.match(c.path_re, lower(path))
+
+# The command text names the pattern.
+mentioned(text, c) if regex.match(c.text_re, lower(text))
+
+# `dir` (a directory an operation changes) strictly contains the pattern's location, so the
+# operation (rm -rf dir/*, chmod -R, mv dir …) reaches the protected path.
+contains_protected(dir, c) if {
+	d := trim_right(lower(dir), "/")
+	d != c.location
+	within(c.location, d)
 }
 
-text_forms(pattern, home) := {normalize(pattern)} if {
-	h := trim_right(lower(home), "/")
-	not startswith(normalize(pattern), concat("", [h, "/"]))
-}
+within(path, dir) if path == dir
 
-text_forms(pattern, "") := {normalize(pattern)}
+within(path, dir) if startswith(path, concat("", [dir, "/"]))
 
-# The (lower-cased) command text names the pattern as a whole path word.
-mentioned(command, pattern, home) if {
-	not is_glob(pattern)
-	some form in text_forms(pattern, home)
-	form != ""
-	regex.match(concat("", [before, regex_escape(form), after]), lower(command))
-}
+within(_, "") := true
 
-mentioned(command, pattern, _) if {
-	is_glob(pattern)
-	fragment := replace(replace(glob_fragment(pattern), ".*", `[^\s'"|;&<>]*`), "[^/]", `[^\s'"|;&<>/]`)
-	regex.match(concat("", [before, fragment, after]), lower(command))
-}
-
-# A shell glob word (`secre*`, `./*`, `../.c*/x`) used in `base` can expand to the pattern's
-# location or one of its ancestors. Like the shell, a wildcard at the start of a name never
-# matches a leading dot: `*` does not reach `.cupcake`.
-glob_reaches(word, base, pattern, cwd) if {
-	regex.match(`[*?\[]`, word)
-	g := dir_form(lexical(word, base))
-	re := concat("", ["^", shell_glob_regex(lower(g)), "$"])
-	location := trim_right(regex.replace(anchored(pattern, cwd), `[*?\[].*$`, ""), "/")
-	parts := split(location, "/")
-	some i in numbers.range(2, count(parts))
-	regex.match(re, concat("/", array.slice(parts, 0, i)))
+# A shell glob word (`secre*`, `./*`, `../.c*/x`, `.cup*/**`) used in `base` can expand to the
+# pattern's location, one of its ancestors or something inside it: the glob's first k
+# components match the location's first k components, k = the shorter of the two. Like the
+# shell, a wildcard at the start of a name never matches a leading dot (`*` does not reach
+# `.cupcake`); `**` counts as one component.
+glob_reaches(word, base, c) if {
+	gparts := split(dir_form(lexical(word, base)), "/")
+	lparts := split(c.location, "/")
+	k := min([count(gparts), count(lparts)])
+	k >= 2
+	g := concat("/", array.slice(gparts, 0, k))
+	regex.match(concat("", ["^", shell_glob_regex(lower(g)), "$"]), concat("/", array.slice(lparts, 0, k)))
 }
 
 shell_glob_regex(g) := r if {
-	escaped := regex_escape(g)
+	escaped := unbracket(regex_escape(g))
 	r1 := replace(escaped, `/\*`, `/([^/.][^/]*)?`)
 	r2 := replace(r1, `\*`, `[^/]*`)
 	r3 := replace(r2, `/\?`, `/[^/.]`)
-	r4 := replace(r3, `\?`, `[^/]`)
-	r5 := regex.replace(r4, `\\\[!([^\\]*)\\\]`, `[^$1]`)
-	r := regex.replace(r5, `\\\[([^\\]*)\\\]`, `[$1]`)
+	r := replace(r3, `\?`, `[^/]`)
 }
 
+# --------------------------------------------------------------------------- lexical paths
+
 # Lexical normal form of `word` relative to `base`: absolute, `.` and `..` applied (up to eight
-# levels), no trailing slash. Symlinks are not resolved (the engine's resolved paths cover those).
-lexical(word, base) := n if {
-	w := trim(word, `'"`)
-	joined := join_base(w, base)
-	n := collapse(collapse(collapse(collapse(collapse(collapse(collapse(collapse(concat("", [joined, "/"])))))))))
-}
+# levels), ending with `/`. Symlinks are not resolved (the engine's resolved paths cover those).
+lexical(word, base) := normal(concat("", [join_base(trim(word, `'"`), base), "/"]))
+
+# Only paths with `/.` or `//` need collapsing (regex work on the host); others are normal.
+normal(p) := p if not regex.match(`/\.|//`, p)
+
+else := collapse(collapse(collapse(collapse(collapse(collapse(collapse(collapse(p))))))))
 
 join_base(w, _) := w if startswith(w, "/")
 
 join_base(w, base) := concat("/", [trim_right(base, "/"), w]) if not startswith(w, "/")
 
-collapse(p) := r if {
+collapse(p) := p if not regex.match(`/\.\.?/|//`, p)
+
+else := r if {
 	a := regex.replace(p, `/(\./)+`, "/")
 	b := regex.replace(a, `//+`, "/")
 	c := regex.replace(b, `^/\.\./`, "/")
 	r := regex.replace(c, `/[^/]+/\.\./`, "/")
 }
 
-# lexical() output ends with `/`; the directory form without it ("/" stays "/").
+# lexical() output without the trailing `/` ("/" stays "/").
 dir_form(p) := "/" if p == "/"
 
 dir_form(p) := trim_right(p, "/") if p != "/"
