@@ -59,5 +59,49 @@ def validate_cmd(
         raise typer.Exit(1)
 
 
+def test_cmd(
+    paths: list[Path] = typer.Argument(None, help="Policy and *_test.rego files, or directories searched for "
+                                       "*.rego (default: the project's .cupcake/).", show_default=False),
+    run: str = typer.Option(None, "--run", "-r", help="Only tests whose full name (data.pkg.test_x) matches "
+                            "this regular expression."),
+    fmt: TextFormat = typer.Option(TextFormat.text, "--format", "-f", help="text or json."),
+    coverage: bool = typer.Option(False, "--coverage", help="Report which policy lines the tests executed."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing and todo tests too."),
+) -> None:
+    """Run policy unit tests: the test_* rules of *_test.rego files (OPA's convention).
+
+    Tests are compiled by cupcake-py to WebAssembly together with the policies and run
+    under wasmtime with strict builtin errors. Mock with `with input as {...}`,
+    `with data.x as ...` and `with some.function as other_function`. A failing test
+    shows the first expression that did not hold, the local variables bound before it
+    and its operand values. `todo_*` rules are reported as skipped.
+
+    Exit status: 0 all passed, 1 a test failed or errored, 2 nothing could be compiled.
+    """
+    from cupcake_py.authoring import test_output
+    from cupcake_py.authoring.testrunner import TestSetupError, run_tests
+
+    targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
+    try:
+        result = run_tests(targets, run=run, coverage=coverage)
+    except (TestSetupError, CupcakeError) as e:
+        raise _fail(str(e)) from None
+    sys.stdout.write(test_output.json_report(result) if fmt is TextFormat.json else test_output.text(result, verbose))
+    if not result.results or not any(r.status != "skip" for r in result.results):
+        typer.echo("cupcake: no tests found (test_* rules in *_test.rego files)", err=True)
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+def _default_policy_root() -> Path:
+    from cupcake_py.engine.project import find_project
+
+    cfg = find_project(None)
+    if cfg is None:
+        raise _fail("no .cupcake directory here or in a parent; pass the paths to test")
+    return cfg.cupcake_dir
+
+
 def register(app: typer.Typer) -> None:
     app.command("validate")(validate_cmd)
+    app.command("test")(test_cmd)
