@@ -100,21 +100,26 @@ test_bash_unrelated_commands_pass if {
 }
 
 test_parent_directory_operations if {
-	every cmd in ["rm -rf ./*", "rm -rf /proj", "chmod -R 000 .", "rm -rf ../proj", "mv . /tmp/x", "rm -rf /home/u/*",
-		"cd sub && rm -rf ../*", "find . -delete"] {
+	every cmd in ["rm -rf /proj", "chmod -R 000 .", "rm -rf ../proj", "mv . /tmp/x", "cd sub && rm -rf ..", "find . -delete"] {
 		"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash(cmd, []))
 	}
+
+	# globs: `*` reaches secrets/ (and /etc via /*), but never a dot name such as ~/.ssh
+	every cmd in ["rm -rf ./*", "rm -rf /*", "cd sub && rm -rf ../*", "rm -rf /home/*"] {
+		count(ids(bash(cmd, []))) > 0
+	}
 	ids(bash("rm -rf src/*", ["/proj/src"])) == set()
+	ids(bash("rm -rf /home/u/*", [])) == set()
 }
 
 test_parent_reason if {
-	some r in reasons(bash("rm -rf ./*", []))
+	some r in reasons(bash("rm -rf .", []))
 	contains(r, "'secrets/' would be affected by the operation on /proj")
 }
 
 test_parent_via_resolved_symlink if {
 	# `rm -rf up/*` where up -> /etc's parent: resolved operand is /
-	"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash("rm -rf up/*", ["/"]))
+	"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash("rm -rf up", ["/"]))
 }
 
 test_inline_scripts if {
@@ -140,8 +145,12 @@ test_links if {
 }
 
 test_workdir_is_the_base if {
-	event := object.union(bash("rm -rf ../*", []), {"tool_input": {"command": "rm -rf ../*", "workdir": "sub"}})
+	event := object.union(bash("rm -rf ..", []), {"tool_input": {"command": "rm -rf ..", "workdir": "sub"}})
 	"BUILTIN-PROTECTED-PATHS-PARENT" in ids(event)
+	glob := object.union(bash("rm -rf ../*", []), {"tool_input": {"command": "rm -rf ../*", "workdir": "sub"}})
+	count(ids(glob)) > 0
+	same_dir := object.union(bash("rm -rf ../*", []), {"tool_input": {"command": "rm -rf ../*", "workdir": "/tmp/a"}})
+	ids(same_dir) == set()
 }
 
 test_inert_without_paths if {

@@ -121,7 +121,7 @@ glob_reaches(word, base, c) if {
 }
 
 shell_glob_regex(g) := r if {
-	escaped := unbracket(regex_escape(g))
+	escaped := replace(unbracket(regex_escape(g)), `\*\*`, `\*`)
 	r1 := replace(escaped, `/\*`, `/([^/.][^/]*)?`)
 	r2 := replace(r1, `\*`, `[^/]*`)
 	r3 := replace(r2, `/\?`, `/[^/.]`)
