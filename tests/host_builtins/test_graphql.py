@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cupcake_py.host.builtins import BuiltinError
 from tests.host_builtins.conftest import call, fails
 
 SCHEMA = """
@@ -177,3 +178,23 @@ def test_schema_shape_round_trips_through_text(fields: list[tuple[str, str]]) ->
     ast = call("graphql.parse_schema", text)
     assert call("graphql.parse_schema", ast) == ast
     assert [f["Name"] for f in ast["Definitions"][0]["Fields"]] == [n for n, _ in fields]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text("{}()[]!:$@=|&.\"# \nabtypeQuryInt0", max_size=40))
+def test_arbitrary_text_gives_a_value_or_a_builtin_error(text: str) -> None:
+    for name, args in (("graphql.parse_query", (text,)), ("graphql.parse_schema", (text,)),
+                       ("graphql.is_valid", (text, "type Query { a: Int }")),
+                       ("graphql.schema_is_valid", (text,))):
+        try:
+            out = call(name, *args)
+        except BuiltinError:
+            continue
+        assert isinstance(out, dict | bool)
+
+
+def test_cached_failures_raise_fresh_errors() -> None:
+    first = fails("graphql.parse_query", "{ a ")
+    assert fails("graphql.parse_query", "{ a ") == first
+    assert call("graphql.schema_is_valid", "type Q {}") is False
+    assert call("graphql.schema_is_valid", "type Q {}") is False

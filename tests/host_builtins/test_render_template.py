@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cupcake_py.host.builtins import BuiltinContext, BuiltinError
 from tests.host_builtins.conftest import call, fails
@@ -79,3 +81,13 @@ def test_missing_key_is_an_error_in_strict_mode() -> None:
 def test_operand_types() -> None:
     fails("strings.render_template", 1, {}, match="operand 1 must be string but got number")
     fails("strings.render_template", "x", [], match="operand 2 must be object but got array")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("{}.$|()\"'`\\ -=:,abifendrangewith0x/*", max_size=30))
+def test_arbitrary_actions_give_text_or_a_builtin_error(body: str) -> None:
+    try:
+        out = call("strings.render_template", "{{" + body + "}}", DATA)
+    except BuiltinError:
+        return
+    assert isinstance(out, str)

@@ -136,13 +136,17 @@ def _unquote(body: str) -> str:
         if e in _ESCAPES:
             out.append(_ESCAPES[e])
             i += 2
-        elif e in "xuU":
-            n = {"x": 2, "u": 4, "U": 8}[e]
-            out.append(chr(int(body[i + 2:i + 2 + n], 16)))
-            i += 2 + n
-        elif e in "01234567":
-            out.append(chr(int(body[i + 1:i + 4], 8)))
-            i += 4
+        elif e in "xuU01234567":
+            n = {"x": 2, "u": 4, "U": 8}.get(e, 3)
+            start = i + 1 if e.isdigit() else i + 2
+            digits = body[start:start + n]
+            try:
+                out.append(chr(int(digits, 8 if e.isdigit() else 16)))
+            except ValueError:
+                raise TemplateError(f"invalid syntax: bad escape \\{e}{digits}") from None
+            if len(digits) != n:
+                raise TemplateError(f"invalid syntax: bad escape \\{e}{digits}")
+            i = start + n
         else:
             raise TemplateError(f"invalid syntax: unknown escape \\{e}")
     return "".join(out)
@@ -354,7 +358,10 @@ def _group(toks: list[Tok]) -> Iterator[Any]:
         elif t.kind == "raw":
             yield Lit(t.text[1:-1])
         elif t.kind == "char":
-            yield Lit(ord(_unquote(t.text[1:-1])))
+            ch = _unquote(t.text[1:-1])
+            if len(ch) != 1:
+                raise TemplateError(f"malformed character constant: {t.text}")
+            yield Lit(ord(ch))
         elif t.kind == "num":
             yield Lit(_number(t.text))
         elif t.kind == "field":

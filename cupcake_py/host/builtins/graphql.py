@@ -16,6 +16,7 @@ Errors read ``<fname>: <message> in GraphQL string at location <row>:<col>``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,7 @@ _EXT_TO_DEF: dict[type, type] = {
     g.EnumTypeExtensionNode: g.EnumTypeDefinitionNode,
     g.InputObjectTypeExtensionNode: g.InputObjectTypeDefinitionNode,
 }
+_CACHE_SIZE = 128
 # gqlparser accepts a schema without a query root; graphql-core reports it.
 _IGNORED_SCHEMA_ERRORS = ("Query root type must be provided.",)
 
@@ -87,6 +89,22 @@ def _is_blank(text: str) -> bool:
 
 
 def _parse(text: str, executable: bool) -> g.DocumentNode:
+    got = _parse_cached(text, executable)
+    if isinstance(got, _Invalid):
+        raise _Invalid(got.message, got.row, got.col)  # a fresh one: no traceback build-up
+    return got
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _parse_cached(text: str, executable: bool) -> g.DocumentNode | _Invalid:
+    """Parse results (documents are never mutated) and failures, memoised by text."""
+    try:
+        return _parse_uncached(text, executable)
+    except _Invalid as e:
+        return e
+
+
+def _parse_uncached(text: str, executable: bool) -> g.DocumentNode:
     if _is_blank(text):
         return g.DocumentNode(definitions=())
     try:
@@ -106,6 +124,11 @@ def _parse(text: str, executable: bool) -> g.DocumentNode:
 
 def _document(fname: str, pos: int, v: Any, executable: bool) -> g.DocumentNode:
     """Operand `pos` (GraphQL text or an AST object) as a graphql-core document."""
+    return _parse(_text(fname, pos, v, executable), executable)
+
+
+def _text(fname: str, pos: int, v: Any, executable: bool) -> str:
+    """Operand `pos` as GraphQL text (AST objects are printed)."""
     if isinstance(v, str):
         text = v
     elif isinstance(v, dict | FrozenObject):
@@ -115,7 +138,7 @@ def _document(fname: str, pos: int, v: Any, executable: bool) -> g.DocumentNode:
         text = print_query(shape) if executable else print_schema(shape)
     else:
         raise type_err(fname, pos, v, "object", "string")
-    return _parse(text, executable)
+    return text
 
 
 def _gqlparser_schema_doc(doc: g.DocumentNode) -> g.DocumentNode:
@@ -129,6 +152,22 @@ def _gqlparser_schema_doc(doc: g.DocumentNode) -> g.DocumentNode:
             d = cls(**{k: getattr(d, k) for k in d.keys if k != "loc"}, loc=d.loc)
         out.append(d)
     return g.DocumentNode(definitions=tuple(out), loc=doc.loc)
+
+
+def _schema(text: str) -> GraphQLSchema:
+    """The schema of a schema document's text, memoised (building one is the costly step)."""
+    got = _schema_cached(text)
+    if isinstance(got, _Invalid):
+        raise _Invalid(got.message, got.row, got.col)  # a fresh one: no traceback build-up
+    return got
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _schema_cached(text: str) -> GraphQLSchema | _Invalid:
+    try:
+        return _load_schema(_parse(text, executable=False))
+    except _Invalid as e:
+        return e
 
 
 def _load_schema(doc: g.DocumentNode) -> GraphQLSchema:
@@ -160,8 +199,9 @@ def _validate_query(schema: GraphQLSchema, doc: g.DocumentNode) -> None:
 def _check(fname: str, query: Any, schema: Any) -> tuple[g.DocumentNode, g.DocumentNode]:
     """Parse both operands and validate the query against the schema (raises _Invalid)."""
     qdoc = _document(fname, 1, query, executable=True)
-    sdoc = _document(fname, 2, schema, executable=False)
-    _validate_query(_load_schema(sdoc), qdoc)
+    stext = _text(fname, 2, schema, executable=False)
+    sdoc = _parse(stext, executable=False)
+    _validate_query(_schema(stext), qdoc)
     return qdoc, sdoc
 
 
@@ -211,7 +251,7 @@ def is_valid(ctx: BuiltinContext, query: Any, schema: Any) -> bool:
 @builtin("graphql.schema_is_valid")
 def schema_is_valid(ctx: BuiltinContext, schema: Any) -> bool:
     try:
-        _load_schema(_document("graphql.schema_is_valid", 1, schema, executable=False))
+        _schema(_text("graphql.schema_is_valid", 1, schema, executable=False))
     except _Invalid:
         return False
     return True
