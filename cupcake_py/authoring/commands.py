@@ -102,6 +102,84 @@ def _default_policy_root() -> Path:
     return cfg.cupcake_dir
 
 
+class Harness(StrEnum):
+    opencode = "opencode"
+
+
+def _config(policy_dir: str | None):  # type: ignore[no-untyped-def]
+    from cupcake_py.engine.project import ProjectError, find_project
+
+    try:
+        return find_project(policy_dir)
+    except ProjectError as e:
+        raise _fail(str(e)) from None
+
+
+def init_cmd(
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up (opencode)."),
+    global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
+                                 "instead of the project in the current directory."),
+    force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
+    directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
+) -> None:
+    """Create a cupcake configuration: .cupcake/ (rulebook, system policies, an example
+    policy with tests) and the OpenCode plugin (.opencode/plugin/cupcake.js).
+
+    Safe to re-run: files that already match are left alone and files you changed are
+    kept (use --force to overwrite them).
+    """
+    from cupcake_py.authoring import scaffold
+
+    written = scaffold.init_global(force) if global_ else scaffold.init_project(directory, force)
+    for w in written:
+        typer.echo(f"{w.action:<11} {w.path}")
+    kept = [w for w in written if w.action == "kept"]
+    if kept:
+        typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
+    if not global_:
+        typer.echo("next: edit .cupcake/policies/opencode/, then `cupcake verify --harness opencode`")
+
+
+def inspect_cmd(
+    policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
+                                   "found from the current directory)."),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+) -> None:
+    """List every policy: package, kind (custom/builtin/system), whether it is enabled,
+    routed events, tools and signals, and its METADATA title."""
+    from cupcake_py.authoring import inventory
+
+    cfg = _config(policy_dir)
+    try:
+        rows = inventory.inspect_config(cfg)
+    except CupcakeError as e:
+        raise _fail(str(e)) from None
+    if cfg is None and fmt is TableFormat.table:
+        typer.echo("(no .cupcake directory found: showing the shipped policies)", err=True)
+    sys.stdout.write(inventory.json_rows(rows) if fmt is TableFormat.json else inventory.table(rows))
+
+
+def verify_cmd(
+    harness: Harness = typer.Option(..., "--harness", help="The agent (opencode)."),
+    policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
+) -> None:
+    """Check that a configuration is safe to install: the rulebook loads, the bundle
+    compiles (routing map, signals, WASM size and compile time shown), no lint errors,
+    and the policy tests pass. Exit status 1 when any step fails."""
+    from cupcake_py.authoring.verify import verify
+
+    cfg = _config(policy_dir)
+    if cfg is None:
+        raise _fail("no .cupcake directory here or in a parent (run `cupcake init --harness opencode`)")
+    result = verify(cfg)
+    sys.stdout.write(result.text())
+    if not result.ok:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     app.command("validate")(validate_cmd)
     app.command("test")(test_cmd)
+    app.command("inspect")(inspect_cmd)
+    app.command("init")(init_cmd)
+    app.command("verify")(verify_cmd)

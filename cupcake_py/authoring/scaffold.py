@@ -1,0 +1,176 @@
+"""`cupcake init --harness opencode [--global]`: the files a new configuration starts with.
+
+Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
+system/ (copies of the shipped aggregator and helpers), policies/opencode/example.rego
+(a policy that fires on `git push --force`), tests/opencode/example_test.rego (its
+tests; kept outside policies/ so the engine never compiles them into the bundle),
+signals/, and the OpenCode plugin at `.opencode/plugin/cupcake.js`.
+Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/opencode/,
+signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`.
+
+Idempotent: an existing file with the same content is left alone, a different one is
+kept unless `force`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from cupcake_py.engine.project import rego_files, shipped_policies_dir
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
+GLOBAL_ONLY = ("system_protection", "sensitive_data_protection", "cupcake_exec_protection")
+# Enabled in a fresh rulebook when the shipped policy exists (protecting .cupcake/ itself).
+PROJECT_DEFAULTS = ("rulebook_security_guardrails",)
+GLOBAL_DEFAULTS = GLOBAL_ONLY
+
+# name -> (what it does, example settings). Every builtin of engine.rulebook.Builtins is here.
+BUILTINS: dict[str, tuple[str, str]] = {
+    "protected_paths": (
+        "halt: files no tool may modify (Edit/Write/ApplyPatch, and Bash commands that are not read-only). "
+        "Paths: exact, `dir/` prefix, relative `dir/` anywhere, `*` globs, `~` expanded.",
+        'paths: ["/etc/", "secrets/", "*.pem"]\nmessage: "This path is read-only and cannot be modified"'),
+    "rulebook_security_guardrails": (
+        "halt: .cupcake/ (and protected_paths) can be neither read nor written by any tool, including Bash, "
+        "Glob/Grep patterns and symlinks into it.",
+        'protected_paths: [".cupcake/"]'),
+    "git_block_no_verify": (
+        "deny: `git commit|push|merge --no-verify` (or -n) and disabling hooks (core.hooksPath, chmod/rm/mv of "
+        ".git/hooks). `exceptions` lists commands allowed anyway.",
+        "exceptions: []"),
+    "git_pre_check": (
+        "halt: before `git commit|push|merge`, run each check command (as a signal) and halt with its output "
+        "when one fails.",
+        'checks:\n  - command: "make lint"\n    message: "lint must pass before committing"'),
+    "post_edit_check": (
+        "PostToolUse: after edit/write/apply_patch of a file with the extension, run its check; a failure "
+        "blocks with the output as feedback for the model, success adds context.",
+        'by_extension:\n  py:\n    command: "ruff check"\n    message: "ruff found problems"'),
+    "enforce_full_file_read": (
+        "deny: `read` with offset/limit on files shorter than max_lines (make the agent read whole files).",
+        "max_lines: 2000"),
+    "always_inject": (
+        "context: static text, files and command output added to every prompt's context.",
+        'context:\n  - "Follow CONVENTIONS.md"\n  - {file: "CONVENTIONS.md"}\n  - {command: "git log -3 --oneline"}'),
+    "system_protection": (
+        "(global rulebook only) halt: system paths (/etc, /usr/bin, ~/.ssh, ...) for every tool, and sudo/doas.",
+        "additional_paths: []"),
+    "sensitive_data_protection": (
+        "(global rulebook only) deny: reading credentials (.env, keys, cloud configs) with read/grep/webfetch/"
+        "bash.",
+        "additional_patterns: []"),
+    "cupcake_exec_protection": (
+        "(global rulebook only) halt: the agent running the cupcake binary itself.",
+        "allowed_commands: []"),
+}
+
+Action = Literal["created", "unchanged", "kept", "overwritten"]
+
+
+@dataclass(frozen=True)
+class Written:
+    path: Path
+    action: Action
+
+
+def shipped_builtins() -> set[str]:
+    return {p.stem for p in rego_files(shipped_policies_dir() / "builtins") if not p.stem.endswith("_test")}
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def rulebook_text(scope: Literal["project", "global"]) -> str:
+    available = shipped_builtins()
+    names = [n for n in BUILTINS if (n in GLOBAL_ONLY) == (scope == "global")]
+    defaults = GLOBAL_DEFAULTS if scope == "global" else PROJECT_DEFAULTS
+    blocks: list[str] = []
+    enabled_any = False
+    for name in names:
+        what, example = BUILTINS[name]
+        on = name in defaults and name in available
+        enabled_any |= on
+        lines = [_indent(what, "  # ")]
+        if on:
+            lines += [f"  {name}:", _indent(example, "    ")]
+        else:
+            lines += [f"  # {name}:", _indent(example, "  #   ")]
+        blocks.append("\n".join(lines))
+    body = "\n\n".join(blocks)
+    text = (TEMPLATES / "rulebook.yml").read_text("utf-8")
+    head = "builtins:" if enabled_any else "builtins: {}"
+    text = text.replace("builtins:\n@@BUILTINS@@", f"{head}\n{body}")
+    if scope == "global":
+        text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init --harness opencode`",
+                            "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
+    return text
+
+
+def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Written:
+    if path.exists():
+        if path.read_bytes() == content:
+            return Written(path, "unchanged")
+        if not force:
+            return Written(path, "kept")
+        action: Action = "overwritten"
+    else:
+        action = "created"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    path.chmod(mode)
+    return Written(path, action)
+
+
+def _private_dir(d: Path) -> None:
+    existed = d.exists()
+    d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not existed:
+        d.chmod(0o700)
+
+
+def init_project(directory: Path, force: bool = False) -> list[Written]:
+    cupcake = directory / ".cupcake"
+    _private_dir(cupcake)
+    out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
+    for f in rego_files(shipped_policies_dir() / "system"):
+        out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
+    out.append(_write(cupcake / "policies" / "opencode" / "example.rego", (TEMPLATES / "example.rego").read_bytes(),
+                      force))
+    out.append(_write(cupcake / "tests" / "opencode" / "example_test.rego",
+                      (TEMPLATES / "example_test.rego").read_bytes(), force))
+    (cupcake / "signals").mkdir(exist_ok=True)
+    out.append(_write(directory / ".opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    return out
+
+
+def config_home() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+
+
+def init_global(force: bool = False) -> list[Written]:
+    root = config_home() / "cupcake"
+    _private_dir(root)
+    out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
+    (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
+    (root / "signals").mkdir(exist_ok=True)
+    out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    return out
+
+
+def system_drift(cupcake_dir: Path) -> list[str]:
+    """Project system/ files that differ from (or are missing in) the shipped version."""
+    own = cupcake_dir / "system"
+    if not (own / "evaluate.rego").is_file():
+        return []
+    out = []
+    for f in rego_files(shipped_policies_dir() / "system"):
+        mine = own / f.name
+        if not mine.is_file():
+            out.append(f"system/{f.name} is missing (the shipped builtins may need it)")
+        elif mine.read_bytes() != f.read_bytes():
+            out.append(f"system/{f.name} differs from the shipped version")
+    return out

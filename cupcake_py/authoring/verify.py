@@ -1,0 +1,114 @@
+"""`cupcake verify --harness opencode`: the "safe to install" check of a configuration.
+
+Steps, each reported pass/fail: the rulebook loads; the bundle compiles (the engine's
+own build: routing, signals, WASM, timed, never from the cache); the routing map
+(event:tool → policies) and the signals the policies require; lint errors; the policy
+tests under the configuration directory pass. Any failed step makes the exit status 1, so
+a configuration whose tests fail is refused."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cupcake_py.engine.project import ConfigDir
+from cupcake_py.errors import CupcakeError
+
+
+@dataclass
+class Step:
+    name: str
+    ok: bool
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Verification:
+    config: ConfigDir
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(s.ok for s in self.steps)
+
+    def text(self) -> str:
+        out = [f"cupcake verify: {self.config.cupcake_dir} (harness opencode)"]
+        for s in self.steps:
+            out.append(f"[{'ok' if s.ok else 'FAIL'}] {s.name}")
+            out += [f"    {ln}" for ln in s.lines]
+        out.append("safe to install" if self.ok else "NOT safe to install: fix the failed steps above")
+        return "\n".join(out) + "\n"
+
+
+def _step(name: str, fn: Callable[[Step], None]) -> Step:
+    step = Step(name, True)
+    try:
+        fn(step)
+    except CupcakeError as e:
+        step.ok = False
+        step.lines += str(e).splitlines()
+    return step
+
+
+def verify(cfg: ConfigDir) -> Verification:
+    from cupcake_py.engine import bundle as B
+    from cupcake_py.engine.rulebook import load_rulebook
+
+    v = Verification(cfg)
+
+    def rulebook(step: Step) -> None:
+        rb = load_rulebook(cfg.rulebook)
+        state = "found" if cfg.rulebook.is_file() else "missing (defaults)"
+        step.lines.append(f"{cfg.rulebook}: {state}; builtins enabled: {', '.join(rb.builtins.enabled()) or 'none'}")
+
+    v.steps.append(_step("rulebook", rulebook))
+
+    def compile_bundle(step: Step) -> None:
+        t0 = time.perf_counter()
+        b = B.build(cfg, B.cache_key(cfg))
+        dt = time.perf_counter() - t0
+        step.lines.append(f"{len(b.policies)} routed policies, {len(b.sources)} source files; WASM {len(b.wasm)} bytes "
+                          f"compiled in {dt:.2f}s; host builtins: {', '.join(b.host_builtins) or 'none'}")
+        step.lines.append("routing map:")
+        if not b.routing:
+            step.lines.append("  (empty: no policy is routed, every event is allowed)")
+        for key in sorted(b.routing):
+            step.lines.append(f"  {key} -> {len(b.routing[key])} {'policy' if len(b.routing[key]) == 1 else 'policies'}")
+            step.lines += [f"    - {p}" for p in b.routing[key]]
+        wanted = sorted({s for p in b.policies.values() for s in p.get("signals", [])})
+        step.lines.append(f"signals required: {', '.join(wanted) or 'none'}; defined: "
+                          f"{', '.join(sorted(b.signals)) or 'none'}")
+
+    v.steps.append(_step("compile bundle", compile_bundle))
+
+    def lint(step: Step) -> None:
+        from cupcake_py.authoring.validate import validate_paths
+
+        report = validate_paths([cfg.cupcake_dir])
+        errors = [f for f in report.findings if f.severity == "error"]
+        step.ok = not errors
+        step.lines.append(f"{len(report.files)} files: {len(errors)} errors, {report.count('warning')} warnings "
+                          "(details: cupcake validate)")
+        step.lines += [f"{f.file}:{f.row}:{f.col}: [{f.rule}] {f.message}" for f in errors[:10]]
+        from cupcake_py.authoring.scaffold import system_drift
+
+        step.lines += [f"note: {d} (cupcake init --force refreshes it)" for d in system_drift(cfg.cupcake_dir)]
+
+    v.steps.append(_step("lint", lint))
+
+    def tests(step: Step) -> None:
+        from cupcake_py.authoring.testrunner import run_tests
+
+        run = run_tests([cfg.cupcake_dir])
+        counted = [r for r in run.results if r.status != "skip"]
+        step.ok = run.ok
+        step.lines.append(f"{run.count('pass')}/{len(counted)} passed" if counted else "no tests (*_test.rego)")
+        for r in run.results:
+            if r.status in ("fail", "error"):
+                where = r.failure.location if r.failure else r.case.location
+                step.lines.append(f"{r.status.upper()} {r.case.full_name} at {where}: "
+                                  f"{r.failure.source if r.failure else r.message}")
+
+    v.steps.append(_step("policy tests", tests))
+    return v
