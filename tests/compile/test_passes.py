@@ -114,3 +114,13 @@ def test_constant_argument_type_errors(src: str, want: str) -> None:
 
 def test_well_typed_constants_pass() -> None:
     assert errors('package a\np if { count([1]) > 0; upper("x") == "X"; concat(",", {"a"}) }\n') == []
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("package a\nr := {\"s\": 1}\np if { r with data.a.r.s as 2 }\n",
+     "with keyword cannot partially replace virtual document(s) data.a.r"),
+    ("package a\np if { true with nosuch as 2 }\n",
+     "with keyword target must reference existing input, data, or a function"),
+])
+def test_with_target_errors(src: str, want: str) -> None:
+    assert any(want in g for g in errors(src)), errors(src)

@@ -123,6 +123,41 @@ def check_literal_types(b: B.Builtin, args: list[A.Term], loc: A.Location, error
     errors.append(RegoError(TYPE, f"{b.name}: invalid argument(s)\n\thave: ({have})\n\twant: ({want})", loc))
 
 
+def check_withs(groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
+                errors: list[RegoError]) -> None:
+    """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
+    for g in groups.values():
+        for c in rule_chain(g):
+            for e in all_exprs(c):
+                for w in e.with_:
+                    check_with_target(w, groups, arity, errors)
+
+
+def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
+                      errors: list[RegoError]) -> None:
+    t = w.target.value
+    ref = t if isinstance(t, A.Ref) else A.Ref([w.target]) if isinstance(t, A.Var) else None
+    name = ref.dotted() if ref is not None else None
+    if name is None:
+        errors.append(RegoError(TYPE, "with keyword target must reference existing input, data, or a function",
+                                w.location))
+        return
+    parts = tuple(name.split("."))
+    if parts[0] == "input":
+        return
+    if parts[0] == "data":
+        for i in range(1, len(parts) - 1):
+            g = groups.get(parts[1:i + 1])
+            if g is not None:
+                errors.append(RegoError(TYPE, f"with keyword cannot partially replace virtual document(s) "
+                                              f"{g.name}", w.location))
+                return
+        return
+    if arity(ref) is None:  # type: ignore[arg-type]
+        errors.append(RegoError(TYPE, "with keyword target must reference existing input, data, or a function",
+                                w.location))
+
+
 def refs_in(t: A.Term) -> Iterator[A.Ref]:
     v = t.value
     if isinstance(v, A.Ref):

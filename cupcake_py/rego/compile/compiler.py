@@ -7,7 +7,7 @@ from collections import defaultdict
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile import rules as R
-from cupcake_py.rego.compile.checks import check_calls, check_recursion
+from cupcake_py.rego.compile.checks import check_calls, check_recursion, check_with_target, check_withs
 from cupcake_py.rego.compile.flatten import Flattener
 from cupcake_py.rego.compile.metadata import metadata_term
 from cupcake_py.rego.compile.nodes import Compiled, CRule, Group
@@ -58,6 +58,7 @@ class Compiler:
                 self._order(r, safety)
                 r = r.else_
         check_calls(self.groups, self.arity, self.errors)
+        check_withs(self.groups, self.arity, self.errors)
         check_recursion(self.groups, tree, self.errors)
         entry = [g.path for g in self.groups.values() if any(_is_entrypoint(r.rule) for r in g.rules)]
         for m in modules:  # `entrypoint: true` at package scope: the package document
@@ -135,7 +136,16 @@ class Compiler:
         out = flat.body(res.query(body))
         safety = Safety(self.arity, self.names, self.errors)
         out = safety.order(out, set(), set())
+        for e in _all(out):
+            for w in e.with_:
+                check_with_target(w, self.groups, self.arity, self.errors)
         return out
+
+
+def _all(body: list[A.Expr]) -> list[A.Expr]:
+    from cupcake_py.rego.compile.checks import exprs
+
+    return list(exprs(body))
 
 
 def _is_pattern(t: A.Term) -> bool:
