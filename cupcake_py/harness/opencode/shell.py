@@ -50,8 +50,8 @@ def normalize_whitespace(command: str) -> str:
             escaped = False
             if ch == "\n" and not quote:
                 out.pop()  # drop the backslash: line continuation
-                if out and out[-1] == " ":
-                    out.pop()
+                if out and out[-1] in (" ", "; "):
+                    run = ("\n" if out.pop() == "; " else " ") + run  # back to pending whitespace
                 run += " "
                 continue
             out.append(ch)
