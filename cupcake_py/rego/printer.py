@@ -149,7 +149,10 @@ class Printer:
 
     def block(self, body: A.Body, depth: int) -> str:
         pad = self.ind * (depth + 1)
-        lines = "".join(f"{pad}{self.expr(e, depth + 1)}\n" for e in body)
+        texts = [self.expr(e, depth + 1) for e in body]
+        # a line starting with `-` would continue the previous expression (binary minus)
+        lines = "".join(f"{pad}{t}{';' if i + 1 < len(texts) and texts[i + 1].startswith('-') else ''}\n"
+                        for i, t in enumerate(texts))
         return "{\n" + lines + self.ind * depth + "}"
 
     # ---------------------------------------------------------------- rules & modules
