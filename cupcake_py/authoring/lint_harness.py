@@ -3,7 +3,7 @@ disagrees with a rule's own guards, signals, `tool_input` fields and top-level i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from cupcake_py.authoring import astq
 from cupcake_py.authoring import harness_facts as H
@@ -81,6 +81,12 @@ def _tool_problem(name: str, raw_id: bool) -> tuple[str, str, str | None] | None
             "is a custom tool", "info")
 
 
+def _has_current(tools: Iterable[str]) -> bool:
+    """A list that also names a current tool keeps legacy names for older OpenCode versions:
+    harmless, so legacy-tool is reported only for lists that can never match today."""
+    return any(t in H.current_tools() for t in tools)
+
+
 def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if mi.is_test or mi.is_system:
         return
@@ -88,9 +94,10 @@ def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
         p = _event_problem(e)
         if p:
             yield _f(p[0], mi.routing_location(e), mi, p[1])
+    compat = _has_current(mi.tools)
     for t in mi.tools:
         tp = _tool_problem(t, raw_id=False)
-        if tp:
+        if tp and not (compat and tp[0] == "legacy-tool"):
             yield _f(tp[0], mi.routing_location(t), mi, tp[1], tp[2])
     for rule in mi.module.rules:
         for r in astq.rule_chain(rule):
@@ -102,7 +109,7 @@ def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                             yield _f(p[0], g.location, mi, p[1])
                     else:
                         tp = _tool_problem(v, raw_id=g.field == "tool")
-                        if tp:
+                        if tp and not (g.field == "tool_name" and _has_current(g.values) and tp[0] == "legacy-tool"):
                             yield _f(tp[0], g.location, mi, tp[1], tp[2])
 
 

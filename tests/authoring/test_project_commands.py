@@ -1,0 +1,132 @@
+"""`cupcake init`, `verify` and `inspect` through the CLI, on temporary projects."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from cupcake_py.authoring.scaffold import BUILTINS, PLUGIN, rulebook_text
+from cupcake_py.cli import _register, app
+from cupcake_py.engine.rulebook import Builtins, parse_rulebook
+
+_register()
+runner = CliRunner()
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(proj)])
+    assert r.exit_code == 0, r.output
+    return proj
+
+
+def test_init_creates_the_layout(project: Path) -> None:
+    cc = project / ".cupcake"
+    assert stat.S_IMODE(cc.stat().st_mode) == 0o700
+    for rel in ("rulebook.yml", "system/evaluate.rego", "system/commands.rego", "policies/opencode/example.rego",
+                "tests/opencode/example_test.rego"):
+        assert (cc / rel).is_file(), rel
+    assert (project / ".opencode/plugin/cupcake.js").read_bytes() == PLUGIN.read_bytes()
+
+
+def test_rulebook_template_is_valid_and_describes_every_builtin() -> None:
+    for scope in ("project", "global"):
+        text = rulebook_text(scope)  # type: ignore[arg-type]
+        parse_rulebook(text, Path("rulebook.yml"))
+        yaml.safe_load(text)
+    assert set(BUILTINS) == set(Builtins.model_fields)
+    both = rulebook_text("project") + rulebook_text("global")
+    for name in Builtins.model_fields:
+        assert f"{name}:" in both, name
+
+
+def test_init_is_idempotent_and_keeps_user_files(project: Path) -> None:
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
+    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 7
+    example = project / ".cupcake/policies/opencode/example.rego"
+    example.write_text(example.read_text() + "\n# my change\n")
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
+    assert "kept" in r.output and example.read_text().endswith("# my change\n")
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project), "--force"])
+    assert "overwritten" in r.output and not example.read_text().endswith("# my change\n")
+
+
+def test_init_global(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--global"])
+    assert r.exit_code == 0, r.output
+    root = tmp_path / "cfg" / "cupcake"
+    assert stat.S_IMODE(root.stat().st_mode) == 0o700
+    assert (root / "rulebook.yml").is_file() and (root / "policies/opencode").is_dir()
+    assert (tmp_path / "cfg/opencode/plugin/cupcake.js").is_file()
+
+
+def test_example_policy_fires_through_cupcake_eval(project: Path, tmp_path: Path) -> None:
+    event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "tool": "bash",
+             "args": {"command": "git push --force origin main"}}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    proc = subprocess.run([sys.executable, "-m", "cupcake_py", "eval", "--harness", "opencode"], cwd=project,
+                          input=json.dumps(event), capture_output=True, text=True, env=env, timeout=120)
+    out = json.loads(proc.stdout)
+    assert out["decision"] == "deny", proc.stdout + proc.stderr
+    assert "force-pushing" in out["reason"]
+
+
+def test_verify_fresh_project_is_safe(project: Path) -> None:
+    r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
+    assert r.exit_code == 0, r.output
+    assert "PreToolUse:Bash -> 1 policy" in r.output and "- cupcake.policies.opencode.example" in r.output
+    assert "WASM" in r.output and "5/5 passed" in r.output and "safe to install" in r.output
+
+
+def test_verify_refuses_failing_tests_and_bad_rulebook(project: Path) -> None:
+    t = project / ".cupcake/tests/opencode/example_test.rego"
+    t.write_text(t.read_text().replace('bash("ls -la")', 'bash("git push -f")'))
+    r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
+    assert r.exit_code == 1
+    assert "[FAIL] policy tests" in r.output and "test_other_commands_are_allowed" in r.output
+    assert "NOT safe to install" in r.output
+    (project / ".cupcake/rulebook.yml").write_text("builtins:\n  no_such_builtin: {}\n")
+    r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
+    assert r.exit_code == 1 and "[FAIL] rulebook" in r.output and "rulebook.yml:2:" in r.output
+
+
+def test_verify_without_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["verify", "--harness", "opencode"])
+    assert r.exit_code == 2 and "cupcake init" in r.stderr
+
+
+def test_inspect_table_and_json(project: Path) -> None:
+    r = runner.invoke(app, ["inspect", "--policy-dir", str(project)])
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("cupcake.policies.opencode.example "))
+    assert line.split()[1:5] == ["custom", "yes", "PreToolUse", "Bash"]
+    r = runner.invoke(app, ["inspect", "--policy-dir", str(project), "--format", "json"])
+    rows = {p["package"]: p for p in json.loads(r.stdout)["policies"]}
+    ex = rows["cupcake.policies.opencode.example"]
+    assert ex["title"].startswith("Example policy") and ex["verbs"] == ["deny", "ask"]
+    guard = rows["cupcake.policies.builtins.rulebook_security_guardrails"]
+    assert guard["kind"] == "builtin" and guard["enabled"] is True
+    assert rows["cupcake.system"]["kind"] == "system"
+
+
+def test_pre_commit_hooks_run_registered_commands() -> None:
+    hooks = yaml.safe_load((Path(__file__).parents[2] / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"] for h in hooks} == {"cupcake-validate", "cupcake-test"}
+    names = {c.name for c in app.registered_commands}
+    for h in hooks:
+        prog, cmd = h["entry"].split()
+        assert prog == "cupcake" and cmd in names and h["files"] == r"\.rego$"

@@ -1,0 +1,92 @@
+"""`cupcake test`: tests compiled through plan → wasm → host; mocks, strict builtin errors,
+failure diagnosis, coverage, the shipped policies' own tests, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cupcake_py.authoring import testrunner as tr
+from cupcake_py.cli import _register, app
+
+HERE = Path(__file__).parent
+REPO = HERE.parents[1]
+DEMO = HERE / "rego_fixtures" / "demo"
+
+_register()
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def demo_run() -> tr.TestRun:
+    return tr.run_tests([DEMO], coverage=True)
+
+
+def _by_name(run: tr.TestRun) -> dict[str, object]:
+    return {r.case.name: r for r in run.results}
+
+
+def test_statuses(demo_run: tr.TestRun) -> None:
+    got = {name: r.status for name, r in _by_name(demo_run).items()}  # type: ignore[attr-defined]
+    assert got == {"test_rm_denied": "pass", "test_ls_allowed": "pass", "test_data_mock": "pass",
+                   "test_function_mock": "pass", "test_wrong_id": "fail", "test_strict_builtin_error": "error",
+                   "todo_later": "skip"}
+    assert not demo_run.ok and demo_run.wasm_size > 0
+
+
+def test_failure_shows_expression_locals_and_operands(demo_run: tr.TestRun) -> None:
+    r = _by_name(demo_run)["test_wrong_id"]
+    f = r.failure  # type: ignore[attr-defined]
+    assert f is not None
+    assert (f.location.file, f.location.row) == (str(DEMO / "demo_test.rego"), 30)
+    assert f.source == 'ids == {"DEMO-RM"}'
+    assert [dict(b) for b in f.bindings] == [{"cmd": "curl x", "ids": frozenset({"DEMO-CURL"})}]
+    assert f.operands == [frozenset({"DEMO-CURL"}), frozenset({"DEMO-RM"})]
+
+
+def test_strict_builtin_error_is_a_test_error(demo_run: tr.TestRun) -> None:
+    r = _by_name(demo_run)["test_strict_builtin_error"]
+    assert "time.parse_rfc3339_ns" in r.message  # type: ignore[attr-defined]
+
+
+def test_coverage_marks_unexecuted_rule(demo_run: tr.TestRun) -> None:
+    assert demo_run.coverage is not None
+    cov = demo_run.coverage[str(DEMO / "demo.rego")]
+    assert cov.not_covered == {20, 21}  # the ask rule: no test runs `git push`
+    assert {11, 12, 15, 16, 17} <= cov.covered
+    assert str(DEMO / "demo_test.rego") not in demo_run.coverage
+
+
+def test_run_filter() -> None:
+    run = tr.run_tests([DEMO], run=r"test_(rm|ls)_")
+    assert sorted(r.case.name for r in run.results if r.status != "skip") == ["test_ls_allowed", "test_rm_denied"]
+    assert run.ok and run.coverage is None
+
+
+def test_parse_error_is_a_setup_error(tmp_path: Path) -> None:
+    (tmp_path / "x_test.rego").write_text("package x_test\n\ntest_a if {\n")
+    with pytest.raises(tr.TestSetupError, match=r"x_test.rego:\d+:\d+"):
+        tr.run_tests([tmp_path])
+
+
+def test_shipped_policies_own_tests_pass() -> None:
+    run = tr.run_tests([REPO / "policies"])
+    counted = [r for r in run.results if r.status != "skip"]
+    assert counted, "the shipped policies have no *_test.rego tests"
+    assert [f"{r.case.full_name}: {r.status} {r.message}" for r in counted if r.status != "pass"] == []
+
+
+def test_cli_text_and_json() -> None:
+    r = runner.invoke(app, ["test", str(DEMO)])
+    assert r.exit_code == 1
+    assert "data.cupcake.policies.demo_test.test_wrong_id: FAIL" in r.stdout
+    assert 'locals: cmd = "curl x", ids = {"DEMO-CURL"}' in r.stdout
+    assert "PASS: 4/6" in r.stdout and "SKIP: 1/6" in r.stdout
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "test_rm", "--format", "json", "--coverage"])
+    assert r.exit_code == 0, r.stdout
+    doc = json.loads(r.stdout)
+    assert doc["summary"] == {"pass": 1, "fail": 0, "error": 0, "skip": 0}
+    assert doc["coverage"][str(DEMO / "demo.rego")]["percent"] < 100
