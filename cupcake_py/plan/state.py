@@ -3,7 +3,6 @@ per-function emission context (statement lists, locals, variable bindings)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -105,8 +104,11 @@ class State:
 
     def emit(self, s: ir.Stmt) -> None:
         loc = self.loc
-        if loc.row:
-            s = dataclasses.replace(s, file=self.fx.file, row=loc.row, col=loc.col)
+        if loc.row:  # the statement was just built here: set its location in place
+            set_ = object.__setattr__
+            set_(s, "file", self.fx.file)
+            set_(s, "row", loc.row)
+            set_(s, "col", loc.col)
         self.fx.stmts.append(s)
 
     def block(self, fn: K) -> ir.Block:

@@ -22,8 +22,8 @@ regorus = pytest.importorskip("regorus")
 host = pytest.importorskip("cupcake_py.host")
 host_errors = pytest.importorskip("cupcake_py.host.errors")
 
-BATCH = 20
-EXAMPLES = 50
+BATCH = 40
+EXAMPLES = 25
 RULES = ("s", "o", "c", "d", "n", "e", "comp", "w", "g")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 
 from cupcake_py.rego import ast as A
 
@@ -49,19 +48,19 @@ def clone(x):  # type: ignore[no-untyped-def]
     return copy.deepcopy(x)
 
 
-def term_children(v: A.Value) -> Iterator[A.Term]:
+def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     """Direct sub-terms of a value, NOT descending into comprehension bodies."""
-    if isinstance(v, A.Ref):
-        yield from v.terms
-    elif isinstance(v, A.Array | A.Set):
-        yield from v.items
-    elif isinstance(v, A.Object):
-        for k, x in v.items:
-            yield k
-            yield x
-    elif isinstance(v, A.Call):
-        yield from v.operator.terms[:1] if not isinstance(v.operator.terms[0].value, A.Var) else ()
-        yield from v.args
+    t = type(v)
+    if t is A.Ref:
+        return v.terms  # type: ignore[union-attr]
+    if t is A.Array or t is A.Set:
+        return v.items  # type: ignore[union-attr]
+    if t is A.Object:
+        return [x for kv in v.items for x in kv]  # type: ignore[union-attr]
+    if t is A.Call:
+        head = v.operator.terms[0]  # type: ignore[union-attr]
+        return ([] if type(head.value) is A.Var else [head]) + v.args  # type: ignore[union-attr]
+    return ()
 
 
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
