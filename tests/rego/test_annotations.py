@@ -1,0 +1,121 @@
+"""METADATA blocks: YAML parsing, attachment to package/rule, scopes, field validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from cupcake_py.errors import Location
+from cupcake_py.rego import ast as A
+from cupcake_py.rego import parse_module
+from cupcake_py.rego.errors import RegoErrors
+from cupcake_py.rego.printer import print_module
+
+POLICY = """# METADATA
+# title: Git safety
+# description: Blocks dangerous git commands
+# scope: subpackages
+# authors:
+# - Jane Doe <jane@example.com>
+# - name: Bob
+# organizations: [acme]
+# related_resources:
+# - https://example.com/a
+# - ref: https://example.com/b
+#   description: docs
+# custom:
+#   routing:
+#     required_events: ["PreToolUse"]
+#     required_tools: ["Bash"]
+#     required_signals: [git_branch]
+package cupcake.policies.git
+
+import rego.v1
+
+# a plain comment, not metadata
+x := 1
+
+# METADATA
+# title: deny force push
+# entrypoint: true
+# schemas:
+#   - input: schema.input
+#   - input.tool: {type: string}
+deny contains msg if {
+	input.tool == "Bash"
+	msg := "no"
+}
+
+# METADATA
+# scope: document
+# description: whole document
+allow := true
+"""
+
+
+def test_package_and_rule_annotations() -> None:
+    m = parse_module(POLICY, "git.rego")
+    (pkg,) = m.package.annotations
+    assert pkg.scope == "subpackages" and pkg.title == "Git safety"
+    assert pkg.description == "Blocks dangerous git commands"
+    assert pkg.authors == [A.AuthorAnnotation("Jane Doe", "jane@example.com"), A.AuthorAnnotation("Bob", "")]
+    assert pkg.organizations == ["acme"]
+    assert pkg.related_resources == [A.RelatedResourceAnnotation("https://example.com/a"),
+                                     A.RelatedResourceAnnotation("https://example.com/b", "docs")]
+    assert pkg.routing() == {"required_events": ["PreToolUse"], "required_tools": ["Bash"],
+                             "required_signals": ["git_branch"]}
+    assert pkg.location == Location("git.rego", 1, 1)
+    x, deny, allow = m.rules
+    assert x.annotations == []
+    (d,) = deny.annotations
+    assert d.scope == "rule" and d.title == "deny force push" and d.entrypoint
+    assert [(s.path.dotted(), s.schema.dotted() if s.schema else None, s.definition) for s in d.schemas] == [
+        ("input", "schema.input", None), ("input.tool", None, {"type": "string"})]
+    assert d.routing() == {}
+    (a,) = allow.annotations
+    assert a.scope == "document" and a.description == "whole document"
+    assert m.annotations == [pkg, d, a]
+
+
+def test_default_scopes() -> None:
+    m = parse_module("# METADATA\n# title: p\npackage p\n\n# METADATA\n# title: r\nr := 1\n", "s.rego")
+    assert m.package.annotations[0].scope == "package"
+    assert m.rules[0].annotations[0].scope == "rule"
+
+
+def test_annotations_survive_printing() -> None:
+    m = parse_module(POLICY, "git.rego")
+    assert parse_module(print_module(m), "again.rego") == m
+
+
+def test_metadata_inside_rule_body_goes_to_next_rule() -> None:
+    src = "package p\n\na if {\n  # METADATA\n  # title: inner\n  true\n}\n\nb := 2\n"
+    m = parse_module(src, "i.rego")
+    assert m.rules[0].annotations == [] and m.rules[1].annotations[0].title == "inner"
+
+
+@pytest.mark.parametrize(("block", "target", "message"), [
+    ("# title: [unclosed", "p := 1", "invalid METADATA block: YAML error"),
+    ("# colour: red", "p := 1", "unknown annotation field `colour`"),
+    ("# scope: galaxy", "p := 1", "invalid scope `galaxy`"),
+    ("# scope: package", "p := 1", "annotation scope `package` must be applied to a package"),
+    ("# scope: subpackages", "p := 1", "annotation scope `subpackages` must be applied to a package"),
+    ("# title: [1]", "p := 1", "`title` must be a string"),
+    ("# entrypoint: yes please", "p := 1", "`entrypoint` must be true or false"),
+    ("# authors: 5", "p := 1", "`authors` must be a list"),
+    ("# schemas: [input: 1]", "p := 1", "a schema must be a reference"),
+    ("# custom: 3", "p := 1", "`custom` must be a mapping"),
+    ("# - a list", "p := 1", "expected a YAML mapping"),
+    ("# title: x", "", "METADATA block is not followed by a package or rule"),
+])
+def test_invalid_blocks(block: str, target: str, message: str) -> None:
+    src = f"package p\n\n# METADATA\n{block}\n{target}\n"
+    with pytest.raises(RegoErrors) as info:
+        parse_module(src, "bad.rego")
+    (err,) = info.value.errors
+    assert err.code == "rego_parse_error" and message in err.message
+    assert err.location is not None and err.location.file == "bad.rego" and err.location.row in (3, 4)
+
+
+def test_rule_scope_before_package_is_an_error() -> None:
+    with pytest.raises(RegoErrors, match="annotation scope `rule` must be applied to a rule"):
+        parse_module("# METADATA\n# scope: rule\npackage p\n", "x.rego")
