@@ -138,6 +138,8 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
         where = Location(location.file, location.row + 1 + mark.line, mark.column + 3) if mark else location
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RegoError(PARSE, f"invalid METADATA block: YAML error: {problem}", where) from None
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # e.g. an impossible date
+        raise RegoError(PARSE, f"invalid METADATA block: {exc}", location) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -12,6 +12,7 @@ MAX_ERRORS errors per file).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
@@ -274,8 +275,11 @@ class Parser:
                 assign = self.k[self.i] == ":="
                 self.i += 1
                 value = self.parse_in(False)
+            if self.k[self.i] == "{":
+                self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
+                          "{ ... }`")
             ebody = self.parse_if_body() if self.kw("if") else _true_body(eloc)
-            ehead = A.Head(ref, head.args, None, value, assign, eloc)
+            ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
         return rule

@@ -10,6 +10,8 @@ from cupcake_py.rego import parse_module, parse_query, parse_term
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors, format_json, format_text
 
 GOLDEN = [
+    ('package p\np := 1 if { a } else { b }\n',
+     ['2:22: `if` keyword is required before an else body (Rego v1): write `else := <value> if { ... }`']),
     ('p := 1\n',
      ['1:1: unexpected identifier `p`: expected `package` (a module starts with `package <path>`)']),
     ('package\n',

@@ -138,6 +138,7 @@ def test_default_else_functions() -> None:
         chain.append((sx(r.head.value), r.head.assign, sx(r.body)))
         r = r.else_
     assert chain == [("#1", True, "a"), ("#2", True, "b"), ("#3", False, "true")]
+    assert p.else_ is not None and p.else_.head.ref == p.head.ref and p.else_.head.ref is not p.head.ref
     assert f1.head.kind == "function" and [sx(x) for x in f1.head.args or []] == ["x"]
     assert sx(f1.head.value) == "y" and f1.head.assign
     assert [sx(x) for x in f2.head.args or []] == ["x", "[a _]"] and sx(f2.head.value) == "true"

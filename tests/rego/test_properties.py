@@ -53,6 +53,19 @@ def test_rego_like_noise_only_rego_errors(text: str) -> None:
     _parses_or_rego_errors("package p\n" + text)
 
 
+@SETTINGS
+@given(st.lists(st.text(alphabet="abcdefgijklmnoprstuyz :-[]{}'\"!&*?|>#0123456789\t", max_size=30), max_size=6))
+def test_random_metadata_only_rego_errors(lines: list[str]) -> None:
+    block = "".join(f"# {line}\n" for line in ["title: t", "custom:", *("  " + x for x in lines)])
+    module = _parses_or_rego_errors(f"package p\n\n# METADATA\n{block}p := 1\n")
+    if module is not None:
+        assert parse_module(print_module(module), "again.rego") == module
+
+
+def test_impossible_date_in_metadata_is_a_parse_error() -> None:
+    assert _parses_or_rego_errors("package p\n# METADATA\n# custom:\n#   d: 2001-13-45\np := 1\n") is None
+
+
 @st.composite
 def mutated_policy(draw: st.DrawFn) -> str:
     text = draw(st.sampled_from(CORPUS))
