@@ -24,7 +24,7 @@ host_errors = pytest.importorskip("cupcake_py.host.errors")
 
 BATCH = 40
 EXAMPLES = 25
-RULES = ("s", "o", "c", "d", "n", "e", "comp", "w", "g")
+RULES = ("s", "o", "c", "d", "n", "e", "comp", "w", "g", "h", "t", "ks")
 
 
 class Gen:
@@ -114,6 +114,13 @@ class Gen:
         lit = self.draw(st.integers(-2, 5))
         lines.append(f"w := {r} if {{ {r} := c with input.n as {lit} }}")
         lines.append(f"g := [{x}, {y}] if {{ some {x} in s; some {y}, _ in o; {self.cond([x], 0)} }}")
+        m = self.fresh()
+        lines.append(f"h := {m} if {{ {m} := d with data.{pkg}.s as {{{self.num([], 0)}, {self.num([], 0)}}} }}")
+        k2, v2 = self.fresh(), self.fresh()
+        lines.append(f"t.u[{k2}] := {v2} if {{ some {k2}, {v2} in input.o; {self.cond([v2], 0)} }}")
+        lines.append(f"t.x := {self.num([], 1)}")
+        k3 = self.fresh()
+        lines.append(f"ks := {{{k3} | some {k3}, _ in t.u}} if {{ every {k3}, _ in o {{ {k3} != \"zz\" }} }}")
         return "\n".join(lines) + "\n"
 
 
@@ -157,8 +164,9 @@ def test_regorus_agrees(data: st.DataObject, inp: dict[str, Any]) -> None:
     for ep in entry:
         pkg, rule = ep.split("/")
         try:
-            want: Any = engine.eval_rule(f"data.{pkg}.{rule}")
-            theirs = canon(want) if want is not None else None
+            res = engine.eval_query(f"data.{pkg}.{rule}")["result"]
+            want: Any = res[0]["expressions"][0]["value"] if res else None
+            theirs = canon(want) if res else None
         except RuntimeError as e:  # a conflict: complete rule / object key with two values
             want = str(e).split("error:")[-1].split("\n")[0]
             theirs = "conflict" if "multiple outputs" in want or "conflict" in want else want
