@@ -73,7 +73,9 @@ def through_wasm(quick: bool) -> None:
     base = None
     for label, expr in CALLS:
         policy = compile_query([POLICY.format(n=n, call=expr)], "data.bench.out = x", entrypoint="eval")
-        inst = PolicyModule(compile_policy(policy), HostOptions(cache_dir=None, deadline=60.0)).instantiate(None)
+        inst = PolicyModule(compile_policy(policy), HostOptions(cache_dir=None, deadline=60.0)).instantiate(
+            None
+        )
         inst.eval("eval", None)
         best = float("inf")
         for _ in range(5):

@@ -93,7 +93,12 @@ def test_decode_verify_claims() -> None:
     assert call("io.jwt.decode_verify", tok({}), {**c, "alg": "RS256"})[0] is False
     assert call("io.jwt.decode_verify", tok({"iss": "x"}), {**c, "iss": "y"})[0] is False
     # a verified token whose exp/nbf is not a number is an error (undefined), not "invalid"
-    fails("io.jwt.decode_verify", tok({"nbf": "soon"}), c, match="io.jwt.decode_verify: nbf value must be a number")
+    fails(
+        "io.jwt.decode_verify",
+        tok({"nbf": "soon"}),
+        c,
+        match="io.jwt.decode_verify: nbf value must be a number",
+    )
     fails("io.jwt.decode_verify", tok({"exp": True}), c, match="exp value must be a number")
     assert call("io.jwt.decode_verify", tok({"exp": "x"}), {"secret": "wrong"}) == [False, {}, {}]
     fails(

@@ -20,7 +20,9 @@ def v(raw: str, kind: int, **extra: object) -> dict[str, object]:
 
 
 def test_parse_query_shape_fields_aliases_args_and_variables() -> None:
-    ast = call("graphql.parse_query", 'query Q($id: String! = "x") { boss: employeeByID(id: $id) { salary } }')
+    ast = call(
+        "graphql.parse_query", 'query Q($id: String! = "x") { boss: employeeByID(id: $id) { salary } }'
+    )
     assert ast == {"Operations": [{
         "Name": "Q", "Operation": "query",
         "VariableDefinitions": [{"Variable": "id", "Type": {"NamedType": "String", "NonNull": True},
@@ -46,7 +48,9 @@ def test_value_kinds_follow_gqlparser_numbering(literal: str, value: dict[str, o
 
 
 def test_fragments_spreads_inline_fragments_directives() -> None:
-    ast = call("graphql.parse_query", "{ ...F ... on T { a } ... @skip(if: true) { b } } fragment F on T { c @x }")
+    ast = call(
+        "graphql.parse_query", "{ ...F ... on T { a } ... @skip(if: true) { b } } fragment F on T { c @x }"
+    )
     sel = ast["Operations"][0]["SelectionSet"]
     assert sel[0] == {"Name": "F"}
     assert sel[1] == {"TypeCondition": "T", "SelectionSet": [{"Alias": "a", "Name": "a"}]}
@@ -56,7 +60,9 @@ def test_fragments_spreads_inline_fragments_directives() -> None:
 
 
 def test_parse_schema_shape_lists_by_kind() -> None:
-    ast = call("graphql.parse_schema", """
+    ast = call(
+        "graphql.parse_schema",
+        """
         schema { query: Q }
         extend schema @d
         directive @d(a: Int = 1) repeatable on SCHEMA | FIELD
@@ -64,7 +70,8 @@ def test_parse_schema_shape_lists_by_kind() -> None:
         union U = X | Y
         input I { f: [Int!]! = [1] }
         extend interface J { g: ID }
-    """)
+    """,
+    )
     assert ast["Schema"] == [{"Description": "", "OperationTypes": [{"Operation": "query", "Type": "Q"}]}]
     assert ast["SchemaExtension"] == [{"Description": "", "Directives": [{"Name": "d", "Location": ""}]}]
     assert ast["Directives"] == [{"Description": "", "Name": "d", "IsRepeatable": True, "Locations": ["SCHEMA", "FIELD"],
@@ -74,8 +81,11 @@ def test_parse_schema_shape_lists_by_kind() -> None:
     assert enum["Description"] == "doc" and enum["Kind"] == "ENUM"
     assert [e["Name"] for e in enum["EnumValues"]] == ["A", "B"]
     assert union["Types"] == ["X", "Y"] and union["Kind"] == "UNION"
-    assert inp["Fields"][0]["Type"] == {"NamedType": "", "NonNull": True,
-                                        "Elem": {"NamedType": "Int", "NonNull": True}}
+    assert inp["Fields"][0]["Type"] == {
+        "NamedType": "",
+        "NonNull": True,
+        "Elem": {"NamedType": "Int", "NonNull": True},
+    }
     assert ast["Extensions"][0]["Kind"] == "INTERFACE" and ast["Extensions"][0]["BuiltIn"] is False
 
 
@@ -153,7 +163,10 @@ def test_parse_reports_the_first_validation_error() -> None:
 
 
 def test_ast_objects_are_accepted_and_round_trip() -> None:
-    q = call("graphql.parse_query", 'query ($t: [String!] = ["x"]) { s: search(text: """blk""", tags: $t) { id ... on Employee { salary } } }')
+    q = call(
+        "graphql.parse_query",
+        'query ($t: [String!] = ["x"]) { s: search(text: """blk""", tags: $t) { id ... on Employee { salary } } }',
+    )
     s = call("graphql.parse_schema", SCHEMA)
     assert call("graphql.parse", q, s) == [q, s]
     assert call("graphql.parse_and_verify", q, s) == [True, q, s]
@@ -171,8 +184,14 @@ _names = st.from_regex(r"[a-z][a-zA-Z0-9]{0,6}", fullmatch=True)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(_names, st.sampled_from(["Int", "String", "[ID!]", "Boolean!"])), min_size=1,
-                max_size=5, unique_by=lambda t: t[0]))
+@given(
+    st.lists(
+        st.tuples(_names, st.sampled_from(["Int", "String", "[ID!]", "Boolean!"])),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda t: t[0],
+    )
+)
 def test_schema_shape_round_trips_through_text(fields: list[tuple[str, str]]) -> None:
     text = "type T { " + " ".join(f"{n}(a: Int = 3): {t}" for n, t in fields) + " }"
     ast = call("graphql.parse_schema", text)
@@ -181,11 +200,14 @@ def test_schema_shape_round_trips_through_text(fields: list[tuple[str, str]]) ->
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text("{}()[]!:$@=|&.\"# \nabtypeQuryInt0", max_size=40))
+@given(st.text('{}()[]!:$@=|&."# \nabtypeQuryInt0', max_size=40))
 def test_arbitrary_text_gives_a_value_or_a_builtin_error(text: str) -> None:
-    for name, args in (("graphql.parse_query", (text,)), ("graphql.parse_schema", (text,)),
-                       ("graphql.is_valid", (text, "type Query { a: Int }")),
-                       ("graphql.schema_is_valid", (text,))):
+    for name, args in (
+        ("graphql.parse_query", (text,)),
+        ("graphql.parse_schema", (text,)),
+        ("graphql.is_valid", (text, "type Query { a: Int }")),
+        ("graphql.schema_is_valid", (text,)),
+    ):
         try:
             out = call(name, *args)
         except BuiltinError:

@@ -49,12 +49,24 @@ def test_exact_conversions_reject_fractions() -> None:
 def test_sigv4_timestamp_must_be_an_int64_literal() -> None:
     """OPA reads time_ns with Number.Int64 (text based): -1e9 as written in a policy fails."""
     req = {"method": "GET", "url": "https://example.com"}
-    cfg = {"aws_access_key": "a", "aws_secret_access_key": "s", "aws_service": "s3", "aws_region": "us-east-1"}
+    cfg = {
+        "aws_access_key": "a",
+        "aws_secret_access_key": "s",
+        "aws_service": "s3",
+        "aws_region": "us-east-1",
+    }
     for bad in (Decimal("-1E+9"), Decimal("1.0"), Decimal("1E+18")):
-        fails("providers.aws.sign_req", req, cfg, bad,
-              match="operand 3 could not convert time_ns value into a unix timestamp")
-    assert call("providers.aws.sign_req", req, cfg, 1_451_311_705_000_000_000)["headers"]["x-amz-date"] == \
-        "20151228T140825Z"
+        fails(
+            "providers.aws.sign_req",
+            req,
+            cfg,
+            bad,
+            match="operand 3 could not convert time_ns value into a unix timestamp",
+        )
+    assert (
+        call("providers.aws.sign_req", req, cfg, 1_451_311_705_000_000_000)["headers"]["x-amz-date"]
+        == "20151228T140825Z"
+    )
 
 
 @pytest.mark.parametrize(

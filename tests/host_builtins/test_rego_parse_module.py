@@ -87,14 +87,21 @@ def test_expressions() -> None:
                                 "body": [{"index": 0, "terms": call_terms("gt", var("y"), num(0))}]}  # fmt: skip
     assert body[3]["terms"][1] == var("$0")  # wildcards numbered in source order
     assert body[4]["terms"][1]["value"] == [var("$1"), var("$2")]
-    assert body[5]["terms"] == call_terms("gt", {"type": "call", "value": call_terms("count", var("x"))}, num(1))
+    assert body[5]["terms"] == call_terms(
+        "gt", {"type": "call", "value": call_terms("count", var("x"))}, num(1)
+    )
     assert [e["index"] for e in body] == list(range(6))
 
 
 def test_composite_terms() -> None:
-    head = rule('p := [{"k": 1.5, 2: null}, {3, 1, "a", 1}, set(), [x | x := 1], {k: v | k := v}, {x | x := 1}]')
+    head = rule(
+        'p := [{"k": 1.5, 2: null}, {3, 1, "a", 1}, set(), [x | x := 1], {k: v | k := v}, {x | x := 1}]'
+    )
     arr = head["head"]["value"]["value"]
-    assert arr[0] == {"type": "object", "value": [[s("k"), num(1.5)], [num(2), {"type": "null", "value": None}]]}
+    assert arr[0] == {
+        "type": "object",
+        "value": [[s("k"), num(1.5)], [num(2), {"type": "null", "value": None}]],
+    }
     assert arr[1] == {"type": "set", "value": [num(1), num(3), s("a")]}  # sorted, duplicates dropped
     assert arr[2] == {"type": "set", "value": []}
     assert arr[3]["type"] == "arraycomprehension" and arr[3]["value"]["term"] == var("x")
@@ -112,7 +119,12 @@ def test_comments_and_annotations() -> None:
 
 
 def test_parse_errors_are_builtin_errors() -> None:
-    msg = fails("rego.parse_module", "x.rego", "package a\np := ", match="rego.parse_module: 1 error occurred: x.rego:2")
+    msg = fails(
+        "rego.parse_module",
+        "x.rego",
+        "package a\np := ",
+        match="rego.parse_module: 1 error occurred: x.rego:2",
+    )
     assert "rego_parse_error" in msg
     fails("rego.parse_module", 1, "package a", match="operand 1 must be string but got number")
 
@@ -120,7 +132,11 @@ def test_parse_errors_are_builtin_errors() -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(-1000, 1000) | st.text("abc", max_size=3), max_size=6))
 def test_set_literals_sort_like_opa(items: list[int | str]) -> None:
-    lit = "{" + ", ".join(repr(x) if isinstance(x, int) else f'"{x}"' for x in items) + "}" if items else "set()"
+    lit = (
+        "{" + ", ".join(repr(x) if isinstance(x, int) else f'"{x}"' for x in items) + "}"
+        if items
+        else "set()"
+    )
     got = rule(f"p := {lit}")["head"]["value"]["value"]
     ints = sorted({x for x in items if isinstance(x, int)})
     strs = sorted({x for x in items if isinstance(x, str)})

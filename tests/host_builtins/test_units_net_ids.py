@@ -70,7 +70,9 @@ def test_lookup_ip_addr_needs_opt_in_for_names() -> None:
 def test_localhost_names_resolve_without_network(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """RFC 6761: localhost names never go to DNS; answered from the hosts file, else loopback."""
     hosts = tmp_path / "hosts"
-    hosts.write_text("127.0.0.1 localhost vm # c\n::1 ip6-localhost localhost\n10.1.1.1 x.localhost\nbad localhost\n")
+    hosts.write_text(
+        "127.0.0.1 localhost vm # c\n::1 ip6-localhost localhost\n10.1.1.1 x.localhost\nbad localhost\n"
+    )
     monkeypatch.setattr(net, "HOSTS_FILE", str(hosts))
     assert call("net.lookup_ip_addr", "localhost") == frozenset({"127.0.0.1", "::1"})
     assert call("net.lookup_ip_addr", "LocalHost.") == frozenset({"127.0.0.1", "::1"})

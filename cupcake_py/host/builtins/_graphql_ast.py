@@ -33,8 +33,14 @@ _DEF_KIND: dict[type, str] = {
     g.EnumTypeDefinitionNode: "ENUM", g.EnumTypeExtensionNode: "ENUM",
     g.InputObjectTypeDefinitionNode: "INPUT_OBJECT", g.InputObjectTypeExtensionNode: "INPUT_OBJECT",
 }  # fmt: skip
-_KIND_KEYWORD = {"SCALAR": "scalar", "OBJECT": "type", "INTERFACE": "interface", "UNION": "union",
-                 "ENUM": "enum", "INPUT_OBJECT": "input"}
+_KIND_KEYWORD = {
+    "SCALAR": "scalar",
+    "OBJECT": "type",
+    "INTERFACE": "interface",
+    "UNION": "union",
+    "ENUM": "enum",
+    "INPUT_OBJECT": "input",
+}
 
 
 def prune(v: Any) -> Any:
@@ -114,21 +120,40 @@ def _selections(ss: g.SelectionSetNode | None) -> list[Shape]:
     out: list[Shape] = []
     for s in ss.selections if ss is not None else ():
         if isinstance(s, g.FieldNode):
-            out.append({"Alias": _name(s.alias) or s.name.value, "Name": s.name.value,
-                        "Arguments": _args(s.arguments), "Directives": _directives(s.directives),
-                        "SelectionSet": _selections(s.selection_set)})
+            out.append(
+                {
+                    "Alias": _name(s.alias) or s.name.value,
+                    "Name": s.name.value,
+                    "Arguments": _args(s.arguments),
+                    "Directives": _directives(s.directives),
+                    "SelectionSet": _selections(s.selection_set),
+                }
+            )
         elif isinstance(s, g.FragmentSpreadNode):
             out.append({"Name": s.name.value, "Directives": _directives(s.directives)})
         else:
             assert isinstance(s, g.InlineFragmentNode)
-            out.append({"TypeCondition": s.type_condition.name.value if s.type_condition else "",
-                        "Directives": _directives(s.directives), "SelectionSet": _selections(s.selection_set)})
+            out.append(
+                {
+                    "TypeCondition": s.type_condition.name.value if s.type_condition else "",
+                    "Directives": _directives(s.directives),
+                    "SelectionSet": _selections(s.selection_set),
+                }
+            )
     return out
 
 
 def _var_defs(vs: Any) -> list[Shape]:
-    return [{"Variable": v.variable.name.value, "Type": _type(v.type), "DefaultValue": _value(v.default_value),
-             "Directives": _directives(v.directives), "Used": False} for v in vs or ()]
+    return [
+        {
+            "Variable": v.variable.name.value,
+            "Type": _type(v.type),
+            "DefaultValue": _value(v.default_value),
+            "Directives": _directives(v.directives),
+            "Used": False,
+        }
+        for v in vs or ()
+    ]
 
 
 def query_shape(doc: g.DocumentNode) -> Shape:
@@ -136,64 +161,117 @@ def query_shape(doc: g.DocumentNode) -> Shape:
     frags: list[Shape] = []
     for d in doc.definitions:
         if isinstance(d, g.OperationDefinitionNode):
-            ops.append({"Operation": d.operation.value, "Name": _name(d.name),
-                        "VariableDefinitions": _var_defs(d.variable_definitions),
-                        "Directives": _directives(d.directives), "SelectionSet": _selections(d.selection_set)})
+            ops.append(
+                {
+                    "Operation": d.operation.value,
+                    "Name": _name(d.name),
+                    "VariableDefinitions": _var_defs(d.variable_definitions),
+                    "Directives": _directives(d.directives),
+                    "SelectionSet": _selections(d.selection_set),
+                }
+            )
         elif isinstance(d, g.FragmentDefinitionNode):
-            frags.append({"Name": d.name.value, "VariableDefinition": _var_defs(d.variable_definitions),
-                          "TypeCondition": d.type_condition.name.value, "Directives": _directives(d.directives),
-                          "SelectionSet": _selections(d.selection_set)})
+            frags.append(
+                {
+                    "Name": d.name.value,
+                    "VariableDefinition": _var_defs(d.variable_definitions),
+                    "TypeCondition": d.type_condition.name.value,
+                    "Directives": _directives(d.directives),
+                    "SelectionSet": _selections(d.selection_set),
+                }
+            )
     return prune({"Operations": ops, "Fragments": frags})
 
 
 def _arg_defs(args: Any) -> list[Shape]:
-    return [{"Description": _desc(a), "Name": a.name.value, "DefaultValue": _value(a.default_value),
-             "Type": _type(a.type), "Directives": _directives(a.directives)} for a in args or ()]
+    return [
+        {
+            "Description": _desc(a),
+            "Name": a.name.value,
+            "DefaultValue": _value(a.default_value),
+            "Type": _type(a.type),
+            "Directives": _directives(a.directives),
+        }
+        for a in args or ()
+    ]
 
 
 def _field_defs(fields: Any) -> list[Shape]:
     out = []
     for f in fields or ():
         if isinstance(f, g.InputValueDefinitionNode):  # input object field
-            out.append({"Description": _desc(f), "Name": f.name.value, "DefaultValue": _value(f.default_value),
-                        "Type": _type(f.type), "Directives": _directives(f.directives)})
+            out.append(
+                {
+                    "Description": _desc(f),
+                    "Name": f.name.value,
+                    "DefaultValue": _value(f.default_value),
+                    "Type": _type(f.type),
+                    "Directives": _directives(f.directives),
+                }
+            )
         else:
-            out.append({"Description": _desc(f), "Name": f.name.value, "Arguments": _arg_defs(f.arguments),
-                        "Type": _type(f.type), "Directives": _directives(f.directives)})
+            out.append(
+                {
+                    "Description": _desc(f),
+                    "Name": f.name.value,
+                    "Arguments": _arg_defs(f.arguments),
+                    "Type": _type(f.type),
+                    "Directives": _directives(f.directives),
+                }
+            )
     return out
 
 
 def _definition(d: Any) -> Shape:
     return {
-        "Kind": _DEF_KIND[type(d)], "Description": _desc(d), "Name": d.name.value,
+        "Kind": _DEF_KIND[type(d)],
+        "Description": _desc(d),
+        "Name": d.name.value,
         "Directives": _directives(d.directives),
         "Interfaces": [i.name.value for i in getattr(d, "interfaces", None) or ()],
         "Fields": _field_defs(getattr(d, "fields", None)),
         "Types": [t.name.value for t in getattr(d, "types", None) or ()],
-        "EnumValues": [{"Description": _desc(e), "Name": e.name.value, "Directives": _directives(e.directives)}
-                       for e in getattr(d, "values", None) or ()],
+        "EnumValues": [
+            {"Description": _desc(e), "Name": e.name.value, "Directives": _directives(e.directives)}
+            for e in getattr(d, "values", None) or ()
+        ],
         "BuiltIn": False,
     }
 
 
 def _schema_def(d: g.SchemaDefinitionNode | g.SchemaExtensionNode) -> Shape:
-    return {"Description": _desc(d), "Directives": _directives(d.directives),
-            "OperationTypes": [{"Operation": o.operation.value, "Type": o.type.name.value}
-                               for o in d.operation_types or ()]}
+    return {
+        "Description": _desc(d),
+        "Directives": _directives(d.directives),
+        "OperationTypes": [
+            {"Operation": o.operation.value, "Type": o.type.name.value} for o in d.operation_types or ()
+        ],
+    }
 
 
 def schema_shape(doc: g.DocumentNode) -> Shape:
-    out: dict[str, list[Shape]] = {"Schema": [], "SchemaExtension": [], "Directives": [], "Definitions": [],
-                                   "Extensions": []}
+    out: dict[str, list[Shape]] = {
+        "Schema": [],
+        "SchemaExtension": [],
+        "Directives": [],
+        "Definitions": [],
+        "Extensions": [],
+    }
     for d in doc.definitions:
         if isinstance(d, g.SchemaDefinitionNode):
             out["Schema"].append(_schema_def(d))
         elif isinstance(d, g.SchemaExtensionNode):
             out["SchemaExtension"].append(_schema_def(d))
         elif isinstance(d, g.DirectiveDefinitionNode):
-            out["Directives"].append({"Description": _desc(d), "Name": d.name.value,
-                                      "Arguments": _arg_defs(d.arguments), "IsRepeatable": bool(d.repeatable),
-                                      "Locations": [loc.value for loc in d.locations]})
+            out["Directives"].append(
+                {
+                    "Description": _desc(d),
+                    "Name": d.name.value,
+                    "Arguments": _arg_defs(d.arguments),
+                    "IsRepeatable": bool(d.repeatable),
+                    "Locations": [loc.value for loc in d.locations],
+                }
+            )
         elif isinstance(d, g.TypeExtensionNode):
             out["Extensions"].append(_definition(d))
         elif isinstance(d, g.TypeDefinitionNode):
@@ -252,7 +330,9 @@ def _p_args(args: Any) -> str:
 
 
 def _p_dirs(ds: Any) -> str:
-    return "".join(f" @{_s(d.get('Name'))}{_p_args(d.get('Arguments'))}" for d in _l(ds) if isinstance(d, dict))
+    return "".join(
+        f" @{_s(d.get('Name'))}{_p_args(d.get('Arguments'))}" for d in _l(ds) if isinstance(d, dict)
+    )
 
 
 def _p_selections(ss: Any) -> str:
@@ -268,8 +348,12 @@ def _p_selections(ss: Any) -> str:
             parts.append("..." + _s(s.get("Name")) + _p_dirs(s.get("Directives")))
         else:
             cond = _s(s.get("TypeCondition"))
-            parts.append("..." + (f" on {cond}" if cond else "") + _p_dirs(s.get("Directives"))
-                         + _p_selections(s.get("SelectionSet")))
+            parts.append(
+                "..."
+                + (f" on {cond}" if cond else "")
+                + _p_dirs(s.get("Directives"))
+                + _p_selections(s.get("SelectionSet"))
+            )
     return " { " + " ".join(parts) + " }" if parts else ""
 
 
@@ -277,8 +361,12 @@ def _p_var_defs(vs: Any) -> str:
     items = []
     for v in _l(vs):
         if isinstance(v, dict):
-            default = f" = {print_value(v['DefaultValue'])}" if isinstance(v.get("DefaultValue"), dict) else ""
-            items.append(f"${_s(v.get('Variable'))}: {print_type(v.get('Type'))}{default}{_p_dirs(v.get('Directives'))}")
+            default = (
+                f" = {print_value(v['DefaultValue'])}" if isinstance(v.get("DefaultValue"), dict) else ""
+            )
+            items.append(
+                f"${_s(v.get('Variable'))}: {print_type(v.get('Type'))}{default}{_p_dirs(v.get('Directives'))}"
+            )
     return "(" + ", ".join(items) + ")" if items else ""
 
 
@@ -286,12 +374,16 @@ def print_query(doc: Shape) -> str:
     out = []
     for op in _l(doc.get("Operations")):
         if isinstance(op, dict):
-            out.append(f"{_s(op.get('Operation')) or 'query'} {_s(op.get('Name'))}{_p_var_defs(op.get('VariableDefinitions'))}"
-                       f"{_p_dirs(op.get('Directives'))}{_p_selections(op.get('SelectionSet'))}")
+            out.append(
+                f"{_s(op.get('Operation')) or 'query'} {_s(op.get('Name'))}{_p_var_defs(op.get('VariableDefinitions'))}"
+                f"{_p_dirs(op.get('Directives'))}{_p_selections(op.get('SelectionSet'))}"
+            )
     for fr in _l(doc.get("Fragments")):
         if isinstance(fr, dict):
-            out.append(f"fragment {_s(fr.get('Name'))}{_p_var_defs(fr.get('VariableDefinition'))} on "
-                       f"{_s(fr.get('TypeCondition'))}{_p_dirs(fr.get('Directives'))}{_p_selections(fr.get('SelectionSet'))}")
+            out.append(
+                f"fragment {_s(fr.get('Name'))}{_p_var_defs(fr.get('VariableDefinition'))} on "
+                f"{_s(fr.get('TypeCondition'))}{_p_dirs(fr.get('Directives'))}{_p_selections(fr.get('SelectionSet'))}"
+            )
     return "\n".join(out)
 
 
@@ -304,9 +396,13 @@ def _p_arg_defs(args: Any) -> str:
     items = []
     for a in _l(args):
         if isinstance(a, dict):
-            default = f" = {print_value(a['DefaultValue'])}" if isinstance(a.get("DefaultValue"), dict) else ""
-            items.append(f"{_p_desc(a)}{_s(a.get('Name'))}: {print_type(a.get('Type'))}{default}"
-                         f"{_p_dirs(a.get('Directives'))}")
+            default = (
+                f" = {print_value(a['DefaultValue'])}" if isinstance(a.get("DefaultValue"), dict) else ""
+            )
+            items.append(
+                f"{_p_desc(a)}{_s(a.get('Name'))}: {print_type(a.get('Type'))}{default}"
+                f"{_p_dirs(a.get('Directives'))}"
+            )
     return "(" + ", ".join(items) + ")" if items else ""
 
 
@@ -321,20 +417,31 @@ def _p_definition(d: dict[str, Any], extend: bool) -> str:
         types = [_s(t) for t in _l(d.get("Types"))]
         return head + (" = " + " | ".join(types) if types else "")
     if kind == "ENUM":
-        vals = [f"{_p_desc(e)}{_s(e.get('Name'))}{_p_dirs(e.get('Directives'))}"
-                for e in _l(d.get("EnumValues")) if isinstance(e, dict)]
+        vals = [
+            f"{_p_desc(e)}{_s(e.get('Name'))}{_p_dirs(e.get('Directives'))}"
+            for e in _l(d.get("EnumValues"))
+            if isinstance(e, dict)
+        ]
         return head + (" { " + " ".join(vals) + " }" if vals else "")
     fields = []
     for f in _l(d.get("Fields")):
         if isinstance(f, dict):
-            default = f" = {print_value(f['DefaultValue'])}" if isinstance(f.get("DefaultValue"), dict) else ""
-            fields.append(f"{_p_desc(f)}{_s(f.get('Name'))}{_p_arg_defs(f.get('Arguments'))}: "
-                          f"{print_type(f.get('Type'))}{default}{_p_dirs(f.get('Directives'))}")
+            default = (
+                f" = {print_value(f['DefaultValue'])}" if isinstance(f.get("DefaultValue"), dict) else ""
+            )
+            fields.append(
+                f"{_p_desc(f)}{_s(f.get('Name'))}{_p_arg_defs(f.get('Arguments'))}: "
+                f"{print_type(f.get('Type'))}{default}{_p_dirs(f.get('Directives'))}"
+            )
     return head + (" { " + " ".join(fields) + " }" if fields else "")
 
 
 def _p_schema(s: dict[str, Any], extend: bool) -> str:
-    ops = [f"{_s(o.get('Operation'))}: {_s(o.get('Type'))}" for o in _l(s.get("OperationTypes")) if isinstance(o, dict)]
+    ops = [
+        f"{_s(o.get('Operation'))}: {_s(o.get('Type'))}"
+        for o in _l(s.get("OperationTypes"))
+        if isinstance(o, dict)
+    ]
     head = ("extend schema" if extend else _p_desc(s) + "schema") + _p_dirs(s.get("Directives"))
     return head + (" { " + " ".join(ops) + " }" if ops else "")
 
@@ -346,7 +453,9 @@ def print_schema(doc: Shape) -> str:
         if isinstance(d, dict):
             rep = " repeatable" if d.get("IsRepeatable") is True else ""
             locs = " | ".join(_s(x) for x in _l(d.get("Locations")))
-            out.append(f"{_p_desc(d)}directive @{_s(d.get('Name'))}{_p_arg_defs(d.get('Arguments'))}{rep} on {locs}")
+            out.append(
+                f"{_p_desc(d)}directive @{_s(d.get('Name'))}{_p_arg_defs(d.get('Arguments'))}{rep} on {locs}"
+            )
     out += [_p_definition(d, False) for d in _l(doc.get("Definitions")) if isinstance(d, dict)]
     out += [_p_definition(d, True) for d in _l(doc.get("Extensions")) if isinstance(d, dict)]
     return "\n".join(out)

@@ -120,8 +120,18 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _KEYWORDS = {"if", "else", "end", "range", "with", "break", "continue", "define", "template", "block"}
-_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\",
-            "'": "'", '"': '"'}
+_ESCAPES = {
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+}
 
 
 def _unquote(body: str) -> str:
@@ -139,7 +149,7 @@ def _unquote(body: str) -> str:
         elif e in "xuU01234567":
             n = {"x": 2, "u": 4, "U": 8}.get(e, 3)
             start = i + 1 if e.isdigit() else i + 2
-            digits = body[start:start + n]
+            digits = body[start : start + n]
             try:
                 out.append(chr(int(digits, 8 if e.isdigit() else 16)))
             except ValueError:
@@ -242,7 +252,7 @@ class _Parser:
                     yield "text", chunk, line
                 return
             body_start = start + 2
-            if src.startswith("- ", body_start) or src[body_start:body_start + 2] in ("-\t", "-\n", "-\r"):
+            if src.startswith("- ", body_start) or src[body_start : body_start + 2] in ("-\t", "-\n", "-\r"):
                 chunk = chunk.rstrip(" \t\r\n")
                 body_start += 2
             if chunk:
@@ -291,11 +301,11 @@ class _Parser:
             elif head in ("define", "template", "block"):
                 raise TemplateError(f"template: :{line}: {{{{{head}}}}} is not supported")
             else:
-                out.append(Action(self._pipe(toks, line)))
+                out.append(Action(_parse_pipe(toks, line)))
         return out, None
 
     def _block(self, kind: str, toks: list[Tok], line: int) -> Block:
-        blk = Block(kind, self._pipe(toks, line))
+        blk = Block(kind, _parse_pipe(toks, line))
         blk.body, stop = self._list()
         if stop is None:
             raise TemplateError(f"template: :{line}: unexpected EOF")
@@ -309,26 +319,26 @@ class _Parser:
                 raise TemplateError(f"template: :{line}: expected end; found {stop[0] if stop else 'EOF'}")
         return blk
 
-    def _pipe(self, toks: list[Tok], line: int) -> Pipe:
-        decl: list[str] = []
-        assign = False
-        for n in (1, 2):  # `$x :=`, `$i, $v :=`
-            k = 2 * n - 1
-            if len(toks) > k and all(t.kind == "var" for t in toks[:k:2]) and toks[k].kind in ("decl", "assign"):
-                if n == 2 and toks[1].text != ",":
-                    continue
-                decl, assign, toks = [t.text for t in toks[:k:2]], toks[k].kind == "assign", toks[k + 1:]
-                break
-        cmds: list[list[Any]] = [[]]
-        it = iter(_group(toks))
-        for arg in it:
-            if arg == "|":
-                cmds.append([])
-            else:
-                cmds[-1].append(arg)
-        if not all(cmds):
-            raise TemplateError(f"template: :{line}: missing command")
-        return Pipe(decl, assign, cmds, f":{line}")
+
+def _parse_pipe(toks: list[Tok], line: int) -> Pipe:
+    decl: list[str] = []
+    assign = False
+    for n in (1, 2):  # `$x :=`, `$i, $v :=`
+        k = 2 * n - 1
+        if len(toks) > k and all(t.kind == "var" for t in toks[:k:2]) and toks[k].kind in ("decl", "assign"):
+            if n == 2 and toks[1].text != ",":
+                continue
+            decl, assign, toks = [t.text for t in toks[:k:2]], toks[k].kind == "assign", toks[k + 1 :]
+            break
+    cmds: list[list[Any]] = [[]]
+    for arg in _group(toks):
+        if arg == "|":
+            cmds.append([])
+        else:
+            cmds[-1].append(arg)
+    if not all(cmds):
+        raise TemplateError(f"template: :{line}: missing command")
+    return Pipe(decl, assign, cmds, f":{line}")
 
 
 def _group(toks: list[Tok]) -> Iterator[Any]:
@@ -346,7 +356,7 @@ def _group(toks: list[Tok]) -> Iterator[Any]:
                 j += 1
             if depth:
                 raise TemplateError("unclosed left paren")
-            inner = _Parser.__new__(_Parser)._pipe(toks[i:j - 1], 0)
+            inner = _parse_pipe(toks[i : j - 1], 0)
             i = j
             names: list[str] = []
             if i < len(toks) and toks[i].kind == "field" and toks[i].text != ".":
@@ -426,17 +436,25 @@ def _field(st: _State, v: Any, names: list[str], text: str) -> Any:
                 continue
             v = v[name]
         elif v is None or v is MISSING:
-            raise TemplateError(f"executing \"\" at <{text}>: nil pointer evaluating interface {{}}.{name}")
+            raise TemplateError(f'executing "" at <{text}>: nil pointer evaluating interface {{}}.{name}')
         else:
-            raise TemplateError(f'executing "" at <{text}>: can\'t evaluate field {name} in type {_go_type(v)}')
+            raise TemplateError(
+                f'executing "" at <{text}>: can\'t evaluate field {name} in type {_go_type(v)}'
+            )
     return v
 
 
 def _go_type(v: Any) -> str:
     if isinstance(v, JsonNumber):
         return "json.Number"
-    return {bool: "bool", str: "string", int: "int", float: "float64", list: "[]interface {}",
-            dict: "map[string]interface {}"}.get(type(v), "interface {}")
+    return {
+        bool: "bool",
+        str: "string",
+        int: "int",
+        float: "float64",
+        list: "[]interface {}",
+        dict: "map[string]interface {}",
+    }.get(type(v), "interface {}")
 
 
 def _arg(st: _State, dot: Any, a: Any) -> Any:
@@ -592,8 +610,18 @@ def _length(v: Any) -> int:
     raise TemplateError(f"error calling len: len of type {_go_type(v)}")
 
 
-_JS_ESC = {"\\": "\\\\", "'": "\\'", '"': '\\"', "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "=": "\\u003D",
-           "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JS_ESC = {
+    "\\": "\\\\",
+    "'": "\\'",
+    '"': '\\"',
+    "<": "\\u003C",
+    ">": "\\u003E",
+    "&": "\\u0026",
+    "=": "\\u003D",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 
 _BUILTINS: dict[str, Callable[[list[Any]], Any]] = {
     "not": lambda vs: not truth(vs[0]) if len(vs) == 1 else _fail("wrong number of args for not"),
@@ -602,7 +630,9 @@ _BUILTINS: dict[str, Callable[[list[Any]], Any]] = {
     "slice": _slice,
     "print": lambda vs: _sprint(vs, False),
     "println": lambda vs: _sprint(vs, True) + "\n",
-    "printf": lambda vs: go_sprintf(str(vs[0]), [_go_arg(v) for v in vs[1:]]) if vs else _fail("missing format"),
+    "printf": lambda vs: (
+        go_sprintf(str(vs[0]), [_go_arg(v) for v in vs[1:]]) if vs else _fail("missing format")
+    ),
     "eq": _eq,
     "ne": lambda vs: not _eq(vs) if len(vs) == 2 else _fail("wrong number of args for ne"),
     "lt": _lt,
@@ -610,8 +640,9 @@ _BUILTINS: dict[str, Callable[[list[Any]], Any]] = {
     "gt": lambda vs: not (_lt(vs) or _eq(vs)),
     "ge": lambda vs: not _lt(vs),
     "html": lambda vs: html.escape(_sprint(vs, False)).replace("&#x27;", "&#39;").replace("&quot;", "&#34;"),
-    "js": lambda vs: "".join(_JS_ESC.get(c, c if c.isprintable() else f"\\u{ord(c):04X}")
-                             for c in _sprint(vs, False)),
+    "js": lambda vs: "".join(
+        _JS_ESC.get(c, c if c.isprintable() else f"\\u{ord(c):04X}") for c in _sprint(vs, False)
+    ),
     "urlquery": lambda vs: quote_plus(_sprint(vs, False), safe=""),
 }
 _FUNCS.update(_BUILTINS, {"and", "or"})

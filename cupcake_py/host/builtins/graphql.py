@@ -111,7 +111,9 @@ def _parse_uncached(text: str, executable: bool) -> g.DocumentNode:
         doc = parse(text)
     except GraphQLError as e:
         raise _message(e) from None
-    want = g.ExecutableDefinitionNode if executable else g.TypeSystemDefinitionNode | g.TypeSystemExtensionNode
+    want = (
+        g.ExecutableDefinitionNode if executable else g.TypeSystemDefinitionNode | g.TypeSystemExtensionNode
+    )
     for d in doc.definitions:
         if not isinstance(d, want):
             start = d.loc.start_token if d.loc else None

@@ -45,7 +45,9 @@ def find_all_string_submatch_n(ctx: BuiltinContext, pattern: Any, value: Any, nu
     f = "regex.find_all_string_submatch_n"
     rx = compiled(f, want_str(f, 1, pattern))
     s = want_str(f, 2, value)
-    return [[m.group(0), *(g or "" for g in m.groups())] for m in find_all(rx, s, want_int_literal(f, 3, number))]
+    return [
+        [m.group(0), *(g or "" for g in m.groups())] for m in find_all(rx, s, want_int_literal(f, 3, number))
+    ]
 
 
 @builtin("regex.split")

@@ -38,10 +38,22 @@ _F = "rego.parse_module"
 _TYPE_ORDER = {A.Null: 0, A.Boolean: 1, A.Number: 2, A.String: 3, A.Var: 4, A.Ref: 5, A.Array: 6, A.Object: 7,
                A.Set: 8, A.ArrayComprehension: 9, A.ObjectComprehension: 10, A.SetComprehension: 11, A.Call: 12,
                A.TemplateString: 13}  # fmt: skip
-_TYPE_NAME = {A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Var: "var",
-              A.Ref: "ref", A.Array: "array", A.Object: "object", A.Set: "set",
-              A.ArrayComprehension: "arraycomprehension", A.SetComprehension: "setcomprehension",
-              A.ObjectComprehension: "objectcomprehension", A.Call: "call", A.TemplateString: "templatestring"}
+_TYPE_NAME = {
+    A.Null: "null",
+    A.Boolean: "boolean",
+    A.Number: "number",
+    A.String: "string",
+    A.Var: "var",
+    A.Ref: "ref",
+    A.Array: "array",
+    A.Object: "object",
+    A.Set: "set",
+    A.ArrayComprehension: "arraycomprehension",
+    A.SetComprehension: "setcomprehension",
+    A.ObjectComprehension: "objectcomprehension",
+    A.Call: "call",
+    A.TemplateString: "templatestring",
+}
 
 
 def _cmp(a: A.Value, b: A.Value) -> int:
@@ -181,16 +193,21 @@ class _Converter:
     def module(self, m: A.Module) -> dict[str, Any]:
         out: dict[str, Any] = {"package": {"path": self.terms(m.package.path.terms)}}
         if m.imports:
-            out["imports"] = [{"path": self.term(i.path), **({"alias": i.alias} if i.alias else {})}
-                              for i in m.imports]
+            out["imports"] = [
+                {"path": self.term(i.path), **({"alias": i.alias} if i.alias else {})} for i in m.imports
+            ]
         if m.annotations:
             out["annotations"] = [annotations(a) for a in m.annotations]
         if m.rules:
             out["rules"] = [self.rule(r) for r in m.rules]
         if m.comments:
-            out["comments"] = [{"Text": base64.b64encode(c.text.encode()).decode(),
-                                "Location": {"file": c.location.file, "row": c.location.row,
-                                             "col": c.location.col}} for c in m.comments]
+            out["comments"] = [
+                {
+                    "Text": base64.b64encode(c.text.encode()).decode(),
+                    "Location": {"file": c.location.file, "row": c.location.row, "col": c.location.col},
+                }
+                for c in m.comments
+            ]
         return out
 
 
@@ -205,15 +222,21 @@ def annotations(a: A.Annotations) -> dict[str, Any]:
     if a.organizations:
         out["organizations"] = list(a.organizations)
     if a.related_resources:
-        out["related_resources"] = [{"ref": r.ref, **({"description": r.description} if r.description else {})}
-                                    for r in a.related_resources]
+        out["related_resources"] = [
+            {"ref": r.ref, **({"description": r.description} if r.description else {})}
+            for r in a.related_resources
+        ]
     if a.authors:
         out["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
     if a.schemas:
-        out["schemas"] = [{"path": conv.terms(s.path.terms),
-                           **({"schema": conv.terms(s.schema.terms)} if s.schema is not None else {}),
-                           **({"definition": from_plain(s.definition)} if s.definition is not None else {})}
-                          for s in a.schemas]
+        out["schemas"] = [
+            {
+                "path": conv.terms(s.path.terms),
+                **({"schema": conv.terms(s.schema.terms)} if s.schema is not None else {}),
+                **({"definition": from_plain(s.definition)} if s.definition is not None else {}),
+            }
+            for s in a.schemas
+        ]
     if a.entrypoint:
         out["entrypoint"] = True
     if a.custom:
