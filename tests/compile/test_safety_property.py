@@ -1,5 +1,6 @@
-"""Property: any permutation (unification only: `:=` must precede uses) of a body whose variables form a dependency chain compiles (the
-safety pass reorders it) and the ordered body binds every variable before using it."""
+"""Property: any permutation of a body whose variables form a dependency chain compiles (the
+safety pass reorders it) and the ordered body binds every variable before using it. The body
+uses unification only (`:=` must precede every use, by OPA's rules)."""
 
 from __future__ import annotations
 
