@@ -200,11 +200,23 @@ def _validate_query(schema: GraphQLSchema, doc: g.DocumentNode) -> None:
 
 def _check(fname: str, query: Any, schema: Any) -> tuple[g.DocumentNode, g.DocumentNode]:
     """Parse both operands and validate the query against the schema (raises _Invalid)."""
-    qdoc = _document(fname, 1, query, executable=True)
+    qtext = _text(fname, 1, query, executable=True)
     stext = _text(fname, 2, schema, executable=False)
-    sdoc = _parse(stext, executable=False)
-    _validate_query(_schema(stext), qdoc)
-    return qdoc, sdoc
+    failure = _check_cached(qtext, stext)
+    if failure is not None:
+        raise _Invalid(failure.message, failure.row, failure.col)
+    return _parse(qtext, executable=True), _parse(stext, executable=False)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _check_cached(qtext: str, stext: str) -> _Invalid | None:
+    """Validation outcome per (query, schema) text: the rules are pure and cost milliseconds."""
+    try:
+        qdoc = _parse(qtext, executable=True)
+        _validate_query(_schema(stext), qdoc)
+    except _Invalid as e:
+        return e
+    return None
 
 
 @builtin("graphql.parse_query")
