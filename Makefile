@@ -46,7 +46,16 @@ runtime-check: venv
 lint: venv
 	@$(PY) -m ruff check .
 
-bench: venv
+# Full benchmark run (<= 10 min): benches/results.json, benches/RESULTS.md, benches/bench.png.
+# The `bench` extra adds matplotlib for the chart. `make bench-quick` (<= 60 s) writes under benches/out/
+# and also runs in `make test` (tests/benches/).
+BENCH_STAMP := $(VENV)/.bench-stamp
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	@$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: venv $(BENCH_STAMP)
 	@$(PY) benches/run.py
 
 bench-quick: venv

@@ -1,8 +1,9 @@
 """(1) Cold `cupcake eval --harness opencode`: a new process per event, warm bundle cache, on a
 typical PreToolUse Bash event against the shipped builtins (project + global) and 10
 generated policies; alternated with `python -c "import wasmtime"` (the floor: a Python that
-can run WebAssembly) and `python -c pass`. Also the routing-miss path (no WASM at all), as
-benches/eval_cold.py shows it.
+can run WebAssembly) and `python -c pass`. Full runs add the two reference points of
+benches/eval_cold.py: the routing-miss path (no WASM at all) and a routed Read against its one
+policy that needs no host builtins (what importing the host builtin library costs).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import subprocess
 from typing import Any
 
 from measures import projects
-from measures.common import Context, alternate, cupcake_cmd, goal, process, ratio, summary
+from measures.common import Context, alternate, cupcake_cmd, goal, process, ratio, run_json, summary
 
 GOAL = 1.25  # issue 6: cold eval / import wasmtime
 FLOOR = "python -c 'import wasmtime'"
@@ -57,13 +58,27 @@ def compare(ctx: Context, setup: projects.Setup, label: str, extra: dict[str, An
     }
 
 
+def references(ctx: Context, setup: projects.Setup) -> dict[str, Any]:
+    """eval_cold.py's routing miss and no-host-builtins project, as extra variants."""
+    import eval_cold
+
+    miss = {**setup.event, "hook_event_name": "PermissionRequest"}
+    native = ctx.work / "no-host-builtins"
+    (native / ".cupcake/policies/opencode").mkdir(parents=True)
+    (native / ".cupcake/policies/opencode/read.rego").write_text(eval_cold.NATIVE_POLICY)
+    read = {**setup.event, "cwd": str(native), "tool": "read", "args": {"filePath": str(native / "app.py")}}
+    read_in = json.dumps(read).encode()
+    cmd = [*eval_cmd(), "--no-global"]
+    run_json(cmd, read_in, native, setup.env)  # warm its bundle cache
+    return {"cupcake eval, routing miss (no WASM)": process(eval_cmd(), json.dumps(miss).encode(), setup.project,
+                                                            setup.env),
+            "cupcake eval, 1 policy without host builtins (Read)": process(cmd, read_in, native, setup.env)}
+
+
 def run(ctx: Context) -> dict[str, Any]:
     setup = projects.typical(ctx, eval_cmd(), n=10)
-    miss = {**setup.event, "hook_event_name": "PermissionRequest"}
     label = "cupcake eval (builtins + 10 policies)"
-    extra = {} if ctx.quick else {
-        "cupcake eval, routing miss (no WASM)": process(eval_cmd(), json.dumps(miss).encode(), setup.project, setup.env)}
-    out = compare(ctx, setup, label, extra)
+    out = compare(ctx, setup, label, {} if ctx.quick else references(ctx, setup))
     r = out["ratios"][label]["vs_import_wasmtime"]
     out["policies"] = {"generated": 10, "routed_generated": projects.routed_count(10),
                        "project_builtins": [b for b in projects.PROJECT_BUILTINS if b not in setup.dropped],

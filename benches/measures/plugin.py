@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from measures import cold_eval, projects
-from measures.common import REPO, Context, Unavailable, goal, run_json, summary
+from measures.common import REPO, Context, Unavailable, goal, percentile, run_json, summary
 
 GOAL_MS = 5.0
 BUNDLE = REPO / "cupcake_py/harness/opencode/plugin/cupcake.js"
@@ -49,9 +49,11 @@ def run(ctx: Context) -> dict[str, Any]:
     data = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     hook, direct = summary([x / 1000 for x in data["hook_ms"]]), summary([x / 1000 for x in data["direct_ms"]])
     overhead = hook["median"] - direct["median"]
-    paired = statistics.median(h - d for h, d in zip(data["hook_ms"], data["direct_ms"], strict=True))
+    diffs = [h - d for h, d in zip(data["hook_ms"], data["direct_ms"], strict=True)]
+    paired = statistics.median(diffs)
     return {"variants": {"plugin hook → cupcake eval": hook, "node → cupcake eval directly": direct},
             "overhead_ms_median_difference": round(overhead, 2), "overhead_ms_paired_median": round(paired, 2),
+            "paired_differences_p25_p75_ms": [round(percentile(diffs, 25), 1), round(percentile(diffs, 75), 1)],
             "decision": data["decision"], "rounds": rounds,
             "note": "cupcake eval runs on a project that routes nothing (its fast path); the overhead is the "
                     "difference of two process-sized times, so under load its noise is several ms",

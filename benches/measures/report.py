@@ -12,6 +12,11 @@ from typing import Any
 
 M = dict[str, Any]
 
+# what the engine's --trace phases contain (cupcake_py/engine/evaluator.py)
+PHASES = {"warmup": "importing the wasmtime host and its builtin library", "wasm": "module load, instantiate and "
+          "policy evaluation", "bundle": "cache key and bundle read", "signals": "signals", "preprocess":
+          "event preprocessing", "validate": "event validation", "synthesis": "decision synthesis"}
+
 
 def _ok(results: M, key: str) -> M | None:
     m = results["measures"].get(key)
@@ -40,20 +45,19 @@ def write_chart(results: M, path: Path) -> M:
     except ImportError:
         return {"reason": "matplotlib is not installed (`make bench` installs the `bench` extra)"}
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
-    if cold is not None:
-        sig = _ok(results, "cold_signals")
-        variants = dict(cold["variants"])
-        if sig is not None:
-            variants.update({k: v for k, v in sig["variants"].items() if k not in variants})
+    if cold is not None:  # measure 1 only: its bars were measured alternately, in the same rounds
+        variants = cold["variants"]
         names = list(variants)
         med = [variants[k]["median"] for k in names]
-        p90 = [variants[k]["p90"] - variants[k]["median"] for k in names]
-        left.barh(names, med, xerr=[[0] * len(p90), p90], color="#4c72b0", capsize=3)
-        for y, v in enumerate(med):
-            left.text(v, y, f" {v:.0f}", va="center", fontsize=8)
+        p90 = [variants[k]["p90"] for k in names]
+        left.barh(names, med, xerr=[[0] * len(med), [b - a for a, b in zip(med, p90, strict=True)]],
+                  color="#4c72b0", capsize=3)
+        for y, (v, top) in enumerate(zip(med, p90, strict=True)):
+            left.text(top, y, f"  {v:.0f} ms", va="center", fontsize=8)
+        left.set_xlim(0, max(p90) * 1.2)
         left.invert_yaxis()
         left.set_xlabel("ms per tool call (median, whisker to p90)")
-        left.set_title("(1)/(2) cold process per event")
+        left.set_title("(1) one tool call, new process each time")
         left.tick_params(axis="y", labelsize=8)
     if scale is not None:
         rows = [scale["rows"][str(n)] for n in scale["sizes"]]
@@ -102,12 +106,16 @@ def _reading(results: M) -> list[str]:
              f"{'met' if r['vs_import_wasmtime'] <= 1.25 else 'not met'}.")
         if top:
             s += (" In one traced run the engine's largest phases were " +
-                  ", ".join(f"{k} {x:.0f} ms" for k, x in top) + ".")
+                  ", ".join(f"{k} {x:.0f} ms ({PHASES.get(k, k)})" for k, x in top) + ".")
         if outside is not None and outside > 0:
             s += f" About {outside:.0f} ms are outside the traced phases (interpreter start-up and imports)."
         if miss:
             s += (f" A routing miss (no WASM, no builtins library) takes {_fmt(c['variants'][miss]['median'])} ms "
                   f"({c['ratios'][miss]['vs_import_wasmtime']:.2f}×), so the gap is the policy path.")
+        one = next((k for k in c["variants"] if "without host builtins" in k), None)
+        if one:
+            s += (f" One routed policy that needs no host builtins takes {_fmt(c['variants'][one]['median'])} ms "
+                  f"({c['ratios'][one]['vs_import_wasmtime']:.2f}×).")
         if c.get("builtins_left_out"):
             s += (" Builtins left out because the engine could not build them: "
                   + ", ".join(f"`{b}`" for b in c["builtins_left_out"]) + " (reasons in results.json).")
@@ -124,6 +132,25 @@ def _reading(results: M) -> list[str]:
         out.append(f"Warm, in process, one decision takes {_fmt(full)} µs (median)" +
                    (f", of which the policy evaluation alone is {_fmt(pol)} µs" if pol else "") +
                    "; the rest of the cold time is process start-up and imports.")
+    if (hb := _ok(results, "host_builtins")) and (w := _ok(results, "warm_eval")) and (sc := _ok(results, "scaling")):
+        wasm = hb["through_wasm"]
+        native = next(iter(wasm.values()))["us_per_call"]
+        host = [v["us_per_call"] for k, v in wasm.items() if "(host)" in k]
+        pol = w["variants"].get("policy evaluation only (instance reused)", {}).get("median")
+        gen = sc["rows"][str(sc["sizes"][0])]["warm"].get("policy evaluation only (instance reused)", {}).get("median")
+        calls = w.get("host_calls_one_evaluation") or {}
+        if host and pol and gen:
+            s = (f"A builtin the host implements costs {min(host):.0f}–{max(host):.0f} µs per call through "
+                 f"WebAssembly, against {native:.1f} µs for a native one. Evaluating the typical bundle takes "
+                 f"{_fmt(pol)} µs with the shipped builtin policies and {_fmt(gen)} µs for "
+                 f"{sc['sizes'][0]} generated policies alone.")
+            if calls.get("calls"):
+                s += (f" One evaluation of the typical bundle makes {calls['calls']} host-builtin calls ("
+                      + ", ".join(f"{k} ×{v}" for k, v in calls["by_builtin"].items())
+                      + f"); their Python implementations take {calls['python_ms']:.1f} ms of the "
+                      f"{calls['evaluation_ms']:.1f} ms evaluation, the rest being WASM code and crossing the host "
+                      "boundary.")
+            out.append(s)
     if cp := _ok(results, "compile"):
         out.append(cp["headline"] + ".")
     if sc := _ok(results, "scaling"):
@@ -212,7 +239,9 @@ def _sizes(m: M) -> list[str]:
 def _plugin(m: M) -> list[str]:
     return _variants_table(m["variants"]) + [
         "", f"Overhead: {m['overhead_ms_median_difference']:+.2f} ms (difference of medians), "
-        f"{m['overhead_ms_paired_median']:+.2f} ms (median of paired differences)."]
+        f"{m['overhead_ms_paired_median']:+.2f} ms (median of paired differences; their middle half spans "
+        f"{m['paired_differences_p25_p75_ms'][0]:+.1f} … {m['paired_differences_p25_p75_ms'][1]:+.1f} ms, "
+        "which is the noise of one pair)."]
 
 
 def _parse(m: M) -> list[str]:

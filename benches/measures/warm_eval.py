@@ -10,6 +10,8 @@ Three granularities, alternated:
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,38 @@ class WarmEngine:
 
 
 
+    def host_calls(self) -> dict[str, Any]:
+        """Host-builtin calls of one policy evaluation: count per builtin and the time spent inside
+        the Python implementations (the rest of a call's cost is crossing the WASM boundary)."""
+        if self.module is None or self.policy_input is None:
+            return {}
+        import orjson
+
+        from cupcake_py.host.builtins import lookup
+
+        counts: Counter[str] = Counter()
+        spent: Counter[str] = Counter()
+
+        def wrap(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+            def call(bctx: Any, *args: Any) -> Any:
+                counts[name] += 1
+                t0 = time.perf_counter()
+                try:
+                    return fn(bctx, *args)
+                finally:
+                    spent[name] += time.perf_counter() - t0
+
+            return call
+
+        names = set(self.module.summary().builtins.values())
+        inst = self.module.instantiate(builtins={n: wrap(n, b.fn) for n in names if (b := lookup(n)) is not None})
+        t0 = time.perf_counter()
+        inst.eval_raw(self.bundles.ENTRYPOINT, input_json=orjson.dumps(self.policy_input))
+        total = time.perf_counter() - t0
+        return {"calls": sum(counts.values()), "by_builtin": dict(counts.most_common(6)),
+                "python_ms": round(sum(spent.values()) * 1000, 2), "evaluation_ms": round(total * 1000, 2)}
+
+
 def run(ctx: Context) -> dict[str, Any]:
     setup = projects.typical(ctx, cold_eval.eval_cmd(), n=10)
     with environ(ctx.env):
@@ -73,8 +107,10 @@ def run(ctx: Context) -> dict[str, Any]:
                               f"{setup.response!r}")
         samples = alternate(engine.variants(), rounds=ctx.pick(20, 300), warmup=ctx.pick(1, 2),
                             budget_s=ctx.pick(1, 25))
+        host = engine.host_calls()
     stats = {k: summary(v, "us") for k, v in samples.items()}
     full = stats["full decision (Evaluation.run)"]
     return {"variants": stats, "decision": engine.final.kind, "builtins_left_out": setup.dropped,
+            "host_calls_one_evaluation": host,
             "goals": [goal(10, "warm in-process decision: median µs (reported)", f"{full['median']:.0f} µs", None)],
             "headline": f"warm decision {full['median']:.0f} µs median (p90 {full['p90']:.0f} µs)"}
