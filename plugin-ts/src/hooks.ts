@@ -29,9 +29,13 @@ type Evaluate = (config: PluginConfig, directory: string, event: HookEvent) => P
 
 const isArgs = (v: unknown): v is Args => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Rewrite OpenCode's args object in place: OpenCode keeps its own reference, so reassignment would be ignored. */
+/**
+ * Apply cupcake's `updated_args` to OpenCode's args object in place (OpenCode keeps its own reference, so
+ * reassignment would be ignored). `updated_args` is a patch — the engine merges the policies' `updated_input`
+ * objects, which name only what they change — so each key it names replaces that argument and every other
+ * argument (e.g. bash `workdir`, `timeout`) is kept.
+ */
 export function applyArgsInPlace(target: Args, updated: Args): void {
-  for (const key of Object.keys(target)) if (!Object.hasOwn(updated, key)) delete target[key];
   Object.assign(target, updated);
 }
 

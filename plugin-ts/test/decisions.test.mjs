@@ -85,12 +85,12 @@ test("ask with askMode allow lets the call run and warns", async () => {
   assert.equal(p.toasts[0].variant, "warning");
 });
 
-test("updated_args rewrite the args object IN PLACE, removing dropped keys", async () => {
+test("updated_args patch the args object IN PLACE: named keys replaced or added, the others kept", async () => {
   const p = await startPlugin();
-  const args = { command: "fake:rewrite", workdir: "/somewhere" };
+  const args = { command: "fake:rewrite", workdir: "/somewhere", timeout: 5 };
   const out = await p.before("bash", args);
   assert.equal(out.args, args, "same object: OpenCode keeps its own reference");
-  assert.deepEqual(args, { command: "echo rewritten", timeout: 1000 });
+  assert.deepEqual(args, { command: "echo rewritten", workdir: "/somewhere", timeout: 1000 });
 });
 
 test("protected edit is denied, other edits allowed", async () => {

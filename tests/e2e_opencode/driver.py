@@ -1,14 +1,20 @@
-"""Drives a REAL OpenCode (npm `opencode-ai`, pinned in plugin-ts) headlessly with the cupcake plugin installed.
+"""Drives a REAL OpenCode (npm `opencode-ai`, pinned in plugin-ts) headlessly with the REAL cupcake engine.
 
-One `OpenCodeE2E` owns a throwaway world: an isolated HOME/XDG tree, a project directory with the committed
-plugin bundle at `.opencode/plugin/cupcake.js` and its `.cupcake/opencode.json`, and the scripted mock LLM
-(mock_llm.py) on 127.0.0.1. `run(prompt)` executes `opencode run --format json` in the project and returns
-the tool parts OpenCode reported plus every request the mock LLM received. Every process it starts is
-stopped (process groups, bounded waits). No network is used beyond loopback.
+One `OpenCodeE2E` owns a throwaway world:
+- an isolated HOME/XDG tree (so cupcake's global config and bundle cache are fresh and empty);
+- a project made by the real `cupcake init --harness opencode` (it copies the plugin bundle to
+  `.opencode/plugin/cupcake.js` and writes `.cupcake/`), to which the test adds the scenario policies of
+  `project/` (`Scenario`), rulebook entries (the shipped `protected_paths` builtin, telemetry, signals) and
+  `.cupcake/opencode.json` (plugin timeout);
+- the scripted mock LLM (mock_llm.py) on 127.0.0.1.
 
-The cupcake executable is `CUPCAKE_E2E_BIN` when set, else fake_cupcake.py (the engine's stand-in).
-With the real engine, `CUPCAKE_E2E_POLICY_DIR` (copied to the project's `.cupcake/`) must provide policies
-implementing the rules listed in fake_cupcake.py.
+`cupcake` is the console script next to the running Python (`.venv/bin/cupcake` from `pip install -e .`), or
+`CUPCAKE_E2E_BIN`; it is found on PATH by the plugin's default `cupcakePath`. Before OpenCode starts, one
+`cupcake eval` compiles and caches the policy bundle (seconds), so tool calls only pay the cached path.
+`run(prompt)` executes `opencode run --format json` in the project and returns the tool parts OpenCode
+reported plus every request the mock LLM received. The engine's rulebook telemetry (one JSON line per
+evaluation) is readable with `telemetry()`. Every process started is stopped (process groups, bounded
+waits). No network is used beyond loopback.
 
 Manual run: `python tests/e2e_opencode/driver.py "CMD: echo hi ;; CMD: rm -rf x"` prints the tool parts.
 """
@@ -28,14 +34,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+SCENARIO_DIR = HERE / "project"
 BUNDLE = REPO / "cupcake_py" / "harness" / "opencode" / "plugin" / "cupcake.js"
 OPENCODE = REPO / "plugin-ts" / "node_modules" / ".bin" / "opencode"
-FAKE_CUPCAKE = HERE / "fake_cupcake.py"
 OPENCODE_VERSION = "1.18.33"
 
-RUN_TIMEOUT_S = 300  # generous: a loaded 2-core machine made single runs take over a minute
+RUN_TIMEOUT_S = 420  # bound on one `opencode run`: a loaded 2-core machine made single runs take minutes
+SETUP_TIMEOUT_S = 180  # bound on each cupcake setup command (init, verify, the warm-up eval)
 ENV_FLAGS = {
     "OPENCODE_DISABLE_MODELS_FETCH": "1",
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -46,12 +55,23 @@ ENV_FLAGS = {
 
 
 def cupcake_bin() -> Path:
-    """The one switch between the fake and the real engine."""
-    return Path(os.environ.get("CUPCAKE_E2E_BIN") or FAKE_CUPCAKE).resolve()
+    """The real engine: CUPCAKE_E2E_BIN, else the `cupcake` console script of the running venv."""
+    if override := os.environ.get("CUPCAKE_E2E_BIN"):
+        return Path(override).resolve()
+    exe = Path(sys.executable).parent / "cupcake"
+    assert exe.is_file(), f"{exe} is missing: run `make venv` (pip install -e .)"
+    return exe
 
 
-def uses_fake() -> bool:
-    return cupcake_bin() == FAKE_CUPCAKE
+@dataclass(frozen=True)
+class Scenario:
+    """What the test adds to the `cupcake init` project."""
+
+    policies: tuple[str, ...] = ("e2e_pre.rego", "e2e_post.rego")  # from project/policies/
+    tests: tuple[str, ...] = ("e2e_test.rego",)  # from project/tests/
+    protected_paths: tuple[str, ...] = ("protected/",)  # the shipped builtin, enabled in the rulebook
+    signals: dict[str, dict[str, Any]] = field(default_factory=dict)  # rulebook `signals:`
+    plugin_timeout_ms: int = 30_000  # generous: under load one `cupcake eval` took 3 s here
 
 
 @dataclass
@@ -86,18 +106,16 @@ class RunResult:
 
 
 def _stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    if proc.poll() is not None:
-        return
+    """SIGTERM the process group `proc` leads (started with start_new_session=True), then SIGKILL what is left."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            return
+            return  # the group is empty
         try:
             proc.wait(timeout=grace)
-            return
         except subprocess.TimeoutExpired:
-            continue
+            pass
 
 
 def _mark_dependencies_installed(config_dir: Path) -> None:
@@ -113,16 +131,17 @@ def _mark_dependencies_installed(config_dir: Path) -> None:
 
 
 class OpenCodeE2E:
-    def __init__(self, root: Path, *, timeout_ms: int = 2000) -> None:
+    def __init__(self, root: Path, scenario: Scenario | None = None) -> None:
         assert OPENCODE.exists(), f"{OPENCODE} is missing: run `make node-deps`"
         self.root = root
+        self.scenario = scenario or Scenario()
         self.home = root / "home"
         self.project = root / "project"
-        self.fake_log = root / "fake-cupcake.jsonl"
         self.request_log = root / "llm-requests.jsonl"
+        self.cupcake = cupcake_bin()
         self._mock: subprocess.Popen[bytes] | None = None
         self.port = 0
-        self.timeout_ms = timeout_ms
+        self.setup_seconds: dict[str, float] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def __enter__(self) -> OpenCodeE2E:
@@ -156,35 +175,68 @@ class OpenCodeE2E:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._mock.poll() is not None:
                 raise RuntimeError(f"mock LLM exited with status {self._mock.returncode}")
             if port_file.exists() and port_file.read_text().strip():
                 self.port = int(port_file.read_text())
                 try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/models", timeout=2) as resp:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/models", timeout=5) as resp:
                         if resp.status == 200:
                             return
                 except OSError:
                     pass
             time.sleep(0.05)
-        raise RuntimeError("mock LLM did not become ready within 15 s")
+        raise RuntimeError("mock LLM did not become ready within 30 s")
+
+    def cupcake_run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        """Run the real cupcake in the project with the world's environment (bounded, group-killed)."""
+        t0 = time.monotonic()
+        proc = subprocess.Popen(
+            [str(self.cupcake), *args],
+            cwd=self.project,
+            env=self.env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            out, err = proc.communicate(stdin, timeout=SETUP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            _stop_group(proc, grace=2)
+            raise AssertionError(
+                f"`cupcake {' '.join(args)}` did not finish in {SETUP_TIMEOUT_S} s"
+            ) from None
+        finally:
+            _stop_group(proc, grace=2)
+        self.setup_seconds[args[0]] = self.setup_seconds.get(args[0], 0.0) + time.monotonic() - t0
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
     def _write_project(self) -> None:
         for sub in (".config", ".local/share", ".cache", ".local/state"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
-        oc = self.project / ".opencode"
-        (oc / "plugin").mkdir(parents=True)
-        shutil.copyfile(BUNDLE, oc / "plugin" / "cupcake.js")
-        for config_dir in (oc, self.home / ".config" / "opencode"):
+        self.project.mkdir()
+        init = self.cupcake_run("init", "--harness", "opencode")
+        assert init.returncode == 0, f"cupcake init failed:\n{init.stdout}\n{init.stderr}"
+        for config_dir in (self.project / ".opencode", self.home / ".config" / "opencode"):
             _mark_dependencies_installed(config_dir)
         cupcake_dir = self.project / ".cupcake"
-        policy_src = os.environ.get("CUPCAKE_E2E_POLICY_DIR")
-        if policy_src:
-            shutil.copytree(policy_src, cupcake_dir)
-        cupcake_dir.mkdir(exist_ok=True)
-        plugin_config = {"cupcakePath": str(cupcake_bin()), "timeoutMs": self.timeout_ms, "logLevel": "info"}
+        sc = self.scenario
+        for name in sc.policies:
+            shutil.copyfile(SCENARIO_DIR / "policies" / name, cupcake_dir / "policies" / "opencode" / name)
+        for name in sc.tests:
+            shutil.copyfile(SCENARIO_DIR / "tests" / name, cupcake_dir / "tests" / "opencode" / name)
+        rulebook_path = cupcake_dir / "rulebook.yml"
+        rulebook = yaml.safe_load(rulebook_path.read_text())
+        if sc.protected_paths:
+            rulebook["builtins"]["protected_paths"] = {"paths": list(sc.protected_paths)}
+        rulebook["signals"] = dict(sc.signals)
+        rulebook["telemetry"] = {"enabled": True, "destination": ".cupcake/telemetry"}
+        rulebook_path.write_text(yaml.safe_dump(rulebook, sort_keys=False))
+        plugin_config = {"timeoutMs": sc.plugin_timeout_ms, "logLevel": "info"}
         (cupcake_dir / "opencode.json").write_text(json.dumps(plugin_config, indent=2))
         config = {
             "$schema": "https://opencode.ai/config.json",
@@ -211,23 +263,36 @@ class OpenCodeE2E:
         }
         (self.project / "opencode.json").write_text(json.dumps(config, indent=2))
 
+    def warm_up(self) -> dict[str, Any]:
+        """One real `cupcake eval` (an allowed read): compiles and caches the bundle before OpenCode starts."""
+        event = {
+            "hook_event_name": "PreToolUse",
+            "session_id": "ses_e2e_warmup",
+            "cwd": str(self.project),
+            "tool": "read",
+            "args": {"filePath": str(self.project / "opencode.json")},
+        }
+        res = self.cupcake_run("eval", "--harness", "opencode", stdin=json.dumps(event))
+        assert res.returncode == 0, f"warm-up eval failed ({res.returncode}):\n{res.stdout}\n{res.stderr}"
+        return json.loads(res.stdout)
+
     def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM")}
+        keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
         home = str(self.home)
         return {
             **keep,
+            "PATH": f"{self.cupcake.parent}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
             "HOME": home,
             "XDG_CONFIG_HOME": f"{home}/.config",
             "XDG_DATA_HOME": f"{home}/.local/share",
             "XDG_CACHE_HOME": f"{home}/.cache",
             "XDG_STATE_HOME": f"{home}/.local/state",
-            "FAKE_CUPCAKE_LOG": str(self.fake_log),
             **ENV_FLAGS,
         }
 
     # -- running -------------------------------------------------------------------------------------------
     def run(self, prompt: str) -> RunResult:
-        seen = self._request_count()
+        seen = len(self._requests())
         t0 = time.monotonic()
         proc = subprocess.Popen(
             [str(OPENCODE), "run", "--print-logs", "--format", "json", prompt],
@@ -278,19 +343,19 @@ class OpenCodeE2E:
             return []
         return [json.loads(line) for line in self.request_log.read_text().splitlines() if line.strip()]
 
-    def _request_count(self) -> int:
-        return len(self._requests())
-
-    def cupcake_events(self) -> list[dict[str, Any]]:
-        """Events the fake cupcake received (empty with the real engine)."""
-        if not self.fake_log.exists():
+    def telemetry(self) -> list[dict[str, Any]]:
+        """The engine's telemetry: one record per `cupcake eval` (session_id, hook_event_name, tool,
+        routed_policies, response, timings_ms)."""
+        log = self.project / ".cupcake" / "telemetry" / "events.jsonl"
+        if not log.exists():
             return []
-        return [json.loads(line) for line in self.fake_log.read_text().splitlines() if line.strip()]
+        return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
 
 
 def main(argv: list[str]) -> int:
     prompt = argv[0] if argv else "CMD: echo hello"
     with tempfile.TemporaryDirectory(prefix="cupcake-e2e-") as tmp, OpenCodeE2E(Path(tmp)) as e2e:
+        e2e.warm_up()
         result = e2e.run(prompt)
         for t in result.tools:
             print(json.dumps(t.__dict__, indent=2))

@@ -5,7 +5,8 @@ test can see exactly what the model received (tool results, block messages, syst
 
 - no ``tools`` in the body (OpenCode's title generator) → a short text;
 - otherwise the last user message holding step markers is the script. Steps are separated by ``;;``:
-  ``CMD: <cmd>`` → bash, ``TASK: <cmd>`` → task (a subagent whose prompt is ``CMD: <cmd>``),
+  ``CMD: <cmd>`` → bash, ``CMDIN: <dir> :: <cmd>`` → bash with ``workdir`` <dir>,
+  ``TASK: <cmd>`` → task (a subagent whose prompt is ``CMD: <cmd>``),
   ``READ: <path>`` → read, ``EDIT: <path>`` → edit of ``<path>`` (``original`` → ``tampered``).
   The number of tool results after that message says which step comes next; when all steps are done the
   reply is the text ``MOCK DONE: <content of the last tool result>``. No markers → a short text.
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL = "mock-model"
-STEP = re.compile(r"\b(CMD|TASK|READ|EDIT):\s*(.+?)\s*(?=;;|\"|\n|$)")
+STEP = re.compile(r"\b(CMD|CMDIN|TASK|READ|EDIT):\s*(.+?)\s*(?=;;|\"|\n|$)")
 _ids = itertools.count(1)
 
 
@@ -49,6 +50,9 @@ def _tool_call(name: str, args: dict[str, Any]) -> dict[str, Any]:
 def _step_call(kind: str, arg: str) -> dict[str, Any]:
     if kind == "CMD":
         return _tool_call("bash", {"command": arg})
+    if kind == "CMDIN":
+        workdir, _, command = arg.partition(" :: ")
+        return _tool_call("bash", {"command": command, "workdir": workdir})
     if kind == "TASK":
         return _tool_call(
             "task", {"description": "run a command", "prompt": f"CMD: {arg}", "subagent_type": "general"}

@@ -1,19 +1,29 @@
-"""End to end inside a REAL OpenCode (opencode-ai 1.18.33): the committed plugin bundle, a scripted mock LLM,
-and the cupcake executable from tests/e2e_opencode/driver.py (fake_cupcake.py unless CUPCAKE_E2E_BIN is set).
+"""End to end inside a REAL OpenCode (opencode-ai 1.18.33) with the REAL engine: a project made by
+`cupcake init --harness opencode` (plugin bundle + `.cupcake/`), the scenario policies of
+tests/e2e_opencode/project/, the shipped `protected_paths` builtin, and a scripted mock LLM.
 
-Two `opencode run`s: one session that walks through every scenario (one tool call per step, see
-mock_llm.py), and one with a short plugin timeout for a cupcake that never answers.
+Two `opencode run`s: one session that walks through every scenario (one tool call per step, see mock_llm.py),
+and one in a project whose Bash policy waits for a signal that outlasts the plugin's timeout (fail closed).
+Durations are printed (`pytest -s`); the whole module is bounded by driver.RUN_TIMEOUT_S/SETUP_TIMEOUT_S.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
 import pytest
-from e2e_opencode.driver import OpenCodeE2E, RunResult, ToolPart, uses_fake
+from e2e_opencode.driver import OpenCodeE2E, RunResult, Scenario, ToolPart
+
+from .paths import BUNDLE
 
 
 @dataclass
@@ -24,6 +34,8 @@ class World:
     sub_victim: Path
     protected: Path
     notes: Path
+    workdir: Path
+    verify_output: str
 
 
 def _steps(*steps: str) -> str:
@@ -33,8 +45,12 @@ def _steps(*steps: str) -> str:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     root = tmp_path_factory.mktemp("e2e")
-    with OpenCodeE2E(root, timeout_ms=60_000) as e2e:
+    t0 = time.monotonic()
+    with OpenCodeE2E(root) as e2e:
         proj = e2e.project
+        verify = e2e.cupcake_run("verify", "--harness", "opencode")
+        assert verify.returncode == 0, f"cupcake verify failed:\n{verify.stdout}\n{verify.stderr}"
+        assert e2e.warm_up() == {"decision": "allow"}
         victim, sub_victim = proj / "victim", proj / "sub-victim"
         for d in (victim, sub_victim):
             d.mkdir()
@@ -44,22 +60,31 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         protected.write_text("original\n")
         notes = proj / "notes.txt"
         notes.write_text("original\n")
+        workdir = proj / "sub"
+        workdir.mkdir()
         prompt = _steps(
             "CMD: echo allowed-ok",
             f"CMD: rm -rf {victim}",
-            "CMD: echo REWRITE_ME",
+            f"CMDIN: {workdir} :: echo REWRITE_ME",
             f"EDIT: {protected}",
             f"READ: {notes}",
             f"EDIT: {notes}",
             "CMD: echo LEAK_TOKEN_123",
-            "CMD: git push --force origin main",
+            "CMD: git push origin main",
             "CMD: echo CONTEXT_ME",
             f"TASK: rm -rf {sub_victim}",
+            "TASK: echo FORBIDDEN_TASK",
             "CMD: echo last-step",
         )
+        setup = time.monotonic() - t0
         main = e2e.run(prompt)
-        print(f"\nopencode run (main scenario session): {main.seconds:.1f} s")
-        yield World(e2e, main, victim, sub_victim, protected, notes)
+        engine_ms = [r["timings_ms"]["total"] for r in e2e.telemetry() if r["session_id"] != "ses_e2e_warmup"]
+        print(
+            f"\ne2e main world: setup {setup:.1f} s (cupcake {', '.join(f'{k} {v:.1f} s' for k, v in e2e.setup_seconds.items())}),"
+            f" opencode run {main.seconds:.1f} s, {len(engine_ms)} evaluations"
+            f" (in-engine median {median(engine_ms or [0]):.0f} ms, max {max(engine_ms or [0]):.0f} ms)"
+        )
+        yield World(e2e, main, victim, sub_victim, protected, notes, workdir, verify.stdout)
 
 
 def _part(run: RunResult, tool: str, pred: str) -> ToolPart:
@@ -71,9 +96,17 @@ def _part(run: RunResult, tool: str, pred: str) -> ToolPart:
     )
 
 
+def test_project_is_made_by_cupcake_init(world: World) -> None:
+    proj = world.e2e.project
+    assert (proj / ".opencode" / "plugin" / "cupcake.js").read_bytes() == BUNDLE.read_bytes()
+    assert (proj / ".cupcake" / "system" / "evaluate.rego").is_file()
+    assert (proj / ".cupcake" / "policies" / "opencode" / "example.rego").is_file()
+    assert "builtins enabled: protected_paths, rulebook_security_guardrails" in world.verify_output
+
+
 def test_run_finished_and_plugin_loaded(world: World) -> None:
     assert world.main.returncode == 0, world.main.stderr[-3000:]
-    assert re.search(r'message="self-test ok: cupcake ', world.main.stderr), (
+    assert re.search(r'message="self-test ok: cupcake-py \d', world.main.stderr), (
         "plugin self-test line missing from OpenCode's log"
     )
     assert "failed to load plugin" not in world.main.stderr
@@ -93,15 +126,18 @@ def test_denied_rm_rf_does_not_run_and_model_gets_the_reason(world: World) -> No
     assert (world.victim / "keep.txt").read_text() == "precious\n"
     got = world.main.tool_message(part.call_id)
     assert got == part.error
-    assert got.startswith("Blocked by cupcake policy [rule e2e.no_rm_rf]: this bash call")
-    assert "Reason: recursive forced deletion is not allowed" in got
+    assert got.startswith(
+        f'Blocked by cupcake policy [rule E2E-NO-RM-RF]: this bash call (command: "rm -rf {world.victim}")'
+    )
+    assert "Reason: recursive forced deletion is not allowed (agent: build)" in got
 
 
 def test_modify_rewrites_the_command_in_place(world: World) -> None:
     part = next(t for t in world.main.tools if t.tool == "bash" and "rewritten-by-cupcake" in str(t.input))
-    assert part.status == "completed"
-    assert part.input["command"] == "echo rewritten-by-cupcake"
-    assert part.output == "rewritten-by-cupcake\n"
+    assert part.status == "completed", part.error
+    # the policy's updated_input names only `command`: the other args (workdir) are kept
+    assert part.input == {"command": "echo rewritten-by-cupcake && pwd", "workdir": str(world.workdir)}
+    assert part.output == f"rewritten-by-cupcake\n{world.workdir}\n"
     assert "REWRITE_ME" not in world.main.tool_message(part.call_id)
 
 
@@ -109,8 +145,9 @@ def test_edit_of_protected_path_is_blocked(world: World) -> None:
     part = _part(world.main, "edit", str(world.protected))
     assert part.status == "error"
     assert part.error.startswith(
-        "Blocked by cupcake policy [rule e2e.protected_paths]: this edit call (filePath:"
+        f'Blocked by cupcake policy [rule BUILTIN-PROTECTED-PATHS]: this edit call (filePath: "{world.protected}")'
     )
+    assert f"{world.protected} matches protected path 'protected/'" in part.error
     assert world.protected.read_text() == "original\n"
     assert world.main.tool_message(part.call_id) == part.error
 
@@ -127,17 +164,18 @@ def test_post_tool_use_block_reaches_the_model(world: World) -> None:
     got = world.main.tool_message(part.call_id)
     assert got.startswith("LEAK_TOKEN_123\n")
     assert (
-        "[cupcake] Policy feedback [rule e2e.no_leaks]: the policy objected to the result of this bash call."
+        "[cupcake] Policy feedback [rule E2E-NO-LEAKS]: the policy objected to the result of this bash call."
         in got
     )
     assert "Reason: the output contains a leaked token" in got
 
 
-def test_ask_is_blocked_with_approval_instructions(world: World) -> None:
-    part = _part(world.main, "bash", "git push --force")
+def test_ask_from_the_init_example_policy_is_blocked_with_approval_instructions(world: World) -> None:
+    part = _part(world.main, "bash", "git push origin main")
     assert part.status == "error"
-    assert part.error.startswith("Approval required by cupcake policy [rule e2e.force_push]")
-    assert "disable rule e2e.force_push and re-run" in part.error
+    assert part.error.startswith("Approval required by cupcake policy [rule EXAMPLE-PUSH-MAIN]")
+    assert "Reason: pushing to main needs a human decision" in part.error
+    assert "disable rule EXAMPLE-PUSH-MAIN and re-run" in part.error
     assert world.main.tool_message(part.call_id) == part.error
 
 
@@ -167,68 +205,150 @@ def test_subagent_tool_calls_are_governed(world: World) -> None:
     assert (world.sub_victim / "keep.txt").read_text() == "precious\n"
     got = world.main.tool_message(task.call_id)
     assert "<task_result>" in got
-    assert "Blocked by cupcake policy [rule e2e.no_rm_rf]" in got
-    if uses_fake():
-        events = [
-            e["event"] for e in world.e2e.cupcake_events() if e["event"]["hook_event_name"] == "PreToolUse"
-        ]
-        parent = next(e for e in events if e["tool"] == "task")
-        child = next(
-            e for e in events if e["tool"] == "bash" and str(world.sub_victim) in e["args"]["command"]
-        )
-        assert child["session_id"] != parent["session_id"]
-        assert child.get("agent") == "general"
+    assert "Blocked by cupcake policy [rule E2E-NO-RM-RF]" in got
+    assert "recursive forced deletion is not allowed (agent: general)" in got
 
 
-def test_events_follow_the_contract(world: World) -> None:
-    if not uses_fake():
-        pytest.skip("the event log is written by fake_cupcake.py only")
-    events = [e["event"] for e in world.e2e.cupcake_events()]
-    pre = next(
-        e
-        for e in events
-        if e["hook_event_name"] == "PreToolUse" and e["args"].get("command") == "echo allowed-ok"
+def test_subagent_task_itself_can_be_denied(world: World) -> None:
+    task = _part(world.main, "task", "FORBIDDEN_TASK")
+    assert task.status == "error"
+    assert task.error.startswith("Blocked by cupcake policy [rule E2E-NO-FORBIDDEN-TASK]: this task call")
+    assert world.main.tool_message(task.call_id) == task.error
+
+
+def test_engine_saw_every_call(world: World) -> None:
+    """The engine's telemetry: one PreToolUse per tool call, a PostToolUse only for calls that ran, the
+    subagent's calls under their own session, every answer a decision (no engine error)."""
+    records = [r for r in world.e2e.telemetry() if r["session_id"] != "ses_e2e_warmup"]
+    assert all(r["error"] is None for r in records), [r for r in records if r["error"]]
+    pre = [r for r in records if r["hook_event_name"] == "PreToolUse"]
+    post = [r for r in records if r["hook_event_name"] == "PostToolUse"]
+    calls = world.main.tools
+    assert len(pre) == len(calls) + 1, (len(pre), [t.tool for t in calls])  # + the subagent's bash call
+    ran = [t for t in calls if t.status == "completed"]
+    assert len(post) == len(ran), (len(post), [t.tool for t in ran])
+    sessions = {r["session_id"] for r in pre}
+    assert len(sessions) == 2, (
+        sessions
+    )  # the main session and the subagent's (the forbidden task never started)
+    assert all(s.startswith("ses_") for s in sessions)
+    denied = [r for r in pre if r["response"]["decision"] == "deny"]
+    assert {tuple(r["response"]["rule_ids"]) for r in denied} == {
+        ("E2E-NO-RM-RF",),
+        ("E2E-NO-FORBIDDEN-TASK",),
+    }
+
+
+# ------------------------------------------------------------------------------------------- fail closed
+
+SLOW_TIMEOUT_MS = 3000
+
+
+@dataclass
+class SlowWorld:
+    e2e: OpenCodeE2E
+    run: RunResult
+    marker: Path
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="module")
+def slow_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
+    scenario = Scenario(
+        policies=("e2e_slow.rego",),
+        tests=(),
+        protected_paths=(),
+        # $$ is the signal's pid (exec keeps it for sleep), $PPID the cupcake process that started it
+        signals={
+            "slow_check": {
+                "command": "echo $$ $PPID >> slow-signal.pids; exec sleep 30",
+                "timeout_seconds": 60,
+            }
+        },
+        plugin_timeout_ms=SLOW_TIMEOUT_MS,
     )
-    assert pre["cwd"] == str(world.e2e.project)
-    assert pre["session_id"].startswith("ses_") and pre["call_id"]
-    post = next(
-        e
-        for e in events
-        if e["hook_event_name"] == "PostToolUse" and e["args"].get("command") == "echo allowed-ok"
-    )
-    assert post["result"]["output"] == "allowed-ok\n"
-    assert post["result"]["success"] is True
-    assert {"title", "metadata"} <= set(post["result"])
-    # blocked calls never run, so OpenCode fires no tool.execute.after for them
-    denied = next(
-        e
-        for e in events
-        if "rm -rf" in str(e["args"].get("command")) and e["hook_event_name"] == "PreToolUse"
-    )
-    assert not [
-        e for e in events if e["hook_event_name"] == "PostToolUse" and e.get("call_id") == denied["call_id"]
-    ]
-
-
-def test_unanswering_cupcake_times_out_and_fails_closed(tmp_path: Path) -> None:
-    if not uses_fake():
-        pytest.skip("needs fake_cupcake.py's SLOW_ME rule (a cupcake that never answers)")
-    with OpenCodeE2E(tmp_path, timeout_ms=1500) as e2e:
+    with OpenCodeE2E(tmp_path_factory.mktemp("e2e-slow"), scenario) as e2e:
+        assert e2e.warm_up() == {"decision": "allow"}
         marker = e2e.project / "ran.txt"
         run = e2e.run(f"CMD: echo SLOW_ME > {marker}")
-        print(f"\nopencode run (timeout scenario): {run.seconds:.1f} s")
-        part = _part(run, "bash", "SLOW_ME")
-        assert part.status == "error"
-        assert re.match(
-            r'cupcake: ".*fake_cupcake\.py eval --harness opencode" timed out after 1500 ms and was killed',
-            part.error,
-        )
-        assert "cupcake fails closed" in part.error
-        assert not marker.exists()
-        slow = [e for e in e2e.cupcake_events() if "SLOW_ME" in str(e["event"].get("args"))]
-        assert slow, "the fake never saw the call"
-        pid = slow[0]["pid"]
-        state = Path(f"/proc/{pid}/stat")
-        assert not state.exists() or state.read_text().split(") ")[1][0] == "Z", (
-            "the timed-out cupcake is still running"
-        )
+        print(f"\ne2e timeout world: opencode run {run.seconds:.1f} s")
+        try:
+            yield SlowWorld(e2e, run, marker)
+        finally:
+            for pid in _signal_pids(e2e):
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)  # orphaned signals (see the xfail test below)
+
+
+def _signal_pids(e2e: OpenCodeE2E) -> list[int]:
+    """(signal pid) of every slow signal started so far."""
+    pids = e2e.project / "slow-signal.pids"
+    return [int(line.split()[0]) for line in pids.read_text().splitlines()] if pids.exists() else []
+
+
+def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -> None:
+    part = _part(slow_world.run, "bash", "SLOW_ME")
+    assert part.status == "error"
+    assert re.match(
+        rf'cupcake: ".*cupcake eval --harness opencode" timed out after {SLOW_TIMEOUT_MS} ms and was killed',
+        part.error,
+    ), part.error
+    assert "cupcake fails closed" in part.error
+    assert slow_world.run.tool_message(part.call_id) == part.error
+    assert not slow_world.marker.exists()
+    pids = slow_world.e2e.project / "slow-signal.pids"
+    if (
+        pids.exists()
+    ):  # the signal started before the kill (not guaranteed under load): its parent must be gone
+        cupcake_pid = int(pids.read_text().split()[1])
+        assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="engine: shell signals run in their own session (cupcake_py/engine/signals.py, start_new_session=True), "
+    "so the plugin's timeout kill of cupcake's process group does not reach them; see /tmp/plugin-e2e-blockers.md",
+)
+def test_killing_cupcakes_process_group_stops_its_signals(slow_world: SlowWorld) -> None:
+    """What the plugin does on timeout (SIGKILL to the group of the `cupcake eval` it spawned as group leader),
+    done here once the signal has surely started."""
+    e2e = slow_world.e2e
+    started = len(_signal_pids(e2e))
+    event = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "ses_kill",
+        "cwd": str(e2e.project),
+        "tool": "bash",
+        "args": {"command": "echo hi"},
+    }
+    proc = subprocess.Popen(
+        [str(e2e.cupcake), "eval", "--harness", "opencode"],
+        cwd=e2e.project,
+        env=e2e.env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(event).encode())
+        proc.stdin.close()
+        deadline = time.monotonic() + 120
+        while len(_signal_pids(e2e)) == started and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        signal_pid = _signal_pids(e2e)[started]  # IndexError = the signal never started: a real failure
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    time.sleep(0.5)
+    assert not _alive(signal_pid), f"signal process {signal_pid} outlived the killed cupcake {proc.pid}"

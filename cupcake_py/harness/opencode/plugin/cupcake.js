@@ -352,7 +352,6 @@ async function selfTest(config, directory) {
 // src/hooks.ts
 var isArgs = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function applyArgsInPlace(target, updated) {
-  for (const key of Object.keys(target)) if (!Object.hasOwn(updated, key)) delete target[key];
   Object.assign(target, updated);
 }
 var errorText = (err) => err instanceof CupcakeError ? err.message : `cupcake: plugin error: ${err instanceof Error ? err.message : String(err)}`;
