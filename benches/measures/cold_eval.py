@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from typing import Any
 
 from measures import projects
@@ -26,11 +27,15 @@ def eval_cmd() -> list[str]:
 
 
 def phase_trace(setup: projects.Setup) -> dict[str, float]:
-    """`--trace all` of one run: milliseconds per engine phase (where the time goes)."""
+    """`--trace all` of one run: milliseconds per engine phase (where the time goes), and the
+    run's own wall time (`process`), so the time outside the traced phases can be told."""
+    t0 = time.perf_counter()
     proc = subprocess.run([*eval_cmd(), "--trace", "all"], input=setup.stdin, capture_output=True,
                           cwd=setup.project, env=setup.env, timeout=120)
+    wall = (time.perf_counter() - t0) * 1000
     line = next((ln for ln in proc.stderr.decode().splitlines() if ln.startswith("cupcake trace:")), "")
-    return {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)ms", line)}
+    phases = {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)ms", line)}
+    return {**phases, "process": round(wall, 2)} if phases else {}
 
 
 def floors(ctx: Context, setup: projects.Setup) -> dict[str, Any]:
