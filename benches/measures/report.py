@@ -167,7 +167,11 @@ def _reading(results: M) -> list[str]:
     if ms := _ok(results, "module_size"):
         out.append(ms["headline"] + " (OPA's figure is quoted, not rebuilt: there is no `opa` binary here).")
     if pl := _ok(results, "plugin"):
-        out.append(pl["headline"] + ". " + pl["note"] + ".")
+        eng = [r for r in pl["rows"].values() if r["engine"] == "engine"]
+        out.append(pl["headline"] + "." + (
+            " With the real engine (a `cupcake init` project) the paired overhead is "
+            + ", ".join(f"{r['overhead_median_ms']:+.1f} ms ({r['name']})" for r in eng)
+            + ", noisier because each process takes hundreds of ms." if eng else ""))
     for m in results["measures"].values():
         if m["status"] != "ok":
             out.append(f"{m['title']}: **{m['status']}** — {m['reason'][:400]}")
@@ -239,11 +243,15 @@ def _sizes(m: M) -> list[str]:
 
 
 def _plugin(m: M) -> list[str]:
-    return _variants_table(m["variants"]) + [
-        "", f"Overhead: {m['overhead_ms_median_difference']:+.2f} ms (difference of medians), "
-        f"{m['overhead_ms_paired_median']:+.2f} ms (median of paired differences; their middle half spans "
-        f"{m['paired_differences_p25_p75_ms'][0]:+.1f} … {m['paired_differences_p25_p75_ms'][1]:+.1f} ms, "
-        "which is the noise of one pair)."]
+    rows = [f"plugin-ts/bench/overhead.mjs under {m['runtime']}; medians in ms; overhead = hook − bare process "
+            "(paired), = session (detached spawn) + plugin work.", "",
+            "| engine: scenario | samples | process | hook | overhead | overhead p90 | session | plugin work |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for k, r in m["rows"].items():
+        rows.append(f"| {k} | {r['samples']} | {_fmt(r['process_median_ms'])} | {_fmt(r['hook_median_ms'])} | "
+                    f"{r['overhead_median_ms']:+.2f} | {r['overhead_p90_ms']:+.2f} | {r['session_median_ms']:+.2f} | "
+                    f"{r['plugin_work_median_ms']:+.2f} |")
+    return rows
 
 
 def _parse(m: M) -> list[str]:
