@@ -6,7 +6,8 @@
 
 Every measure alternates the commands it compares within one run and reports median, p90 and
 ratios (benches/measures/). A measure whose product piece is missing reports "not available:
-<reason>"; one that crashes reports "failed: <error>"; neither stops the others. results.json
+<reason>" (also when the product itself raises); one whose own code crashes reports "failed:
+<error>"; neither stops the others. results.json
 is rewritten after every measure; RESULTS.md and the chart at the end.
 """
 
@@ -35,6 +36,17 @@ from measures.report import write_chart, write_markdown  # noqa: E402
 BUDGET_S = {True: 60.0, False: 600.0}  # issue 10: --quick ≤ 60 s, make bench ≤ 10 min
 
 
+def product_frame(e: BaseException) -> str | None:
+    """file:line when the innermost frame of ours (benches/ or cupcake_py/) is product code."""
+    product = str(HERE.parent / "cupcake_py")
+    for frame in reversed(traceback.extract_tb(e.__traceback__)):
+        if frame.filename.startswith(product):
+            return f"{Path(frame.filename).relative_to(HERE.parent)}:{frame.lineno}"
+        if frame.filename.startswith(str(HERE)):
+            return None
+    return None
+
+
 def run_measure(key: str, ctx: Context) -> dict[str, Any]:
     t0 = time.perf_counter()
     load = load_average()
@@ -43,8 +55,11 @@ def run_measure(key: str, ctx: Context) -> dict[str, Any]:
     except Unavailable as e:
         out = {"status": "not available", "reason": str(e)}
     except Exception as e:  # noqa: BLE001 - a broken measure is reported, never hidden, and the run goes on
-        out = {"status": "failed", "reason": f"{type(e).__name__}: {str(e)[:2000]}",
-               "traceback": traceback.format_exc(limit=6)[-3000:]}
+        where = product_frame(e)
+        status = "failed" if where is None else "not available"  # a crash inside the product: not ready
+        prefix = "" if where is None else f"the product raised at {where}: "
+        out = {"status": status, "reason": f"{prefix}{type(e).__name__}: {str(e)[:2000]}",
+               "traceback": traceback.format_exc(limit=8)[-3000:]}
     out["title"] = REGISTRY[key][0]
     out["seconds"] = round(time.perf_counter() - t0, 2)
     out["load_average"] = {"start": load, "end": load_average()}
