@@ -45,6 +45,9 @@ OPENCODE_VERSION = "1.18.33"
 
 RUN_TIMEOUT_S = 420  # bound on one `opencode run`: a loaded 2-core machine made single runs take minutes
 SETUP_TIMEOUT_S = 180  # bound on each cupcake setup command (init, verify, the warm-up eval)
+DURATIONS: list[
+    str
+] = []  # one line per world, printed in pytest's terminal summary (tests/plugin/conftest.py)
 ENV_FLAGS = {
     "OPENCODE_DISABLE_MODELS_FETCH": "1",
     "OPENCODE_DISABLE_AUTOUPDATE": "1",

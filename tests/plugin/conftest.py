@@ -5,8 +5,17 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from e2e_opencode.driver import DURATIONS
 
 from .paths import PLUGIN_TS
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The e2e's durations, also in a plain `make test` run (its prints are captured)."""
+    if DURATIONS:
+        terminalreporter.write_sep("-", "OpenCode e2e durations (real OpenCode + real cupcake)")
+        for line in DURATIONS:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ tests/e2e_opencode/project/, the shipped `protected_paths` builtin, and a script
 
 Two `opencode run`s: one session that walks through every scenario (one tool call per step, see mock_llm.py),
 and one in a project whose Bash policy waits for a signal that outlasts the plugin's timeout (fail closed).
-Durations are printed (`pytest -s`); the whole module is bounded by driver.RUN_TIMEOUT_S/SETUP_TIMEOUT_S.
+Durations appear in pytest's terminal summary (conftest.py); every step is bounded (driver.RUN_TIMEOUT_S,
+SETUP_TIMEOUT_S).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from statistics import median
 
 import pytest
-from e2e_opencode.driver import OpenCodeE2E, RunResult, Scenario, ToolPart
+from e2e_opencode.driver import DURATIONS, OpenCodeE2E, RunResult, Scenario, ToolPart
 
 from .paths import BUNDLE
 
@@ -79,8 +80,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         setup = time.monotonic() - t0
         main = e2e.run(prompt)
         engine_ms = [r["timings_ms"]["total"] for r in e2e.telemetry() if r["session_id"] != "ses_e2e_warmup"]
-        print(
-            f"\ne2e main world: setup {setup:.1f} s (cupcake {', '.join(f'{k} {v:.1f} s' for k, v in e2e.setup_seconds.items())}),"
+        DURATIONS.append(
+            f"main world: setup {setup:.1f} s (cupcake {', '.join(f'{k} {v:.1f} s' for k, v in e2e.setup_seconds.items())}),"
             f" opencode run {main.seconds:.1f} s, {len(engine_ms)} evaluations"
             f" (in-engine median {median(engine_ms or [0]):.0f} ms, max {max(engine_ms or [0]):.0f} ms)"
         )
@@ -275,11 +276,13 @@ def slow_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
         },
         plugin_timeout_ms=SLOW_TIMEOUT_MS,
     )
+    t0 = time.monotonic()
     with OpenCodeE2E(tmp_path_factory.mktemp("e2e-slow"), scenario) as e2e:
         assert e2e.warm_up() == {"decision": "allow"}
         marker = e2e.project / "ran.txt"
+        setup = time.monotonic() - t0
         run = e2e.run(f"CMD: echo SLOW_ME > {marker}")
-        print(f"\ne2e timeout world: opencode run {run.seconds:.1f} s")
+        DURATIONS.append(f"timeout world: setup {setup:.1f} s, opencode run {run.seconds:.1f} s")
         try:
             yield SlowWorld(e2e, run, marker)
         finally:
@@ -330,15 +333,17 @@ def test_killing_cupcakes_process_group_stops_its_signals(slow_world: SlowWorld)
         "tool": "bash",
         "args": {"command": "echo hi"},
     }
-    proc = subprocess.Popen(
-        [str(e2e.cupcake), "eval", "--harness", "opencode"],
-        cwd=e2e.project,
-        env=e2e.env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    out = e2e.root / "kill-test-output.txt"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen(
+            [str(e2e.cupcake), "eval", "--harness", "opencode"],
+            cwd=e2e.project,
+            env=e2e.env(),
+            stdin=subprocess.PIPE,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         assert proc.stdin is not None
         proc.stdin.write(json.dumps(event).encode())
@@ -346,9 +351,17 @@ def test_killing_cupcakes_process_group_stops_its_signals(slow_world: SlowWorld)
         deadline = time.monotonic() + 120
         while len(_signal_pids(e2e)) == started and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        signal_pid = _signal_pids(e2e)[started]  # IndexError = the signal never started: a real failure
+        pids = _signal_pids(e2e)
+        if len(pids) == started:  # not the engine issue this xfail is about: a plain failure
+            pytest.fail(
+                f"the slow signal never started; cupcake exit {proc.poll()}: {out.read_text()[-2000:]}"
+            )
+        signal_pid = pids[started]
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         proc.wait(timeout=30)
     time.sleep(0.5)
     assert not _alive(signal_pid), f"signal process {signal_pid} outlived the killed cupcake {proc.pid}"
