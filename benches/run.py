@@ -3,6 +3,7 @@
     .venv/bin/python benches/run.py            # full run (make bench): benches/results.json, RESULTS.md, bench.png
     .venv/bin/python benches/run.py --quick    # smoke run (≤ 60 s): same files under benches/out/
     .venv/bin/python benches/run.py --only cold_eval,regorus --out-dir /tmp/b
+    .venv/bin/python benches/run.py --render   # RESULTS.md + chart again from results.json
 
 Every measure alternates the commands it compares within one run and reports median, p90 and
 ratios (benches/measures/). A measure whose product piece is missing reports "not available:
@@ -72,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help=f"comma list of measures: {', '.join(REGISTRY)}")
     ap.add_argument("--out-dir", type=Path, default=None,
                     help="where results.json, RESULTS.md and bench.png go (default: benches/, --quick: benches/out/)")
+    ap.add_argument("--render", action="store_true",
+                    help="only rewrite RESULTS.md and the chart from the out dir's results.json")
     args = ap.parse_args(argv)
     keys = [k.strip() for k in args.only.split(",") if k.strip()] or list(REGISTRY)
     unknown = [k for k in keys if k not in REGISTRY]
@@ -79,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown measure(s) {', '.join(unknown)}; known: {', '.join(REGISTRY)}")
     out_dir: Path = args.out_dir or (HERE / "out" if args.quick else HERE)
     out_dir.mkdir(parents=True, exist_ok=True)
+    if args.render:
+        done = json.loads((out_dir / "results.json").read_text())
+        write_markdown(done, out_dir / "RESULTS.md", write_chart(done, out_dir / "bench.png"))
+        return 0
     results: dict[str, Any] = {"mode": "quick" if args.quick else "full", "machine": describe(),
                                "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "measures": {}}
     print(f"cupcake-py benches ({results['mode']}): load average {results['machine']['load_average_start']} "
@@ -95,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     results["load_average_end"] = load_average()
+    if not args.quick:
+        results["last_quick_run"] = last_quick_run()
     chart = results["chart"] = write_chart(results, out_dir / "bench.png")
     total = time.perf_counter() - STARTED
     results["seconds_total"] = round(total, 1)
@@ -106,6 +115,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"done in {total:.0f} s (budget {budget:g} s): {out_dir / 'results.json'}, {out_dir / 'RESULTS.md'}"
           + (f", {out_dir / chart['file']}" if chart.get("file") else f" (chart: {chart.get('reason')})"))
     return 0
+
+
+def last_quick_run() -> dict[str, Any] | None:
+    """The --quick goal (issue 10), from the last `make bench-quick` on this checkout (benches/out/)."""
+    try:
+        q = json.loads((HERE / "out" / "results.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if q.get("mode") != "quick" or "run_goal" not in q:
+        return None
+    return {"started_utc": q["started_utc"], "run_goal": q["run_goal"],
+            "load_average_start": q["machine"]["load_average_start"]}
 
 
 def write_json(path: Path, results: dict[str, Any]) -> None:

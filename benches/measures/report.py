@@ -131,9 +131,15 @@ def _reading(results: M) -> list[str]:
         v = w["variants"]
         full = v["full decision (Evaluation.run)"]["median"]
         pol = v.get("policy evaluation only (instance reused)", {}).get("median")
-        out.append(f"Warm, in process, one decision takes {_fmt(full)} µs (median)" +
-                   (f", of which the policy evaluation alone is {_fmt(pol)} µs" if pol else "") +
-                   "; the rest of the cold time is process start-up and imports.")
+        s = f"Warm, in process, one decision takes {_fmt(full)} µs (median)"
+        if pol:
+            s += (f"; one evaluation of the project's module on a reused instance is {_fmt(pol)} µs, the rest is "
+                  "engine work around it (the global config's bundle and its own evaluation, bundle and module "
+                  "loads, a fresh instance, preprocessing, synthesis)")
+        if c := _ok(results, "cold_eval"):
+            cold = c["variants"]["cupcake eval (builtins + 10 policies)"]["median"]
+            s += f". A cold process pays about {cold - full / 1000:.0f} ms more: interpreter start-up and imports"
+        out.append(s + ".")
     if (hb := _ok(results, "host_builtins")) and (w := _ok(results, "warm_eval")) and (sc := _ok(results, "scaling")):
         wasm = hb["through_wasm"]
         native = next(iter(wasm.values()))["us_per_call"]
@@ -309,6 +315,9 @@ def write_markdown(results: M, path: Path, chart: M) -> None:
         "| issue | goal | measured | status |", "| ---: | --- | --- | --- |",
     ]
     goals = [g for mm in results["measures"].values() for g in mm.get("goals", [])] + [results["run_goal"]]
+    if q := results.get("last_quick_run"):
+        goals.append({**q["run_goal"], "measured": f"{q['run_goal']['measured']} (last `make bench-quick`, "
+                      f"{q['started_utc']}, load {q['load_average_start'][0]})"})
     lines += [f"| #{g['issue']} | {g['goal']} | {g['measured']} | {_status(g['met'])} |" for g in goals]
     for mm in results["measures"].values():
         if mm["status"] != "ok":
