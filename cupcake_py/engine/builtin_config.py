@@ -30,7 +30,9 @@ GLOBAL_ONLY = frozenset({"system_protection", "sensitive_data_protection", "cupc
 
 # Which Bash commands make git_pre_check's checks worth running (the policy decides; this only
 # saves running checks for unrelated commands).
-GIT_OPERATION = r"(^|[\s;&|('\"`])(\S*/)?git(\s+(-C\s+\S+|-c\s+\S+|--\S+))*\s+(commit|push|merge)(\s|$|['\";&|)])"
+# Option values may be quoted (`git -c user.name="A B" commit`).
+GIT_OPERATION = (r"(^|[\s;&|('\"`])(\S*/)?git(\s+(-[Cc]\s+(\"[^\"]*\"|'[^']*'|[^\s\"'])+|--\S+))*"
+                 r"\s+(commit|push|merge)(\s|$|['\";&|)])")
 
 
 def home_dir() -> str:
@@ -54,7 +56,7 @@ def expand(path: str, home: str | None = None) -> str:
 
 
 def _dump(model: Any) -> dict[str, Any]:
-    out: dict[str, Any] = model.model_dump(mode="json", exclude={"enabled"})
+    out: dict[str, Any] = model.model_dump(mode="json", exclude={"enabled"}, exclude_none=True)
     return out
 
 

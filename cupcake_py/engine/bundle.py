@@ -5,13 +5,15 @@ A bundle holds everything an evaluation needs: the WASM module built by our comp
 builtin configuration and the rulebook options. It is cached on disk under
 `$XDG_CACHE_HOME/cupcake-py/bundles/<key>.bundle`, where the key is the sha256 of every
 source that can go into it (policies, shipped system and builtin policies, rulebook,
-signal files), the harness, the cupcake-py version and the compiler's own files. A
+signal files), the harness, the cupcake-py version, the compiler's own files, and $HOME /
+the global config dir (builtin configuration expands `~` when the bundle is built). A
 cache hit reads one file: no YAML, no pydantic, no Rego parsing or compiling. Entries are
 written to a temp file and renamed into place, so concurrent `cupcake eval` processes
 never see a partial entry; a corrupt entry is rebuilt.
 
-File format: MAGIC, 8-byte big-endian header length, header JSON, sha256 of the WASM,
-WASM bytes (empty when no policy needs compiling).
+File format: MAGIC, 8-byte big-endian header length, header JSON, sha256 of header JSON +
+WASM, WASM bytes (empty when no policy needs compiling). Any mismatch (truncation, bit flips,
+another version's layout) makes the entry a miss that is rebuilt and replaced.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from typing import Any
 import orjson
 
 from cupcake_py import __version__
+from cupcake_py.engine.builtin_config import global_config_dir, home_dir
 from cupcake_py.engine.project import HARNESS, ConfigDir, rego_files, shipped_policies_dir, signal_files
 from cupcake_py.errors import CupcakeError
 
 log = logging.getLogger(__name__)
 
-MAGIC = b"CUPCAKE-BUNDLE-2\n"
+MAGIC = b"CUPCAKE-BUNDLE-3\n"
 ENTRYPOINT = "cupcake/system/evaluate"
 _PKG = Path(__file__).resolve().parents[1]
 _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
@@ -117,6 +120,8 @@ def cache_key(cfg: ConfigDir) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed)."""
     h = hashlib.sha256()
     h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
+    # builtin_config expands `~` and names the global config dir at build time.
+    h.update(f"home={home_dir()}\nglobal={global_config_dir()}\n".encode())
     h.update(compiler_fingerprint().encode())
     files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values()) + _user_files(cfg)
     for p in files:
@@ -152,13 +157,19 @@ def _private_dir(d: Path) -> bool:
     return True
 
 
+_HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
+                                  "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
+                                  "sources": list, "host_builtins": list}
+
+
 def encode(bundle: Bundle) -> bytes:
     header = orjson.dumps(bundle.header())
-    return MAGIC + len(header).to_bytes(8, "big") + header + hashlib.sha256(bundle.wasm).digest() + bundle.wasm
+    digest = hashlib.sha256(header + bundle.wasm).digest()
+    return MAGIC + len(header).to_bytes(8, "big") + header + digest + bundle.wasm
 
 
 def decode(blob: bytes) -> Bundle | None:
-    """The bundle in `blob`, None when it is truncated or corrupt."""
+    """The bundle in `blob`, None when it is truncated, corrupt or of another layout."""
     if not blob.startswith(MAGIC):
         return None
     at = len(MAGIC)
@@ -166,12 +177,15 @@ def decode(blob: bytes) -> Bundle | None:
     header_end = at + 8 + n
     if len(blob) < header_end + 32:
         return None
+    raw_header, wasm = blob[at + 8:header_end], blob[header_end + 32:]
+    if hashlib.sha256(raw_header + wasm).digest() != blob[header_end:header_end + 32]:
+        return None
     try:
-        header = orjson.loads(blob[at + 8:header_end])
+        header = orjson.loads(raw_header)
     except orjson.JSONDecodeError:
         return None
-    wasm = blob[header_end + 32:]
-    if hashlib.sha256(wasm).digest() != blob[header_end:header_end + 32]:
+    if not isinstance(header, dict) or set(header) != set(_HEADER_TYPES) or \
+            any(not isinstance(header[k], t) for k, t in _HEADER_TYPES.items()):
         return None
     return Bundle(wasm=wasm, **header)
 
@@ -211,32 +225,6 @@ def write_cached(bundle: Bundle) -> None:
 # ----------------------------------------------------------------------------- build
 
 
-def _builtin_signals(name: str, builtin: Any) -> dict[str, dict[str, Any]]:
-    """Shell signals generated from a builtin's configuration, all named `__builtin_<name>_…`."""
-    import shlex
-
-    from cupcake_py.engine.rulebook import CommandContext, FileContext
-
-    out: dict[str, dict[str, Any]] = {}
-    if name == "git_pre_check":
-        for i, check in enumerate(builtin.checks):
-            out[f"__builtin_git_pre_check_{i}"] = {"command": check.command, "timeout_seconds": check.timeout_seconds,
-                                                  "message": check.message}
-    elif name == "post_edit_check":
-        for ext, check in builtin.by_extension.items():
-            out[f"__builtin_post_edit_check_{ext}"] = {"command": check.command,
-                                                      "timeout_seconds": check.timeout_seconds,
-                                                      "message": check.message, "extension": ext}
-    elif name == "always_inject":
-        for i, item in enumerate(builtin.context):
-            if isinstance(item, CommandContext):
-                out[f"__builtin_always_inject_{i}"] = {"command": item.command, "timeout_seconds": item.timeout_seconds}
-            elif isinstance(item, FileContext):
-                out[f"__builtin_always_inject_{i}"] = {"command": f"cat -- {shlex.quote(item.file)}",
-                                                      "timeout_seconds": 2.0}
-    return out
-
-
 def _parse(files: list[Path]) -> list[tuple[Any, str]]:
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
@@ -255,11 +243,15 @@ def _parse(files: list[Path]) -> list[tuple[Any, str]]:
 def build(cfg: ConfigDir, key: str) -> Bundle:
     """Parse, check, route and compile a configuration directory (cache miss)."""
     from cupcake_py.engine import native_signals
+    from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
 
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
+    misplaced = scope_errors(enabled, cfg.scope)
+    if misplaced:
+        raise BundleError(f"{cfg.rulebook}: " + "; ".join(misplaced))
     candidates = _candidate_builtins(cfg)
     missing = sorted(n for n in enabled if n not in candidates)
     if missing:
@@ -281,7 +273,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     for name, spec in rulebook.signals.items():
         signals[name] = spec.model_dump(mode="json")
     for name, b in enabled.items():
-        signals.update(_builtin_signals(name, b))
+        signals.update(generated_signals(name, b))
     for pkg, r in by_pkg.items():
         unknown = [s for s in r.signals if s not in signals and not native_signals.provides(s)]
         if unknown:
@@ -300,7 +292,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
         routing=routing_table(by_pkg),
         policies={pkg: {**r.to_json(), "file": _tagged(Path(r.file), cfg)} for pkg, r in sorted(by_pkg.items())},
         signals=signals,
-        builtin_config={name: b.config() for name, b in enabled.items()},
+        builtin_config={name: policy_config(name, b) for name, b in enabled.items()},
         telemetry=rulebook.telemetry.model_dump(mode="json"),
         script_inspection=rulebook.preprocessing.script_inspection,
         sources=[_tagged(Path(f), cfg) for _, f in parsed],

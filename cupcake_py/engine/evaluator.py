@@ -216,7 +216,16 @@ def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
 
 
 def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> bool:
-    """post_edit_check signals run only for the extension of the edited file(s)."""
+    """Whether a generated builtin signal is worth running for this event: post_edit_check
+    signals (`extension`) only for edited files with that extension, git_pre_check signals
+    (`command_pattern`) only for Bash commands the pattern finds (git commit/push/merge)."""
+    pattern = spec.get("command_pattern")
+    if pattern is not None:
+        import re
+
+        command = (enriched.get("tool_input") or {}).get("command")
+        if not isinstance(command, str) or re.search(pattern, command) is None:
+            return False
     ext = spec.get("extension")
     if ext is None:
         return True

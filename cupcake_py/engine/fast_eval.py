@@ -11,16 +11,19 @@ error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}).
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import orjson
 
 from cupcake_py.engine.observe import Trace, append_telemetry, print_trace, write_debug_file
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
+from cupcake_py.harness.opencode.response import failure_response
 
 log = logging.getLogger("cupcake_py.engine")
 
@@ -52,10 +55,19 @@ def _show_help() -> int:
     return 0
 
 
-def _emit(obj: dict[str, object]) -> None:
-    out = sys.stdout.buffer
-    out.write(orjson.dumps(obj) + b"\n")
-    out.flush()
+def _emit(obj: dict[str, Any]) -> bool:
+    """Write the one answer line; False when stdout is gone (nothing else can be reported)."""
+    try:
+        out = sys.stdout.buffer
+        out.write(orjson.dumps(obj) + b"\n")
+        out.flush()
+    except Exception:  # noqa: BLE001 - closed, broken or missing stdout
+        try:  # nothing more can be written; keep the interpreter from complaining at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        except OSError:
+            pass
+        return False
+    return True
 
 
 def _read_stdin(limit: int) -> bytes:
@@ -63,22 +75,24 @@ def _read_stdin(limit: int) -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    from cupcake_py.harness.opencode.response import failure_response, response
-
+    """Evaluate one event; every failure (any exception, the hard deadline, a signal crash, a
+    corrupt cache, a malformed decision) prints the fail-closed deny and returns 2."""
     trace = Trace()
-    try:
-        opts = parse_args(argv)
-    except UsageError as e:
-        sys.stderr.write(f"cupcake eval: {e}\n")
-        _emit(failure_response(f"bad command line: {e}"))
-        return 2
-    if opts.help:
-        return _show_help()
-    _setup_logging(opts.log_level)
+    opts = EvalOptions()
     evaluation = None
     code = 2
+    resp: dict[str, Any]
     try:
+        try:
+            opts = parse_args(argv)
+        except UsageError as e:
+            sys.stderr.write(f"cupcake eval: {e}\n")
+            raise
+        if opts.help:
+            return _show_help()
+        _setup_logging(opts.log_level)
         from cupcake_py.engine.evaluator import Evaluation
+        from cupcake_py.harness.opencode.response import response
 
         with trace.phase("read"):
             raw = _read_stdin(opts.max_input_bytes)
@@ -89,6 +103,9 @@ def main(argv: list[str]) -> int:
         signal.setitimer(signal.ITIMER_REAL, 0)
         resp = response(final)
         code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
+    except UsageError as e:
+        resp = failure_response(f"bad command line: {e}")
+        trace.error = str(e)
     except CupcakeError as e:
         resp = failure_response(str(e))
         trace.error = str(e)
@@ -96,7 +113,7 @@ def main(argv: list[str]) -> int:
     except RecursionError:
         resp = failure_response("input too deeply nested")
         trace.error = "RecursionError"
-    except Exception as e:  # noqa: BLE001 - any failure must fail closed
+    except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
         resp = failure_response(f"internal error: {type(e).__name__}: {e}")
         trace.error = f"{type(e).__name__}: {e}"
         if opts.log_level == "debug":
@@ -105,10 +122,24 @@ def main(argv: list[str]) -> int:
             sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        _reap()
     trace.response = resp
-    _emit(resp)
+    if not _emit(resp):
+        return 2
     _after(opts, trace, evaluation)
     return code
+
+
+def _reap() -> None:
+    """Backstop for "nothing keeps running after exit": kill any child process still alive
+    (shell signals are reaped by run_signals; this catches e.g. a git process of a native signal
+    interrupted by the hard deadline)."""
+    try:
+        from cupcake_py.engine.reaper import kill_children
+
+        kill_children()
+    except Exception as e:  # noqa: BLE001 - cleanup never changes the answer
+        log.debug("reaping children failed: %s", e)
 
 
 def _after(opts: EvalOptions, trace: Trace, evaluation: object) -> None:
@@ -123,8 +154,11 @@ def _after(opts: EvalOptions, trace: Trace, evaluation: object) -> None:
         telemetry = getattr(evaluation, "telemetry_path", None)
         if telemetry is not None:
             append_telemetry(telemetry, trace)
-    except OSError as e:
-        sys.stderr.write(f"cupcake: could not write observability output: {e}\n")
+    except Exception as e:  # noqa: BLE001 - observability never changes the answer
+        try:
+            sys.stderr.write(f"cupcake: could not write observability output: {type(e).__name__}: {e}\n")
+        except OSError:
+            pass
 
 
 def run_cli() -> None:

@@ -8,7 +8,7 @@ routed policy requires one of its signals. Contract:
 `names` are the requested signal names with that prefix, `event` the preprocessed event,
 `root` the project root, `deadline` a `time.monotonic()` instant the provider must not run
 past. Values are JSON values stored at `input.signals.<name>`; a name missing from the
-result is left out. Exceptions fail the evaluation closed.
+result is left out. Exceptions fail the evaluation closed (SignalProviderError names the signals).
 """
 
 from __future__ import annotations
@@ -19,10 +19,28 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cupcake_py.errors import CupcakeError
+
+
+class SignalProviderError(CupcakeError):
+    pass
+
+
 Provider = Callable[[list[str], dict[str, Any], Path, float], dict[str, Any]]
 
 # prefix -> "module:function"; add a family here.
-PROVIDERS: dict[str, str] = {}
+PROVIDERS: dict[str, str] = {
+    "git.": "cupcake_py.engine.builtin_signals.git:gather",
+    "file.": "cupcake_py.engine.builtin_signals.file:gather",
+}
+
+
+# prefix -> the full names the family computes (checked when a bundle is built, so a typo in
+# required_signals is an error instead of a signal that is silently never set).
+NAMES: dict[str, str] = {
+    "git.": r"git\.(is_repo|branch|is_dirty|staged_files|unstaged_files|untracked_files|ahead_behind|last_commit)",
+    "file.": r"file\.(exists|size|sha256|line_count|head|head_([1-9][0-9]{0,2}|10[01][0-9]|102[0-4])kb)",
+}
 
 
 def _prefix(name: str) -> str | None:
@@ -33,7 +51,10 @@ def _prefix(name: str) -> str | None:
 
 
 def provides(name: str) -> bool:
-    return _prefix(name) is not None
+    import re
+
+    p = _prefix(name)
+    return p is not None and re.fullmatch(NAMES[p], name) is not None
 
 
 def gather(names: list[str], event: dict[str, Any], root: Path, deadline: float) -> dict[str, Any]:
@@ -45,8 +66,16 @@ def gather(names: list[str], event: dict[str, Any], root: Path, deadline: float)
     out: dict[str, Any] = {}
     for prefix, wanted in groups.items():
         module, _, fn = PROVIDERS[prefix].partition(":")
-        provider: Provider = getattr(importlib.import_module(module), fn)
-        got = provider(wanted, event, root, deadline)
+        try:
+            provider: Provider = getattr(importlib.import_module(module), fn)
+            got = provider(wanted, event, root, deadline)
+        except CupcakeError:
+            raise
+        except Exception as e:  # a provider bug must fail the evaluation closed, naming the signals
+            raise SignalProviderError(f"built-in signal(s) {', '.join(wanted)} failed: {type(e).__name__}: {e}") from e
+        if not isinstance(got, dict):
+            raise SignalProviderError(f"built-in signal(s) {', '.join(wanted)}: the provider returned "
+                                      f"{type(got).__name__}, not an object")
         out.update({k: v for k, v in got.items() if k in wanted})
         if time.monotonic() > deadline:
             break

@@ -9,6 +9,7 @@ Without --policy-dir the process working directory and its parents are searched 
     system/                 optional; replaces the shipped aggregator when it has evaluate.rego
     policies/opencode/**    user policies (*.rego, any depth); policies/opencode/builtins/<name>.rego
                             overrides the shipped builtin <name> (loaded only when enabled)
+                            (`*_test.rego` files are Rego unit tests for `cupcake test`: never bundled)
     signals/                executables, each a signal named by its file stem (5 s timeout)
 """
 
@@ -93,11 +94,20 @@ def find_global(global_config: str | None) -> ConfigDir | None:
     return ConfigDir("global", p, p) if p.is_dir() else None
 
 
+TEST_SUFFIX = "_test.rego"
+
+
+def is_test_file(p: Path) -> bool:
+    """OPA's convention: `<name>_test.rego` holds unit tests, not policies."""
+    return p.name.endswith(TEST_SUFFIX)
+
+
 def rego_files(directory: Path) -> list[Path]:
-    """*.rego below `directory` (recursively, sorted); [] when it does not exist."""
+    """Policy sources below `directory`: *.rego recursively, sorted, without unit-test files
+    (`*_test.rego`); [] when it does not exist."""
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.rglob("*.rego") if p.is_file())
+    return sorted(p for p in directory.rglob("*.rego") if p.is_file() and not is_test_file(p))
 
 
 def signal_files(directory: Path) -> dict[str, Path]:

@@ -43,11 +43,9 @@ class SignalSpec(_Strict):
 
 
 class Builtin(_Strict):
-    enabled: bool = True
+    """Common to every builtin; what policies see is made by engine/builtin_config.py."""
 
-    def config(self) -> dict[str, Any]:
-        """What policies see as input.builtin_config.<name>."""
-        return self.model_dump(mode="json", exclude={"enabled"})
+    enabled: bool = True
 
 
 def _nonempty(items: list[str], what: str) -> list[str]:
@@ -106,7 +104,8 @@ class PostEditCheck(Builtin):
 
 class EnforceFullFileRead(Builtin):
     max_lines: int = Field(default=2000, gt=0)
-    message: str = "Please read the entire file first (files under 2000 lines must be read completely)"
+    # None: the policy says "files under <max_lines> lines must be read completely"
+    message: str | None = None
 
 
 class CommandContext(_Strict):
@@ -120,9 +119,6 @@ class FileContext(_Strict):
 
 class AlwaysInject(Builtin):
     context: list[str | CommandContext | FileContext] = Field(min_length=1)
-
-    def config(self) -> dict[str, Any]:
-        return {"static_contexts": [c for c in self.context if isinstance(c, str)]}
 
 
 class SystemProtection(Builtin):

@@ -4,8 +4,10 @@
 #   Config (input.builtin_config.always_inject): items [{"text": …} | {"signal": name}] in the
 #   order written in the rulebook (static text, `file:` contents and `command:` output; files
 #   and commands run as generated signals `__builtin_always_inject_<i>`). Every PreToolUse
-#   allow carries them as context, which the OpenCode plugin injects into the system prompt.
-#   Non-string signal values are JSON-encoded; a failed command or unreadable file adds a note.
+#   allow carries them as ONE context string, the items joined by blank lines in rulebook order
+#   (a set of strings would come out sorted), which the OpenCode plugin injects into the system
+#   prompt. Non-string signal values are JSON-encoded; a failed command or unreadable file adds a
+#   note.
 # custom:
 #   severity: LOW
 #   id: BUILTIN-INJECT-PROMPT
@@ -20,11 +22,15 @@ config := object.get(input, ["builtin_config", "always_inject"], {})
 
 signals := object.get(input, "signals", {})
 
-add_context contains text if {
-	input.hook_event_name == "PreToolUse"
+texts := [text |
 	some item in object.get(config, "items", [])
 	text := item_text(item)
 	text != ""
+]
+
+add_context contains concat("\n\n", texts) if {
+	input.hook_event_name == "PreToolUse"
+	count(texts) > 0
 }
 
 item_text(item) := item.text if is_string(item.text)

@@ -8,7 +8,16 @@ ev(items, signals) := {"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name"
 test_static_file_and_command_contexts if {
 	items := [{"text": "Use tabs."}, {"signal": "__builtin_always_inject_1"}, {"signal": "__builtin_always_inject_2"}]
 	sig := {"__builtin_always_inject_1": "# Conventions\nNo globals.", "__builtin_always_inject_2": {"branch": "main"}}
-	ai.add_context == {"Use tabs.", "# Conventions\nNo globals.", "{\"branch\":\"main\"}"} with input as ev(items, sig)
+	ai.add_context == {"Use tabs.\n\n# Conventions\nNo globals.\n\n{\"branch\":\"main\"}"} with input as ev(items, sig)
+}
+
+test_rulebook_order_is_kept if {
+	items := [{"signal": "__builtin_always_inject_0"}, {"text": "b: second"}, {"text": "a: third"}]
+	ai.add_context == {"z: first\n\nb: second\n\na: third"} with input as ev(items, {"__builtin_always_inject_0": "z: first"})
+}
+
+test_empty_items_add_nothing if {
+	count(ai.add_context) == 0 with input as ev([{"signal": "__builtin_always_inject_0"}], {"__builtin_always_inject_0": ""})
 }
 
 test_failed_command_is_noted if {

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.builtin_config import policy_config
 from cupcake_py.engine.options import UsageError, parse_args
 from cupcake_py.engine.project import ConfigDir, ProjectError, find_global, find_project
 from cupcake_py.engine.rulebook import Rulebook, RulebookError, parse_rulebook
@@ -18,7 +19,7 @@ def test_rulebook_defaults_and_builtins() -> None:
     rb = parse_rulebook("builtins:\n  git_block_no_verify:\n  protected_paths: {paths: [/etc/], enabled: false}\n"
                         "  claude_code_enforce_full_file_read: {max_lines: 10}\n", Path("r.yml"))
     assert sorted(rb.builtins.enabled()) == ["enforce_full_file_read", "git_block_no_verify"]
-    assert rb.builtins.enabled()["enforce_full_file_read"].config()["max_lines"] == 10
+    assert policy_config("enforce_full_file_read", rb.builtins.enabled()["enforce_full_file_read"]) == {"max_lines": 10}
     assert parse_rulebook("", Path("r.yml")) == Rulebook()
 
 

@@ -95,6 +95,12 @@ def test_affected_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert shell.affected_directories("cd /srv/secrets && rm -rf *", "/w") == ["/srv/secrets"]
     assert shell.affected_directories("cd ./sub; ./run.sh x/", "/w") == ["/w/sub", "/w/sub/x"]
     assert shell.affected_directories("curl https://x.y/z", "/w") == []
+    # A bare name counts when it exists where the command runs (after the cd), not in the cwd.
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "prod.yml").write_text("x")
+    assert shell.affected_directories("cd sub/../conf && truncate -s 0 prod.yml", base) == \
+        [f"{base}/conf", f"{base}/conf/prod.yml"]
+    assert shell.affected_directories("truncate -s 0 prod.yml", base) == []
 
 
 def test_executed_scripts() -> None:

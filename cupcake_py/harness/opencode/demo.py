@@ -1,19 +1,27 @@
-"""`make demo`: run the example events (harness/opencode/examples/cases/) through the real
-`cupcake eval --harness opencode` and print event → decision → reason.
+"""`make demo`: scripted OpenCode events through the real `cupcake eval --harness opencode`,
+printed as a table of event → decision → reason.
 
-    python -m cupcake_py.harness.opencode.demo [--cases DIR] [NAME-SUBSTRING ...]
+By default the events are the cases of the example project (harness/opencode/examples/project,
+every shipped builtin enabled, with the example global config dir holding the global builtins),
+so the table shows what the SHIPPED policies answer. `--all` adds the engine's own test project.
+
+    python -m cupcake_py.harness.opencode.demo [--all] [--cases DIR] [--workers N] [NAME-SUBSTRING ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.harness.opencode.examples import Case, isolated_env, load_cases, run_case
+from cupcake_py.harness.opencode.examples import Case, load_cases, run_cases
+
+EXAMPLE_PROJECT = "project"
 
 
 def _event_text(case: Case) -> str:
@@ -23,11 +31,13 @@ def _event_text(case: Case) -> str:
     args = ev.get("args")
     detail = ""
     if isinstance(args, dict):
-        for key in ("command", "filePath", "url", "pattern", "name", "prompt", "patchText"):
-            if isinstance(args.get(key), str):
-                detail = args[key].replace("\n", "⏎")
+        for key in ("command", "filePath", "path", "url", "pattern", "name", "prompt", "patchText", "todos"):
+            if key in args:
+                detail = str(args[key]).replace("\n", "⏎").replace("\t", "⇥")
                 break
-    return f"{ev.get('hook_event_name', '?')} {ev.get('tool', '?')} {detail}".strip()
+    event = {"PreToolUse": "pre", "PostToolUse": "post", "PermissionRequest": "perm"}.get(
+        str(ev.get("hook_event_name")), str(ev.get("hook_event_name", "?")))
+    return f"{event} {ev.get('tool', '?')} {detail}".strip()
 
 
 def _clip(text: str, n: int) -> str:
@@ -45,32 +55,58 @@ def _answer(resp: Any) -> tuple[str, str]:
     return str(resp.get("decision")), extra.strip()
 
 
+def user_cache_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+def demo_config_root() -> Path:
+    """A stable private directory for the demo's XDG_CONFIG_HOME copies. Not below $HOME: the
+    global system_protection builtin protects all of /root when the demo runs as root."""
+    d = Path(tempfile.gettempdir()) / f"cupcake-py-demo-{os.getuid()}"
+    d.mkdir(mode=0o700, exist_ok=True)
+    st = d.lstat()
+    if not d.is_dir() or d.is_symlink() or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return Path(tempfile.mkdtemp(prefix="cupcake-py-demo-"))
+    return d
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--all", action="store_true", help="also the engine test project's cases")
     ap.add_argument("--cases", type=Path, default=None, help="directory of case files")
+    ap.add_argument("--workers", type=int, default=None, help="concurrent evaluations (default: CPUs + 1)")
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args(argv)
-    cases = [c for c in load_cases(args.cases) if not args.names or any(n in c.name for n in args.names)]
+    cases = [c for c in load_cases(args.cases)
+             if (args.all or args.cases or c.project == EXAMPLE_PROJECT)
+             and (not args.names or any(n in c.name for n in args.names))]
+    if not cases:
+        print("no cases selected", file=sys.stderr)
+        return 2
     width = shutil.get_terminal_size((160, 20)).columns
-    ev_w = 44
+    ev_w = 48
     reason_w = max(30, width - ev_w - 16)
     failures = 0
+    t0 = time.monotonic()
+    print(f"cupcake eval --harness opencode: {len(cases)} events; project policies: the shipped builtins of "
+          "harness/opencode/examples/project; global: examples/global-config\n")
     with tempfile.TemporaryDirectory(prefix="cupcake-demo-") as tmp:
         root = Path(tmp)
-        (root / "config").mkdir()
-        env = isolated_env(root / "cache", root / "config")
         print(f"{'':2}{'event':<{ev_w}} {'decision':<9} {'exit':<4} reason")
         print("-" * min(width, ev_w + reason_w + 18))
-        for case in cases:
-            out = run_case(case, root / "work", env)
+        # The user's cache (bundles are content-addressed) and a stable config home keep repeated
+        # demos from recompiling the policies.
+        stable = demo_config_root()
+        for out in run_cases(cases, root, args.workers, config_root=stable, cache=user_cache_dir()):
             decision, reason = _answer(out.response)
             mark = "✓" if out.ok else "✗"
             failures += not out.ok
-            reason = reason.replace(str(root / "work" / case.name), "$PROJECT").replace("\n", " ")
-            print(f"{mark} {_clip(_event_text(case), ev_w):<{ev_w}} {decision:<9} {out.exit:<4} "
+            reason = reason.replace(str(root / "work" / out.case.name), "$PROJECT").replace(str(stable), "$DEMO")
+            reason = reason.replace("\n", " ")
+            print(f"{mark} {_clip(_event_text(out.case), ev_w):<{ev_w}} {decision:<9} {out.exit:<4} "
                   f"{_clip(reason, reason_w)}")
             sys.stdout.flush()
-    print(f"\n{len(cases) - failures}/{len(cases)} events answered as expected "
+    print(f"\n{len(cases) - failures}/{len(cases)} events answered as expected in {time.monotonic() - t0:.1f}s "
           f"(✓ = matches harness/opencode/examples/cases/<name>.json)")
     return 1 if failures else 0
 

@@ -144,14 +144,15 @@ def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
 
 def affected_directories(command: str, base: str) -> list[str]:
     """Paths a command operates on: path-like words (containing / \\ * ? [, starting with
-    . $ ~, or naming an existing file relative to `base`) other than each simple command's verb, cut before the first glob character and
-    resolved against `base` (updated by `cd DIR`); de-duplicated, in order."""
+    . $ ~, or naming an existing file in the directory the simple command runs in) other than
+    each simple command's verb, cut before the first glob character and resolved against
+    `base` (updated by `cd DIR`); de-duplicated, in order."""
     out: list[str] = []
     for words, here in _with_base(command, base):
         for w in words[1:]:
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
-            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(base, w))):
+            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(here, w))):
                 continue
             if "://" in w or w in QUIET_DEVICES:
                 continue
