@@ -1,8 +1,8 @@
 """METADATA annotations: `# METADATA` comment blocks parsed as YAML and attached to the
 package or rule that follows them (OPA's rules).
 
-A block starts with a comment line reading exactly `METADATA` and runs over the
-following comment lines with no gap. It belongs to the first package or rule that starts
+A block starts with a comment line reading exactly `METADATA` in column 1 and runs over
+the following column-1 comment lines with no gap. It belongs to the first package or rule that starts
 after it. Scopes: `rule` (default before a rule), `document` (before a rule; applies to
 all rules of that name), `package` (default before the package), `subpackages`
 (before the package). Fields: scope, title, description, related_resources, authors,
@@ -162,19 +162,26 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     return ann
 
 
+def _is_metadata(c: A.Comment) -> bool:
+    return c.location.col == 1 and c.text.strip() == "METADATA"
+
+
 def _blocks(comments: list[A.Comment]) -> list[tuple[A.Comment, str, int]]:
-    """(METADATA comment, YAML text, last row of the block)."""
+    """(METADATA comment, YAML text, last row of the block). Like OPA, a block is a `# METADATA`
+    comment in column 1 and the comments in column 1 on the rows right after it; a comment
+    after code (`p := 1 # note`) never belongs to a block."""
     out = []
     i = 0
     while i < len(comments):
         c = comments[i]
-        if c.text.strip() != "METADATA":
+        if not _is_metadata(c):
             i += 1
             continue
         lines = []
         row = c.location.row
         j = i + 1
-        while j < len(comments) and comments[j].location.row == row + 1:
+        while j < len(comments) and comments[j].location.row == row + 1 and comments[j].location.col == 1 \
+                and not _is_metadata(comments[j]):
             lines.append(comments[j].text)
             row += 1
             j += 1

@@ -19,17 +19,21 @@ MAX_ERRORS = 10  # like OPA: stop collecting after this many
 
 
 class RegoError(CupcakeError):
-    """One error in Rego source: `code` is one of CODES, `location` where it happened."""
+    """One error in Rego source: `code` is one of CODES, `location` where it happened.
+    `details` are extra lines (OPA's `have: (...)` / `want: (...)` of argument errors); they are
+    shown indented under the message and do not take part in equality."""
 
-    def __init__(self, code: str, message: str, location: Location | None) -> None:
+    def __init__(self, code: str, message: str, location: Location | None,
+                 details: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.location = location
+        self.details = details
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location is not None else ""
-        return f"{where}{self.code}: {self.message}"
+        return f"{where}{self.code}: {self.message}" + "".join(f"\n\t{d}" for d in self.details)
 
     def __repr__(self) -> str:
         return f"RegoError({self.code!r}, {self.message!r}, {self.location!r})"
@@ -48,6 +52,8 @@ class RegoError(CupcakeError):
         if self.location is not None:
             loc = self.location
             d["location"] = {"file": loc.file, "row": loc.row, "col": loc.col}
+        if self.details:
+            d["details"] = list(self.details)
         return d
 
 
@@ -88,7 +94,7 @@ def format_text(errors: Iterable[RegoError], sources: Mapping[str, str] | None =
     (when `sources` maps the file name to its text)."""
     out: list[str] = []
     for e in errors:
-        out.append(str(e))
+        out.extend(str(e).split("\n"))
         out.extend(_caret_lines(e, sources or {}))
     return "\n".join(out)
 

@@ -30,6 +30,9 @@ BINARY_PRECEDENCE: dict[str, int] = {
     "==": 1, "!=": 1, "<": 1, "<=": 1, ">": 1, ">=": 1, "|": 2, "&": 3, "+": 4, "-": 4, "*": 5, "/": 5,
     "%": 5,
 }
+# Keywords OPA reads as a plain name wherever a term is expected (`contains(s, t)`,
+# `x with contains as mock`): only a rule head gives `contains` its keyword meaning.
+TERM_KEYWORDS = frozenset({"contains"})
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
 T = TypeVar("T")
@@ -162,6 +165,8 @@ class Parser:
 
     def parse_simple_ref(self, what: str) -> list[A.Term]:
         """ident (`.ident` | `["str"]`)* -- package and import paths."""
+        if self.k[self.i] in (STR, RAW, NUM, TMPL):
+            self.fail(f"unexpected {_TOKEN_NAMES[self.k[self.i]]} token")
         i = self.expect(IDENT, what)
         terms = [A.Term(A.Var(self.x[i]), self.loc(i))]
         while not self.ws[self.i] and self.k[self.i] in (".", "["):
@@ -172,9 +177,9 @@ class Parser:
             else:
                 self.i += 1
                 j = self.i
-                t = self.parse_term()
+                t = self.parse_in(False)
                 if not isinstance(t.value, A.String):
-                    self.fail("only string keys are allowed in this path", j)
+                    self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
                 terms.append(t)
                 self.expect("]", "`]`")
         return terms
@@ -200,7 +205,8 @@ class Parser:
         dotted = ref.dotted() or ""
         root = dotted.split(".")[0]
         if root not in IMPORT_ROOTS:
-            self.fail(f"invalid import path `{dotted}`: must begin with data, input, future or rego", first)
+            self.fail(f"unexpected import path, must begin with one of: {{data, future, input, rego}}, got: {root}",
+                      first)
         if root == "rego" and dotted != "rego.v1":
             self.fail(f"invalid import `{dotted}`: the only `rego` import is `rego.v1`", first)
         if root == "future":
@@ -256,8 +262,8 @@ class Parser:
             body = self.parse_if_body()
         elif self.k[self.i] == "{":
             self.v0_error(head, name)
-        if default and head.value is None:
-            self.fail(f"default rule `{name}` must have a value: write `default {name} := <value>`", hloc)
+        if default:
+            self.check_default(head, loc)
         if head.key is None and head.value is None:
             if body is None:
                 self.v0_error(head, name, bodiless=True)
@@ -266,8 +272,12 @@ class Parser:
         cur = rule
         while self.kw("else"):
             eloc = self.loc()
-            if head.key is not None or default:
-                self.fail("`else` cannot be used with multi-value (`contains`) or default rules")
+            if default:
+                self.unexpected("a newline before the next statement (default rules cannot have `else`)")
+            if head.key is not None:
+                self.fail("else keyword cannot be used on multi-value rules")
+            if any(not isinstance(t.value, A.String) for t in ref.terms[1:]):
+                self.fail("else keyword cannot be used on rules with variables in head")
             self.i += 1
             value = A.Term(A.Boolean(True), eloc)
             assign = head.assign
@@ -283,6 +293,22 @@ class Parser:
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
         return rule
+
+    def check_default(self, head: A.Head, loc: Location) -> None:
+        """OPA's checks of a default rule: a value that needs no evaluation (comprehensions
+        aside), and plain, distinct variables as function arguments."""
+        if head.value is None:
+            self.fail("illegal default rule (must have a value)", loc)
+        found = _evaluated_part(head.value)
+        if found is not None:
+            self.fail(f"illegal default rule (value cannot contain {found})", loc)
+        seen: set[str] = set()
+        for a in head.args or []:
+            if not isinstance(a.value, A.Var):
+                self.fail(f"illegal default rule (arguments cannot contain {_value_name(a.value)})", loc)
+            if a.value.name in seen and a.value.name != "_":
+                self.fail(f"illegal default rule (arguments cannot be repeated {a.value.name})", loc)
+            seen.add(a.value.name)
 
     def v0_error(self, head: A.Head, name: str, bodiless: bool = False) -> NoReturn:
         ref = head.ref
@@ -485,7 +511,7 @@ class Parser:
         if kind == IDENT:
             name = self.x[i]
             self.i += 1
-            if name in KEYWORDS and self.ref_follows(i):
+            if name in KEYWORDS and (self.ref_follows(i) or name in TERM_KEYWORDS):
                 pass
             elif name == "true" or name == "false":
                 return A.Term(A.Boolean(name == "true"), loc)
@@ -667,6 +693,40 @@ class Parser:
                 pass
             self.errors.extend(sub.errors)
         return A.Term(A.TemplateString(out, raw), loc)
+
+
+_TOKEN_NAMES = {NUM: "number", STR: "string", RAW: "string", TMPL: "template string"}
+_VALUE_NAMES: dict[type, str] = {
+    A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Var: "var",
+    A.Ref: "ref", A.Call: "call", A.Array: "array", A.Object: "object", A.Set: "set",
+    A.ArrayComprehension: "arraycomprehension", A.SetComprehension: "setcomprehension",
+    A.ObjectComprehension: "objectcomprehension", A.TemplateString: "templatestring",
+}
+
+
+def _value_name(v: A.Value) -> str:
+    return _VALUE_NAMES.get(type(v), "term")
+
+
+def _evaluated_part(t: A.Term) -> str | None:
+    """`var`, `ref` or `call` if the term holds one outside comprehensions (OPA's names)."""
+    v = t.value
+    if isinstance(v, A.Var):
+        return "var"
+    if isinstance(v, A.Ref):
+        return "ref"
+    if isinstance(v, A.Call | A.TemplateString):
+        return "call"
+    items: list[A.Term] = []
+    if isinstance(v, A.Array | A.Set):
+        items = v.items
+    elif isinstance(v, A.Object):
+        items = [x for kv in v.items for x in kv]
+    for x in items:
+        found = _evaluated_part(x)
+        if found is not None:
+            return found
+    return None
 
 
 def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:

@@ -87,10 +87,24 @@ def test_annotations_survive_printing() -> None:
     assert parse_module(print_module(m), "again.rego") == m
 
 
-def test_metadata_inside_rule_body_goes_to_next_rule() -> None:
+def test_indented_metadata_is_a_plain_comment() -> None:
+    """Like OPA, only a `# METADATA` comment in column 1 opens a block."""
     src = "package p\n\na if {\n  # METADATA\n  # title: inner\n  true\n}\n\nb := 2\n"
     m = parse_module(src, "i.rego")
-    assert m.rules[0].annotations == [] and m.rules[1].annotations[0].title == "inner"
+    assert m.rules[0].annotations == [] and m.rules[1].annotations == [] and m.annotations == []
+
+
+@pytest.mark.parametrize("rule", ["p := 1 # tail", "p := 1 if { # tail\n\ttrue\n}", "p if true # x: y"])
+def test_metadata_before_rule_line_with_trailing_comment(rule: str) -> None:
+    """A comment at the end of the rule line is not part of the block above it."""
+    m = parse_module(f"package a\n# METADATA\n# title: T\n{rule}\n", "t.rego")
+    assert [a.title for a in m.rules[0].annotations] == ["T"]
+
+
+def test_metadata_block_ends_at_a_gap_or_an_indented_comment() -> None:
+    src = "package a\n# METADATA\n# title: A\n  # description: indented\n\n# description: after gap\np := 1\n"
+    m = parse_module(src, "t.rego")
+    assert [(a.title, a.description) for a in m.rules[0].annotations] == [("A", None)]
 
 
 @pytest.mark.parametrize(("block", "target", "message"), [

@@ -122,10 +122,10 @@ numbers = st.one_of(
     st.tuples(st.integers(0, 999), st.integers(0, 999)).map(lambda t: f"{t[0]}.{t[1]}"),
     st.tuples(st.integers(1, 9), st.integers(-40, 40)).map(lambda t: f"{t[0]}e{t[1]}"),
 )
-scalars = st.one_of(
+constants = st.one_of(
     st.just(A.Null()), st.booleans().map(A.Boolean), numbers.map(A.Number), st.text(max_size=8).map(A.String),
-    NAMES.map(A.Var),
 ).map(T)
+scalars = st.one_of(constants, NAMES.map(A.Var).map(T))
 
 
 def refs(inner: st.SearchStrategy[A.Term]) -> st.SearchStrategy[A.Term]:
@@ -241,8 +241,8 @@ def modules(draw: st.DrawFn) -> A.Module:
         elif kind == "function":
             args = draw(st.lists(inner, min_size=1, max_size=3))
             rules.append(A.Rule(A.Head(ref, args=args, value=draw(inner), assign=True), body))
-        elif kind == "default":
-            rules.append(A.Rule(A.Head(ref, value=draw(inner), assign=True), true_body, default=True))
+        elif kind == "default":  # a default value needs no evaluation (OPA rejects vars, refs, calls)
+            rules.append(A.Rule(A.Head(ref, value=draw(constants), assign=True), true_body, default=True))
         else:
             head = A.Head(ref, value=draw(inner), assign=True)
             rule = A.Rule(head, body)

@@ -1,14 +1,16 @@
-"""Pass 5: checks on the compiled rules: unknown functions, call arity, recursion."""
+"""Pass 5: checks on the compiled rules: unknown functions, call arity, `with` targets,
+constant argument types, recursion (messages and locations as OPA reports them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from typing import Protocol
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import CRule, Group, Node, NotBody
 from cupcake_py.rego.compile.walk import term_children
-from cupcake_py.rego.errors import RECURSION, TYPE, RegoError
+from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
 
 
 def rule_chain(g: Group) -> Iterator[CRule]:
@@ -62,40 +64,72 @@ def all_exprs(c: CRule) -> Iterator[A.Expr]:
         yield from term_exprs(t)
 
 
-def check_calls(groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
-                errors: list[RegoError]) -> None:
+def check_calls(groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
+    """OPA's undefined-function/arity stage (`funcs`) and its type errors on calls (`types`)."""
     for g in groups.values():
         for c in rule_chain(g):
             for e in all_exprs(c):
-                if not isinstance(e.terms, list):
-                    continue
-                op = e.terms[0].value
-                if not isinstance(op, A.Ref):
-                    continue
-                name = op.dotted()
-                if name is None or name == "eq":
-                    continue
-                n = arity(op)
-                if n is None:
-                    what = "undefined function" if not name.startswith("data.") or tuple(
-                        name.split(".")[1:]) not in groups else "not a function"
-                    errors.append(RegoError(TYPE, f"{what} {name}", e.location))
-                    continue
-                got = len(e.terms) - 1
-                b = B.lookup(name) if not name.startswith("data.") else None
-                void = b is not None and b.void
-                if got < n or got > n + (0 if void else 1):
-                    errors.append(RegoError(TYPE, f"{name}: arity mismatch\n\thave: {got} arguments"
-                                                  f"\n\twant: {n} arguments", e.location))
-                elif b is not None:
-                    check_literal_types(b, e.terms[1:n + 1], e.location, errors)
+                check_call(e, groups, funcs, types)
+
+
+def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
+    if not isinstance(e.terms, list):
+        return
+    op = e.terms[0].value
+    if not isinstance(op, A.Ref):
+        return
+    name = op.dotted()
+    if name is None or name in ("eq", "assign"):
+        return
+    got = len(e.terms) - 1
+    if name.startswith("data."):
+        g = groups.get(tuple(name.split(".")[1:]))
+        if g is None:
+            funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
+            return
+        n = g.arity
+        if not _arity_ok(e, n, got, False):
+            act = got - 1 if e.generated else got
+            funcs.append(RegoError(TYPE, f"function {name} has arity {n}, got {act} argument"
+                                         f"{'' if act == 1 else 's'}", e.location))
+        elif g.kind != "function":
+            types.append(RegoError(TYPE, f"undefined function {name}", e.location))
+        return
+    b = B.lookup(name)
+    if b is None:
+        funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
+        return
+    args = e.terms[1:b.arity + 1]
+    if not _arity_ok(e, b.arity, got, b.void):
+        user = e.terms[1:len(e.terms) - 1] if e.generated else e.terms[1:]
+        funcs.append(arg_error(b, "arity mismatch", user, e.location))
+    elif not all(k is None or _accepts(t, k) for k, t in zip(map(_kind, args), b.arg_types, strict=False)):
+        types.append(arg_error(b, "invalid argument(s)", args, e.location))
+
+
+def _arity_ok(e: A.Expr, n: int, got: int, void: bool) -> bool:
+    """OPA's rule: a call written by the user may pass one extra (output) operand; a call the
+    compiler pulled out of a nested position already carries its output operand."""
+    if e.generated:
+        return got == n + 1
+    return got == n or (got == n + 1 and not void)
+
+
+def arg_error(b: B.Builtin, what: str, args: list[A.Term], loc: A.Location) -> RegoError:
+    have = ", ".join(_kind(a) or "any" for a in args)
+    want = ", ".join((f"{t['name']}: " if t.get("name") else "") + type_text(t) for t in b.arg_types)
+    return RegoError(TYPE, f"{b.name}: {what}", loc, (f"have: ({have})", f"want: ({want})"))
 
 
 _KINDS: dict[type, str] = {
     A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Array: "array",
     A.ArrayComprehension: "array", A.Object: "object", A.ObjectComprehension: "object", A.Set: "set",
-    A.SetComprehension: "set",
+    A.SetComprehension: "set", A.TemplateString: "string",
 }
+
+
+def _kind(t: A.Term) -> str | None:
+    return _KINDS.get(type(t.value))
 
 
 def _accepts(t: dict, kind: str) -> bool:
@@ -106,56 +140,75 @@ def _accepts(t: dict, kind: str) -> bool:
     return ty == kind
 
 
-def _type_name(t: dict) -> str:
-    ty = str(t.get("type"))
-    of = t.get("of")
-    return f"any<{', '.join(_type_name(x) for x in of)}>" if ty == "any" and isinstance(of, list) else ty
+def type_text(t: dict | None) -> str:
+    """A builtin declaration's type in OPA's notation (`any<string, array[any]>`, `object[any: any]`)."""
+    if not isinstance(t, dict):
+        return "any"
+    ty = str(t.get("type", "any"))
+    if ty == "any":
+        of = t.get("of")
+        return f"any<{', '.join(type_text(x) for x in of)}>" if isinstance(of, list) else "any"
+    if ty == "array":
+        static = [type_text(x) for x in t.get("static") or []]
+        dyn = t.get("dynamic")
+        if static:
+            return f"array<{', '.join(static + ([type_text(dyn) + '...'] if dyn else []))}>"
+        return f"array[{type_text(dyn)}]"
+    if ty == "object":
+        dyn = t.get("dynamic")
+        if isinstance(dyn, dict):
+            return f"object[{type_text(dyn.get('key'))}: {type_text(dyn.get('value'))}]"
+        static = t.get("static") or []
+        return "object<" + ", ".join(f"{x.get('key')}: {type_text(x.get('value'))}" for x in static) + ">"
+    if ty == "set":
+        return f"set[{type_text(t.get('of'))}]"
+    return ty
 
 
-def check_literal_types(b: B.Builtin, args: list[A.Term], loc: A.Location, errors: list[RegoError]) -> None:
-    """Constant arguments of the wrong type (e.g. `count(1)`), as OPA's type checker reports."""
-    decl = b.arg_types
-    kinds = [_KINDS.get(type(a.value)) for a in args]
-    if all(k is None or _accepts(t, k) for k, t in zip(kinds, decl, strict=False)):
-        return
-    have = ", ".join(k or "any" for k in kinds)
-    want = ", ".join(_type_name(t) for t in decl)
-    errors.append(RegoError(TYPE, f"{b.name}: invalid argument(s)\n\thave: ({have})\n\twant: ({want})", loc))
-
-
-def check_withs(groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
-                errors: list[RegoError]) -> None:
+def check_withs(groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
     """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
     for g in groups.values():
         for c in rule_chain(g):
             for e in all_exprs(c):
                 for w in e.with_:
-                    check_with_target(w, groups, arity, errors)
+                    check_with_target(w, groups, errors)
 
 
-def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], arity: Callable[[A.Ref], int | None],
-                      errors: list[RegoError]) -> None:
+_TARGET_ERROR = "with keyword target must reference existing input, data, or a function"
+_REPLACE = "with keyword replacing built-in function: "
+
+
+def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
     t = w.target.value
+    loc = w.target.location
     ref = t if isinstance(t, A.Ref) else A.Ref([w.target]) if isinstance(t, A.Var) else None
     name = ref.dotted() if ref is not None else None
     if name is None:
-        errors.append(RegoError(TYPE, "with keyword target must reference existing input, data, or a function",
-                                w.location))
+        errors.append(RegoError(TYPE, _TARGET_ERROR, loc))
         return
     parts = tuple(name.split("."))
     if parts[0] == "input":
         return
     if parts[0] == "data":
         for i in range(1, len(parts) - 1):
-            g = groups.get(parts[1:i + 1])
-            if g is not None:
-                errors.append(RegoError(TYPE, f"with keyword cannot partially replace virtual document(s) "
-                                              f"{g.name}", w.location))
+            if parts[1:i + 1] in groups:
+                errors.append(RegoError(COMPILE, "with keyword cannot partially replace virtual document(s)", loc))
                 return
         return
-    if arity(ref) is None:  # type: ignore[arg-type]
-        errors.append(RegoError(TYPE, "with keyword target must reference existing input, data, or a function",
-                                w.location))
+    b = B.lookup(name)
+    if b is None or name in B.COMPILE_TIME - {"print"}:
+        if name in ("eq", "assign", "rego.metadata.chain", "rego.metadata.rule"):
+            errors.append(RegoError(COMPILE, f'{_REPLACE}replacement of "{name}" invalid', loc))
+        elif name == "print":
+            errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a void function", loc))
+        else:
+            errors.append(RegoError(TYPE, _TARGET_ERROR, loc))
+    elif parts[0] == "internal":
+        errors.append(RegoError(COMPILE, f'{_REPLACE}replacement of internal function "{name}" invalid', loc))
+    elif name in B.RELATIONS:
+        errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a relation", loc))
+    elif b.void:
+        errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a void function", loc))
 
 
 def refs_in(t: A.Term) -> Iterator[A.Ref]:
@@ -185,52 +238,88 @@ def expr_refs(e: A.Expr) -> Iterator[A.Ref]:
 
 
 def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
-    """Groups a data ref may evaluate."""
+    """Groups a data ref may evaluate (OPA's dynamic lookup): a constant key follows one child,
+    a variable key any child; every group met on the way and all below the end are included."""
     if not isinstance(ref, A.Ref) or not isinstance(ref.terms[0].value, A.Var) or ref.terms[0].value.name != "data":
         return []
-    node = tree
-    for t in ref.terms[1:]:
+    out: list[Group] = []
+    seen: set[int] = set()
+
+    def add(g: Group | None) -> None:
+        if g is not None and id(g) not in seen:
+            seen.add(id(g))
+            out.append(g)
+
+    def walk(node: Node, i: int) -> None:
+        if i >= len(ref.terms):
+            for g in node.groups():
+                add(g)
+            return
         if node.group is not None:
-            return [node.group]
-        if isinstance(t.value, A.String):
-            nxt = node.children.get(t.value.value)
-            if nxt is None:
-                return []
-            node = nxt
-        else:  # dynamic key: looked up at run time (only the matching child is evaluated)
-            return []
-    return node.groups()
+            add(node.group)
+            return
+        k = ref.terms[i].value
+        if isinstance(k, A.String):
+            nxt = node.children.get(k.value)
+            if nxt is not None:
+                walk(nxt, i + 1)
+        elif isinstance(k, A.Var | A.Ref | A.Call):
+            for child in node.children.values():
+                walk(child, i + 1)
+
+    walk(tree, 1)
+    return out
 
 
-def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: list[RegoError]) -> None:
-    deps: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: ErrorSink) -> None:
+    """Each rule (definition or `else`) whose references lead back to its own document, as
+    OPA reports it: `rule data.a.p is recursive: data.a.p -> data.a.q -> data.a.p`."""
+    own: dict[int, list[tuple[str, ...]]] = {}  # id(rule) -> groups it references
+    out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}  # group -> groups any of its rules reference
     for path, g in groups.items():
-        out: list[tuple[str, ...]] = []
+        union: list[tuple[str, ...]] = []
         for c in rule_chain(g):
+            deps: list[tuple[str, ...]] = []
             for e in all_exprs(c):
                 for ref in expr_refs(e):
-                    out.extend(t.path for t in ref_targets(ref, tree) if t.path not in out)
-        deps[path] = out
-    state: dict[tuple[str, ...], int] = {}
-    stack: list[tuple[str, ...]] = []
-    reported: set[tuple[str, ...]] = set()
+                    for t in ref_targets(ref, tree):
+                        if t.path not in deps:
+                            deps.append(t.path)
+            own[id(c)] = deps
+            union.extend(d for d in deps if d not in union)
+        out[path] = union
+    for path in sorted(groups):
+        for c in rule_chain(groups[path]):
+            cycle = _path_back(own[id(c)], path, out)
+            if cycle is not None:
+                chain = " -> ".join("data." + ".".join(x) for x in [path, *cycle])
+                errors.append(RegoError(RECURSION, f"rule data.{'.'.join(path)} is recursive: {chain}", c.location))
 
-    def visit(p: tuple[str, ...]) -> None:
-        state[p] = 1
-        stack.append(p)
-        for q in deps.get(p, []):
-            if state.get(q) == 1:
-                cycle = stack[stack.index(q):] + [q]
-                if q not in reported:
-                    reported.add(q)
-                    chain = " -> ".join("data." + ".".join(x) for x in cycle)
-                    errors.append(RegoError(RECURSION, f"rule data.{'.'.join(q)} is recursive: {chain}",
-                                            groups[q].rules[0].location))
-            elif q not in state:
-                visit(q)
-        stack.pop()
-        state[p] = 2
 
-    for p in sorted(deps):
-        if p not in state:
-            visit(p)
+def _path_back(start: list[tuple[str, ...]], target: tuple[str, ...],
+               out: dict[tuple[str, ...], list[tuple[str, ...]]]) -> list[tuple[str, ...]] | None:
+    """Shortest group path from one of `start` to `target` (breadth first, deterministic)."""
+    prev: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+    queue: list[tuple[str, ...]] = []
+    for s in sorted(start):
+        if s not in prev:
+            prev[s] = None
+            queue.append(s)
+    i = 0
+    while i < len(queue):
+        cur = queue[i]
+        i += 1
+        if cur == target:
+            path = [cur]
+            while prev[path[-1]] is not None:
+                path.append(prev[path[-1]])  # type: ignore[arg-type]
+            return path[::-1]
+        for nxt in sorted(out.get(cur, [])):
+            if nxt not in prev:
+                prev[nxt] = cur
+                queue.append(nxt)
+    return None
+
+
+class ErrorSink(Protocol):
+    def append(self, err: RegoError) -> None: ...

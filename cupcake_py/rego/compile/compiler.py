@@ -1,4 +1,6 @@
-"""The compile pipeline: resolve -> flatten -> safety -> rule tree -> checks."""
+"""The compile pipeline: declarations -> resolve -> flatten -> rule tree -> with targets ->
+calls -> safety -> recursion -> types. Errors are collected per stage and, like OPA, only the
+first stage with errors is reported (see `diagnostics`)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,22 @@ from collections import defaultdict
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile import rules as R
-from cupcake_py.rego.compile.checks import check_calls, check_recursion, check_with_target, check_withs
+from cupcake_py.rego.compile.checks import (
+    check_call,
+    check_calls,
+    check_recursion,
+    check_with_target,
+    check_withs,
+)
+from cupcake_py.rego.compile.declarations import check_declarations
+from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
 from cupcake_py.rego.compile.flatten import Flattener
 from cupcake_py.rego.compile.metadata import metadata_term
-from cupcake_py.rego.compile.nodes import Compiled, CRule, Group
+from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, NotBody
 from cupcake_py.rego.compile.safety import Safety
 from cupcake_py.rego.compile.scope import Resolver, import_env
-from cupcake_py.rego.compile.walk import Names, vars_shallow
-from cupcake_py.rego.errors import RegoError, RegoErrors
+from cupcake_py.rego.compile.walk import Names, is_generated, vars_shallow
+from cupcake_py.rego.errors import MAX_ERRORS, UNSAFE_VAR, RegoError, RegoErrors
 
 
 def package_of(module: A.Module) -> tuple[str, ...]:
@@ -24,8 +34,13 @@ def package_of(module: A.Module) -> tuple[str, ...]:
 class Compiler:
     def __init__(self) -> None:
         self.names = Names()
-        self.errors: list[RegoError] = []
+        self.diag = StagedErrors()
         self.groups: dict[tuple[str, ...], Group] = {}
+
+    @property
+    def errors(self) -> list[RegoError]:
+        """The errors to report: those of the first stage that found any."""
+        return self.diag.reported()
 
     # ------------------------------------------------------------------ arity
     def arity(self, op: A.Ref) -> int | None:
@@ -40,26 +55,31 @@ class Compiler:
 
     # ------------------------------------------------------------------ modules
     def modules(self, modules: list[A.Module]) -> Compiled:
+        d = self.diag
+        check_declarations(modules, d)
         rule_names: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for m in modules:
             for r in m.rules:
                 rule_names[package_of(m)].add(r.head.name)
         crules: list[CRule] = []
         for m in modules:
-            env = import_env(m, rule_names[package_of(m)], self.errors)
-            res = Resolver(env, self.names, self.errors)
+            env = import_env(m, rule_names[package_of(m)], d.at(Stage.IMPORTS))
+            res = Resolver(env, self.names, d.at(Stage.LOCALS))
             for rule in m.rules:
                 crules.append(self._crule(m, env.package, res.rule(rule), rule))
-        self.groups, tree = R.build(crules, self.errors, [package_of(m) for m in modules])
-        safety = Safety(self.arity, self.names, self.errors)
-        for c in crules:
-            r: CRule | None = c
-            while r is not None:
-                self._order(r, safety)
-                r = r.else_
-        check_calls(self.groups, self.arity, self.errors)
-        check_withs(self.groups, self.arity, self.errors)
-        check_recursion(self.groups, tree, self.errors)
+        conflicts = d.at(Stage.CONFLICTS)
+        R.package_conflicts(modules, conflicts)
+        self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
+        check_withs(self.groups, d.at(Stage.WITH))
+        check_calls(self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        safety = Safety(self.arity, self.names)
+        for g in self.groups.values():
+            for c in g.rules:
+                r: CRule | None = c
+                while r is not None:
+                    self._order(r, safety)
+                    r = r.else_
+        check_recursion(self.groups, tree, d.at(Stage.RECURSION))
         entry = [g.path for g in self.groups.values() if any(_is_entrypoint(r.rule) for r in g.rules)]
         for m in modules:  # `entrypoint: true` at package scope: the package document
             if any(a.entrypoint and a.scope == "package" for a in m.annotations) and package_of(m) not in entry:
@@ -86,16 +106,19 @@ class Compiler:
                 kind, leaf, value, key = "object", "set", key, None
         elif rest:
             kind = "object"
-        args = [self._arg(flat, a, tail) for a in h.args] if h.args is not None else None
+        seen: set[str] = set()
+        args = [self._arg(flat, a, tail, seen) for a in h.args] if h.args is not None else None
         c = CRule(path, rel, kind, rule, module, args, key, value, body + tail, None, rule.default, leaf)
         if rule.else_ is not None:
             c.else_ = self._crule(module, pkg, rule.else_, orig.else_ or orig, c)
         return c
 
-    def _arg(self, flat: Flattener, t: A.Term, tail: list[A.Expr]) -> A.Term:
-        """A function argument that is not a pattern (holds refs, calls, templates) becomes a
+    def _arg(self, flat: Flattener, t: A.Term, tail: list[A.Expr], seen: set[str]) -> A.Term:
+        """A function argument that is not a pattern (holds refs, calls, templates), or a var
+        already used by an earlier argument (`f(x, x)` matches equal arguments), becomes a
         fresh parameter var compared in the body."""
-        if _is_pattern(t):
+        if _is_pattern(t) and not (vars_shallow(t, set()) & seen):
+            seen |= vars_shallow(t, set())
             return t
         tmp = flat.temp(t.location)
         pre: list[A.Expr] = []
@@ -122,24 +145,52 @@ class Compiler:
         universe: set[str] = set()
         for t in heads:
             vars_shallow(t, universe)
+        in_body = body_vars(c.body) | bound
         c.body = safety.order(c.body, bound, universe)
         for t in heads:
-            safety.closures(t, bound, universe)
-            safety.check_bound(t, bound, universe, t.location)
+            safety.closures(t, bound, universe, t.location)
+        safety.flush(self.diag.at(Stage.SAFETY_BODIES))
+        for name in sorted(universe - in_body):  # OPA: head vars must occur in the body
+            shown = self.names.display(name)
+            if not is_generated(name) or shown != name:
+                self.diag.add(Stage.SAFETY_HEADS, RegoError(UNSAFE_VAR, f"var {shown} is unsafe", c.location))
 
     # ------------------------------------------------------------------ queries
     def query(self, body: list[A.Expr], compiled: Compiled) -> list[A.Expr]:
         self.groups = compiled.groups
-        env = import_env(A.Module(A.Package(A.ref_of("data"))), set(), self.errors)
-        res = Resolver(env, self.names, self.errors)
+        d = self.diag
+        env = import_env(A.Module(A.Package(A.ref_of("data"))), set(), d.at(Stage.IMPORTS))
+        res = Resolver(env, self.names, d.at(Stage.LOCALS))
         flat = Flattener(self.names)
         out = flat.body(res.query(body))
-        safety = Safety(self.arity, self.names, self.errors)
-        out = safety.order(out, set(), set())
         for e in _all(out):
             for w in e.with_:
-                check_with_target(w, self.groups, self.arity, self.errors)
+                check_with_target(w, self.groups, d.at(Stage.WITH))
+            check_call(e, self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        safety = Safety(self.arity, self.names)
+        out = safety.order(out, set(), set())
+        safety.flush(d.at(Stage.SAFETY_BODIES))
         return out
+
+
+def body_vars(body: list[A.Expr]) -> set[str]:
+    """Vars occurring in a flat body outside closures (negations included), as OPA's
+    head-safety check collects them."""
+    out: set[str] = set()
+    for e in body:
+        t = e.terms
+        if isinstance(t, NotBody):
+            out |= body_vars(t.body)
+        elif isinstance(t, A.Every):
+            vars_shallow(t.domain, out)
+        elif isinstance(t, list):
+            for x in t[1:]:
+                vars_shallow(x, out)
+        elif isinstance(t, A.Term):
+            vars_shallow(t, out)
+        for w in e.with_:
+            vars_shallow(w.value, out)
+    return out
 
 
 def _all(body: list[A.Expr]) -> list[A.Expr]:
@@ -178,8 +229,8 @@ def compile_modules(modules: list[A.Module]) -> Compiled:
     """Compile parsed modules; raise RegoErrors on any error."""
     c = Compiler()
     compiled = c.modules(modules)
-    if c.errors:
-        raise RegoErrors(_sorted(c.errors))
+    if c.diag:
+        raise RegoErrors(c.errors)
     compiled.names = c.names
     return compiled
 
@@ -189,21 +240,14 @@ def compile_query(body: list[A.Expr], compiled: Compiled) -> list[A.Expr]:
     assert isinstance(compiled.names, Names)
     c.names = compiled.names
     out = c.query(body, compiled)
-    if c.errors:
-        raise RegoErrors(_sorted(c.errors))
+    if c.diag:
+        raise RegoErrors(c.errors)
     return out
 
 
 def check_modules(modules: list[A.Module]) -> list[RegoError]:
-    """Every compile error of the modules (empty when they compile)."""
+    """The compile errors of the modules (empty when they compile): those of the first
+    failing stage, sorted by location, at most MAX_ERRORS."""
     c = Compiler()
     c.modules(modules)
-    return _sorted(c.errors)
-
-
-def _sorted(errors: list[RegoError]) -> list[RegoError]:
-    def key(e: RegoError) -> tuple[str, int, int]:
-        loc = e.location
-        return (loc.file, loc.row, loc.col) if loc is not None else ("", 0, 0)
-
-    return sorted(errors, key=key)
+    return c.errors[:MAX_ERRORS]

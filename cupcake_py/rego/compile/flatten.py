@@ -114,7 +114,7 @@ class Flattener:
             op = A.Term(v.operator, loc)
             if not isinstance(v.operator.terms[0].value, A.Var):
                 op = A.Term(A.Ref([self.term(v.operator.terms[0], pre)] + v.operator.terms[1:]), loc)
-            pre.append(A.Expr([op, *args, out], location=loc))
+            pre.append(A.Expr([op, *args, out], generated=True, location=loc))
             return out
         if isinstance(v, A.TemplateString):
             parts: list[A.Term] = []
@@ -129,7 +129,7 @@ class Flattener:
                     parts.append(p)
             out = self.temp(loc)
             pre.append(A.Expr([_op("internal.template_string", loc), A.Term(A.Array(parts), loc), out],
-                              location=loc))
+                              generated=True, location=loc))
             return out
         if isinstance(v, A.Ref):
             head = v.terms[0]

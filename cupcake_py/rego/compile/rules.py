@@ -7,7 +7,9 @@ Other rules group by their full path as complete rules, partial sets or function
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
@@ -39,10 +41,13 @@ def dynamic_path(pkg: tuple[str, ...], rule: A.Rule) -> tuple[str, ...] | None:
     return (*pkg, *prefix)
 
 
-def build(crules: list[CRule], errors: list[RegoError],
-          packages: Sequence[tuple[str, ...]] = ()) -> tuple[dict[tuple[str, ...], Group], Node]:
+def build(crules: list[CRule], errors: ErrorSink, packages: Sequence[tuple[str, ...]] = (),
+          display: Callable[[str], str] = str) -> tuple[dict[tuple[str, ...], Group], Node]:
+    """Group the rules by data path and report conflicts as OPA does: one error per path,
+    at the first rule there."""
     groups: dict[tuple[str, ...], Group] = {}
     dyn = {c.path for c in crules if c.kind == "object"}
+    conflicting: dict[tuple[str, ...], CRule] = {}  # path -> the last rule seen there
     for c in crules:
         for i in range(1, len(c.path) + 1):
             p = c.path[:i]
@@ -57,34 +62,38 @@ def build(crules: list[CRule], errors: list[RegoError],
         g = groups.get(c.path)
         if g is None:
             g = groups[c.path] = Group(c.path, c.kind)
-        elif g.kind != c.kind:
-            errors.append(RegoError(TYPE, f"conflicting rules {g.name} found", c.location))
-            continue
-        elif c.kind == "function" and g.arity != len(c.args or []):
-            errors.append(RegoError(TYPE, f"conflicting rules {g.name} found (arity mismatch)", c.location))
+        elif g.kind != c.kind or (c.kind == "function" and g.arity != len(c.args or [])):
+            conflicting[c.path] = c
             continue
         if c.kind == "object" and not c.rel:
-            errors.append(RegoError(TYPE, f"conflicting rules {g.name} found", c.location))
+            conflicting[c.path] = c
             continue
         g.rules.append(c)
+    for path, last in conflicting.items():
+        errors.append(RegoError(TYPE, f"conflicting rules {rule_ref_text(last, display)} found",
+                                (groups[path].rules or [last])[0].location))
+    groups = {path: g for path, g in groups.items() if g.rules}
     for g in groups.values():
         defaults = [r for r in g.rules if r.default and not r.rel]
-        if len(defaults) > 1:
-            errors.append(RegoError(TYPE, f"multiple default rules {g.name} found", defaults[1].location))
+        if len(defaults) > 1 and g.path not in conflicting:
+            where = ", ".join(f"{r.location.file}:{r.location.row}" for r in defaults)
+            errors.append(RegoError(TYPE, f"multiple default rules {g.name} found at {where}",
+                                    defaults[0].module.package.location))
     root = Node(())
-    for path in sorted(groups):
+    below: dict[tuple[str, ...], list[str]] = {}  # a group's path -> groups nested under it
+    for path in sorted(groups):  # a prefix sorts first, so an enclosing group is placed before
         node = root
         for p in path:
             if node.group is not None:
-                errors.append(RegoError(TYPE, f"rule {node.group.name} conflicts with rules below it",
-                                        groups[path].rules[0].location))
+                below.setdefault(node.group.path, []).append(groups[path].name)
                 break
             node = node.child(p)
         else:
-            if node.children:
-                errors.append(RegoError(TYPE, f"rule {groups[path].name} conflicts with rules below it",
-                                        groups[path].rules[0].location))
             node.group = groups[path]
+    for path, names in below.items():
+        g = groups[path]
+        errors.append(RegoError(TYPE, f"rule {g.name} conflicts with [{', '.join(sorted(names))}]",
+                                g.rules[0].location))
     for pkg in packages:
         node = root
         for p in pkg:
@@ -94,3 +103,51 @@ def build(crules: list[CRule], errors: list[RegoError],
         else:
             node.package = True
     return groups, root
+
+
+def package_conflicts(modules: Sequence[A.Module], errors: ErrorSink) -> None:
+    """A package declared at the path of a rule of another module (OPA: `package a.p conflicts
+    with rule p defined at f.rego:3`, reported at the rule's package)."""
+    by_path: dict[tuple[str, ...], list[A.Module]] = {}
+    for m in modules:
+        by_path.setdefault(_pkg(m), []).append(m)
+    for m in modules:
+        for r in m.rules:
+            prefix, rest = static_prefix(head_terms(r))
+            if rest or r.head.args is not None:
+                continue
+            for other in by_path.get((*_pkg(m), *prefix), []):
+                if other is not m:
+                    loc = r.location
+                    errors.append(RegoError(TYPE, f"package {other.package.dotted()} conflicts with rule "
+                                                  f"{'.'.join(prefix)} defined at {loc.file}:{loc.row}",
+                                            m.package.location))
+
+
+def _pkg(m: A.Module) -> tuple[str, ...]:
+    return tuple(t.value.value for t in m.package.path.terms[1:] if isinstance(t.value, A.String))
+
+
+def rule_ref_text(c: CRule, display: Callable[[str], str] = str) -> str:
+    """`data.a.p[x].q`: the package and the rule's head ref, vars by their source names."""
+    pkg = _pkg(c.module)
+    terms = [A.string_term(p) for p in pkg] + head_terms(c.rule)
+    out = "data"
+    for t in terms:
+        v = t.value
+        if isinstance(v, A.String) and _IDENT.fullmatch(v.value):
+            out += "." + v.value
+        elif isinstance(v, A.Var):
+            out += f"[{display(v.name)}]"
+        else:
+            from cupcake_py.rego.printer import print_term
+
+            out += f"[{print_term(t)}]"
+    return out
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class ErrorSink(Protocol):
+    def append(self, err: RegoError) -> None: ...

@@ -9,10 +9,18 @@ and need their free variables that also occur outside them to be bound first."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
-from cupcake_py.rego.compile.walk import Names, is_generated, vars_deep_body, vars_deep_term, vars_shallow
+from cupcake_py.rego.compile.walk import (
+    TEMP_PREFIX,
+    Names,
+    is_generated,
+    vars_deep_body,
+    vars_deep_term,
+    vars_shallow,
+)
 from cupcake_py.rego.errors import UNSAFE_VAR, RegoError
 
 ROOTS = frozenset({"data", "input"})
@@ -24,11 +32,11 @@ class _Fail(Exception):
 
 
 class Safety:
-    def __init__(self, arity: Arity, names: Names, errors: list[RegoError]) -> None:
+    def __init__(self, arity: Arity, names: Names) -> None:
         self.arity = arity
         self.names = names
-        self.errors = errors
-        self.reported: set[str] = set()
+        self.unsafe: dict[str, A.Location] = {}  # user-facing var name -> first location
+        self.generated: list[tuple[A.Location, str]] = []  # unsafe compiler temporaries
 
     # ------------------------------------------------------------------ term analysis
     def needs(self, t: A.Term, bound: set[str], universe: set[str], missing: set[str], outs: set[str]) -> None:
@@ -196,6 +204,7 @@ class Safety:
 
     def nested(self, e: A.Expr, bound: set[str], universe: set[str]) -> None:
         t = e.terms
+        loc = e.location
         if isinstance(t, NotBody):
             t.body[:] = self.order(t.body, set(bound), universe)
         elif isinstance(t, A.Every):
@@ -204,30 +213,31 @@ class Safety:
                 if x is not None:
                     inner |= vars_shallow(x, set())
             t.body[:] = self.order(t.body, inner, universe)
-            self.closures(t.domain, bound, universe)
+            self.closures(t.domain, bound, universe, loc)
         elif isinstance(t, list):
             for x in t[1:]:
-                self.closures(x, bound, universe)
+                self.closures(x, bound, universe, loc)
         elif isinstance(t, A.Term):
-            self.closures(t, bound, universe)
+            self.closures(t, bound, universe, loc)
         for w in e.with_:
-            self.closures(w.value, bound, universe)
+            self.closures(w.value, bound, universe, loc)
 
-    def closures(self, t: A.Term, bound: set[str], universe: set[str]) -> None:
-        """Order the bodies of comprehensions inside `t`."""
+    def closures(self, t: A.Term, bound: set[str], universe: set[str], loc: A.Location) -> None:
+        """Order the bodies of comprehensions inside `t`; a comprehension head var its body does
+        not bind is reported at `loc`, the enclosing expression (as OPA does)."""
         v = t.value
         if isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
             inner = set(bound)
             v.body[:] = self.order(v.body, inner, universe)
             heads = [v.key, v.value] if isinstance(v, A.ObjectComprehension) else [v.term]
             for h in heads:
-                self.closures(h, inner, universe)
-                self.check_bound(h, inner, universe, h.location)
+                self.closures(h, inner, universe, loc)
+                self.check_bound(h, inner, universe, loc)
         elif isinstance(v, A.Ref | A.Array | A.Set | A.Object | A.Call):
             from cupcake_py.rego.compile.walk import term_children
 
             for c in term_children(v):
-                self.closures(c, bound, universe)
+                self.closures(c, bound, universe, loc)
 
     def check_bound(self, t: A.Term, bound: set[str], universe: set[str], loc: A.Location) -> None:
         miss: set[str] = set()
@@ -240,17 +250,41 @@ class Safety:
     def report(self, remaining: list[A.Expr], bound: set[str], universe: set[str]) -> None:
         for e in remaining:
             miss, _ = self.analyze(e, bound, universe)
-            user = sorted(n for n in miss if not n.startswith("__t"))
-            for name in user or sorted(miss):
+            for name in miss:
                 self._error(name, e.location)
 
     def _error(self, name: str, loc: A.Location) -> None:
         shown = self.names.display(name)
-        key = f"{shown}@{loc}"
-        if key in self.reported:
+        if shown.startswith(TEMP_PREFIX):
+            self.generated.append((loc, name))
             return
-        self.reported.add(key)
-        self.errors.append(RegoError(UNSAFE_VAR, f"var {shown} is unsafe", loc))
+        prev = self.unsafe.get(shown)
+        if prev is None or _loc_key(loc) < _loc_key(prev):
+            self.unsafe[shown] = loc
+
+    def flush(self, errors: ErrorSink) -> None:
+        """Report what was found since the last flush, like OPA: each unsafe var once, at the
+        first expression that needs it; compiler temporaries are never named -- when only they
+        are unsafe, the expressions holding them are reported (`expression is unsafe`)."""
+        if self.unsafe:
+            for shown, loc in sorted(self.unsafe.items(), key=lambda kv: (_loc_key(kv[1]), kv[0])):
+                errors.append(RegoError(UNSAFE_VAR, f"var {shown} is unsafe", loc))
+        else:
+            seen: set[str] = set()
+            for loc, name in sorted(self.generated, key=lambda x: (_loc_key(x[0]), x[1])):
+                if name not in seen:
+                    seen.add(name)
+                    errors.append(RegoError(UNSAFE_VAR, "expression is unsafe", loc))
+        self.unsafe = {}
+        self.generated = []
+
+
+class ErrorSink(Protocol):
+    def append(self, err: RegoError) -> None: ...
+
+
+def _loc_key(loc: A.Location) -> tuple[str, int, int]:
+    return (loc.file, loc.row, loc.col)
 
 
 def _shallow_expr(e: A.Expr) -> set[str]:

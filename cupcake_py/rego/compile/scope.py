@@ -27,18 +27,37 @@ class Env:
     rule_names: set[str] = field(default_factory=set)
 
 
+# How a name was introduced in a scope, and what redeclaring it with `:=`/`some` reports.
+REDECLARED = {"assigned": "var {} assigned above", "declared": "var {} declared above",
+              "arg": "arg {} redeclared", "seen": "var {} referenced above"}
+VALUE_NAMES: dict[type, str] = {
+    A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Ref: "ref",
+    A.Call: "call", A.Set: "set", A.ArrayComprehension: "arraycomprehension",
+    A.SetComprehension: "setcomprehension", A.ObjectComprehension: "objectcomprehension",
+    A.TemplateString: "templatestring",
+}
+
+
 @dataclass
 class Scope:
     parent: Scope | None
     rename: bool
     declared: dict[str, str] = field(default_factory=dict)
-    referenced: set[str] = field(default_factory=set)
+    kinds: dict[str, str] = field(default_factory=dict)  # name -> assigned | declared | arg | seen
+    some_decls: dict[str, A.Location] = field(default_factory=dict)  # `some x` (x's new name -> where)
+    used: set[str] = field(default_factory=set)  # new names referenced after their declaration
+
+    @property
+    def referenced(self) -> set[str]:
+        return {n for n, k in self.kinds.items() if k == "seen"}
 
     def lookup(self, name: str) -> str | None:
         s: Scope | None = self
         while s is not None:
             if name in s.declared:
-                return s.declared[name]
+                local = s.declared[name]
+                s.used.add(local)
+                return local
             s = s.parent
         return None
 
@@ -104,7 +123,7 @@ class Resolver:
         g = self._global(v.name, t.location)
         if g is not None:
             return A.Term(A.Ref(g), t.location)
-        scope.referenced.add(v.name)
+        scope.kinds.setdefault(v.name, "seen")
         return t
 
     # ------------------------------------------------------------------ terms
@@ -125,13 +144,18 @@ class Resolver:
             return A.Term(A.Call(self.operator(v.operator, scope), [self.term(a, scope) for a in v.args]), loc)
         if isinstance(v, A.ArrayComprehension | A.SetComprehension):
             inner = Scope(scope, True)
+            before = len(self.errors)
             body = self.body(v.body, inner)
             head = self.term(v.term, inner)
+            self.check_unused(inner, before)
             return A.Term(type(v)(head, body), loc)
         if isinstance(v, A.ObjectComprehension):
             inner = Scope(scope, True)
+            before = len(self.errors)
             body = self.body(v.body, inner)
-            return A.Term(A.ObjectComprehension(self.term(v.key, inner), self.term(v.value, inner), body), loc)
+            out = A.Term(A.ObjectComprehension(self.term(v.key, inner), self.term(v.value, inner), body), loc)
+            self.check_unused(inner, before)
+            return out
         if isinstance(v, A.TemplateString):
             parts: list[A.Term | A.Expr] = []
             for p in v.parts:
@@ -162,25 +186,36 @@ class Resolver:
         return op
 
     # ------------------------------------------------------------------ bodies
-    def declare(self, t: A.Term, scope: Scope, assign: bool) -> None:
-        """Declare every var of a pattern term in `scope`."""
+    def declare(self, t: A.Term, scope: Scope, kind: str, at: A.Location | None = None) -> None:
+        """Declare every var of a pattern term in `scope` (kind: assigned for `:=`, declared for
+        `some`/`every`); a name already introduced in this scope is an error, reported at the
+        var (`:=`) or at `at` (the `some`/`every` expression), like OPA."""
         v = t.value
         if isinstance(v, A.Var):
             if v.name == "_":
                 return
-            if assign and v.name in scope.declared:
-                self.errors.append(RegoError(COMPILE, f"var {v.name} assigned above", t.location))
-            elif assign and v.name in scope.referenced:
-                self.errors.append(RegoError(COMPILE, f"var {v.name} referenced above", t.location))
+            prev = scope.kinds.get(v.name)
+            if prev is not None:
+                self.errors.append(RegoError(COMPILE, REDECLARED[prev].format(v.name), at or t.location))
             scope.declared[v.name] = self.names.local(v.name) if scope.rename else v.name
+            scope.kinds[v.name] = kind
         elif isinstance(v, A.Array):
             for x in v.items:
-                self.declare(x, scope, assign)
+                self.declare(x, scope, kind, at)
         elif isinstance(v, A.Object):
             for _k, x in v.items:
-                self.declare(x, scope, assign)
-        elif isinstance(v, A.Ref) and assign:
-            self.errors.append(RegoError(COMPILE, "cannot assign to ref", t.location))
+                self.declare(x, scope, kind, at)
+        elif kind == "assigned":
+            name = VALUE_NAMES.get(type(v), "value")
+            self.errors.append(RegoError(COMPILE, f"cannot assign to {name}", t.location))
+
+    def check_unused(self, scope: Scope, errors_before: int) -> None:
+        """`some x` whose x is never used in its scope (skipped when the scope already erred)."""
+        if len(self.errors) > errors_before:
+            return
+        for local, loc in scope.some_decls.items():
+            if local not in scope.used:
+                self.errors.append(RegoError(COMPILE, f"declared var {self.names.display(local)} unused", loc))
 
     def body(self, body: list[A.Expr], scope: Scope) -> list[A.Expr]:
         return [self.expr(e, scope) for e in body]
@@ -196,27 +231,38 @@ class Resolver:
                 if isinstance(sv, A.Call):  # some [k,] v in xs
                     dom = self.term(sv.args[-1], scope)
                     for p in sv.args[:-1]:
-                        self.declare(p, scope, False)
+                        self.declare(p, scope, "declared", e.location)
                     syms.append(A.Term(A.Call(sv.operator, [self.term(p, scope) for p in sv.args[:-1]] + [dom]),
                                        s.location))
                 else:
-                    self.declare(s, scope, False)
-                    syms.append(self.term(s, scope))
+                    self.declare(s, scope, "declared", e.location)
+                    sname = s.value.name if isinstance(s.value, A.Var) else "_"
+                    local = scope.declared.get(sname)
+                    if local is None:  # `some _`
+                        syms.append(self.term(s, scope))
+                        continue
+                    scope.some_decls.setdefault(local, e.location)
+                    syms.append(A.Term(A.Var(local), s.location))
             new = A.SomeDecl(syms, t.location)
         elif isinstance(t, A.Every):
             dom = self.term(t.domain, scope)
             inner = Scope(scope, True)
             if t.key is not None:
-                self.declare(t.key, inner, False)
-            self.declare(t.value, inner, False)
+                self.declare(t.key, inner, "declared", e.location)
+            self.declare(t.value, inner, "declared", e.location)
             key = self.term(t.key, inner) if t.key is not None else None
             val = self.term(t.value, inner)
+            before = len(self.errors)
             new = A.Every(key, val, dom, self.body(t.body, inner), t.location)
+            self.check_unused(inner, before)
         elif isinstance(t, list):
             name = A.operator_name(t[0])
-            if name == "assign" and len(t) == 3:
+            if name == "assign" and len(t) == 3 and e.negated:
+                self.errors.append(RegoError(COMPILE, "cannot assign vars inside negated expression", e.location))
+                new = [A.Term(A.ref_of("eq", t[0].location), t[0].location)] + [self.term(x, scope) for x in t[1:]]
+            elif name == "assign" and len(t) == 3:
                 rhs = self.term(t[2], scope)
-                self.declare(t[1], scope, True)
+                self.declare(t[1], scope, "assigned")
                 lhs = self.term(t[1], scope)
                 new = [A.Term(A.ref_of("eq", t[0].location), t[0].location), lhs, rhs]
             else:
@@ -231,28 +277,31 @@ class Resolver:
     # ------------------------------------------------------------------ rules
     def rule(self, rule: A.Rule, outer_args: list[A.Term] | None = None) -> A.Rule:
         scope = Scope(None, True)
+        before = len(self.errors)
         args = rule.head.args if rule.head.args is not None else outer_args
         new_args: list[A.Term] | None = None
         if args is not None:
             for a in args:
                 self._declare_args(a, scope)
             new_args = [self.term(a, scope) for a in args]
+            scope.used.clear()
         body = self.body(rule.body, scope)
         h = rule.head
         ref_terms = [h.ref.terms[0]] + [self.term(x, scope) for x in h.ref.terms[1:]]
         head = A.Head(A.Ref(ref_terms), new_args if rule.head.args is not None else None,
                       self.term(h.key, scope) if h.key is not None else None,
                       self.term(h.value, scope) if h.value is not None else None, h.assign, h.location)
+        self.check_unused(scope, before)
         else_ = self.rule(rule.else_, args) if rule.else_ is not None else None
         return A.Rule(head, body, else_, rule.default, rule.annotations, rule.location)
 
     def _declare_args(self, t: A.Term, scope: Scope) -> None:
+        """Function arguments; a name repeated in the args is one variable (OPA unifies them)."""
         v = t.value
         if isinstance(v, A.Var):
             if v.name != "_":
-                if v.name in scope.declared:
-                    self.errors.append(RegoError(COMPILE, f"arg {v.name} redeclared", t.location))
                 scope.declared[v.name] = v.name
+                scope.kinds[v.name] = "arg"
         elif isinstance(v, A.Array):
             for x in v.items:
                 self._declare_args(x, scope)
@@ -261,4 +310,8 @@ class Resolver:
                 self._declare_args(x, scope)
 
     def query(self, body: list[A.Expr]) -> list[A.Expr]:
-        return self.body(body, Scope(None, False))
+        scope = Scope(None, False)
+        before = len(self.errors)
+        out = self.body(body, scope)
+        self.check_unused(scope, before)
+        return out

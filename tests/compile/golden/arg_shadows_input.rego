@@ -1,0 +1,3 @@
+package golden
+
+f(input) := 1

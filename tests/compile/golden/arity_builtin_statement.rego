@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	startswith(input.path, "/", "x", true)
+}

@@ -1,0 +1,7 @@
+package golden
+
+double(x) := x * 2
+
+p if {
+	double(1, 2, 3)
+}

@@ -1,0 +1,7 @@
+package golden
+
+double(x) := x * 2
+
+p := y if {
+	y := double(1, 2)
+}

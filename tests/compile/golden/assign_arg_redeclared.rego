@@ -1,0 +1,6 @@
+package golden
+
+f(x) := y if {
+	x := 1
+	y := x
+}

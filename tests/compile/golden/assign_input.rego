@@ -1,0 +1,6 @@
+package golden
+
+p if {
+	input := {"user": "alice"}
+	input.user == "alice"
+}

@@ -1,0 +1,6 @@
+package golden
+
+p if {
+	x := 1
+	x := 2
+}

@@ -1,0 +1,6 @@
+package golden
+
+p if {
+	x = input.a
+	x := 2
+}

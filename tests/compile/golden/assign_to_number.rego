@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	1 := input.a
+}

@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	input.user := "alice"
+}

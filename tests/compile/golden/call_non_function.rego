@@ -1,0 +1,5 @@
+package golden
+
+threshold := 10
+
+p if threshold(5)

@@ -1,0 +1,5 @@
+package golden
+
+f := 1
+
+f(x) := x

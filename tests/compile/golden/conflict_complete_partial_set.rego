@@ -1,0 +1,5 @@
+package golden
+
+p := 1
+
+p contains 2

@@ -1,0 +1,5 @@
+package golden
+
+f(x) := x
+
+f(x, y) := x + y

@@ -1,0 +1,5 @@
+package golden
+
+p := {"q": 1}
+
+p.q.r := 2

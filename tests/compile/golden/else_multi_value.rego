@@ -1,0 +1,5 @@
+package golden
+
+deny contains "a" if {
+	input.a
+} else := "b"

@@ -1,0 +1,5 @@
+package golden
+
+p[k] := 1 if {
+	k := input.k
+} else := 2

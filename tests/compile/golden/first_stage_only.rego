@@ -1,0 +1,6 @@
+package golden
+
+p if {
+	nosuch(input.x)
+	z > 1
+}

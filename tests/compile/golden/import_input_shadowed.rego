@@ -1,0 +1,6 @@
+package golden
+
+import input
+import data.config.input
+
+p := input.x

@@ -1,0 +1,5 @@
+package golden
+
+import "data.lib"
+
+p := 1

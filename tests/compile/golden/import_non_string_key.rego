@@ -1,0 +1,5 @@
+package golden
+
+import data.lib[0]
+
+p := 1

@@ -1,0 +1,5 @@
+package golden
+
+import lib.helpers
+
+p := 1

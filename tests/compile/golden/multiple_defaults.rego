@@ -1,0 +1,7 @@
+package golden
+
+default allow := false
+
+default allow := true
+
+allow if input.admin

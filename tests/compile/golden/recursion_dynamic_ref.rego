@@ -1,0 +1,3 @@
+package golden
+
+p := data.golden[input.key]

@@ -1,0 +1,5 @@
+package golden
+
+p if q
+
+q if p

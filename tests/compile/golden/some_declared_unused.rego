@@ -1,0 +1,6 @@
+package golden
+
+p if {
+	some x
+	input.a == 1
+}

@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	count(1) > 0
+}

@@ -1,0 +1,5 @@
+package golden
+
+p := x if {
+	x := "a" + 1
+}

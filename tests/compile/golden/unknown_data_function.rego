@@ -1,0 +1,3 @@
+package golden
+
+p if data.lib.helpers.check(input.x)

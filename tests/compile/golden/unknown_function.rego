@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	is_admin(input.user)
+}

@@ -1,0 +1,6 @@
+package golden
+
+allow if {
+	input.user == "alice"
+	y > 1
+}

@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	startswith(path, "/etc")
+}

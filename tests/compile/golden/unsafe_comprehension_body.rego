@@ -1,0 +1,3 @@
+package golden
+
+names := [n | some u in input.users; n := u.name; n != other]

@@ -1,0 +1,3 @@
+package golden
+
+names := {n | some u in input.users; u.active}

@@ -1,0 +1,5 @@
+package golden
+
+deny contains msg if {
+	input.user == "mallory"
+}

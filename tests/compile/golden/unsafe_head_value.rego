@@ -1,0 +1,5 @@
+package golden
+
+limit := n if {
+	input.user == "alice"
+}

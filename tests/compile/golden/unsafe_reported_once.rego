@@ -1,0 +1,7 @@
+package golden
+
+p if {
+	x > 1
+	x < 10
+	z == x
+}

@@ -1,0 +1,7 @@
+package golden
+
+allow if input.admin
+
+check if {
+	allow with input as {"admin": flag}
+}

@@ -1,0 +1,7 @@
+package golden
+
+p if input.x
+
+q if {
+	p with config as {"x": true}
+}

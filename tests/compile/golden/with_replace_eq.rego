@@ -1,0 +1,5 @@
+package golden
+
+p if {
+	input.x == 1 with eq as true
+}
