@@ -1,10 +1,20 @@
-// Spawning cupcake: its own process group, a hard timeout that kills the whole group, bounded output capture.
+// Spawning cupcake: a hard timeout that kills cupcake and everything it started, bounded output capture.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { PluginConfig } from "./config.js";
 import { clip, CupcakeError, parseDecision, type Decision, type HookEvent } from "./protocol.js";
 
 const MAX_STDOUT = 4 * 1024 * 1024;
 const MAX_STDERR = 16 * 1024;
+
+/**
+ * How a timed-out cupcake is killed. On Linux: cupcake is spawned like any child and its whole process TREE is
+ * killed (found through /proc), which also reaches helpers that left its process group (cupcake's shell signals
+ * run in their own sessions). Elsewhere: cupcake is spawned as a new session / process-group leader and the
+ * group is killed. The tree kill also keeps every call cheap: a new session costs 2-10 ms per spawn on a busy
+ * Linux box (measured by bench/overhead.mjs), which is more than the rest of the plugin's work.
+ */
+const TREE_KILL = process.platform === "linux";
 
 export interface ProcessResult {
   code: number | null;
@@ -21,16 +31,70 @@ export interface RunSpec {
   timeoutMs: number;
 }
 
-function killGroup(pid: number | undefined): void {
+function send(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** ppid → pids of its children, from /proc/<pid>/stat ("pid (comm) state ppid …"; comm may hold spaces). */
+function childrenByParent(): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return map;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    const kids = map.get(ppid);
+    if (kids === undefined) map.set(ppid, [Number(name)]);
+    else kids.push(Number(name));
+  }
+  return map;
+}
+
+/** SIGKILL `root` and all its descendants. Each one found is stopped first so none forks past the walk; the walk
+ * repeats until it finds nothing new. */
+function killTree(root: number): void {
+  const found = new Set<number>([root]);
+  send(root, "SIGSTOP");
+  for (let round = 0; round < 32; round++) {
+    const byParent = childrenByParent();
+    let grew = false;
+    for (const pid of [...found]) {
+      for (const child of byParent.get(pid) ?? []) {
+        if (found.has(child)) continue;
+        found.add(child);
+        send(child, "SIGSTOP");
+        grew = true;
+      }
+    }
+    if (!grew) break;
+  }
+  for (const pid of found) send(pid, "SIGKILL");
+}
+
+function killAll(pid: number | undefined): void {
   if (pid === undefined) return;
+  if (TREE_KILL) {
+    killTree(pid);
+    return;
+  }
   try {
     process.kill(-pid, "SIGKILL"); // negative pid = the whole process group (detached: true made the child its leader)
   } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+    send(pid, "SIGKILL");
   }
 }
 
@@ -56,13 +120,13 @@ export function runProcess(spec: RunSpec): Promise<ProcessResult> {
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(spec.command, spec.args, { cwd: spec.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(spec.command, spec.args, { cwd: spec.cwd, detached: !TREE_KILL, stdio: ["pipe", "pipe", "pipe"] });
     } catch (err) {
       reject(spawnFailure(spec.command, err as NodeJS.ErrnoException));
       return;
     }
     const timer = setTimeout(() => {
-      killGroup(child.pid);
+      killAll(child.pid);
       finish(() => reject(new CupcakeError(`"${spec.command} ${spec.args.join(" ")}" timed out after ${spec.timeoutMs} ms and was killed`)));
     }, spec.timeoutMs);
     const out: Buffer[] = [];
@@ -72,7 +136,7 @@ export function runProcess(spec: RunSpec): Promise<ProcessResult> {
     child.stdout?.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > MAX_STDOUT) {
-        killGroup(child.pid);
+        killAll(child.pid);
         finish(() => reject(new CupcakeError(`stdout exceeded ${MAX_STDOUT} bytes; process killed`)));
         return;
       }

@@ -10,11 +10,9 @@ SETUP_TIMEOUT_S).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -242,7 +240,9 @@ def test_engine_saw_every_call(world: World) -> None:
 
 # ------------------------------------------------------------------------------------------- fail closed
 
-SLOW_TIMEOUT_MS = 3000
+# Below the engine's own answer time (its 5 s deadline starts after start-up), above its start-up: the plugin's
+# timeout fires while the slow signal runs (under heavy load it may fire before the signal started).
+SLOW_TIMEOUT_MS = 4000
 
 
 @dataclass
@@ -282,13 +282,17 @@ def slow_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
         marker = e2e.project / "ran.txt"
         setup = time.monotonic() - t0
         run = e2e.run(f"CMD: echo SLOW_ME > {marker}")
-        DURATIONS.append(f"timeout world: setup {setup:.1f} s, opencode run {run.seconds:.1f} s")
+        started = bool(_signal_pids(e2e))
+        DURATIONS.append(
+            f"timeout world: setup {setup:.1f} s, opencode run {run.seconds:.1f} s"
+            f" (the slow signal had {'' if started else 'NOT '}started when the plugin killed cupcake)"
+        )
         try:
             yield SlowWorld(e2e, run, marker)
         finally:
             for pid in _signal_pids(e2e):
                 if _alive(pid):
-                    os.kill(pid, signal.SIGKILL)  # orphaned signals (see the xfail test below)
+                    os.kill(pid, signal.SIGKILL)  # only if a test failed: the plugin kills them
 
 
 def _signal_pids(e2e: OpenCodeE2E) -> list[int]:
@@ -308,60 +312,9 @@ def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -
     assert slow_world.run.tool_message(part.call_id) == part.error
     assert not slow_world.marker.exists()
     pids = slow_world.e2e.project / "slow-signal.pids"
-    if (
-        pids.exists()
-    ):  # the signal started before the kill (not guaranteed under load): its parent must be gone
-        cupcake_pid = int(pids.read_text().split()[1])
+    # the signal started before the kill (not guaranteed under load; the node unit tests check the kill always)
+    if pids.exists():
+        signal_pid, cupcake_pid = map(int, pids.read_text().split())
         assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="engine: shell signals run in their own session (cupcake_py/engine/signals.py, start_new_session=True), "
-    "so the plugin's timeout kill of cupcake's process group does not reach them; see /tmp/plugin-e2e-blockers.md",
-)
-def test_killing_cupcakes_process_group_stops_its_signals(slow_world: SlowWorld) -> None:
-    """What the plugin does on timeout (SIGKILL to the group of the `cupcake eval` it spawned as group leader),
-    done here once the signal has surely started."""
-    e2e = slow_world.e2e
-    started = len(_signal_pids(e2e))
-    event = {
-        "hook_event_name": "PreToolUse",
-        "session_id": "ses_kill",
-        "cwd": str(e2e.project),
-        "tool": "bash",
-        "args": {"command": "echo hi"},
-    }
-    out = e2e.root / "kill-test-output.txt"
-    with out.open("wb") as sink:
-        proc = subprocess.Popen(
-            [str(e2e.cupcake), "eval", "--harness", "opencode"],
-            cwd=e2e.project,
-            env=e2e.env(),
-            stdin=subprocess.PIPE,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(event).encode())
-        proc.stdin.close()
-        deadline = time.monotonic() + 120
-        while len(_signal_pids(e2e)) == started and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        pids = _signal_pids(e2e)
-        if len(pids) == started:  # not the engine issue this xfail is about: a plain failure
-            pytest.fail(
-                f"the slow signal never started; cupcake exit {proc.poll()}: {out.read_text()[-2000:]}"
-            )
-        signal_pid = pids[started]
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=30)
-    time.sleep(0.5)
-    assert not _alive(signal_pid), f"signal process {signal_pid} outlived the killed cupcake {proc.pid}"
+        # the plugin kills cupcake's process tree, which reaches its shell signals (they run in their own session)
+        assert not _alive(signal_pid), f"cupcake's signal {signal_pid} outlived the timeout kill"

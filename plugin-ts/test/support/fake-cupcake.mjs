@@ -68,9 +68,13 @@ switch (behaviour) {
     say({ decision: "allow", context: ["Use pnpm, not npm.", "Never touch prod."] });
     break;
   case "sleep": {
-    // Leaves a grandchild in the same process group so the test can check that the whole group is killed.
+    // Leaves two grandchildren: one in its process group, one in a session of its own (as cupcake's shell
+    // signals are), so the test can check that a timeout kills everything cupcake started.
     const grandchild = spawn("sleep", ["60"], { stdio: "ignore" });
-    if (process.env.FAKE_CUPCAKE_PIDS) writeFileSync(process.env.FAKE_CUPCAKE_PIDS, `${process.pid} ${grandchild.pid}`);
+    const ownSession = spawn("sleep", ["60"], { stdio: "ignore", detached: true });
+    if (process.env.FAKE_CUPCAKE_PIDS) {
+      writeFileSync(process.env.FAKE_CUPCAKE_PIDS, `${process.pid} ${grandchild.pid} ${ownSession.pid}`);
+    }
     setTimeout(() => say({ decision: "allow" }), 60_000);
     break;
   }

@@ -214,17 +214,67 @@ function postContext(items) {
 
 // src/runner.ts
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
 var MAX_STDOUT = 4 * 1024 * 1024;
 var MAX_STDERR = 16 * 1024;
-function killGroup(pid) {
+var TREE_KILL = process.platform === "linux";
+function send(pid, sig) {
+  try {
+    process.kill(pid, sig);
+  } catch {
+  }
+}
+function childrenByParent() {
+  const map = /* @__PURE__ */ new Map();
+  let names;
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return map;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    let stat;
+    try {
+      stat = readFileSync2(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    const kids = map.get(ppid);
+    if (kids === void 0) map.set(ppid, [Number(name)]);
+    else kids.push(Number(name));
+  }
+  return map;
+}
+function killTree(root) {
+  const found = /* @__PURE__ */ new Set([root]);
+  send(root, "SIGSTOP");
+  for (let round = 0; round < 32; round++) {
+    const byParent = childrenByParent();
+    let grew = false;
+    for (const pid of [...found]) {
+      for (const child of byParent.get(pid) ?? []) {
+        if (found.has(child)) continue;
+        found.add(child);
+        send(child, "SIGSTOP");
+        grew = true;
+      }
+    }
+    if (!grew) break;
+  }
+  for (const pid of found) send(pid, "SIGKILL");
+}
+function killAll(pid) {
   if (pid === void 0) return;
+  if (TREE_KILL) {
+    killTree(pid);
+    return;
+  }
   try {
     process.kill(-pid, "SIGKILL");
   } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-    }
+    send(pid, "SIGKILL");
   }
 }
 function spawnFailure(command, err) {
@@ -247,13 +297,13 @@ function runProcess(spec) {
     };
     let child;
     try {
-      child = spawn(spec.command, spec.args, { cwd: spec.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(spec.command, spec.args, { cwd: spec.cwd, detached: !TREE_KILL, stdio: ["pipe", "pipe", "pipe"] });
     } catch (err2) {
       reject(spawnFailure(spec.command, err2));
       return;
     }
     const timer = setTimeout(() => {
-      killGroup(child.pid);
+      killAll(child.pid);
       finish(() => reject(new CupcakeError(`"${spec.command} ${spec.args.join(" ")}" timed out after ${spec.timeoutMs} ms and was killed`)));
     }, spec.timeoutMs);
     const out = [];
@@ -263,7 +313,7 @@ function runProcess(spec) {
     child.stdout?.on("data", (chunk) => {
       outBytes += chunk.length;
       if (outBytes > MAX_STDOUT) {
-        killGroup(child.pid);
+        killAll(child.pid);
         finish(() => reject(new CupcakeError(`stdout exceeded ${MAX_STDOUT} bytes; process killed`)));
         return;
       }
