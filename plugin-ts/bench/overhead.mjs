@@ -9,6 +9,8 @@
 //   overhead = (a) − (b): what the plugin adds over the process time (the acceptance number, ≤ 5 ms);
 //   new session = (c) − (b): what spawning cupcake as a session leader would add — the plugin does that only off
 //   Linux (on Linux it kills the process tree on timeout instead, see src/runner.ts).
+// --json also gives session_median_ms (the new-session cost the plugin actually pays: 0 on Linux) and
+// plugin_work_median_ms = overhead − session.
 // Engines:
 //   - "constant": cupcakePath is a tiny sh script printing one fixed decision (steady, small process time);
 //   - "engine": the real `cupcake` in a project made by `cupcake init --harness opencode` (warmed first); its
@@ -104,14 +106,21 @@ async function measure(name, n, cupcake, directory, call) {
     for (let k = 0; k < 3; k++) await runs[(i + k) % 3]();
   }
   const diff = (xs, ys) => xs.map((x, i) => x - ys[i]);
+  const overhead = quantile(diff(hookMs, plainMs), 0.5);
+  const newSession = quantile(diff(detachedMs, plainMs), 0.5);
+  const session = process.platform === "linux" ? 0 : newSession;
   return {
     name,
     samples: n,
     process_median_ms: quantile(plainMs, 0.5),
     hook_median_ms: quantile(hookMs, 0.5),
-    overhead_median_ms: quantile(diff(hookMs, plainMs), 0.5),
+    overhead_median_ms: overhead,
     overhead_p90_ms: quantile(diff(hookMs, plainMs), 0.9),
-    new_session_median_ms: quantile(diff(detachedMs, plainMs), 0.5),
+    new_session_median_ms: newSession,
+    // overhead = session + plugin work: the session part is what the plugin pays for spawning cupcake as a session
+    // leader, which it does only off Linux (runner.ts); on Linux it is 0 and all of the overhead is plugin work.
+    session_median_ms: session,
+    plugin_work_median_ms: overhead - session,
   };
 }
 
