@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval node-deps plugin clean
+.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -26,6 +26,10 @@ node-deps:
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
 	@cd plugin-ts && npm run --silent build
+
+# The plugin's overhead per tool call over the `cupcake eval` process time (plugin-ts/bench/overhead.mjs).
+bench-plugin: venv node-deps
+	@cd plugin-ts && npm run --silent bench
 
 # The main job: example OpenCode events through `cupcake eval` (policies compiled by cupcake-py,
 # run under wasmtime), printed as event -> decision -> reason.
