@@ -62,6 +62,9 @@ def main() -> None:
         shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
         (root / "config").mkdir()
         env = dict(os.environ, XDG_CACHE_HOME=str(root / "cache"), XDG_CONFIG_HOME=str(root / "config"))
+        # An installed cupcake has its bytecode cached; without this every run would recompile
+        # whatever module has no up-to-date .pyc (the warm-up run writes them).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         native = root / "native"
         (native / ".cupcake/policies/opencode").mkdir(parents=True)
         (native / ".cupcake/policies/opencode/read.rego").write_text(NATIVE_POLICY)

@@ -3,7 +3,7 @@ static description of a module's imports/exports."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import wasmtime
 
@@ -36,8 +36,7 @@ HOST_IMPORTS: dict[str, int | None] = {
 }
 
 
-@dataclass(frozen=True)
-class Extern:
+class Extern(NamedTuple):
     module: str  # "" for exports
     name: str
     kind: str  # func, memory, global, table

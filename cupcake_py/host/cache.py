@@ -10,28 +10,25 @@ never read (deserializing is loading native code).
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import stat
-import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import wasmtime
 
 from cupcake_py.host.engine import Compiler, engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
+from cupcake_py.host.lazylog import LazyLogger
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-CWASM-1\n"
 CacheStatus = Literal["hit", "miss", "rebuilt", "off"]
 
 
-@dataclass(frozen=True)
-class LoadStats:
+class LoadStats(NamedTuple):
     """How a module was obtained and what it cost (seconds)."""
 
     cache: CacheStatus
@@ -77,6 +74,8 @@ def _read_entry(path: Path) -> bytes | None:
 
 
 def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".cwasm")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -13,9 +13,8 @@ import math
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import wasmtime
 
@@ -31,22 +30,53 @@ def default_cache_dir() -> Path:
     return Path(base) / "cupcake-py" / "modules"
 
 
-@dataclass(frozen=True)
+_DEFAULT_DIR: Any = object()
+
+
 class HostOptions:
-    """How a policy runs. `cache_dir=None` disables the native-code cache."""
+    """How a policy runs (immutable). `cache_dir=None` disables the native-code cache; by
+    default it is `default_cache_dir()`.
 
-    deadline: float = 1.0  # seconds of wall-clock time per call into wasm
-    memory_limit: int = 64 * MiB  # bytes of linear memory
-    strict: bool = False  # host BuiltinError → BuiltinEvalError instead of undefined
-    allow_net: bool = False  # host builtins may use the network (http.send, net.lookup_ip_addr)
-    cache_dir: Path | None = field(default_factory=default_cache_dir)
-    compiler: Compiler = "cranelift"
+    deadline: seconds of wall-clock time per call into wasm; memory_limit: bytes of linear
+    memory; strict: host BuiltinError → BuiltinEvalError instead of undefined; allow_net:
+    host builtins may use the network (http.send, net.lookup_ip_addr); compiler: cranelift
+    or winch. (A plain class, not a dataclass: it is on the start-up path of every eval.)"""
 
-    def __post_init__(self) -> None:
-        if not self.deadline > 0:
+    __slots__ = ("deadline", "memory_limit", "strict", "allow_net", "cache_dir", "compiler")
+    deadline: float
+    memory_limit: int
+    strict: bool
+    allow_net: bool
+    cache_dir: Path | None
+    compiler: Compiler
+
+    def __init__(self, deadline: float = 1.0, memory_limit: int = 64 * MiB, strict: bool = False,
+                 allow_net: bool = False, cache_dir: Path | None = _DEFAULT_DIR,
+                 compiler: Compiler = "cranelift") -> None:
+        if not deadline > 0:
             raise ValueError("deadline must be > 0 seconds")
-        if self.memory_limit < WASM_PAGE:
+        if memory_limit < WASM_PAGE:
             raise ValueError(f"memory_limit must be at least one page ({WASM_PAGE} bytes)")
+        for name, value in (("deadline", deadline), ("memory_limit", memory_limit), ("strict", strict),
+                            ("allow_net", allow_net),
+                            ("cache_dir", default_cache_dir() if cache_dir is _DEFAULT_DIR else cache_dir),
+                            ("compiler", compiler)):
+            object.__setattr__(self, name, value)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"HostOptions is immutable (cannot set {name})")
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, HostOptions) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "HostOptions(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     @property
     def memory_pages(self) -> int:
@@ -57,19 +87,22 @@ class HostOptions:
         return math.ceil(self.deadline / TICK_SECONDS) + 1
 
 
-def _wasmtime_version() -> str:
+_version: list[str] = []
+
+
+def wasmtime_version() -> str:
     """The installed wasmtime-py version, from its dist-info folder name (importing
-    importlib.metadata costs ~100 ms of start-up)."""
-    site = Path(wasmtime.__file__).resolve().parent.parent
-    found = sorted(p.name for p in site.glob("wasmtime-*.dist-info"))
-    if len(found) == 1:
-        return found[0][len("wasmtime-"):-len(".dist-info")]
-    import importlib.metadata
+    importlib.metadata costs tens of ms of start-up); computed on first use."""
+    if not _version:
+        site = Path(wasmtime.__file__).resolve().parent.parent
+        found = sorted(p.name for p in site.glob("wasmtime-*.dist-info"))
+        if len(found) == 1:
+            _version.append(found[0][len("wasmtime-"):-len(".dist-info")])
+        else:
+            import importlib.metadata
 
-    return importlib.metadata.version("wasmtime")
-
-
-WASMTIME_VERSION = _wasmtime_version()
+            _version.append(importlib.metadata.version("wasmtime"))
+    return _version[0]
 
 _engines: dict[Compiler, wasmtime.Engine] = {}
 _engines_lock = threading.Lock()
@@ -77,7 +110,7 @@ _engines_lock = threading.Lock()
 
 def engine_fingerprint(compiler: Compiler) -> str:
     """Everything that makes serialized native code incompatible, for the cache key."""
-    return f"wasmtime={WASMTIME_VERSION};compiler={compiler};epoch=1;opt=speed"
+    return f"wasmtime={wasmtime_version()};compiler={compiler};epoch=1;opt=speed"
 
 
 def get_engine(compiler: Compiler = "cranelift") -> wasmtime.Engine:

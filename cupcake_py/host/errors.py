@@ -42,7 +42,7 @@ class EvalError(HostError):
     """An evaluation failed (base of the runtime failures below)."""
 
 
-_LOCATED = re.compile(r"^(?P<file>[^:\n]*):(?P<row>\d+):(?P<col>\d+): (?P<msg>.*)$", re.S)
+_LOCATED = r"^(?P<file>[^:\n]*):(?P<row>\d+):(?P<col>\d+): (?P<msg>.*)$"  # compiled on first use (re caches)
 
 
 class AbortError(EvalError):
@@ -52,7 +52,7 @@ class AbortError(EvalError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        m = _LOCATED.match(message)
+        m = re.match(_LOCATED, message, re.S)
         self.file: str | None = m["file"] if m else None
         self.row: int | None = int(m["row"]) if m else None
         self.col: int | None = int(m["col"]) if m else None

@@ -1,5 +1,6 @@
-"""Bounds-checked access to a module's linear memory (C strings, raw bytes, growth up to
-the cap). Addresses are re-resolved on every access: memory may move when it grows."""
+"""Bounds-checked access to a module's linear memory (C strings, raw bytes, a memoryview,
+growth up to the cap). The memory's address is re-read on every access: it may move when
+the memory grows, i.e. after any call into wasm."""
 
 from __future__ import annotations
 
@@ -9,56 +10,65 @@ import wasmtime
 
 from cupcake_py.host.engine import WASM_PAGE
 from cupcake_py.host.errors import ABIError, MemoryLimitExceeded
+from cupcake_py.host.fastcall import Ctx, memory_ref, memory_span
 
-Storelike = wasmtime.Store | wasmtime.Caller
+_memchr = ctypes.CDLL(None).memchr
+_memchr.restype = ctypes.c_void_p
+_memchr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
 
 
 class LinearMemory:
-    def __init__(self, memory: wasmtime.Memory, max_pages: int) -> None:
+    def __init__(self, memory: wasmtime.Memory, max_pages: int, store: wasmtime.Store) -> None:
         self.memory = memory
+        self._ref = memory_ref(memory)
         self.max_pages = max_pages
+        self._store = store  # for growing (only outside host calls)
+        self._view: memoryview | None = None
+        self._view_span = (0, 0)
 
-    def _base(self, store: Storelike) -> int:
-        return ctypes.addressof(self.memory.data_ptr(store).contents)
+    def view(self, ctx: Ctx) -> memoryview:
+        """A writable byte view of the whole memory, valid until the next call into wasm."""
+        span = memory_span(ctx, self._ref)
+        if span != self._view_span or self._view is None:
+            base, size = span
+            self._view = memoryview((ctypes.c_ubyte * size).from_address(base)).cast("B") if size \
+                else memoryview(bytearray())
+            self._view_span = span
+        return self._view
 
-    def read_cstr(self, store: Storelike, addr: int) -> bytes:
+    def read_cstr(self, ctx: Ctx, addr: int) -> bytes:
         """The NUL-terminated byte string at `addr` (without the NUL)."""
-        size = self.memory.data_len(store)
+        base, size = memory_span(ctx, self._ref)
         if not 0 < addr < size:
             raise ABIError(f"string address {addr:#x} is outside linear memory ({size} bytes)")
-        base = self._base(store)
-        n = 512
-        while True:
-            end = min(addr + n, size)
-            chunk = ctypes.string_at(base + addr, end - addr)
-            i = chunk.find(b"\0")
-            if i >= 0:
-                return chunk[:i]
-            if end == size:
-                raise ABIError(f"string at {addr:#x} is not NUL-terminated")
-            n *= 4
+        end = _memchr(base + addr, 0, size - addr)
+        if not end:
+            raise ABIError(f"string at {addr:#x} is not NUL-terminated")
+        return ctypes.string_at(base + addr, end - base - addr)
 
-    def read(self, store: Storelike, addr: int, length: int) -> bytes:
-        size = self.memory.data_len(store)
+    def read(self, ctx: Ctx, addr: int, length: int) -> bytes:
+        base, size = memory_span(ctx, self._ref)
         if addr < 0 or length < 0 or addr + length > size:
             raise ABIError(f"read of {length} bytes at {addr:#x} is outside linear memory")
-        return ctypes.string_at(self._base(store) + addr, length)
+        return ctypes.string_at(base + addr, length)
 
-    def ensure(self, store: Storelike, end: int) -> None:
+    def ensure(self, ctx: Ctx, end: int) -> None:
         """Grow so that bytes [0, end) exist; MemoryLimitExceeded past the cap."""
-        size = self.memory.data_len(store)
+        size = memory_span(ctx, self._ref)[1]
         if end <= size:
             return
         pages = -(-(end - size) // WASM_PAGE)
-        if self.memory.size(store) + pages > self.max_pages:
+        if self.memory.size(self._store) + pages > self.max_pages:
             raise MemoryLimitExceeded(
                 f"{end} bytes of linear memory needed; the limit is {self.max_pages * WASM_PAGE} bytes")
         try:
-            self.memory.grow(store, pages)
+            self.memory.grow(self._store, pages)
         except wasmtime.WasmtimeError as e:
             raise MemoryLimitExceeded(f"linear memory cannot grow to {end} bytes: {e}") from None
 
-    def write(self, store: Storelike, addr: int, data: bytes) -> None:
-        self.ensure(store, addr + len(data))
+    def write(self, ctx: Ctx, addr: int, data: bytes) -> None:
+        if addr < 0:
+            raise ABIError(f"write at negative address {addr}")
+        self.ensure(ctx, addr + len(data))
         if data:
-            ctypes.memmove(self._base(store) + addr, data, len(data))
+            ctypes.memmove(memory_span(ctx, self._ref)[0] + addr, data, len(data))

@@ -14,18 +14,14 @@ rebuilt before its next use. A PolicyInstance is not thread-safe.
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import wasmtime
 
-from cupcake_py import values
 from cupcake_py.host import abi
 from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, BuiltinFn, ModuleIO, resolve
 from cupcake_py.host.cache import load_module
@@ -40,10 +36,11 @@ from cupcake_py.host.errors import (
     TrapError,
     UnknownEntrypointError,
 )
-from cupcake_py.host.fastcall import i32_caller, i32_signature
+from cupcake_py.host.fastcall import Ctx, context_of, define_import, i32_caller, i32_signature
+from cupcake_py.host.lazylog import LazyLogger
 from cupcake_py.host.memory import LinearMemory
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 
 class _Undefined:
@@ -53,12 +50,12 @@ class _Undefined:
 
 UNDEFINED: Any = _Undefined()  # "no input" (distinct from None = JSON null)
 
-_I32 = wasmtime.ValType.i32()
-_BUILTIN_TYPES = [wasmtime.FuncType([_I32] * (2 + n), [_I32]) for n in range(5)]
-_CSTR_TYPE = wasmtime.FuncType([_I32], [])
+BUILTIN_ARITIES = range(5)  # env.opa_builtin0..4
 
 
 def _decimal_only(v: Any) -> Any:
+    from decimal import Decimal
+
     if type(v) is Decimal:
         return orjson.Fragment(str(v))
     raise TypeError
@@ -70,6 +67,8 @@ def encode_value(v: Any) -> bytes:
     try:
         return orjson.dumps(v, default=_decimal_only)
     except (TypeError, orjson.JSONEncodeError):
+        from cupcake_py import values
+
         return values.dump_rego(v).encode("utf-8")
 
 
@@ -77,6 +76,8 @@ def check_json(raw: bytes, what: str) -> None:
     try:
         orjson.loads(raw)
     except orjson.JSONDecodeError:
+        from cupcake_py import values
+
         try:
             values.parse_json(raw)
         except values.ValueParseError as e:
@@ -99,8 +100,7 @@ def _abort_error(message: str) -> HostError:
     return AbortError(message)
 
 
-@dataclass(frozen=True)
-class ModuleSummary:
+class ModuleSummary(NamedTuple):
     abi_version: tuple[int, int]
     entrypoints: dict[str, int]
     builtins: dict[int, str]  # host builtins only (sparse ids)
@@ -149,10 +149,12 @@ class PolicyModule:
                              abi.imports_of(self.module), abi.exports_of(self.module))
 
 
-@dataclass
 class EvalStats:
-    instantiate_s: float = 0.0  # last (re)instantiation incl. data load
-    last_eval_s: float = 0.0
+    __slots__ = ("instantiate_s", "last_eval_s")
+
+    def __init__(self) -> None:
+        self.instantiate_s = 0.0  # last (re)instantiation incl. data load
+        self.last_eval_s = 0.0
 
 
 class PolicyInstance:
@@ -190,6 +192,7 @@ class PolicyInstance:
         store = wasmtime.Store(self._module.engine)
         store.set_limits(memory_size=opts.memory_limit)
         self._store = store
+        self._ctx: Ctx = context_of(store)
         mt = self._module.memory_type
         memory: wasmtime.Memory | None = None
         max_pages = opts.memory_pages
@@ -202,11 +205,13 @@ class PolicyInstance:
                     f"module needs {lim.min} pages of memory at start; the limit allows {max_pages}")
             memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(lim.min, max_pages)))
             linker.define(store, "env", "memory", memory)
-        linker.define_func("env", "opa_abort", _CSTR_TYPE, self._on_abort, access_caller=True)
-        linker.define_func("env", "opa_println", _CSTR_TYPE, self._on_println, access_caller=True)
-        for n, ty in enumerate(_BUILTIN_TYPES):
-            linker.define_func("env", f"opa_builtin{n}", ty, self._on_builtin, access_caller=True)
-        self._dispatcher = BuiltinDispatcher({}, {}, None)
+        self._imports = [  # the callbacks must live as long as the store
+            define_import(linker, "env", "opa_abort", 1, False, self._on_abort, self._ctx),
+            define_import(linker, "env", "opa_println", 1, False, self._on_println, self._ctx),
+            *(define_import(linker, "env", f"opa_builtin{n}", 2 + n, True, self._on_builtin, self._ctx)
+              for n in BUILTIN_ARITIES),
+        ]
+        self._dispatcher = BuiltinDispatcher({}, None)
         self._mem: LinearMemory | None = None
         with self._guard():
             instance = linker.instantiate(store, self._module.module)
@@ -217,7 +222,7 @@ class PolicyInstance:
             if not isinstance(exported, wasmtime.Memory):
                 raise ABIError("module neither imports nor exports a memory")
             memory = exported
-        self._mem = LinearMemory(memory, max_pages)
+        self._mem = LinearMemory(memory, max_pages, store)
         self.abi_version = self._read_version(exports, names)
         abi.check_exports(names, need_builtin_io=False)
         self._fn = {n: i32_caller(f, sig) for n, sig in self._module.export_sigs.items()
@@ -228,15 +233,10 @@ class PolicyInstance:
         self.builtins: dict[int, str] = {int(i): name for name, i in raw_builtins.items()}
         if self.builtins and self._check_builtins:
             abi.check_exports(names, need_builtin_io=True)
-            impls = resolve(self.builtins.values(), self._extra_builtins)
-            io = ModuleIO(
-                lambda c, a: self._fn["opa_value_dump"](c, a),
-                lambda c, a, n: self._fn["opa_value_parse"](c, a, n),
-                lambda c, n: self._fn["opa_malloc"](c, n),
-                self._mem.read_cstr,
-                self._mem.write,
-            )
-            self._dispatcher = BuiltinDispatcher(self.builtins, impls, io, strict=self._options.strict,
+            resolve(self.builtins.values(), self._extra_builtins)
+            fn = self._fn
+            io = ModuleIO(self._mem, fn["opa_malloc"], fn["opa_value_parse"], fn["opa_value_dump"])
+            self._dispatcher = BuiltinDispatcher(self.builtins, io, self._extra_builtins, strict=self._options.strict,
                                                  context_factory=self._context_factory,
                                                  allow_net=self._options.allow_net)
         with self._guard():
@@ -260,11 +260,11 @@ class PolicyInstance:
 
     def _dump_export(self, name: str) -> dict[str, int]:
         with self._guard():
-            addr = self._fn[name](self._store)
+            addr = self._fn[name](self._ctx)
             text = self._json_dump(addr)
         try:
-            got = values.parse_json(text)
-        except values.ValueParseError as e:
+            got = orjson.loads(text)  # names and small integer ids: orjson is exact here
+        except orjson.JSONDecodeError as e:
             raise ABIError(f"{name}() did not return a JSON object: {e}") from None
         if not isinstance(got, dict) or not all(isinstance(v, int) for v in got.values()):
             raise ABIError(f"{name}() must return an object of integer ids, got {text[:80]!r}")
@@ -274,25 +274,24 @@ class PolicyInstance:
         if addr == 0:
             raise ABIError("module returned an undefined value where one was required")
         assert self._mem is not None
-        return self._mem.read_cstr(self._store, self._fn["opa_json_dump"](self._store, addr))
+        return self._mem.read_cstr(self._ctx, self._fn["opa_json_dump"](self._ctx, addr))
 
     def _parse_in_module(self, raw: bytes, as_json: bool, what: str) -> int:
         """Copy `raw` into fresh heap memory and parse it there; returns the value address."""
         assert self._mem is not None
-        store = self._store
-        addr = self._fn["opa_malloc"](store, len(raw))
-        self._mem.write(store, addr, raw)
+        ctx = self._ctx
+        addr = self._fn["opa_malloc"](ctx, len(raw))
+        self._mem.write(ctx, addr, raw)
         parse = "opa_json_parse" if as_json or "opa_value_parse" not in self._fn else "opa_value_parse"
-        value = self._fn[parse](store, addr, len(raw))
+        value = self._fn[parse](ctx, addr, len(raw))
         if value == 0:
             raise InputError(f"the module could not parse the {what}")
         return value
 
     def _load_data(self) -> None:
-        store = self._store
-        self._heap_start = self._fn["opa_heap_ptr_get"](store)
+        self._heap_start = self._fn["opa_heap_ptr_get"](self._ctx)
         self._data_addr = self._parse_in_module(self._data_raw, self._data_is_json, "data")
-        self._base = self._fn["opa_heap_ptr_get"](store)
+        self._base = self._fn["opa_heap_ptr_get"](self._ctx)
 
     def set_data(self, data: Any = UNDEFINED, *, data_json: bytes | None = None) -> None:
         """Replace the base document (`{}` when neither argument is given)."""
@@ -307,25 +306,25 @@ class PolicyInstance:
             self._start()
             return
         with self._guard():
-            self._fn["opa_heap_ptr_set"](self._store, self._heap_start)
+            self._fn["opa_heap_ptr_set"](self._ctx, self._heap_start)
             self._load_data()
 
     # -- host imports ------------------------------------------------------------
 
-    def _on_abort(self, caller: wasmtime.Caller, addr: int) -> None:
+    def _on_abort(self, ctx: Ctx, addr: int) -> None:
         try:
             assert self._mem is not None
-            message = self._mem.read_cstr(caller, addr).decode("utf-8", "replace")
+            message = self._mem.read_cstr(ctx, addr).decode("utf-8", "replace")
         except HostError:
             message = f"(unreadable abort message at {addr:#x})"
         raise _abort_error(message)
 
-    def _on_println(self, caller: wasmtime.Caller, addr: int) -> None:
+    def _on_println(self, ctx: Ctx, addr: int) -> None:
         assert self._mem is not None
-        log.info("opa_println: %s", self._mem.read_cstr(caller, addr).decode("utf-8", "replace"))
+        log.info("opa_println: %s", self._mem.read_cstr(ctx, addr).decode("utf-8", "replace"))
 
-    def _on_builtin(self, caller: wasmtime.Caller, bid: int, _ctx: int, *args: int) -> int:
-        return self._dispatcher.call(caller, bid, args)
+    def _on_builtin(self, ctx: Ctx, bid: int, opa_ctx: int, *args: int) -> int:
+        return self._dispatcher.call(ctx, bid, opa_ctx, *args)
 
     # -- evaluation ----------------------------------------------------------------
 
@@ -390,17 +389,17 @@ class PolicyInstance:
 
     def _eval_fast(self, ep: int, raw: bytes, rego_format: bool) -> bytes:
         assert self._mem is not None
-        store, base = self._store, self._base
-        self._mem.write(store, base, raw)
+        ctx, base = self._ctx, self._base
+        self._mem.write(ctx, base, raw)
         heap = (base + len(raw) + 7) & ~7
-        addr = self._fn["opa_eval"](store, 0, ep, self._data_addr, base, len(raw), heap, int(rego_format))
+        addr = self._fn["opa_eval"](ctx, 0, ep, self._data_addr, base, len(raw), heap, int(rego_format))
         if addr == 0:
             raise ABIError("opa_eval returned no result")
-        return self._mem.read_cstr(store, addr)
+        return self._mem.read_cstr(ctx, addr)
 
     def _eval_ctx(self, ep: int, raw: bytes, raw_is_json: bool, rego_format: bool) -> bytes:
         assert self._mem is not None
-        store, fn = self._store, self._fn
+        store, fn = self._ctx, self._fn
         fn["opa_heap_ptr_set"](store, self._base)
         input_addr = self._parse_in_module(raw, raw_is_json, "input") if raw else 0
         ctx = fn["opa_eval_ctx_new"](store)
@@ -426,6 +425,8 @@ class PolicyInstance:
     ) -> list[dict[str, Any]]:
         """The result set as Python values: `[{"result": value}]`, `[]` when undefined.
         Sets arrive as sorted-by-module arrays unless keep_sets (then as frozensets)."""
+        from cupcake_py import values
+
         raw = self.eval_raw(entrypoint, input, input_json=input_json, rego_format=keep_sets)
         try:
             if keep_sets:

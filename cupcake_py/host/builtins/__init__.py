@@ -2,31 +2,50 @@
 
 Contract (docs/architecture.md section 4):
 
-* ``REGISTRY`` maps a builtin name to a :class:`Builtin` (``name``, ``fn``, ``void``).
-* ``lookup(name)`` returns the builtin or ``None``.
+* ``lookup(name)`` returns the :class:`Builtin` (``name``, ``fn``, ``void``) or ``None``.
+  It imports only the family module that defines ``name`` (the generated table in
+  ``_index.py``), so a policy calling ``sprintf`` never pays for x509, jwt or graphql.
+* ``REGISTRY`` is a read-only mapping of every builtin; iterating it imports all families.
 * ``fn(ctx, *args)`` takes and returns Python Rego values (section 1). Raising
   :class:`BuiltinError` means *undefined* (OPA's WASM semantics); in strict mode the
   host reports ``eval_builtin_error`` with the error's message.
 * :class:`BuiltinContext` is created once per evaluation.
+
+A new builtin or family: register it with ``@builtin("name")`` in a module listed in
+``FAMILIES``, then regenerate the table: ``python -m cupcake_py.host.builtins``
+(tests/host/test_builtin_index.py fails until the table matches the decorators).
 """
 
 from __future__ import annotations
 
 import random
 import sys
-import uuid as _uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from time import time_ns as _time_ns
 from typing import Any
 
 from cupcake_py.host.builtins._errors import BuiltinError
+from cupcake_py.host.builtins._index import FAMILY_OF
 
-__all__ = ["REGISTRY", "Builtin", "BuiltinContext", "BuiltinError", "builtin", "lookup", "call"]
+__all__ = ["FAMILIES", "REGISTRY", "Builtin", "BuiltinContext", "BuiltinError", "builtin", "call", "known",
+           "load_all", "lookup"]
+
+# Modules (under cupcake_py.host.builtins) whose import registers builtins.
+FAMILIES: tuple[str, ...] = (
+    "aws_sign", "casts", "crypto", "encoding", "glob", "gotemplate", "graph", "graphql", "http",
+    "json_patch", "jsonschema_", "jwt", "net", "objects_arrays", "opa_runtime", "print_trace", "rand",
+    "regex", "rego_module", "semver", "sprintf", "strings", "template", "time", "units", "uri", "uuid",
+    "x509",
+)
 
 
 def _stderr_print(msg: str) -> None:
     sys.stderr.write(msg + "\n")
+
+
+def _eval_id() -> str:
+    return random.getrandbits(128).to_bytes(16, "big").hex()
 
 
 @dataclass
@@ -39,7 +58,7 @@ class BuiltinContext:
     strict: bool = False
     allow_net: bool = False
     net_timeout_s: float = 5.0
-    eval_id: str = field(default_factory=lambda: _uuid.uuid4().hex)
+    eval_id: str = field(default_factory=_eval_id)
     env: Mapping[str, str] | None = None
     """Environment exposed by ``opa.runtime()``; ``None`` = no ``env`` key (default)."""
     traces: list[str] = field(default_factory=list)
@@ -58,23 +77,79 @@ class Builtin:
     void: bool = False
 
 
-REGISTRY: dict[str, Builtin] = {}
+_LOADED: dict[str, Builtin] = {}  # registered so far (families imported so far)
+_ORIGIN: dict[str, str] = {}  # name -> family module that registered it
+_PACKAGE = __name__ + "."
 
 
 def builtin(name: str, *, void: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register ``fn(ctx, *args)`` as the host implementation of ``name``."""
+    """Register ``fn(ctx, *args)`` as the host implementation of ``name`` (call it at the
+    top level of a family module)."""
+    module = sys._getframe(1).f_globals.get("__name__", "?")
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        if name in REGISTRY:
+        if name in _LOADED:
             raise RuntimeError(f"builtin {name} registered twice")
-        REGISTRY[name] = Builtin(name, fn, void)
+        _LOADED[name] = Builtin(name, fn, void)
+        _ORIGIN[name] = module.removeprefix(_PACKAGE)
         return fn
 
     return deco
 
 
+def _import_family(family: str) -> None:
+    __import__(_PACKAGE + family)
+
+
+def load_all() -> dict[str, str]:
+    """Import every family; returns name -> family of every registered builtin."""
+    for family in FAMILIES:
+        _import_family(family)
+    return dict(_ORIGIN)
+
+
+def known(name: str) -> bool:
+    """Whether a host implementation of ``name`` exists (imports nothing)."""
+    return name in _LOADED or name in FAMILY_OF
+
+
 def lookup(name: str) -> Builtin | None:
-    return REGISTRY.get(name)
+    """The builtin named ``name`` (importing its family on first use), or None."""
+    found = _LOADED.get(name)
+    if found is None:
+        family = FAMILY_OF.get(name)
+        if family is None:
+            return None
+        _import_family(family)
+        found = _LOADED.get(name)
+        if found is None:  # the generated table is stale: still answer correctly
+            load_all()
+            found = _LOADED.get(name)
+    return found
+
+
+class _Registry(Mapping[str, Builtin]):
+    """Every host builtin by name; lookups import one family, iteration imports all."""
+
+    def __getitem__(self, name: str) -> Builtin:
+        found = lookup(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and known(name)
+
+    def __iter__(self) -> Iterator[str]:
+        load_all()
+        return iter(dict(_LOADED))
+
+    def __len__(self) -> int:
+        load_all()
+        return len(_LOADED)
+
+
+REGISTRY: Mapping[str, Builtin] = _Registry()
 
 
 def call(ctx: BuiltinContext, name: str, *args: Any) -> Any:
@@ -82,34 +157,14 @@ def call(ctx: BuiltinContext, name: str, *args: Any) -> Any:
     return REGISTRY[name].fn(ctx, *args)
 
 
-# Importing the family modules fills REGISTRY.
-from cupcake_py.host.builtins import (  # noqa: E402,F401
-    aws_sign,
-    casts,
-    crypto,
-    encoding,
-    glob,
-    gotemplate,
-    graph,
-    graphql,
-    http,
-    json_patch,
-    jsonschema_,
-    jwt,
-    net,
-    objects_arrays,
-    opa_runtime,
-    print_trace,
-    rand,
-    regex,
-    rego_module,
-    semver,
-    sprintf,
-    strings,
-    template,
-    time,
-    units,
-    uri,
-    uuid,
-    x509,
-)
+def _index_source(origin: Mapping[str, str]) -> str:
+    lines = [
+        '"""Generated by `python -m cupcake_py.host.builtins`: host builtin name -> family module',
+        '(under cupcake_py.host.builtins) whose import registers it. Do not edit by hand."""',
+        "",
+        "FAMILY_OF: dict[str, str] = {",
+        *(f"    {name!r}: {origin[name]!r}," for name in sorted(origin)),
+        "}",
+        "",
+    ]
+    return "\n".join(lines).replace("'", '"')

@@ -1,0 +1,95 @@
+"""µs per builtin call through WebAssembly: host builtins (regex.match, sprintf) against a
+native one (upper), each called N times in one evaluation of a compiled policy.
+
+The per-call cost is (evaluation with N calls - evaluation with 0 calls) / N, best of R;
+"overhead" is a host call's cost minus the native call's. Before timing, every policy is
+checked to make exactly N calls of its builtin (counted through a wrapper).
+
+    .venv/bin/python benches/host_builtin_call.py [--calls 2000] [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+POLICY = """package bench
+import rego.v1
+out := [y | some i in numbers.range(1, input.n); y := {call}]
+"""
+CALLS: list[tuple[str, str, str | None]] = [  # label, expression, host builtin to count
+    ("upper (native)", 'upper("abc")', None),
+    ("regex.match (host)", 'regex.match("^a+$", "aaa")', "regex.match"),
+    ("sprintf (host)", 'sprintf("%d-%s", [i, "x"])', "sprintf"),
+]
+
+
+def _policy(expr: str, host: str | None, counted: bool) -> Any:
+    from cupcake_py.host import HostOptions, PolicyModule
+    from cupcake_py.host.builtins import lookup
+    from cupcake_py.plan import compile_query
+    from cupcake_py.wasm import compile_policy
+
+    plan = compile_query([POLICY.format(call=expr)], "data.bench.out = x", entrypoint="eval")
+    module = PolicyModule(compile_policy(plan), HostOptions(cache_dir=None, deadline=60.0))
+    extra = None
+    if counted and host is not None:
+        found = lookup(host)
+        assert found is not None
+        fn = found.fn
+        calls = [0]
+
+        def counting(ctx: Any, *args: Any) -> Any:
+            calls[0] += 1
+            return fn(ctx, *args)
+
+        extra = {host: counting}
+        inst = module.instantiate(builtins=extra)
+        inst.calls = calls  # type: ignore[attr-defined]
+        return inst
+    return module.instantiate()
+
+
+def _best(inst: Any, n: int, repeat: int) -> float:
+    inp = {"n": n}
+    inst.eval("eval", inp)
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        inst.eval("eval", inp)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    n = args.calls
+    print(f"{n} calls per evaluation, best of {args.repeat}; µs per call")
+    native = None
+    for label, expr, host in CALLS:
+        if host is not None:
+            check = _policy(expr, host, counted=True)
+            rows = check.eval("eval", {"n": n})
+            assert len(rows[0]["x"]) == n, rows[0]["x"][:3]
+            if check.calls[0] != n:
+                raise SystemExit(f"{label}: expected {n} host calls, counted {check.calls[0]}")
+        inst = _policy(expr, host, counted=False)
+        per = (_best(inst, n, args.repeat) - _best(inst, 0, args.repeat)) / n * 1e6
+        native = per if native is None else native
+        extra = "" if host is None else f"   overhead over native {per - native:8.2f}"
+        print(f"  {label:22s} {per:8.2f}{extra}")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()
