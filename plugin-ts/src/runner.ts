@@ -1,5 +1,5 @@
 // Spawning cupcake: a hard timeout that kills cupcake and everything it started, bounded output capture.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type { PluginConfig } from "./config.js";
 import { clip, CupcakeError, parseDecision, type Decision, type HookEvent } from "./protocol.js";
@@ -85,10 +85,13 @@ function killTree(root: number): void {
   for (const pid of found) send(pid, "SIGKILL");
 }
 
-function killAll(pid: number | undefined): void {
+function killAll(child: ChildProcess): void {
+  const pid = child.pid;
   if (pid === undefined) return;
   if (TREE_KILL) {
-    killTree(pid);
+    // Once cupcake has exited (and been reaped) its pid may be reused and its children belong to init: nothing of
+    // its tree can be reached any more.
+    if (child.exitCode === null && child.signalCode === null) killTree(pid);
     return;
   }
   try {
@@ -126,7 +129,7 @@ export function runProcess(spec: RunSpec): Promise<ProcessResult> {
       return;
     }
     const timer = setTimeout(() => {
-      killAll(child.pid);
+      killAll(child);
       finish(() => reject(new CupcakeError(`"${spec.command} ${spec.args.join(" ")}" timed out after ${spec.timeoutMs} ms and was killed`)));
     }, spec.timeoutMs);
     const out: Buffer[] = [];
@@ -136,7 +139,7 @@ export function runProcess(spec: RunSpec): Promise<ProcessResult> {
     child.stdout?.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > MAX_STDOUT) {
-        killAll(child.pid);
+        killAll(child);
         finish(() => reject(new CupcakeError(`stdout exceeded ${MAX_STDOUT} bytes; process killed`)));
         return;
       }

@@ -265,10 +265,11 @@ function killTree(root) {
   }
   for (const pid of found) send(pid, "SIGKILL");
 }
-function killAll(pid) {
+function killAll(child) {
+  const pid = child.pid;
   if (pid === void 0) return;
   if (TREE_KILL) {
-    killTree(pid);
+    if (child.exitCode === null && child.signalCode === null) killTree(pid);
     return;
   }
   try {
@@ -303,7 +304,7 @@ function runProcess(spec) {
       return;
     }
     const timer = setTimeout(() => {
-      killAll(child.pid);
+      killAll(child);
       finish(() => reject(new CupcakeError(`"${spec.command} ${spec.args.join(" ")}" timed out after ${spec.timeoutMs} ms and was killed`)));
     }, spec.timeoutMs);
     const out = [];
@@ -313,7 +314,7 @@ function runProcess(spec) {
     child.stdout?.on("data", (chunk) => {
       outBytes += chunk.length;
       if (outBytes > MAX_STDOUT) {
-        killAll(child.pid);
+        killAll(child);
         finish(() => reject(new CupcakeError(`stdout exceeded ${MAX_STDOUT} bytes; process killed`)));
         return;
       }
