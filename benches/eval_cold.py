@@ -6,8 +6,9 @@
 Events: a routed Read (WASM evaluation, no signals) and a routing miss (PermissionRequest:
 no WASM) in a copy of harness/opencode/examples/engine-project, and a routed Read in a
 project whose only policy needs no host builtins (shows what the host builtin library
-import costs). Prints medians and the
-ratio eval / import-wasmtime (goal ≤ 1.25×).
+import costs). Prints medians and the ratio eval / import-wasmtime (goal ≤ 1.25×), for
+wall-clock time and for the child's CPU time (user + system: steadier on a busy machine).
+Child processes run with bytecode caching on, as an installed cupcake does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,13 +45,19 @@ deny contains {"rule_id": "ENV", "severity": "HIGH", "reason": "no .env reads"} 
 """
 
 
-def timed(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, bytes]:
-    t0 = time.perf_counter()
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, float, bytes]:
+    """(wall seconds, child CPU seconds, stdout)."""
+    c0, t0 = _child_cpu(), time.perf_counter()
     proc = subprocess.run(cmd, input=stdin, capture_output=True, cwd=cwd, env=env)
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, _child_cpu() - c0
     if proc.returncode != 0:
         raise SystemExit(f"{cmd} failed ({proc.returncode}): {proc.stdout!r} {proc.stderr[-500:]!r}")
-    return dt, proc.stdout
+    return dt, cpu, proc.stdout
 
 
 def main() -> None:
@@ -78,18 +86,26 @@ def main() -> None:
         events["routed Read, no host builtins"] = {**events["routed Read (WASM)"], "cwd": str(native)}
         eval_cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
         for ev in events.values():  # warm the bundle cache and the native-code cache
-            _, out = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
+            _, _, out = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
             print("warm-up:", out.decode().strip())
-        samples: dict[str, list[float]] = {"import wasmtime": [], **{k: [] for k in events}}
+        names = ["import wasmtime", *events]
+        wall: dict[str, list[float]] = {k: [] for k in names}
+        cpu: dict[str, list[float]] = {k: [] for k in names}
         for _ in range(args.runs):
-            samples["import wasmtime"].append(timed([sys.executable, "-c", "import wasmtime"], b"", project, env)[0])
-            for name, ev in events.items():
-                samples[name].append(timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)[0])
-        base_med = statistics.median(samples["import wasmtime"])
-        print(f"{'':24} {'median ms':>10} {'min ms':>8} {'ratio':>6}")
-        for name, xs in samples.items():
-            med = statistics.median(xs)
-            print(f"{name:24} {med * 1000:10.1f} {min(xs) * 1000:8.1f} {med / base_med:6.2f}x")
+            for name in names:
+                if name == "import wasmtime":
+                    w, c, _ = timed([sys.executable, "-c", "import wasmtime"], b"", project, env)
+                else:
+                    ev = events[name]
+                    w, c, _ = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
+                wall[name].append(w)
+                cpu[name].append(c)
+        base_wall, base_cpu = statistics.median(wall["import wasmtime"]), statistics.median(cpu["import wasmtime"])
+        print(f"{'':30} {'wall median ms':>14} {'min':>7} {'ratio':>6}   {'CPU median ms':>13} {'ratio':>6}")
+        for name in names:
+            w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+            print(f"{name:30} {w * 1000:14.1f} {min(wall[name]) * 1000:7.1f} {w / base_wall:6.2f}x"
+                  f"   {c * 1000:13.1f} {c / base_cpu:6.2f}x")
         print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.runs} runs each")
 
 

@@ -139,8 +139,10 @@ def compare(a: Any, b: Any) -> int:
 
 # orjson is exact only for integers within 64 bits. A JSON number with a fraction or exponent
 # always has a digit right before '.', 'e' or 'E'; 19+ digits may not fit 64 bits.
-_NOT_FOR_ORJSON = re.compile(rb"[0-9][.eE]|[0-9]{19}")
-_NOT_FOR_ORJSON_STR = re.compile(r"[0-9][.eE]|[0-9]{19}")
+# (Patterns are compiled on first use, through re's cache: importing this module is on the
+# start-up path of every evaluation that calls a host builtin.)
+_NOT_FOR_ORJSON = rb"[0-9][.eE]|[0-9]{19}"
+_NOT_FOR_ORJSON_STR = r"[0-9][.eE]|[0-9]{19}"
 
 
 def _reject_constant(name: str) -> Any:
@@ -153,7 +155,7 @@ _STDLIB_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_c
 def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
     """Parse one JSON document. Integers → int, other numbers → Decimal (exact)."""
     inexact = _NOT_FOR_ORJSON_STR if isinstance(data, str) else _NOT_FOR_ORJSON
-    if not inexact.search(data):
+    if not re.search(inexact, data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:
@@ -278,10 +280,18 @@ def _write(v: Any, out: list[str], rego: bool) -> None:
 # ---------------------------------------------------------------------------
 # Rego literal terms (recursive descent)
 
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
-_RAW_STRING = re.compile(r"`[^`]*`")
-_WS = re.compile(r"[ \t\n\r]*")
+_LEXEMES: list[re.Pattern[str]] = []  # number, string, raw string, white space (compiled on first use)
+
+
+def _lexemes() -> list[re.Pattern[str]]:
+    if not _LEXEMES:
+        _LEXEMES.extend(re.compile(p) for p in (
+            r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?",
+            r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"',
+            r"`[^`]*`",
+            r"[ \t\n\r]*",
+        ))
+    return _LEXEMES
 _KEYWORDS = (("null", None), ("true", True), ("false", False))
 
 
@@ -310,17 +320,18 @@ def parse_rego(text: str | bytes) -> Any:
 
 
 class _TermParser:
-    __slots__ = ("s", "i")
+    __slots__ = ("s", "i", "number", "string", "raw_string", "white")
 
     def __init__(self, s: str) -> None:
         self.s = s
         self.i = 0
+        self.number, self.string, self.raw_string, self.white = _lexemes()
 
     def fail(self, what: str) -> None:
         raise ValueParseError(f"invalid Rego term: {what}", self.i)
 
     def ws(self) -> None:
-        self.i = _WS.match(self.s, self.i).end()  # type: ignore[union-attr]
+        self.i = self.white.match(self.s, self.i).end()  # type: ignore[union-attr]
 
     def eat(self, ch: str) -> bool:
         self.ws()
@@ -336,19 +347,19 @@ class _TermParser:
             self.fail("unexpected end of text")
         c = s[i]
         if c == '"':
-            m = _STRING.match(s, i)
+            m = self.string.match(s, i)
             if not m:
                 self.fail("bad string")
             self.i = m.end()  # type: ignore[union-attr]
             return json.loads(m.group())  # type: ignore[union-attr]
         if c == "`":
-            m = _RAW_STRING.match(s, i)
+            m = self.raw_string.match(s, i)
             if not m:
                 self.fail("unterminated raw string")
             self.i = m.end()  # type: ignore[union-attr]
             return m.group()[1:-1]  # type: ignore[union-attr]
         if c == "-" or c.isdigit():
-            m = _NUMBER.match(s, i)
+            m = self.number.match(s, i)
             if not m:
                 self.fail("bad number")
             self.i = m.end()  # type: ignore[union-attr]

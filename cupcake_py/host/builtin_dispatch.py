@@ -61,12 +61,17 @@ def resolve(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) 
 
 
 def available(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) -> set[str]:
-    """The subset of `names` that has an implementation."""
-    names = list(names)
-    if not names:
-        return set()
-    known = _library().known
-    return {n for n in names if n in (extra or {}) or known(n)}
+    """The subset of `names` that has an implementation (the library itself is imported
+    only to ask about names outside its generated index)."""
+    from cupcake_py.host.builtin_index import FAMILY_OF
+
+    extra = extra or {}
+    found = {n for n in names if n in extra or n in FAMILY_OF}
+    rest = [n for n in names if n not in found]
+    if rest:
+        known = _library().known
+        found.update(n for n in rest if known(n))
+    return found
 
 
 def encode_result(value: Any) -> bytes:

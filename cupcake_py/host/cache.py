@@ -1,7 +1,7 @@
 """Native-code cache: compiled modules (`wasmtime.Module.serialize()`) on disk.
 
-Key: sha256(wasm bytes) + sha256(engine fingerprint: wasmtime version, compiler, config).
-Entry file: MAGIC + sha256(payload) + payload, written to a temp file and renamed into
+Key: BLAKE2b-256(wasm bytes) + BLAKE2b(engine fingerprint: wasmtime version, compiler,
+config). Entry file: MAGIC + BLAKE2b-256(payload) + payload, written to a temp file and renamed into
 place. A short, corrupt or incompatible entry is recompiled and rewritten. The cache
 directory is created with mode 0700, and a directory that other users could write to is
 never read (deserializing is loading native code).
@@ -9,7 +9,6 @@ never read (deserializing is loading native code).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import time
@@ -22,9 +21,14 @@ from cupcake_py.host.engine import Compiler, engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
 from cupcake_py.host.lazylog import LazyLogger
 
+try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - CPython always has it
+    from hashlib import blake2b
+
 log = LazyLogger(__name__)
 
-MAGIC = b"CUPCAKE-CWASM-1\n"
+MAGIC = b"CUPCAKE-CWASM-2\n"
 CacheStatus = Literal["hit", "miss", "rebuilt", "off"]
 
 
@@ -38,8 +42,12 @@ class LoadStats(NamedTuple):
 
 
 def cache_key(wasm: bytes, compiler: Compiler) -> str:
-    fp = hashlib.sha256(engine_fingerprint(compiler).encode()).hexdigest()[:16]
-    return f"{hashlib.sha256(wasm).hexdigest()}-{fp}"
+    fp = _digest(engine_fingerprint(compiler).encode()).hex()[:16]
+    return f"{_digest(wasm).hex()}-{fp}"
+
+
+def _digest(data: bytes | memoryview) -> bytes:
+    return blake2b(data, digest_size=32).digest()
 
 
 def _usable_dir(directory: Path) -> bool:
@@ -68,7 +76,7 @@ def _read_entry(path: Path) -> bytes | None:
     if len(blob) < head or not blob.startswith(MAGIC):
         return b""
     payload = memoryview(blob)[head:]
-    if hashlib.sha256(payload).digest() != blob[len(MAGIC):head]:
+    if _digest(payload) != blob[len(MAGIC):head]:
         return b""
     return bytes(payload)
 
@@ -80,7 +88,7 @@ def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(MAGIC)
-            f.write(hashlib.sha256(payload).digest())
+            f.write(_digest(payload))
             f.write(payload)
         os.replace(tmp, path)
     except BaseException:

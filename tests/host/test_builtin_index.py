@@ -8,16 +8,16 @@ import sys
 from pathlib import Path
 
 from cupcake_py.host import builtins as lib
-from cupcake_py.host.builtins._index import FAMILY_OF
+from cupcake_py.host.builtin_index import FAMILY_OF
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_index_matches_the_decorators() -> None:
     origin = lib.load_all()
-    assert origin == FAMILY_OF, "stale cupcake_py/host/builtins/_index.py: run `python -m cupcake_py.host.builtins`"
+    assert origin == FAMILY_OF, "stale cupcake_py/host/builtin_index.py: run `python -m cupcake_py.host.builtins`"
     assert set(FAMILY_OF.values()) == set(lib.FAMILIES)
-    index = Path(lib.__file__).with_name("_index.py")
+    index = Path(lib.__file__).parent.parent / "builtin_index.py"
     assert index.read_text() == lib._index_source(origin)
 
 
@@ -49,5 +49,5 @@ def test_lookup_imports_only_the_family_it_needs() -> None:
 def test_host_import_path_stays_lean() -> None:
     """What `cupcake eval` pays for the host: no builtin family, no logging/values/decimal."""
     mods = _modules_after("import cupcake_py.host")
-    assert not {m for m in mods if m.startswith(FAMILY_PREFIX)} - {FAMILY_PREFIX + "_index"}
+    assert not {m for m in mods if m.startswith("cupcake_py.host.builtins")}
     assert not {"logging", "decimal", "cupcake_py.values", "tempfile", "importlib.metadata"} & mods

@@ -4,7 +4,7 @@ Contract (docs/architecture.md section 4):
 
 * ``lookup(name)`` returns the :class:`Builtin` (``name``, ``fn``, ``void``) or ``None``.
   It imports only the family module that defines ``name`` (the generated table in
-  ``_index.py``), so a policy calling ``sprintf`` never pays for x509, jwt or graphql.
+  ``cupcake_py/host/builtin_index.py``), so a policy calling ``sprintf`` never pays for x509, jwt or graphql.
 * ``REGISTRY`` is a read-only mapping of every builtin; iterating it imports all families.
 * ``fn(ctx, *args)`` takes and returns Python Rego values (section 1). Raising
   :class:`BuiltinError` means *undefined* (OPA's WASM semantics); in strict mode the
@@ -21,12 +21,11 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from time import time_ns as _time_ns
-from typing import Any
+from typing import Any, NamedTuple
 
+from cupcake_py.host.builtin_index import FAMILY_OF
 from cupcake_py.host.builtins._errors import BuiltinError
-from cupcake_py.host.builtins._index import FAMILY_OF
 
 __all__ = ["FAMILIES", "REGISTRY", "Builtin", "BuiltinContext", "BuiltinError", "builtin", "call", "known",
            "load_all", "lookup"]
@@ -48,30 +47,36 @@ def _eval_id() -> str:
     return random.getrandbits(128).to_bytes(16, "big").hex()
 
 
-@dataclass
 class BuiltinContext:
-    """Per-evaluation state shared by all builtin calls of one evaluation."""
+    """Per-evaluation state shared by all builtin calls of one evaluation: ``now_ns`` (one
+    clock reading), ``rand`` (seeded by ``seed``, else by ``now_ns``), ``print_hook``,
+    ``strict``, ``allow_net`` / ``net_timeout_s``, ``eval_id``, ``env`` (what
+    ``opa.runtime()`` exposes; ``None`` = no ``env`` key), ``traces``, and ``cache`` (a
+    per-evaluation memo: ``rand.intn`` results, ``http.send`` responses). A plain class,
+    not a dataclass: it is on the start-up path of every evaluation that calls a builtin."""
 
-    now_ns: int = field(default_factory=_time_ns)
-    seed: int | None = None
-    print_hook: Callable[[str], None] = _stderr_print
-    strict: bool = False
-    allow_net: bool = False
-    net_timeout_s: float = 5.0
-    eval_id: str = field(default_factory=_eval_id)
-    env: Mapping[str, str] | None = None
-    """Environment exposed by ``opa.runtime()``; ``None`` = no ``env`` key (default)."""
-    traces: list[str] = field(default_factory=list)
-    rand: random.Random = field(init=False)
-    cache: dict[Any, Any] = field(default_factory=dict)
-    """Per-evaluation memo (``rand.intn`` results, ``http.send`` responses)."""
+    def __init__(self, now_ns: int | None = None, seed: int | None = None,
+                 print_hook: Callable[[str], None] = _stderr_print, strict: bool = False, allow_net: bool = False,
+                 net_timeout_s: float = 5.0, eval_id: str | None = None, env: Mapping[str, str] | None = None,
+                 traces: list[str] | None = None, cache: dict[Any, Any] | None = None) -> None:
+        self.now_ns: int = _time_ns() if now_ns is None else now_ns
+        self.seed = seed
+        self.print_hook = print_hook
+        self.strict = strict
+        self.allow_net = allow_net
+        self.net_timeout_s = net_timeout_s
+        self.eval_id: str = _eval_id() if eval_id is None else eval_id
+        self.env = env
+        self.traces: list[str] = [] if traces is None else traces
+        self.cache: dict[Any, Any] = {} if cache is None else cache
+        self.rand = random.Random(seed if seed is not None else self.now_ns)
 
-    def __post_init__(self) -> None:
-        self.rand = random.Random(self.seed if self.seed is not None else self.now_ns)
+    def __repr__(self) -> str:
+        return f"BuiltinContext(now_ns={self.now_ns}, seed={self.seed}, strict={self.strict}, " \
+               f"allow_net={self.allow_net}, eval_id={self.eval_id!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class Builtin:
+class Builtin(NamedTuple):
     name: str
     fn: Callable[..., Any]
     void: bool = False

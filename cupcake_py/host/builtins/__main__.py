@@ -7,6 +7,6 @@ from pathlib import Path
 from cupcake_py.host.builtins import _index_source, load_all
 
 if __name__ == "__main__":
-    path = Path(__file__).with_name("_index.py")
+    path = Path(__file__).parent.parent / "builtin_index.py"
     path.write_text(_index_source(load_all()))
     print(f"wrote {path}")
