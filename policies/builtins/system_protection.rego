@@ -31,8 +31,15 @@ system_paths := [
 
 home_paths := [concat("", [home, p]) | home != ""; some p in ["/.ssh/", "/library/launchagents/", "/.gnupg/", "/.config/", "/.local/share/keyrings/"]]
 
+# /root/ is another user's home, except for root itself: then only its sensitive parts
+# (home_paths) are critical, so projects under /root stay usable.
+own_home(p) if {
+	home != ""
+	trim_right(lower(home), "/") == trim_right(p, "/")
+}
+
 compiled := [paths.compile(p, home, input.cwd) |
-	some p in array.concat(array.concat(system_paths, home_paths), [x | some x in object.get(config, "additional_paths", []); is_string(x); x != ""])
+	some p in array.concat(array.concat([s | some s in system_paths; not own_home(s)], home_paths), [x | some x in object.get(config, "additional_paths", []); is_string(x); x != ""])
 ]
 
 harmless(path) if regex.match(`^/dev/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd(/[0-9]+)?)$`, path)

@@ -43,3 +43,13 @@ test_rule_id_and_reason if {
 	d.severity == "CRITICAL"
 	d.reason == "Access to critical system path blocked (system_protection: Read on /etc/passwd)"
 }
+
+root_cfg := {"system_protection": {"home": "/root"}}
+
+test_root_user_keeps_projects_under_root if {
+	not halted(object.union(file("Write", "/root/app/src/main.py"), {"builtin_config": root_cfg}))
+	halted(object.union(file("Read", "/root/.ssh/id_ed25519"), {"builtin_config": root_cfg}))
+	halted(object.union(file("Write", "/root/.config/cupcake/rulebook.yml"), {"builtin_config": root_cfg}))
+	halted(object.union(file("Write", "/etc/passwd"), {"builtin_config": root_cfg}))
+	halted(file("Read", "/root/app/src/main.py"))
+}

@@ -24,3 +24,19 @@ def test_rego_unit_file(test_file: Path) -> None:
     assert len(outcomes) >= 3, "a test file should test allow and block cases and bypass attempts"
     failed = [(o.name, o.value) for o in outcomes if not o.passed]
     assert not failed, failed
+
+
+def test_shipped_unit_tests_pass_through_cupcake_test() -> None:
+    """The same files through the user-facing runner (`cupcake test policies --format json`)."""
+    import json
+    import subprocess
+
+    from cupcake_py.harness.opencode.examples import cupcake_command
+
+    proc = subprocess.run([*cupcake_command(), "test", str(POLICIES), "--format", "json"], capture_output=True,
+                          timeout=600)
+    report = json.loads(proc.stdout)
+    per_file = {r["location"]["file"].rsplit("/", 1)[-1] for r in report["results"]}
+    assert {f.name for f in FILES} <= per_file
+    assert report["summary"]["fail"] == report["summary"]["error"] == 0 and report["summary"]["pass"] >= 3 * len(FILES)
+    assert proc.returncode == 0

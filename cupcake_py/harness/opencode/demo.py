@@ -1,11 +1,12 @@
 """`make demo`: scripted OpenCode events through the real `cupcake eval --harness opencode`,
 printed as a table of event → decision → reason.
 
-By default the events are the cases of the example project (harness/opencode/examples/project,
-every shipped builtin enabled, with the example global config dir holding the global builtins),
-so the table shows what the SHIPPED policies answer. `--all` adds the engine's own test project.
+By default the events are the short list (`"demo": true`) of the example project's cases
+(harness/opencode/examples/project, every shipped builtin enabled, with the example global config
+dir holding the global builtins), so the table shows what the SHIPPED policies answer.
+`--project` runs every example-project case, `--all` also the engine's own test project.
 
-    python -m cupcake_py.harness.opencode.demo [--all] [--cases DIR] [--workers N] [NAME-SUBSTRING ...]
+    python -m cupcake_py.harness.opencode.demo [--project | --all] [--cases DIR] [--workers N] [NAME-SUBSTRING ...]
 """
 
 from __future__ import annotations
@@ -72,14 +73,20 @@ def demo_config_root() -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--all", action="store_true", help="also the engine test project's cases")
+    ap.add_argument("--project", action="store_true", help="every case of the example project")
+    ap.add_argument("--all", action="store_true", help="every case, the engine test project's too")
     ap.add_argument("--cases", type=Path, default=None, help="directory of case files")
     ap.add_argument("--workers", type=int, default=None, help="concurrent evaluations (default: CPUs + 1)")
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args(argv)
-    cases = [c for c in load_cases(args.cases)
-             if (args.all or args.cases or c.project == EXAMPLE_PROJECT)
-             and (not args.names or any(n in c.name for n in args.names))]
+    def wanted(c: Case) -> bool:
+        if args.names:
+            return any(n in c.name for n in args.names)
+        if args.all or args.cases:
+            return True
+        return c.project == EXAMPLE_PROJECT and (args.project or c.demo)
+
+    cases = [c for c in load_cases(args.cases) if wanted(c)]
     if not cases:
         print("no cases selected", file=sys.stderr)
         return 2

@@ -5,6 +5,7 @@ Case file:
     {"description": "...", "project": "engine-project",            # dir under examples/
      "global": "global-config",                                    # optional: dir under examples/ used
                                                                    # as $XDG_CONFIG_HOME/cupcake
+     "demo": true,                                                 # optional: in `make demo`'s short list
      "setup": [{"write": "a.sh", "content": "...", "mode": "755"},   # optional, in the project copy
                {"symlink": "link", "to": ".env"}, {"mkdir": "d"},
                {"run": "git init -q -b main && git add -A && git commit -qm init"}],
@@ -37,6 +38,7 @@ class Case:
     description: str
     project: str
     global_config: str | None
+    demo: bool
     setup: list[dict[str, Any]]
     args: list[str]
     event: Any
@@ -67,7 +69,7 @@ def load_cases(directory: Path | None = None) -> list[Case]:
     for p in sorted(d.glob("*.json")):
         raw = json.loads(p.read_text("utf-8"))
         out.append(Case(p.stem, raw.get("description", ""), raw.get("project", "engine-project"), raw.get("global"),
-                        raw.get("setup", []), raw.get("args", []), raw["event"], raw["expect"], raw.get("exit", 0)))
+                        bool(raw.get("demo", False)), raw.get("setup", []), raw.get("args", []), raw["event"], raw["expect"], raw.get("exit", 0)))
     return out
 
 
