@@ -155,7 +155,7 @@ def _reading(results: M) -> list[str]:
             if calls.get("calls"):
                 s += (f" One evaluation of the typical bundle makes {calls['calls']} host-builtin calls ("
                       + ", ".join(f"{k} ×{v}" for k, v in calls["by_builtin"].items())
-                      + f"); their Python implementations take {calls['python_ms']:.1f} ms of the "
+                      + f"); in that one counted evaluation their Python implementations took {calls['python_ms']:.1f} ms of the "
                       f"{calls['evaluation_ms']:.1f} ms evaluation, the rest being WASM code and crossing the host "
                       "boundary.")
             out.append(s)
