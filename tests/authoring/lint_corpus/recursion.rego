@@ -1,4 +1,5 @@
-# expect: recursion@13
+# expect: recursion@14
+# expect: recursion@16
 # METADATA
 # custom:
 #   routing:
