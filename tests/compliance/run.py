@@ -1,7 +1,7 @@
 """Run OPA's Rego compliance suite through cupcake-py's WebAssembly pipeline.
 
     .venv/bin/python tests/compliance/run.py --suite ../shared/rego-compliance/v1 [--mode plan|source]
-        [--json OUT] [--filter SUBSTR] [--jobs N] [--verbose]
+        [--json OUT] [--filter SUBSTR] [--jobs N] [--compiler winch|cranelift] [--verbose]
 
 plan mode: the case's OPA IR → our WASM backend → our wasmtime host.
 source mode: the case's modules + query → our front end and planner → backend → host.
@@ -85,8 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write per-case results (note, status, reason, category) here")
     ap.add_argument("--filter", help="only cases whose note contains this text")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: CPU count)")
+    ap.add_argument("--compiler", choices=["winch", "cranelift"], default=None,
+                    help="wasmtime compiler for the case modules (default: winch, or $CUPCAKE_COMPLIANCE_COMPILER)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every failure")
     args = ap.parse_args(argv)
+    if args.compiler:  # read by runner.py in this process and in the forked workers
+        os.environ["CUPCAKE_COMPLIANCE_COMPILER"] = args.compiler
+        from . import runner
+
+        runner.OPTIONS = runner.HostOptions(cache_dir=None, deadline=5.0, compiler=args.compiler)
     if not args.suite.is_dir():
         print(f"run.py: suite folder not found: {args.suite}", file=sys.stderr)
         return 2

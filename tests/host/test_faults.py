@@ -14,9 +14,11 @@ from .abi_mock import ABORT_MESSAGE, mock_module
 MiB = 1024 * 1024
 
 
-@pytest.fixture(scope="module")
-def module() -> PolicyModule:
-    return PolicyModule(mock_module(), HostOptions(cache_dir=None, deadline=0.25, memory_limit=32 * MiB))
+@pytest.fixture(scope="module", params=["cranelift", "winch"])
+def module(request: pytest.FixtureRequest) -> PolicyModule:
+    """Both compilers: the compliance runner uses Winch, `cupcake eval` Cranelift."""
+    return PolicyModule(mock_module(), HostOptions(cache_dir=None, deadline=0.25, memory_limit=32 * MiB,
+                                                   compiler=request.param))
 
 
 def _still_usable(p: object) -> None:
@@ -75,6 +77,11 @@ def test_traps_are_typed(module: PolicyModule, entrypoint: str, message: str) ->
     with pytest.raises(E.TrapError, match=message):
         p.eval(entrypoint, 1)
     _still_usable(p)
+
+
+def test_unknown_compiler_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown compiler"):
+        PolicyModule(mock_module(), HostOptions(cache_dir=None, compiler="llvm"))  # type: ignore[arg-type]
 
 
 def test_all_host_errors_share_a_base() -> None:

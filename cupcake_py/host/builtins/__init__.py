@@ -18,7 +18,7 @@ A new builtin or family: register it with ``@builtin("name")`` in a module liste
 
 from __future__ import annotations
 
-import random
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from time import time_ns as _time_ns
@@ -44,7 +44,7 @@ def _stderr_print(msg: str) -> None:
 
 
 def _eval_id() -> str:
-    return random.getrandbits(128).to_bytes(16, "big").hex()
+    return os.urandom(16).hex()
 
 
 class BuiltinContext:
@@ -69,7 +69,16 @@ class BuiltinContext:
         self.env = env
         self.traces: list[str] = [] if traces is None else traces
         self.cache: dict[Any, Any] = {} if cache is None else cache
-        self.rand = random.Random(seed if seed is not None else self.now_ns)
+        self._rand: Any = None
+
+    @property
+    def rand(self) -> Any:
+        """A `random.Random` seeded by `seed`, else by `now_ns` (made on first use)."""
+        if self._rand is None:
+            import random
+
+            self._rand = random.Random(self.seed if self.seed is not None else self.now_ns)
+        return self._rand
 
     def __repr__(self) -> str:
         return f"BuiltinContext(now_ns={self.now_ns}, seed={self.seed}, strict={self.strict}, " \
