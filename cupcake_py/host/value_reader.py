@@ -102,6 +102,10 @@ def _read(mem: memoryview, addr: int) -> Any:
     raise ABIError(f"value at {addr:#x} has unknown type tag {tag}")
 
 
+def _first(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
+
+
 def _object(mem: memoryview, addr: int) -> dict[Any, Any]:
     n, _, ptr = unpack_from("<III", mem, addr + 4)
     if not n:
@@ -110,8 +114,8 @@ def _object(mem: memoryview, addr: int) -> dict[Any, Any]:
     keys = [_read(mem, a) for a in words[::4]]
     vals = [_read(mem, a) for a in words[1::4]]
     if all(type(k) is str for k in keys):
-        pairs = sorted(zip(keys, vals, strict=True)) if not mem[addr + 1] and n > 1 else zip(keys, vals, strict=True)
-        return dict(pairs)
+        pairs = zip(keys, vals, strict=True)
+        return dict(sorted(pairs, key=_first) if not mem[addr + 1] and n > 1 else pairs)
     from cupcake_py.values import freeze, sort_key
 
     frozen = [(freeze(k), v) for k, v in zip(keys, vals, strict=True)]
