@@ -155,3 +155,24 @@ def test_portable_path_without_raw_wasmtime_calls(monkeypatch: pytest.MonkeyPatc
     assert V.compare(p.eval("eval", {"v": v}, keep_sets=True)[0]["x"], V.thaw(v)) == 0
     assert same(echo.received[0], v) and p._dispatcher._direct is True
     assert not isinstance(p._ctx, int)  # the Store itself, not a raw context address
+
+
+def test_memory_access_is_bounds_checked() -> None:
+    from cupcake_py.host.errors import ABIError
+
+    p, _ = _echo()
+    mem = p._mem
+    assert mem is not None
+    size = len(mem.view(p._ctx))
+    mem.write(p._ctx, size - 3, b"ab\0")
+    assert mem.read_cstr(p._ctx, size - 3) == b"ab"
+    mem.write(p._ctx, size - 2, b"zz")  # no NUL before the end of memory
+    for bad in (lambda: mem.read_cstr(p._ctx, size - 2), lambda: mem.read_cstr(p._ctx, size),
+                lambda: mem.read(p._ctx, size - 1, 2), lambda: read_value(mem.view(p._ctx), size)):
+        with pytest.raises(ABIError):
+            bad()
+    # a string value whose bytes would run past the end of memory
+    view = mem.view(p._ctx)
+    view[64:76] = bytes([4, 0, 0, 0]) + (100).to_bytes(4, "little") + (size - 10).to_bytes(4, "little")
+    with pytest.raises(ABIError):
+        read_value(view, 64)
