@@ -6,7 +6,10 @@
 Events: a routed Read (WASM evaluation, no signals) and a routing miss (PermissionRequest:
 no WASM) in a copy of harness/opencode/examples/engine-project, and a routed Read in a
 project whose only policy needs no host builtins (shows what the host builtin library
-import costs). Prints medians and the ratio eval / import-wasmtime (goal ≤ 1.25×), for
+import costs). "host floor" is the host's share of the routed Read: a process that only
+imports the host, loads the same compiled bundle (native-code cache hit) and evaluates the
+same policy input the engine passed (taken from a --debug-dir trace); the gap between it and
+the routed Read is the engine's own start-up and work. Prints medians and the ratio eval / import-wasmtime (goal ≤ 1.25×), for
 wall-clock time and for the child's CPU time (user + system: steadier on a busy machine).
 Child processes run with bytecode caching on, as an installed cupcake does.
 """
@@ -29,6 +32,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from cupcake_py.harness.opencode.examples import cupcake_command, examples_dir  # noqa: E402
+
+FLOOR = """
+import sys
+from cupcake_py.host import PolicyModule
+wasm, raw = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+sys.stdout.buffer.write(PolicyModule(wasm).instantiate().eval_raw("cupcake/system/evaluate", input_json=raw) + b"\\n")
+"""
 
 NATIVE_POLICY = """# METADATA
 # custom:
@@ -60,6 +70,32 @@ def timed(cmd: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple
     return dt, cpu, proc.stdout
 
 
+def _floor_files(root: Path, project: Path, event: dict[str, object], eval_cmd: list[str],
+                 env: dict[str, str]) -> tuple[Path, Path]:
+    """The routed Read's compiled bundle and the policy input the engine gave it."""
+    from cupcake_py.engine import bundle
+    from cupcake_py.engine.project import find_project
+
+    debug = root / "debug"
+    timed([*eval_cmd, "--debug-dir", str(debug)], json.dumps(event).encode(), project, env)
+    text = next(debug.glob("*.txt")).read_text()
+    section = text.split("== project policy input\n", 1)[1].split("\n\n== ", 1)[0]
+    cfg = find_project(None, project)
+    assert cfg is not None
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]  # the bundle cache the evals use
+    try:
+        wasm = bundle.load(cfg)[0].wasm
+    finally:
+        if old is None:
+            os.environ.pop("XDG_CACHE_HOME")
+        else:
+            os.environ["XDG_CACHE_HOME"] = old
+    (root / "floor.wasm").write_bytes(wasm)
+    (root / "floor.json").write_text(json.dumps(json.loads(section)))
+    return root / "floor.wasm", root / "floor.json"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
@@ -88,13 +124,18 @@ def main() -> None:
         for ev in events.values():  # warm the bundle cache and the native-code cache
             _, _, out = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
             print("warm-up:", out.decode().strip())
-        names = ["import wasmtime", *events]
+        floor = _floor_files(root, project, events["routed Read (WASM)"], eval_cmd, env)
+        floor_cmd = [sys.executable, "-c", FLOOR, str(floor[0]), str(floor[1])]
+        print("warm-up:", timed(floor_cmd, b"", project, env)[2].decode().strip()[:100])
+        names = ["import wasmtime", *events, "host floor (routed Read)"]
         wall: dict[str, list[float]] = {k: [] for k in names}
         cpu: dict[str, list[float]] = {k: [] for k in names}
         for _ in range(args.runs):
             for name in names:
                 if name == "import wasmtime":
                     w, c, _ = timed([sys.executable, "-c", "import wasmtime"], b"", project, env)
+                elif name.startswith("host floor"):
+                    w, c, _ = timed(floor_cmd, b"", project, env)
                 else:
                     ev = events[name]
                     w, c, _ = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
