@@ -92,7 +92,7 @@ def i32_caller(func: wasmtime.Func, sig: tuple[int, int] | None) -> I32Fn:
     """`(ctx, *i32 args) -> int | None` for an exported function whose signature
     `i32_signature` computed. Arguments are unsigned 32-bit values (addresses, lengths,
     ids); results are returned unsigned. Not reentrant per function (the argument buffer
-    is shared), which the OPA ABI never needs. The callers for up to 3 arguments are
+    is shared), which the OPA ABI never needs. The callers for up to 2 arguments are
     specialised: they run inside every host builtin call."""
     if not AVAILABLE or sig is None:
         return func
