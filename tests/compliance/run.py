@@ -53,7 +53,9 @@ def run_suite(suite: Path, mode: Mode = "plan", substr: str | None = None, jobs:
         _init(mode)
         out = [_work(c) for c in cases]
     else:
-        ctx = multiprocessing.get_context("fork")
+        # Not "fork": the parent may already run wasmtime/threads (pytest, the host's epoch timer),
+        # and a forked child can inherit a held lock and hang forever.
+        ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(jobs, initializer=_init, initargs=(mode,), maxtasksperchild=200) as pool:
             for i, r in enumerate(pool.imap(_work, cases, chunksize=4)):
                 out.append(r)
@@ -89,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="wasmtime compiler for the case modules (default: winch, or $CUPCAKE_COMPLIANCE_COMPILER)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every failure")
     args = ap.parse_args(argv)
-    if args.compiler:  # read by runner.py in this process and in the forked workers
+    if args.compiler:  # read by runner.py in this process and in the spawned workers
         os.environ["CUPCAKE_COMPLIANCE_COMPILER"] = args.compiler
         from . import runner
 
