@@ -97,6 +97,22 @@ def test_sarif_is_valid_sarif_2_1_0() -> None:
         assert (Path.cwd() / uri).is_file()
 
 
+# The official OASIS SARIF 2.1.0 schema, as shipped in the npm package @microsoft/jest-sarif
+# (installed into tests/js/node_modules by `make test`'s node-deps step).
+OFFICIAL_SARIF_SCHEMA = HERE.parent / "js" / "node_modules" / "@microsoft" / "jest-sarif" / "lib" / "schemas" / "sarif-2.1.0-rtm.5.json"
+
+
+def test_sarif_is_valid_against_the_official_schema() -> None:
+    assert OFFICIAL_SARIF_SCHEMA.is_file(), "run `make node-deps` (tests/js) to install the SARIF schema"
+    schema = json.loads(OFFICIAL_SARIF_SCHEMA.read_text(encoding="utf-8-sig"))
+    validator = jsonschema.Draft7Validator(schema)
+    doc = json.loads(FORMATS["sarif"](validate_paths([CORPUS])))
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:10])
+    doc["runs"][0]["results"][0]["level"] = "fatal"
+    assert list(validator.iter_errors(doc)), "the official schema must reject an invalid level"
+
+
 def test_sarif_schema_rejects_a_broken_log() -> None:
     schema = json.loads((HERE / "sarif-2.1.0-subset.schema.json").read_text())
     doc = json.loads(FORMATS["sarif"](validate_paths([BAD])))
