@@ -18,22 +18,30 @@ another version's layout) makes the entry a miss that is rebuilt and replaced.
 
 from __future__ import annotations
 
-import hashlib
-import logging
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import orjson
-
-from cupcake_py import __version__
+from cupcake_py import __version__, jsonio
 from cupcake_py.engine.builtin_config import global_config_dir, home_dir
 from cupcake_py.engine.project import HARNESS, ConfigDir, rego_files, shipped_policies_dir, signal_files
+from cupcake_py.engine.record import Record
 from cupcake_py.errors import CupcakeError
+from cupcake_py.lazylog import LazyLogger
 
-log = logging.getLogger(__name__)
+try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
+    from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # CPython 3.11
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-3\n"
 ENTRYPOINT = "cupcake/system/evaluate"
@@ -45,19 +53,30 @@ class BundleError(CupcakeError):
     pass
 
 
-@dataclass
-class Bundle:
+class Bundle(Record):
+    __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
+                 "sources", "host_builtins", "wasm")
     key: str
     scope: str
-    routing: dict[str, list[str]] = field(default_factory=dict)
-    policies: dict[str, dict[str, Any]] = field(default_factory=dict)
-    signals: dict[str, dict[str, Any]] = field(default_factory=dict)
-    builtin_config: dict[str, Any] = field(default_factory=dict)
-    telemetry: dict[str, Any] = field(default_factory=dict)
-    script_inspection: bool = True
-    sources: list[str] = field(default_factory=list)
-    host_builtins: list[str] = field(default_factory=list)  # builtins the module calls on the host
-    wasm: bytes = b""
+    routing: dict[str, list[str]]
+    policies: dict[str, dict[str, Any]]
+    signals: dict[str, dict[str, Any]]
+    builtin_config: dict[str, Any]
+    telemetry: dict[str, Any]
+    script_inspection: bool
+    sources: list[str]
+    host_builtins: list[str]  # builtins the module calls on the host
+    wasm: bytes
+
+    def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
+                 policies: dict[str, dict[str, Any]] | None = None, signals: dict[str, dict[str, Any]] | None = None,
+                 builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
+                 script_inspection: bool = True, sources: list[str] | None = None,
+                 host_builtins: list[str] | None = None, wasm: bytes = b"") -> None:
+        self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
+                   {} if signals is None else signals, {} if builtin_config is None else builtin_config,
+                   {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
+                   [] if host_builtins is None else host_builtins, wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
@@ -91,7 +110,7 @@ def _user_files(cfg: ConfigDir) -> list[Path]:
 def compiler_fingerprint() -> str:
     """Version plus (name, size, mtime) of the compiler's files, so a changed compiler
     never serves a stale bundle."""
-    h = hashlib.sha256(f"cupcake-py {__version__}".encode())
+    h = sha256(f"cupcake-py {__version__}".encode())
     for part in _COMPILER_PARTS:
         d = _PKG / part
         try:
@@ -118,7 +137,7 @@ def _tagged(p: Path, cfg: ConfigDir) -> str:
 
 def cache_key(cfg: ConfigDir) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed)."""
-    h = hashlib.sha256()
+    h = sha256()
     h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
     # builtin_config expands `~` and names the global config dir at build time.
     h.update(f"home={home_dir()}\nglobal={global_config_dir()}\n".encode())
@@ -126,7 +145,7 @@ def cache_key(cfg: ConfigDir) -> str:
     files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values()) + _user_files(cfg)
     for p in files:
         h.update(f"\nfile {_tagged(p, cfg)}\n".encode())
-        h.update(hashlib.sha256(p.read_bytes()).digest())
+        h.update(sha256(p.read_bytes()).digest())
     try:
         h.update(b"\nrulebook\n" + cfg.rulebook.read_bytes())
     except FileNotFoundError:
@@ -163,8 +182,8 @@ _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "po
 
 
 def encode(bundle: Bundle) -> bytes:
-    header = orjson.dumps(bundle.header())
-    digest = hashlib.sha256(header + bundle.wasm).digest()
+    header = jsonio.dumps(bundle.header())
+    digest = sha256(header + bundle.wasm).digest()
     return MAGIC + len(header).to_bytes(8, "big") + header + digest + bundle.wasm
 
 
@@ -178,11 +197,11 @@ def decode(blob: bytes) -> Bundle | None:
     if len(blob) < header_end + 32:
         return None
     raw_header, wasm = blob[at + 8:header_end], blob[header_end + 32:]
-    if hashlib.sha256(raw_header + wasm).digest() != blob[header_end:header_end + 32]:
+    if sha256(raw_header + wasm).digest() != blob[header_end:header_end + 32]:
         return None
     try:
-        header = orjson.loads(raw_header)
-    except orjson.JSONDecodeError:
+        header = jsonio.loads(raw_header)
+    except jsonio.JSONError:
         return None
     if not isinstance(header, dict) or set(header) != set(_HEADER_TYPES) or \
             any(not isinstance(header[k], t) for k, t in _HEADER_TYPES.items()):

@@ -11,15 +11,11 @@ preprocessing, signals and WASM.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import orjson
-
+from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
@@ -30,7 +26,10 @@ from cupcake_py.errors import CupcakeError
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.validate import EventError, validate_event
 
-log = logging.getLogger(__name__)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 class EngineError(CupcakeError):
@@ -47,8 +46,8 @@ def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
     if not raw.strip():
         raise EventError("no event on stdin (expected one JSON object)")
     try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError as e:
+        value = jsonio.loads(raw)
+    except jsonio.JSONError as e:
         raise EventError(f"the event is not valid JSON: {e}") from None
     return validate_event(value)
 
@@ -98,7 +97,7 @@ class Evaluation:
 
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
         native = [n for n in wanted if n not in b.signals]
-        stdin = orjson.dumps(enriched)
+        stdin = jsonio.dumps(enriched)
         values: dict[str, Any] = {}
         with self.trace.phase("signals"):
             self.remaining("signals")
@@ -123,10 +122,10 @@ class Evaluation:
             left = self.remaining("the policy evaluation")
             try:
                 module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
-                raw = module.instantiate().eval_raw(bundles.ENTRYPOINT, input_json=orjson.dumps(policy_input))
+                raw = module.instantiate().eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
-        rows = orjson.loads(raw)
+        rows = jsonio.loads(raw)
         if not rows or "result" not in rows[0]:
             raise EngineError(f"{bundles.ENTRYPOINT} is undefined: the aggregator in system/evaluate.rego "
                               "produced no decision set")

@@ -10,22 +10,23 @@ error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}).
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import sys
-from pathlib import Path
-from types import FrameType
-from typing import Any
 
-import orjson
-
+from cupcake_py import jsonio
 from cupcake_py.engine.observe import Trace, append_telemetry, print_trace, write_debug_file
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
 from cupcake_py.harness.opencode.response import failure_response
+from cupcake_py.lazylog import LazyLogger
 
-log = logging.getLogger("cupcake_py.engine")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
+
+log = LazyLogger("cupcake_py.engine")
 
 GRACE_SECONDS = 0.5  # the hard alarm fires this long after the deadline (backstop only)
 
@@ -59,7 +60,7 @@ def _emit(obj: dict[str, Any]) -> bool:
     """Write the one answer line; False when stdout is gone (nothing else can be reported)."""
     try:
         out = sys.stdout.buffer
-        out.write(orjson.dumps(obj) + b"\n")
+        out.write(jsonio.dumps(obj) + b"\n")
         out.flush()
     except Exception:  # noqa: BLE001 - closed, broken or missing stdout
         try:  # nothing more can be written; keep the interpreter from complaining at exit
@@ -148,6 +149,8 @@ def _after(opts: EvalOptions, trace: Trace, evaluation: object) -> None:
         if opts.trace:
             print_trace(trace, opts.trace)
         if opts.debug_files:
+            from pathlib import Path
+
             default = getattr(evaluation, "debug_dir", None) or Path.cwd() / ".cupcake" / "debug"
             path = write_debug_file(Path(opts.debug_dir) if opts.debug_dir else default, trace)
             log.info("debug trace written to %s", path)

@@ -6,31 +6,31 @@ from __future__ import annotations
 import os
 import sys
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
 
-import orjson
+from cupcake_py import jsonio
+from cupcake_py.engine.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
-@dataclass
-class Trace:
-    started: float = field(default_factory=time.perf_counter)
-    timings: list[tuple[str, float]] = field(default_factory=list)
-    notes: dict[str, Any] = field(default_factory=dict)
-    phases: list[dict[str, Any]] = field(default_factory=list)  # per config dir (global, project)
-    error: str | None = None
-    response: dict[str, Any] | None = None
+class Trace(Record):
+    __slots__ = ("started", "timings", "notes", "phases", "error", "response")
+    started: float
+    timings: list[tuple[str, float]]
+    notes: dict[str, Any]
+    phases: list[dict[str, Any]]  # per config dir (global, project)
+    error: str | None
+    response: dict[str, Any] | None
 
-    @contextmanager
-    def phase(self, name: str) -> Any:
-        t0 = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings.append((name, time.perf_counter() - t0))
+    def __init__(self, started: float | None = None) -> None:
+        self._fill(time.perf_counter() if started is None else started, [], {}, [], None, None)
+
+    def phase(self, name: str) -> _Phase:
+        """`with trace.phase(name):` adds the block's duration to the timings."""
+        return _Phase(self.timings, name)
 
     def total(self) -> float:
         return time.perf_counter() - self.started
@@ -43,37 +43,49 @@ class Trace:
         return out
 
 
+class _Phase:
+    __slots__ = ("timings", "name", "t0")
+
+    def __init__(self, timings: list[tuple[str, float]], name: str) -> None:
+        self.timings, self.name, self.t0 = timings, name, 0.0
+
+    def __enter__(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.timings.append((self.name, time.perf_counter() - self.t0))
+
+
 def print_trace(trace: Trace, wanted: set[str]) -> None:
     parts = [f"{name}={ms * 1000:.2f}ms" for name, ms in trace.timing_dict().items() if name in wanted]
     sys.stderr.write("cupcake trace: " + " ".join(parts) + "\n")
 
 
-def _stamp() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+def _now() -> Any:
+    from datetime import UTC, datetime
 
-
-def _dump(v: Any) -> str:
-    return orjson.dumps(v, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS, default=str).decode()
+    return datetime.now(UTC)
 
 
 def write_debug_file(directory: Path, trace: Trace) -> Path:
     """One human-readable file per evaluation: timings, input after preprocessing, routed
     policies, signals with timings, raw decision set and the final answer."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{_stamp()}_{os.getpid()}.txt"
-    lines = [f"cupcake-py evaluation  {datetime.now(UTC).isoformat()}", ""]
+    now = _now()
+    path = directory / f"{now.strftime('%Y%m%dT%H%M%S.%fZ')}_{os.getpid()}.txt"
+    lines = [f"cupcake-py evaluation  {now.isoformat()}", ""]
     lines.append("== timings (ms)")
     lines += [f"  {k:<12} {v * 1000:9.2f}" for k, v in trace.timing_dict().items()]
     for key, value in trace.notes.items():
-        lines += ["", f"== {key}", _dump(value)]
+        lines += ["", f"== {key}", jsonio.dumps_pretty(value)]
     for ph in trace.phases:
         lines += ["", f"== {ph.get('scope', '?')} phase ({ph.get('cupcake_dir', '')})"]
         for key in ("bundle_cache", "routed_policies", "signals", "decision_set", "phase_decision"):
             if key in ph:
-                lines += [f"-- {key}", _dump(ph[key])]
+                lines += [f"-- {key}", jsonio.dumps_pretty(ph[key])]
     if trace.error:
         lines += ["", "== error", trace.error]
-    lines += ["", "== response", _dump(trace.response)]
+    lines += ["", "== response", jsonio.dumps_pretty(trace.response)]
     path.write_text("\n".join(lines) + "\n", "utf-8")
     return path
 
@@ -83,7 +95,7 @@ def append_telemetry(destination: Path, trace: Trace) -> None:
     destination.mkdir(parents=True, exist_ok=True)
     event = trace.notes.get("event") or {}
     record = {
-        "time": datetime.now(UTC).isoformat(),
+        "time": _now().isoformat(),
         "session_id": event.get("session_id"),
         "hook_event_name": event.get("hook_event_name"),
         "tool": event.get("tool"),
@@ -94,4 +106,4 @@ def append_telemetry(destination: Path, trace: Trace) -> None:
         "timings_ms": {k: round(v * 1000, 3) for k, v in trace.timing_dict().items()},
     }
     with open(destination / "events.jsonl", "ab") as f:
-        f.write(orjson.dumps(record, default=str) + b"\n")
+        f.write(jsonio.dumps(record, default=str) + b"\n")

@@ -5,9 +5,7 @@ OPTIONS is the one table: the parser reads it and `cupcake eval --help` prints i
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
+from cupcake_py.engine.record import Record
 from cupcake_py.errors import CupcakeError
 
 
@@ -15,22 +13,31 @@ class UsageError(CupcakeError):
     pass
 
 
-@dataclass
-class EvalOptions:
-    harness: str = "opencode"
-    policy_dir: str | None = None
-    global_config: str | None = None
-    no_global: bool = False
-    strict: bool = False
-    timeout: float = 5.0
-    wasm_max_memory: int = 64 * 1024 * 1024
-    max_input_bytes: int = 8 * 1024 * 1024
-    debug_files: bool = False
-    debug_dir: str | None = None
-    trace: set[str] = field(default_factory=set)
-    log_level: str = "warning"
-    no_cache: bool = False
-    help: bool = False
+class EvalOptions(Record):
+    __slots__ = ("harness", "policy_dir", "global_config", "no_global", "strict", "timeout", "wasm_max_memory",
+                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "help")
+    harness: str
+    policy_dir: str | None
+    global_config: str | None
+    no_global: bool
+    strict: bool
+    timeout: float
+    wasm_max_memory: int
+    max_input_bytes: int
+    debug_files: bool
+    debug_dir: str | None
+    trace: set[str]
+    log_level: str
+    no_cache: bool
+    help: bool
+
+    def __init__(self, harness: str = "opencode", policy_dir: str | None = None, global_config: str | None = None,
+                 no_global: bool = False, strict: bool = False, timeout: float = 5.0,
+                 wasm_max_memory: int = 64 * 1024 * 1024, max_input_bytes: int = 8 * 1024 * 1024,
+                 debug_files: bool = False, debug_dir: str | None = None, trace: set[str] | None = None,
+                 log_level: str = "warning", no_cache: bool = False, help: bool = False) -> None:
+        self._fill(harness, policy_dir, global_config, no_global, strict, timeout, wasm_max_memory, max_input_bytes,
+                   debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache, help)
 
 
 TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
@@ -60,15 +67,17 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--help", "help", "flag", "", "Show this help and exit."),
 )
 
-_SIZE = re.compile(r"^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$", re.I)
-_UNITS = {"b": 1, "kb": 1024, "kib": 1024, "mb": 1 << 20, "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30}
+_UNITS = {"": 1, "b": 1, "kb": 1024, "kib": 1024, "mb": 1 << 20, "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30}
 
 
 def parse_size(text: str, flag: str) -> int:
-    m = _SIZE.match(text.strip())
-    if not m:
+    """DIGITS [whitespace] [unit] (units case-insensitive, binary multiples)."""
+    s = text.strip()
+    n = len(s) - len(s.lstrip("0123456789"))
+    unit = s[n:].lstrip().lower()
+    if n == 0 or unit not in _UNITS:
         raise UsageError(f"{flag}: {text!r} is not a size (e.g. 64MB, 512KB, 1048576)")
-    return int(m[1]) * _UNITS[(m[2] or "b").lower()]
+    return int(s[:n]) * _UNITS[unit]
 
 
 def parse_args(argv: list[str]) -> EvalOptions:

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
+from cupcake_py.engine.record import FrozenRecord
 from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 HARNESS = "opencode"
 _PKG = Path(__file__).resolve().parents[1]
@@ -38,11 +41,14 @@ def shipped_policies_dir() -> Path:
     return checkout if (checkout / "system").is_dir() else _PKG / "_policies"
 
 
-@dataclass(frozen=True)
-class ConfigDir:
+class ConfigDir(FrozenRecord):
+    __slots__ = ("scope", "cupcake_dir", "root")
     scope: Literal["project", "global"]
     cupcake_dir: Path
     root: Path  # the project root (signals run here); for the global dir: the dir itself
+
+    def __init__(self, scope: Literal["project", "global"], cupcake_dir: Path, root: Path) -> None:
+        self._fill(scope, cupcake_dir, root)
 
     @property
     def rulebook(self) -> Path:

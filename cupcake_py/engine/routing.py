@@ -17,13 +17,15 @@ packages, so routing really decides which policies can answer.
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, field
-from typing import Any
-
+from cupcake_py.engine.record import Record
 from cupcake_py.errors import CupcakeError
+from cupcake_py.lazylog import LazyLogger
 
-log = logging.getLogger(__name__)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+log = LazyLogger(__name__)
 
 VERB_RULES = frozenset({"halt", "deny", "block", "ask", "modify", "add_context"})
 KNOWN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
@@ -35,14 +37,19 @@ class RoutingError(CupcakeError):
     pass
 
 
-@dataclass
-class PolicyRoute:
+class PolicyRoute(Record):
+    __slots__ = ("package", "file", "events", "tools", "signals", "builtin")
     package: str
     file: str
-    events: list[str] = field(default_factory=list)
-    tools: list[str] = field(default_factory=list)
-    signals: list[str] = field(default_factory=list)
-    builtin: str | None = None
+    events: list[str]
+    tools: list[str]
+    signals: list[str]
+    builtin: str | None
+
+    def __init__(self, package: str, file: str, events: list[str] | None = None, tools: list[str] | None = None,
+                 signals: list[str] | None = None, builtin: str | None = None) -> None:
+        self._fill(package, file, [] if events is None else events, [] if tools is None else tools,
+                   [] if signals is None else signals, builtin)
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "events": self.events, "tools": self.tools, "signals": self.signals,

@@ -19,13 +19,15 @@ import selectors
 import signal
 import subprocess
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-import orjson
-
+from cupcake_py import jsonio
+from cupcake_py.engine.record import FrozenRecord
 from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 MAX_OUTPUT = 1 << 20
 
@@ -34,28 +36,33 @@ class SignalDeadline(CupcakeError):
     pass
 
 
-@dataclass
 class _Run:
-    name: str
-    proc: subprocess.Popen[bytes] | None
-    timeout: float
-    started: float
-    stdin: bytes
-    written: int = 0
-    out: bytearray = field(default_factory=bytearray)
-    err: bytearray = field(default_factory=bytearray)
-    open_streams: int = 0
-    timed_out: bool = False
-    error: str | None = None
-    finished: float | None = None
+    """One running signal (identity matters: selector keys point back to it)."""
+
+    __slots__ = ("name", "proc", "timeout", "started", "stdin", "written", "out", "err", "open_streams", "timed_out",
+                 "error", "finished")
+
+    def __init__(self, name: str, proc: subprocess.Popen[bytes] | None, timeout: float, started: float, stdin: bytes,
+                 error: str | None = None, finished: float | None = None) -> None:
+        self.name, self.proc, self.timeout, self.started, self.stdin = name, proc, timeout, started, stdin
+        self.written = 0
+        self.out = bytearray()
+        self.err = bytearray()
+        self.open_streams = 0
+        self.timed_out = False
+        self.error: str | None = error
+        self.finished: float | None = finished
 
 
-@dataclass(frozen=True)
-class SignalResult:
+class SignalResult(FrozenRecord):
+    __slots__ = ("name", "value", "seconds", "ok")
     name: str
     value: Any
     seconds: float
     ok: bool
+
+    def __init__(self, name: str, value: Any, seconds: float, ok: bool) -> None:
+        self._fill(name, value, seconds, ok)
 
 
 def _kill(run: _Run) -> None:
@@ -81,8 +88,8 @@ def _value(run: _Run) -> tuple[Any, bool]:
         return {"exit_code": code if code >= 0 else -1, "output": out, "error": err, "success": False}, False
     text = out.strip()
     try:
-        return orjson.loads(text), True
-    except orjson.JSONDecodeError:
+        return jsonio.loads(text), True
+    except jsonio.JSONError:
         return text, True
 
 

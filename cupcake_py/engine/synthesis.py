@@ -26,13 +26,16 @@ strings in order (only when Allow wins).
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Any, Literal
-
+from cupcake_py.engine.record import FrozenRecord, Record
 from cupcake_py.errors import CupcakeError
 
-Kind = Literal["halt", "deny", "block", "ask", "modify", "allow"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any, Literal
+
+    Kind = Literal["halt", "deny", "block", "ask", "modify", "allow"]
+
 VERBS: tuple[tuple[str, Kind], ...] = (
     ("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"), ("modifications", "modify"),
 )
@@ -44,22 +47,29 @@ class DecisionError(CupcakeError):
     """The policies returned a decision the engine cannot use."""
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(FrozenRecord):
+    __slots__ = ("kind", "reason", "rule_id", "severity", "policy", "agent_context", "updated_input", "priority")
     kind: Kind
     reason: str
     rule_id: str
-    severity: str = "MEDIUM"
-    policy: str | None = None
-    agent_context: str | None = None
-    updated_input: Any = None
-    priority: int = 50
+    severity: str
+    policy: str | None
+    agent_context: str | None
+    updated_input: Any
+    priority: int
+
+    def __init__(self, kind: Kind, reason: str, rule_id: str, severity: str = "MEDIUM", policy: str | None = None,
+                 agent_context: str | None = None, updated_input: Any = None, priority: int = 50) -> None:
+        self._fill(kind, reason, rule_id, severity, policy, agent_context, updated_input, priority)
 
 
-@dataclass
-class DecisionSet:
-    decisions: list[Decision] = field(default_factory=list)
-    context: list[str] = field(default_factory=list)
+class DecisionSet(Record):
+    __slots__ = ("decisions", "context")
+    decisions: list[Decision]
+    context: list[str]
+
+    def __init__(self, decisions: list[Decision] | None = None, context: list[str] | None = None) -> None:
+        self._fill([] if decisions is None else decisions, [] if context is None else context)
 
     def extend(self, other: DecisionSet) -> None:
         self.decisions.extend(other.decisions)
@@ -74,14 +84,19 @@ class DecisionSet:
         return counts
 
 
-@dataclass(frozen=True)
-class FinalDecision:
+class FinalDecision(FrozenRecord):
+    __slots__ = ("kind", "reason", "rule_ids", "updated_input", "context", "agent_messages")
     kind: Kind
-    reason: str | None = None
-    rule_ids: tuple[str, ...] = ()
-    updated_input: dict[str, Any] | None = None
-    context: tuple[str, ...] = ()
-    agent_messages: tuple[str, ...] = ()
+    reason: str | None
+    rule_ids: tuple[str, ...]
+    updated_input: dict[str, Any] | None
+    context: tuple[str, ...]
+    agent_messages: tuple[str, ...]
+
+    def __init__(self, kind: Kind, reason: str | None = None, rule_ids: tuple[str, ...] = (),
+                 updated_input: dict[str, Any] | None = None, context: tuple[str, ...] = (),
+                 agent_messages: tuple[str, ...] = ()) -> None:
+        self._fill(kind, reason, rule_ids, updated_input, context, agent_messages)
 
 
 def _unwrap(item: Any) -> tuple[str | None, Any]:

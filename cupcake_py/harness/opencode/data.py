@@ -4,9 +4,13 @@ as `cupcake_py/harness/opencode/_data/` in a wheel) and its cached JSON files.""
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
-from typing import Any
+
+from cupcake_py import jsonio
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PKG = Path(__file__).resolve().parent
 
@@ -20,7 +24,7 @@ def harness_dir() -> Path:
 
 @functools.cache
 def _load(name: str) -> Any:
-    return json.loads((harness_dir() / name).read_text("utf-8"))
+    return jsonio.loads((harness_dir() / name).read_bytes())
 
 
 def tool_map() -> dict[str, Any]:

@@ -9,16 +9,20 @@ rest of the text is malformed."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from cupcake_py.engine.record import FrozenRecord
 
 _HEADER = re.compile(r"^\*\*\*\s*(Add File|Delete File|Update File|Move to):\s*(.+?)\s*$")
 _ACTIONS = {"Add File": "add", "Delete File": "delete", "Update File": "update", "Move to": "move"}
 
 
-@dataclass(frozen=True)
-class PatchOp:
+class PatchOp(FrozenRecord):
+    __slots__ = ("action", "path")
     action: str  # add | delete | update | move (the destination of the preceding update)
     path: str  # as written in the patch
+
+    def __init__(self, action: str, path: str) -> None:
+        self._fill(action, path)
 
 
 def patch_operations(patch_text: str) -> list[PatchOp]:

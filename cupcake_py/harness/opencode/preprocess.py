@@ -18,16 +18,18 @@ The harness never adds `signals` or `builtin_config`; the engine does.
 from __future__ import annotations
 
 import os
-from typing import Any
 
-import orjson
-
+from cupcake_py import jsonio
 from cupcake_py.harness.opencode import data, shell
 from cupcake_py.harness.opencode.patch import patch_operations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _copy(v: Any) -> Any:
-    return orjson.loads(orjson.dumps(v))
+    return jsonio.loads(jsonio.dumps(v))
 
 
 def event_name(event: dict[str, Any]) -> str:

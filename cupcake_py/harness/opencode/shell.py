@@ -10,8 +10,9 @@ import os
 import re
 import shlex
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from cupcake_py.engine.record import FrozenRecord
 
 OPERATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "!", "{", "}"})
 REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">|", "&>", "&>>", ">&", "<&"})
@@ -164,10 +165,13 @@ def affected_directories(command: str, base: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class ScriptRun:
+class ScriptRun(FrozenRecord):
+    __slots__ = ("word", "path")
     word: str  # as written in the command
     path: str  # resolved
+
+    def __init__(self, word: str, path: str) -> None:
+        self._fill(word, path)
 
 
 def executed_scripts(command: str, base: str) -> list[ScriptRun]:

@@ -1,0 +1,174 @@
+"""JSON on the `cupcake eval` path: CPython's C accelerator (`_json`), strict like orjson.
+
+Importing the `json` package costs `re` and three pure-Python modules on every agent tool
+call; this module drives `_json`'s scanner and encoder directly (the `json` package is
+imported only for an error message or an indented dump).
+
+- `loads(data)`: bytes must be UTF-8 (no BOM, no encoded surrogates); NaN, Infinity,
+  -Infinity, numbers that overflow a double and lone UTF-16 surrogate escapes ("\\ud800")
+  are rejected. Integers keep every digit (orjson turned those beyond 64 bits into floats;
+  the policy runtime reads any number). Every failure is a `JSONError` (a ValueError).
+- `dumps(value)`: compact UTF-8 bytes; dicts keep their key order. TypeError for anything
+  that is not JSON: non-str keys, Decimal, sets, NaN/Infinity, circular containers and
+  strings that cannot be encoded as UTF-8 (lone surrogates).
+- `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
+"""
+
+from __future__ import annotations
+
+import sys
+from _json import encode_basestring as _encode_str  # CPython's C accelerator of the json package
+from _json import make_encoder as _make_encoder
+from _json import make_scanner as _make_scanner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+_WS = " \t\n\r"
+_INF = float("inf")
+
+
+class JSONError(ValueError):
+    """Input that is not strict JSON; the message says what and, when known, where."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise JSONError(f"{name} is not valid JSON")
+
+
+def _float(text: str) -> float:
+    f = float(text)
+    if f == _INF or f == -_INF:
+        raise JSONError(f"number {text[:40]} is out of range for a double")
+    return f
+
+
+class _Context:
+    """The settings `_json.make_scanner` reads from a JSONDecoder."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = staticmethod(_float)
+    parse_int = int
+    parse_constant = staticmethod(_reject_constant)
+
+
+_scan = _make_scanner(_Context())
+
+
+def _where(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line} column {pos - text.rfind(chr(10), 0, pos)} (char {pos})"
+
+
+def loads(data: bytes | bytearray | memoryview | str) -> Any:
+    """The JSON value in `data` (strict; see the module docstring)."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise JSONError(f"invalid UTF-8 at byte {e.start}: {e.reason}") from None
+    if text[:1] == "\ufeff":
+        raise JSONError("a byte order mark (BOM) is not allowed: line 1 column 1 (char 0)")
+    start = len(text) - len(text.lstrip(_WS))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration as e:
+        what = "empty input" if start == len(text) else "expecting a JSON value"
+        raise JSONError(f"{what}: {_where(text, e.value)}") from None
+    except JSONError:
+        raise
+    except RecursionError:
+        raise JSONError("the JSON value is nested too deeply") from None
+    except SystemError:
+        # Python 3.11's scanner raises json.decoder.JSONDecodeError only when that module is
+        # already imported (3.12+ imports it); import it and scan again for the real error.
+        if "json.decoder" in sys.modules:
+            raise
+        import json.decoder  # noqa: F401
+
+        return loads(text)
+    except ValueError as e:  # json.JSONDecodeError (message + position), int digit limits, …
+        raise JSONError(str(e)) from None
+    rest = len(text) - len(text.rstrip(_WS))
+    if end != len(text) - rest:
+        raise JSONError(f"extra data after the JSON value: {_where(text, end)}")
+    if "\\ud" in text or "\\uD" in text:  # only then can a lone surrogate escape be in a string
+        _check_surrogates(value)
+    return value
+
+
+def _check_surrogates(value: Any) -> None:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            strings: Any = (v,)
+        elif isinstance(v, dict):
+            strings = v.keys()
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+            continue
+        else:
+            continue
+        for s in strings:
+            if not s.isascii():
+                try:
+                    s.encode("utf-8")
+                except UnicodeEncodeError as e:
+                    raise JSONError(f"lone UTF-16 surrogate \\u{ord(s[e.start]):04x} in a string "
+                                    "(not valid Unicode)") from None
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+_compact = _make_encoder({}, _not_json, _encode_str, None, ":", ",", False, False, False)
+
+
+def _check_keys(value: Any) -> None:
+    """TypeError for a dict key that is not a str anywhere in `value` (the C encoder would
+    turn int, float, bool and None keys into strings)."""
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue  # shared or circular (the encoder reports circles)
+        seen.add(id(v))
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise TypeError(f"dict key {k!r} is not a str")
+                if isinstance(x, dict | list | tuple):
+                    stack.append(x)
+        else:
+            stack.extend(x for x in v if isinstance(x, dict | list | tuple))
+
+
+def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
+    """Compact JSON as UTF-8 bytes; `default` maps values JSON has no type for (else TypeError)."""
+    if isinstance(value, dict | list | tuple):
+        _check_keys(value)
+    encode = _compact if default is None else _make_encoder({}, default, _encode_str, None, ":", ",", False, False,
+                                                             False)
+    try:
+        return "".join(encode(value, 0)).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise TypeError(f"str is not valid UTF-8: {e.reason}") from None
+    except ValueError as e:  # NaN/Infinity, circular reference
+        raise TypeError(str(e)) from None
+
+
+def dumps_pretty(value: Any) -> str:
+    """Indented (2), keys sorted, unknown types as str: for files people read."""
+    import json
+
+    return json.dumps(value, indent=2, sort_keys=True, default=str, ensure_ascii=False)
