@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import wasmtime
-
+from cupcake_py.host import capi
 from cupcake_py.host.errors import ABIError
 
 ABI_MAJOR = 1
@@ -49,53 +48,40 @@ class Extern(NamedTuple):
         return d
 
 
-def _describe(ty: object) -> tuple[str, str]:
-    if isinstance(ty, wasmtime.FuncType):
-        params = ", ".join(str(p) for p in ty.params)
-        results = ", ".join(str(r) for r in ty.results)
-        return "func", f"({params}) -> ({results})"
-    if isinstance(ty, wasmtime.MemoryType):
-        lim = ty.limits
-        return "memory", f"min {lim.min} pages" + (f", max {lim.max}" if lim.max is not None else "")
-    if isinstance(ty, wasmtime.GlobalType):
-        return "global", ("mut " if ty.mutable else "") + str(ty.content)
-    if isinstance(ty, wasmtime.TableType):
-        return "table", f"{ty.element} min {ty.limits.min}"
-    return type(ty).__name__, ""
+def _describe(ty: capi.ExternType) -> str:
+    if ty.kind == "func":
+        return f"({', '.join(ty.params)}) -> ({', '.join(ty.results)})"
+    if ty.kind == "memory":
+        return f"min {ty.minimum} pages" + (f", max {ty.maximum}" if ty.maximum is not None else "")
+    if ty.kind == "global":
+        return ("mut " if ty.mutable else "") + ty.content
+    if ty.kind == "table":
+        return f"{ty.element} min {ty.minimum}"
+    return ""
 
 
-def imports_of(module: wasmtime.Module) -> list[Extern]:
-    out = []
-    for imp in module.imports:
-        kind, sig = _describe(imp.type)
-        out.append(Extern(imp.module, imp.name or "", kind, sig))
-    return out
+def imports_of(module: capi.Module) -> list[Extern]:
+    return [Extern(mod, name, ty.kind, _describe(ty)) for mod, name, ty in module.imports()]
 
 
-def exports_of(module: wasmtime.Module) -> list[Extern]:
-    out = []
-    for exp in module.exports:
-        kind, sig = _describe(exp.type)
-        out.append(Extern("", exp.name, kind, sig))
-    return out
+def exports_of(module: capi.Module) -> list[Extern]:
+    return [Extern("", name, ty.kind, _describe(ty)) for name, ty in module.exports()]
 
 
-def check_imports(module: wasmtime.Module) -> wasmtime.MemoryType | None:
+def check_imports(module: capi.Module) -> capi.ExternType | None:
     """Validate the imports against what the host provides; return the memory import type."""
-    memory: wasmtime.MemoryType | None = None
+    memory: capi.ExternType | None = None
     bad: list[str] = []
-    for imp in module.imports:
-        name = imp.name or ""
-        want = HOST_IMPORTS.get(name, -1) if imp.module == "env" else -1
-        ty = imp.type
-        if want is None and isinstance(ty, wasmtime.MemoryType):
+    for mod, name, ty in module.imports():
+        want = HOST_IMPORTS.get(name, -1) if mod == "env" else -1
+        if want is None and ty.kind == "memory":
             memory = ty
-        elif isinstance(want, int) and want >= 0 and isinstance(ty, wasmtime.FuncType) and \
-                len(ty.params) == want and all(str(p) == "i32" for p in ty.params) and \
-                len(ty.results) == (0 if name in ("opa_abort", "opa_println") else 1):
+        elif isinstance(want, int) and want >= 0 and ty.kind == "func" and len(ty.params) == want and \
+                all(p == "i32" for p in ty.params) and \
+                ty.results == (() if name in ("opa_abort", "opa_println") else ("i32",)):
             continue
         else:
-            bad.append(f"{imp.module}.{name} ({_describe(ty)[1]})")
+            bad.append(f"{mod}.{name} ({_describe(ty)})")
     if bad:
         raise ABIError("module imports what an OPA WASM host does not provide: " + ", ".join(bad))
     return memory

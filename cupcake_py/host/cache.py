@@ -1,4 +1,4 @@
-"""Native-code cache: compiled modules (`wasmtime.Module.serialize()`) on disk.
+"""Native-code cache: compiled modules (`capi.Module.serialize()`) on disk.
 
 Key: BLAKE2b-256(wasm bytes) + BLAKE2b(engine fingerprint: wasmtime version, compiler,
 config). Entry file: MAGIC + BLAKE2b-256(payload) + payload, written to a temp file and renamed into
@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-import wasmtime
-
+from cupcake_py.host import capi
 from cupcake_py.host.engine import Compiler, engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
 from cupcake_py.host.lazylog import LazyLogger
@@ -99,17 +98,17 @@ def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
         raise
 
 
-def _compile(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
+def _compile(engine: capi.Engine, wasm: bytes) -> capi.Module:
     if not wasm.startswith(b"\0asm"):
         raise ModuleError("not a WebAssembly binary (no \\0asm header)")
     try:
-        return wasmtime.Module(engine, wasm)
-    except wasmtime.WasmtimeError as e:
+        return capi.Module.compile(engine, wasm)
+    except capi.WasmError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else "invalid module"
         raise ModuleError(f"not a valid WebAssembly module: {first}") from None
 
 
-def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tuple[wasmtime.Module, LoadStats]:
+def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tuple[capi.Module, LoadStats]:
     """Compiled module for `wasm`, from the cache when possible."""
     engine = get_engine(compiler)
     if cache_dir is None or not _usable_dir(cache_dir):
@@ -123,15 +122,15 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tupl
     status: CacheStatus = "miss" if payload is None else "rebuilt"
     if payload:
         try:
-            module = wasmtime.Module.deserialize(engine, payload)
+            module = capi.Module.deserialize(engine, payload)
             return module, LoadStats("hit", deserialize_s=time.perf_counter() - t0)
-        except wasmtime.WasmtimeError as e:
+        except capi.WasmError as e:
             log.info("module cache entry %s unusable (%s); recompiling", path.name, e)
     t1 = time.perf_counter()
     module = _compile(engine, wasm)
     t2 = time.perf_counter()
     try:
-        _write_entry(cache_dir, path, bytes(module.serialize()))
+        _write_entry(cache_dir, path, module.serialize())
     except OSError as e:
         log.debug("module cache write failed: %s", e)
     return module, LoadStats(status, compile_s=t2 - t1, store_s=time.perf_counter() - t2)

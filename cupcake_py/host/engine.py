@@ -1,6 +1,6 @@
 """Process-wide wasmtime engine, host options and the epoch ticker that enforces deadlines.
 
-One `wasmtime.Engine` per compiler strategy is shared by every policy in the process:
+One wasmtime engine (`capi.Engine`) per compiler strategy is shared by every policy in the process:
 compiled modules and the native-code cache are tied to the engine's configuration.
 Deadlines use epoch interruption: a daemon thread bumps the engine epoch every
 `TICK_SECONDS` while at least one call is running, and each store gets a deadline of
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-import wasmtime
+from cupcake_py.host import capi
 
 MiB = 1024 * 1024
 WASM_PAGE = 65536
@@ -91,10 +91,10 @@ _version: list[str] = []
 
 
 def wasmtime_version() -> str:
-    """The installed wasmtime-py version, from its dist-info folder name (importing
-    importlib.metadata costs tens of ms of start-up); computed on first use."""
+    """The installed wasmtime package's version, from its dist-info folder name next to the
+    package (importing importlib.metadata costs tens of ms of start-up)."""
     if not _version:
-        site = Path(wasmtime.__file__).resolve().parent.parent
+        site = Path(capi.library_path()).parent.parent.parent
         found = sorted(p.name for p in site.glob("wasmtime-*.dist-info"))
         if len(found) == 1:
             _version.append(found[0][len("wasmtime-"):-len(".dist-info")])
@@ -104,7 +104,8 @@ def wasmtime_version() -> str:
             _version.append(importlib.metadata.version("wasmtime"))
     return _version[0]
 
-_engines: dict[Compiler, wasmtime.Engine] = {}
+
+_engines: dict[str, capi.Engine] = {}
 _engines_lock = threading.Lock()
 
 
@@ -113,32 +114,25 @@ def engine_fingerprint(compiler: Compiler) -> str:
     return f"wasmtime={wasmtime_version()};compiler={compiler};epoch=1;opt=speed"
 
 
-def _select_winch(config: wasmtime.Config) -> None:
-    """Winch, wasmtime's baseline compiler: ~6x faster compilation, slower code (for test
-    runs that compile many modules once each). wasmtime-py's `Config.strategy` only names
-    auto/cranelift; the C API's enum has WASMTIME_STRATEGY_WINCH = 2."""
-    try:
-        from wasmtime import _ffi
+def check_wasmtime_version() -> None:
+    """The C API binding (capi) is written for one wasmtime major version: refuse others
+    (struct layouts and signatures change between majors) instead of crashing."""
+    version = wasmtime_version()
+    if version.split(".")[0] != str(capi.SUPPORTED_MAJOR):
+        from cupcake_py.host.errors import HostError
 
-        _ffi.wasmtime_config_strategy_set(config.ptr(), 2)
-    except (ImportError, AttributeError) as e:  # pragma: no cover - depends on the wasmtime build
-        raise ValueError(f"this wasmtime build cannot select the winch compiler: {e}") from None
+        raise HostError(f"wasmtime {version} is installed; this cupcake-py needs wasmtime "
+                        f"{capi.SUPPORTED_MAJOR}.x (pip install 'wasmtime=={capi.SUPPORTED_MAJOR}.*')")
 
 
-def get_engine(compiler: Compiler = "cranelift") -> wasmtime.Engine:
+def get_engine(compiler: Compiler = "cranelift") -> capi.Engine:
     with _engines_lock:
         engine = _engines.get(compiler)
         if engine is None:
-            config = wasmtime.Config()
-            config.epoch_interruption = True
-            if compiler == "cranelift":
-                config.strategy = compiler
-                config.cranelift_opt_level = "speed"
-            elif compiler == "winch":
-                _select_winch(config)
-            else:
+            if compiler not in capi.STRATEGY:
                 raise ValueError(f"unknown compiler {compiler!r} (cranelift or winch)")
-            engine = _engines[compiler] = wasmtime.Engine(config)
+            check_wasmtime_version()
+            engine = _engines[compiler] = capi.Engine(compiler)
         return engine
 
 
@@ -149,7 +143,7 @@ class EpochTicker:
 
     IDLE_SECONDS = 1.0
 
-    def __init__(self, engine: wasmtime.Engine) -> None:
+    def __init__(self, engine: capi.Engine) -> None:
         self._engine = engine
         self._active = 0
         self._last_exit = 0.0
@@ -184,7 +178,7 @@ class EpochTicker:
 _tickers: dict[int, EpochTicker] = {}
 
 
-def get_ticker(engine: wasmtime.Engine) -> EpochTicker:
+def get_ticker(engine: capi.Engine) -> EpochTicker:
     with _engines_lock:
         ticker = _tickers.get(id(engine))
         if ticker is None:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import ctypes
 
-import wasmtime
-
+from cupcake_py.host import capi
 from cupcake_py.host.engine import WASM_PAGE
 from cupcake_py.host.errors import ABIError, MemoryLimitExceeded
-from cupcake_py.host.fastcall import Ctx, memory_ref, memory_span
+from cupcake_py.host.fastcall import Ctx, memory_span
 
 _memchr = ctypes.CDLL(None).memchr
 _memchr.restype = ctypes.c_void_p
@@ -18,11 +17,11 @@ _memchr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
 
 
 class LinearMemory:
-    def __init__(self, memory: wasmtime.Memory, max_pages: int, store: wasmtime.Store) -> None:
+    def __init__(self, memory: capi.Memory, max_pages: int, store_ctx: Ctx) -> None:
         self.memory = memory
-        self._ref = memory_ref(memory)
+        self._ref = memory.ref
         self.max_pages = max_pages
-        self._store = store  # for growing (only outside host calls)
+        self._store_ctx = store_ctx  # for growing (only outside host calls)
         self._view: memoryview | None = None
         self._view_span = (0, 0)
 
@@ -58,12 +57,12 @@ class LinearMemory:
         if end <= size:
             return
         pages = -(-(end - size) // WASM_PAGE)
-        if self.memory.size(self._store) + pages > self.max_pages:
+        if self.memory.size(self._store_ctx) + pages > self.max_pages:
             raise MemoryLimitExceeded(
                 f"{end} bytes of linear memory needed; the limit is {self.max_pages * WASM_PAGE} bytes")
         try:
-            self.memory.grow(self._store, pages)
-        except wasmtime.WasmtimeError as e:
+            self.memory.grow(self._store_ctx, pages)
+        except capi.WasmError as e:
             raise MemoryLimitExceeded(f"linear memory cannot grow to {end} bytes: {e}") from None
 
     def write(self, ctx: Ctx, addr: int, data: bytes) -> None:

@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
-import wasmtime
 
-from cupcake_py.host import abi
+from cupcake_py.host import abi, capi
 from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, BuiltinFn, ModuleIO, resolve
 from cupcake_py.host.cache import load_module
 from cupcake_py.host.engine import HostOptions, get_engine, get_ticker
@@ -36,7 +35,7 @@ from cupcake_py.host.errors import (
     TrapError,
     UnknownEntrypointError,
 )
-from cupcake_py.host.fastcall import Ctx, context_of, define_import, i32_caller, i32_signature
+from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature
 from cupcake_py.host.lazylog import LazyLogger
 from cupcake_py.host.memory import LinearMemory
 
@@ -84,12 +83,12 @@ def check_json(raw: bytes, what: str) -> None:
             raise InputError(f"{what} is not valid JSON: {e}") from None
 
 
-def _trap_error(exc: wasmtime.Trap | wasmtime.WasmtimeError, deadline: float) -> HostError:
-    if isinstance(exc, wasmtime.Trap) and exc.trap_code == wasmtime.TrapCode.INTERRUPT:
+def _trap_error(exc: capi.WasmError, deadline: float) -> HostError:
+    if isinstance(exc, capi.WasmTrap) and exc.code == capi.TRAP_INTERRUPT:
         return DeadlineExceeded(f"evaluation exceeded its deadline of {deadline:g} s")
-    code = exc.trap_code if isinstance(exc, wasmtime.Trap) else None
-    if code is not None:
-        return TrapError(f"wasm trap: {code.name.lower().replace('_', ' ')}")
+    name = exc.code_name if isinstance(exc, capi.WasmTrap) else None
+    if name is not None:
+        return TrapError(f"wasm trap: {name}")
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     return TrapError(f"wasm error: {lines[-1] if lines else type(exc).__name__}")
 
@@ -116,9 +115,16 @@ class PolicyModule:
         self.engine = get_engine(self.options.compiler)
         self.module, self.load_stats = load_module(bytes(wasm), self.options.compiler, self.options.cache_dir)
         self.memory_type = abi.check_imports(self.module)
-        exports = self.module.exports
-        self.export_names = frozenset(e.name for e in exports)
-        self.export_sigs = {e.name: i32_signature(e.type) for e in exports if e.name in abi.HOST_CALLED_EXPORTS}
+        self.export_types = dict(self.module.exports())
+        self.export_names = frozenset(self.export_types)
+        self.export_sigs: dict[str, tuple[int, int]] = {}
+        for name, ty in self.export_types.items():
+            if name in abi.HOST_CALLED_EXPORTS and ty.kind == "func":
+                sig = i32_signature(ty)
+                if sig is None:
+                    raise ABIError(f"export {name} must take and return only i32 values "
+                                   f"({', '.join(ty.params)}) -> ({', '.join(ty.results)})")
+                self.export_sigs[name] = sig
 
     @classmethod
     def load(cls, wasm: bytes, options: HostOptions | None = None) -> PolicyModule:
@@ -189,44 +195,43 @@ class PolicyInstance:
     def _start(self) -> None:
         t0 = time.perf_counter()
         opts = self._options
-        store = wasmtime.Store(self._module.engine)
-        store.set_limits(memory_size=opts.memory_limit)
+        store = capi.Store(self._module.engine, memory_limit=opts.memory_limit)
         self._store = store
-        self._ctx: Ctx = context_of(store)
+        self._ctx: Ctx = store.ctx
+        self._pending = pending = Pending()
         mt = self._module.memory_type
-        memory: wasmtime.Memory | None = None
+        memory: capi.Memory | None = None
         max_pages = opts.memory_pages
-        linker = wasmtime.Linker(self._module.engine)
+        linker = capi.Linker(self._module.engine)
         if mt is not None:
-            lim = mt.limits
-            max_pages = max_pages if lim.max is None else min(lim.max, max_pages)
-            if lim.min > max_pages:
+            max_pages = max_pages if mt.maximum is None else min(mt.maximum, max_pages)
+            if mt.minimum > max_pages:
                 raise MemoryLimitExceeded(
-                    f"module needs {lim.min} pages of memory at start; the limit allows {max_pages}")
-            memory = wasmtime.Memory(store, wasmtime.MemoryType(wasmtime.Limits(lim.min, max_pages)))
-            linker.define(store, "env", "memory", memory)
+                    f"module needs {mt.minimum} pages of memory at start; the limit allows {max_pages}")
+            memory = capi.Memory.new(store, mt.minimum, max_pages)
+            linker.define(store, "env", "memory", memory.ext)
+        ctx = self._ctx
         self._imports = [  # the callbacks must live as long as the store
-            define_import(linker, "env", "opa_abort", 1, False, self._on_abort, self._ctx),
-            define_import(linker, "env", "opa_println", 1, False, self._on_println, self._ctx),
-            *(define_import(linker, "env", f"opa_builtin{n}", 2 + n, True, self._on_builtin, self._ctx)
+            define_import(linker, "env", "opa_abort", 1, False, self._on_abort, ctx, pending),
+            define_import(linker, "env", "opa_println", 1, False, self._on_println, ctx, pending),
+            *(define_import(linker, "env", f"opa_builtin{n}", 2 + n, True, self._on_builtin, ctx, pending)
               for n in BUILTIN_ARITIES),
         ]
         self._dispatcher = BuiltinDispatcher({}, None)
         self._mem: LinearMemory | None = None
         with self._guard():
             instance = linker.instantiate(store, self._module.module)
-        exports = instance.exports(store)
         names = self._module.export_names
         if memory is None:
-            exported = exports["memory"] if "memory" in names else None
-            if not isinstance(exported, wasmtime.Memory):
+            exported = instance.export(ctx, "memory") if "memory" in names else None
+            if exported is None or exported.kind != capi.EXTERN_MEMORY:
                 raise ABIError("module neither imports nor exports a memory")
-            memory = exported
-        self._mem = LinearMemory(memory, max_pages, store)
-        self.abi_version = self._read_version(exports, names)
+            memory = capi.Memory(exported)
+        self._mem = LinearMemory(memory, max_pages, ctx)
+        self.abi_version = self._read_version(instance)
         abi.check_exports(names, need_builtin_io=False)
-        self._fn = {n: i32_caller(f, sig) for n, sig in self._module.export_sigs.items()
-                    if isinstance(f := exports[n], wasmtime.Func)}
+        self._fn = {n: i32_caller(f, sig, pending) for n, sig in self._module.export_sigs.items()
+                    if (f := instance.export(ctx, n)) is not None and f.kind == capi.EXTERN_FUNC}
         self._fast = self.abi_version >= (1, 2) and abi.FAST_PATH_EXPORT in self._fn
         self.entrypoints: dict[str, int] = self._dump_export("entrypoints")
         raw_builtins: dict[str, int] = self._dump_export("builtins")
@@ -244,12 +249,13 @@ class PolicyInstance:
         self._poisoned = False
         self.stats.instantiate_s = time.perf_counter() - t0
 
-    def _read_version(self, exports: Any, names: frozenset[str]) -> tuple[int, int]:
+    def _read_version(self, instance: capi.Instance) -> tuple[int, int]:
         def get(name: str) -> int | None:
-            if name not in names:
+            ty = self._module.export_types.get(name)
+            if ty is None or ty.kind != "global" or ty.content != "i32":
                 return None
-            g = exports[name]
-            return int(g.value(self._store)) if isinstance(g, wasmtime.Global) else None
+            g = instance.export(self._ctx, name)
+            return capi.global_i32(self._ctx, g) if g is not None else None
 
         major = get("opa_wasm_abi_version")
         if major is None:
@@ -338,7 +344,7 @@ class PolicyInstance:
         except HostError:
             self._poisoned = True
             raise
-        except (wasmtime.Trap, wasmtime.WasmtimeError) as e:
+        except capi.WasmError as e:
             self._poisoned = True
             raise _trap_error(e, self._options.deadline) from None
         except BaseException:

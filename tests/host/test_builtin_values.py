@@ -144,19 +144,6 @@ def test_many_results_in_one_evaluation_do_not_share_memory() -> None:
     assert long.eval("eval", {"n": 20, "pad": pad}) == [{"x": [f"{pad}{i}" * 2 for i in range(1, 21)]}]
 
 
-def test_portable_path_without_raw_wasmtime_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With wasmtime's raw entry points unavailable, the host falls back to its public API
-    (Func.__call__, Linker.define_func, Memory.data_ptr) with the same results."""
-    from cupcake_py.host import fastcall
-
-    monkeypatch.setattr(fastcall, "AVAILABLE", False)
-    p, echo = _echo()
-    v = {"s": frozenset({1, "a"}), "n": [10**30, Decimal("0.5")], 3: None}
-    assert V.compare(p.eval("eval", {"v": v}, keep_sets=True)[0]["x"], V.thaw(v)) == 0
-    assert same(echo.received[0], v) and p._dispatcher._direct is True
-    assert not isinstance(p._ctx, int)  # the Store itself, not a raw context address
-
-
 def test_memory_access_is_bounds_checked() -> None:
     from cupcake_py.host.errors import ABIError
 

@@ -41,7 +41,7 @@ def test_protocols_agree(which: str, request: pytest.FixtureRequest) -> None:
     # heap reset: many evaluations do not grow memory
     for i in range(200):
         assert p.eval("echo", {"i": i, "pad": "x" * 1000}) == [{"result": {"i": i, "pad": "x" * 1000}}]
-    assert p._mem is not None and p._mem.memory.size(p._store) <= 4
+    assert p._mem is not None and p._mem.memory.size(p._ctx) <= 4
 
 
 def test_data_json_and_set_data(fast_module: PolicyModule) -> None:
