@@ -97,7 +97,8 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
         raise JSONError(str(e)) from None
     rest = len(text) - len(text.rstrip(_WS))
     if end != len(text) - rest:
-        raise JSONError(f"extra data after the JSON value: {_where(text, end)}")
+        tail = text[end:]
+        raise JSONError(f"extra data after the JSON value: {_where(text, end + len(tail) - len(tail.lstrip(_WS)))}")
     if "\\ud" in text or "\\uD" in text:  # only then can a lone surrogate escape be in a string
         _check_surrogates(value)
     return value

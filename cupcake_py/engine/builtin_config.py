@@ -22,9 +22,11 @@ Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 GLOBAL_ONLY = frozenset({"system_protection", "sensitive_data_protection", "cupcake_exec_protection"})
 
@@ -112,6 +114,8 @@ def generated_signals(name: str, builtin: Any) -> dict[str, dict[str, Any]]:
             if isinstance(item, str):
                 continue
             if hasattr(item, "file"):
+                import shlex
+
                 out[f"__builtin_always_inject_{i}"] = {"command": f"cat -- {shlex.quote(item.file)}",
                                                       "timeout_seconds": 2.0}
             else:

@@ -10,8 +10,8 @@ error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}).
 
 from __future__ import annotations
 
+import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
 import os
-import signal
 import sys
 
 from cupcake_py import jsonio

@@ -15,18 +15,22 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
 
 
 class SignalProviderError(CupcakeError):
     pass
 
 
-Provider = Callable[[list[str], dict[str, Any], Path, float], dict[str, Any]]
+if TYPE_CHECKING:
+    Provider = Callable[[list[str], dict[str, Any], Path, float], dict[str, Any]]
 
 # prefix -> "module:function"; add a family here.
 PROVIDERS: dict[str, str] = {

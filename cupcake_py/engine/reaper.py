@@ -9,20 +9,22 @@ start_new_session) has its whole group killed. Elsewhere than Linux this does no
 from __future__ import annotations
 
 import os
-import signal
-from pathlib import Path
+from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+
+TASKS = "/proc/self/task"
 
 
 def children() -> list[int]:
     """PIDs of this process's live children (every thread's)."""
     out: list[int] = []
     try:
-        tasks = list(Path("/proc/self/task").iterdir())
+        tasks = os.listdir(TASKS)
     except OSError:
         return out
     for task in tasks:
         try:
-            text = (task / "children").read_text()
+            with open(f"{TASKS}/{task}/children", encoding="ascii") as f:
+                text = f.read()
         except OSError:
             continue
         out += [int(p) for p in text.split() if int(p) not in out]
@@ -35,9 +37,9 @@ def kill_children() -> list[int]:
     for pid in killed:
         try:
             if os.getpgid(pid) == pid:
-                os.killpg(pid, signal.SIGKILL)
+                os.killpg(pid, SIGKILL)
             else:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, SIGKILL)
         except (ProcessLookupError, PermissionError):
             continue
     for pid in killed:

@@ -11,9 +11,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-from cupcake_py.engine.synthesis import FinalDecision
+    from cupcake_py.engine.synthesis import FinalDecision
 
 _WIRE = {"halt": "block", "deny": "deny", "block": "block", "ask": "ask", "modify": "allow", "allow": "allow"}
 

@@ -10,10 +10,12 @@ the event are kept; arguments a model adds beyond a tool's known ones pass throu
 
 from __future__ import annotations
 
-from typing import Any
-
 from cupcake_py.errors import CupcakeError
 from cupcake_py.harness.opencode import data
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SUPPORTED = frozenset({"$schema", "title", "description", "type", "required", "properties", "enum",
                         "const", "minLength", "additionalProperties", "allOf", "if", "then"})

@@ -1,0 +1,60 @@
+"""The cold `cupcake eval` path stays lean: a routing miss (no WASM) must not import what
+only other commands or other branches need. Functional (which modules), not timing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
+
+# module -> why it must stay off the routing-miss path
+NOT_IMPORTED = {
+    "orjson": "pulls dataclasses, datetime, uuid, platform, inspect; JSON goes through cupcake_py.jsonio",
+    "json": "its pure-Python parts pull re; jsonio drives _json directly",
+    "dataclasses": "engine/harness records are slotted classes (cupcake_py.engine.record)",
+    "logging": "cupcake_py.lazylog imports it only to emit a message",
+    "hashlib": "bundle keys use the builtin sha256 (hashlib loads OpenSSL)",
+    "wasmtime": "nothing routed: no WASM, no host",
+    "cupcake_py.host": "nothing routed: no host",
+    "typing": "annotations only (TYPE_CHECKING blocks)",
+    "datetime": "only for --debug-files and telemetry",
+    "shlex": "only for signal files and always_inject file items",
+    "signal": "the C module _signal serves the deadline alarm and the reaper",
+    "cupcake_py.engine.rulebook": "pydantic/YAML only to build a bundle (cache miss)",
+}
+
+PROBE = """
+import io, sys
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from cupcake_py.engine.fast_eval import main
+code = main(["--harness", "opencode"])
+modules = sorted(sys.modules)  # before the probe's own json import
+sys.stdout.flush()
+import json
+print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
+"""
+
+
+def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    event = json.dumps({"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": str(project),
+                        "call_id": "c", "tool": "read", "args": {"filePath": str(project / "src/app.py")}})
+    runs = []
+    for _ in range(2):  # the first run builds the bundle (compiler, pydantic …); the second is the cold eval
+        proc = subprocess.run([sys.executable, "-c", PROBE, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
+    stdout, report = runs[1]
+    assert json.loads(stdout) == {"decision": "allow"} and report["code"] == 0
+    loaded = set(report["modules"])
+    assert "cupcake_py.engine.bundle" in loaded  # the probe really ran the engine
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
+    assert not offenders, offenders

@@ -1,0 +1,162 @@
+"""cupcake_py.jsonio: strict JSON on CPython's _json (the eval path's only JSON)."""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cupcake_py import jsonio
+
+# (input, needle of the JSONError message)
+REJECTED: list[tuple[bytes | str, str]] = [
+    (b"", "empty input"),
+    (b" \n\t", "empty input"),
+    (b"NaN", "NaN is not valid JSON"),
+    (b"[Infinity]", "Infinity is not valid JSON"),
+    (b'{"a": -Infinity}', "-Infinity is not valid JSON"),
+    (b"1e400", "out of range"),
+    (b"[-1e999]", "out of range"),
+    (b'"\xff"', "invalid UTF-8 at byte 1"),
+    (b'"\xed\xa0\x80"', "invalid UTF-8"),  # an encoded surrogate
+    (b'\xef\xbb\xbf{"a": 1}', "byte order mark"),
+    (b'{"a":\x00}', "expecting a JSON value: line 1 column 6 (char 5)"),
+    (b'"\\ud800"', "lone UTF-16 surrogate \\ud800"),
+    (b'["ok", {"k\\uDC00": 1}]', "lone UTF-16 surrogate \\udc00"),
+    (b'"\\udc00\\ud800"', "lone UTF-16 surrogate"),  # low before high is no pair
+    (b'"\\ud83dx"', "lone UTF-16 surrogate \\ud83d"),
+    (b'"a\tb"', "Invalid control character at: line 1 column 3 (char 2)"),
+    (b"[1,]", "line 1 column 4 (char 3)"),
+    (b'{"a" 1}', "Expecting ':' delimiter: line 1 column 6 (char 5)"),
+    (b"{}\n x", "extra data after the JSON value: line 2 column 2 (char 4)"),
+    (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+    (b"1" * 5000, "digits"),
+    (b"hello", "expecting a JSON value: line 1 column 1 (char 0)"),
+    ("\ufeff{}", "byte order mark"),
+]
+
+
+@pytest.mark.parametrize(("data", "needle"), REJECTED, ids=[repr(d)[:40] for d, _ in REJECTED])
+def test_rejects_what_is_not_strict_json(data: bytes | str, needle: str) -> None:
+    with pytest.raises(jsonio.JSONError) as info:
+        jsonio.loads(data)
+    assert needle in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+ACCEPTED: list[tuple[bytes | str, object]] = [
+    (b' {"a": [1, 2.5, true, false, null, "x"]} \n', {"a": [1, 2.5, True, False, None, "x"]}),
+    (b"18446744073709551616", 18446744073709551616),  # beyond 64 bits: every digit kept
+    (b"-123456789012345678901234567890", -123456789012345678901234567890),
+    (b"-0", 0),
+    (b"1E5", 100000.0),
+    (b"1e-400", 0.0),
+    (b'{"a": 1, "a": 2}', {"a": 2}),  # the last duplicate wins (as orjson)
+    (b'"\\ud83d\\ude00"', "\U0001f600"),  # a surrogate pair is one character
+    (b'"\\\\ud800"', "\\ud800"),  # an escaped backslash, no surrogate escape
+    ('"é\\u00e9"', "éé"),
+    (bytearray(b"[1]"), [1]),
+    (memoryview(b"[2]"), [2]),
+]
+
+
+@pytest.mark.parametrize(("data", "want"), ACCEPTED, ids=[repr(d)[:40] for d, _ in ACCEPTED])
+def test_accepts_strict_json(data: bytes | str, want: object) -> None:
+    got = jsonio.loads(data)
+    assert got == want and type(got) is type(want)
+
+
+def test_key_order_is_kept() -> None:
+    assert list(jsonio.loads(b'{"b": 1, "a": 2, "c": 3}')) == ["b", "a", "c"]
+    assert jsonio.dumps({"b": 1, "a": 2}) == b'{"b":1,"a":2}'
+
+
+NOT_JSON: list[object] = [
+    {1: "int key"}, {"a": {None: 1}}, [{True: 1}], {(1, 2): 3}, decimal.Decimal("1.5"), {1, 2}, b"bytes",
+    float("nan"), [float("inf")], "\ud800", {"\udc00": 1}, object(),
+]
+
+
+@pytest.mark.parametrize("value", NOT_JSON, ids=[repr(v)[:30] for v in NOT_JSON])
+def test_dumps_rejects_what_json_cannot_hold(value: object) -> None:
+    with pytest.raises(TypeError):
+        jsonio.dumps(value)
+
+
+def test_dumps_rejects_circular_containers_but_not_shared_ones() -> None:
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(TypeError, match="Circular"):
+        jsonio.dumps(loop)
+    shared = {"x": 1}
+    assert jsonio.dumps([shared, shared]) == b'[{"x":1},{"x":1}]'
+
+
+def test_dumps_compact_utf8_and_default() -> None:
+    assert jsonio.dumps({"a": ["é", None, True, 1.5, 2 ** 70], "b": (1, 2)}) == \
+        '{"a":["é",null,true,1.5,1180591620717411303424],"b":[1,2]}'.encode()
+    assert jsonio.dumps("x") == b'"x"'
+    assert jsonio.dumps({"s": {1, 2}}, default=sorted) == b'{"s":[1,2]}'
+
+
+def test_dumps_pretty_is_indented_sorted_and_total() -> None:
+    text = jsonio.dumps_pretty({"b": 1, "a": {"d": [], "c": decimal.Decimal("2")}})
+    assert text == '{\n  "a": {\n    "c": "2",\n    "d": []\n  },\n  "b": 1\n}'
+
+
+def test_json_errors_without_the_json_package_loaded() -> None:
+    """On Python 3.11 the C scanner raises its error only when json.decoder is imported;
+    jsonio must still report the real error (and not import json for valid input)."""
+    code = ("import sys; from cupcake_py import jsonio\n"
+            "assert jsonio.loads(b'[1]') == [1] and 'json' not in sys.modules and 're' not in sys.modules\n"
+            "try:\n    jsonio.loads(b'[1 2]')\nexcept jsonio.JSONError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "Expecting ',' delimiter: line 1 column 4 (char 3)"
+
+
+# --------------------------------------------------------------------------- properties
+
+_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)  # no lone surrogates
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=2 ** 64, max_value=2 ** 200) | _text
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_text, inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@given(_json_values)
+def test_round_trip(value: object) -> None:
+    raw = jsonio.dumps(value)
+    assert jsonio.loads(raw) == value
+    assert jsonio.loads(raw.decode()) == value
+    # the same bytes as the stdlib's compact UTF-8 encoding
+    assert raw == json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+@given(_json_values)
+def test_loads_agrees_with_the_stdlib_on_valid_json(value: object) -> None:
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False, indent=1)):
+        assert jsonio.loads(text.encode()) == json.loads(text)
+
+
+@given(st.floats(allow_nan=False))
+def test_floats_round_trip_or_fail_cleanly(f: float) -> None:
+    if math.isinf(f):
+        with pytest.raises(TypeError):
+            jsonio.dumps(f)
+    else:
+        assert jsonio.loads(jsonio.dumps(f)) == f
+
+
+@given(st.integers(min_value=0xD800, max_value=0xDFFF), st.booleans())
+def test_every_lone_surrogate_escape_is_rejected(cp: int, upper: bool) -> None:
+    esc = f"\\u{cp:04X}" if upper else f"\\u{cp:04x}"
+    with pytest.raises(jsonio.JSONError, match="lone UTF-16 surrogate"):
+        jsonio.loads(f'{{"k": ["a{esc}b"]}}'.encode())
