@@ -13,7 +13,6 @@ Without a target file (e.g. Bash events) only `file.exists: false` is reported.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import stat
@@ -42,7 +41,11 @@ def _scan(path: str, want_lines: bool, want_hash: bool, size: int, deadline: flo
     out: dict[str, Any] = {}
     lines = 0
     last = b""
-    digest = hashlib.sha256() if want_hash and size <= MAX_HASH_BYTES else None
+    digest = None
+    if want_hash and size <= MAX_HASH_BYTES:
+        import hashlib  # only for file.sha256 (hashlib loads OpenSSL)
+
+        digest = hashlib.sha256()
     limit = max(MAX_SCAN_BYTES if want_lines else 0, size if digest is not None else 0)
     done = 0
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
