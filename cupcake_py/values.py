@@ -12,15 +12,23 @@ Known limit: Python treats True == 1, so the two collide inside one set or objec
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterator, Mapping
+from _json import encode_basestring as _json_str  # json.dumps(s, ensure_ascii=False), without importing json
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any
-
-import orjson
 
 from cupcake_py.errors import CupcakeError
+
+# Host builtins import this module on every evaluation that calls one: json, re, orjson and
+# typing (tens of ms of start-up together) are imported only where they are needed.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterator
+    from typing import Any
+
+    _MappingBase = Mapping[Any, Any]
+else:
+    _MappingBase = Mapping
 
 __all__ = [
     "FrozenObject",
@@ -47,7 +55,7 @@ class ValueParseError(CupcakeError, ValueError):
 # ---------------------------------------------------------------------------
 # Frozen values
 
-class FrozenObject(Mapping[Any, Any]):
+class FrozenObject(_MappingBase):
     """An immutable, hashable Rego object (used as a set element or object key).
     Items are kept ordered by key in Rego order, so equal objects have equal item tuples."""
 
@@ -149,24 +157,31 @@ def _reject_constant(name: str) -> Any:
     raise ValueParseError(f"invalid JSON: {name} is not a number")
 
 
-_STDLIB_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
+_STDLIB_DECODER: list[Any] = []  # json.JSONDecoder with Decimal floats, made on first use
 
 
 def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
     """Parse one JSON document. Integers → int, other numbers → Decimal (exact)."""
+    import json
+    import re
+
+    import orjson
+
     inexact = _NOT_FOR_ORJSON_STR if isinstance(data, str) else _NOT_FOR_ORJSON
     if not re.search(inexact, data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:
             pass  # big integers, lone surrogates, or invalid JSON: the exact parser decides
+    if not _STDLIB_DECODER:
+        _STDLIB_DECODER.append(json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant))
     if not isinstance(data, str):
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as e:
             raise ValueParseError(f"invalid JSON: not UTF-8: {e.reason}", e.start) from None
     try:
-        value, end = _STDLIB_DECODER.raw_decode(data, _skip_ws(data, 0))
+        value, end = _STDLIB_DECODER[0].raw_decode(data, _skip_ws(data, 0))
     except json.JSONDecodeError as e:
         raise ValueParseError(f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}", e.pos) from None
     except RecursionError:
@@ -185,15 +200,14 @@ def _skip_ws(s: str, i: int) -> int:
 
 def _orjson_default(v: Any) -> Any:
     if type(v) is Decimal:
+        import orjson
+
         return orjson.Fragment(_number_text(v))
     if type(v) is frozenset or type(v) is set:
         return sorted(v, key=sort_key)
     if type(v) is FrozenObject:
         return dict(v.items())
     raise TypeError
-
-
-_ORJSON_OPTS = orjson.OPT_NON_STR_KEYS
 
 
 def dump_json(v: Any) -> str:
@@ -203,8 +217,10 @@ def dump_json(v: Any) -> str:
 
 
 def dump_json_bytes(v: Any) -> bytes:
+    import orjson
+
     try:
-        return orjson.dumps(v, default=_orjson_default, option=_ORJSON_OPTS)
+        return orjson.dumps(v, default=_orjson_default, option=orjson.OPT_NON_STR_KEYS)
     except (TypeError, orjson.JSONEncodeError):
         pass  # big integers or unusual keys: the exact writer below handles them
     out: list[str] = []
@@ -233,7 +249,7 @@ def _write(v: Any, out: list[str], rego: bool) -> None:
     elif t is bool:
         out.append("true" if v else "false")
     elif t is str:
-        out.append(json.dumps(v, ensure_ascii=False))
+        out.append(_json_str(v))
     elif t is int:
         out.append(str(v))
     elif t is Decimal:
@@ -255,7 +271,7 @@ def _write(v: Any, out: list[str], rego: bool) -> None:
             else:
                 key: list[str] = []
                 _write(k, key, rego)
-                out.append(json.dumps("".join(key), ensure_ascii=False))
+                out.append(_json_str("".join(key)))
             out.append(":")
             _write(x, out, rego)
         out.append("}")
@@ -284,6 +300,8 @@ _LEXEMES: list[re.Pattern[str]] = []  # number, string, raw string, white space 
 
 
 def _lexemes() -> list[re.Pattern[str]]:
+    import re
+
     if not _LEXEMES:
         _LEXEMES.extend(re.compile(p) for p in (
             r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?",
@@ -351,6 +369,8 @@ class _TermParser:
             if not m:
                 self.fail("bad string")
             self.i = m.end()  # type: ignore[union-attr]
+            import json
+
             return json.loads(m.group())  # type: ignore[union-attr]
         if c == "`":
             m = self.raw_string.match(s, i)

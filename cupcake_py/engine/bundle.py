@@ -25,9 +25,9 @@ from pathlib import Path
 from cupcake_py import __version__, jsonio
 from cupcake_py.engine.builtin_config import global_config_dir, home_dir
 from cupcake_py.engine.project import HARNESS, ConfigDir, rego_files, shipped_policies_dir, signal_files
-from cupcake_py.engine.record import Record
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
+from cupcake_py.record import Record
 
 try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
     from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+

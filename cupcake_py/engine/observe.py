@@ -8,7 +8,7 @@ import sys
 import time
 
 from cupcake_py import jsonio
-from cupcake_py.engine.record import Record
+from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

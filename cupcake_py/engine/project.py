@@ -19,8 +19,8 @@ import functools
 import os
 from pathlib import Path
 
-from cupcake_py.engine.record import FrozenRecord
 from cupcake_py.errors import CupcakeError
+from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ import subprocess
 import time
 
 from cupcake_py import jsonio
-from cupcake_py.engine.record import FrozenRecord
 from cupcake_py.errors import CupcakeError
+from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,9 +1,6 @@
-"""OPA WASM ABI facts the host checks (reference: opa-wasm-abi.md sections 2-4) and a
-static description of a module's imports/exports."""
+"""OPA WASM ABI facts the host checks (reference: opa-wasm-abi.md sections 2-4)."""
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 from cupcake_py.host import capi
 from cupcake_py.host.errors import ABIError
@@ -35,20 +32,8 @@ HOST_IMPORTS: dict[str, int | None] = {
 }
 
 
-class Extern(NamedTuple):
-    module: str  # "" for exports
-    name: str
-    kind: str  # func, memory, global, table
-    signature: str
-
-    def as_dict(self) -> dict[str, str]:
-        d = {"name": self.name, "kind": self.kind, "type": self.signature}
-        if self.module:
-            d = {"module": self.module, **d}
-        return d
-
-
-def _describe(ty: capi.ExternType) -> str:
+def describe(ty: capi.ExternType) -> str:
+    """A one-line description of an import's / export's type."""
     if ty.kind == "func":
         return f"({', '.join(ty.params)}) -> ({', '.join(ty.results)})"
     if ty.kind == "memory":
@@ -58,14 +43,6 @@ def _describe(ty: capi.ExternType) -> str:
     if ty.kind == "table":
         return f"{ty.element} min {ty.minimum}"
     return ""
-
-
-def imports_of(module: capi.Module) -> list[Extern]:
-    return [Extern(mod, name, ty.kind, _describe(ty)) for mod, name, ty in module.imports()]
-
-
-def exports_of(module: capi.Module) -> list[Extern]:
-    return [Extern("", name, ty.kind, _describe(ty)) for name, ty in module.exports()]
 
 
 def check_imports(module: capi.Module) -> capi.ExternType | None:
@@ -81,7 +58,7 @@ def check_imports(module: capi.Module) -> capi.ExternType | None:
                 ty.results == (() if name in ("opa_abort", "opa_println") else ("i32",)):
             continue
         else:
-            bad.append(f"{mod}.{name} ({_describe(ty)})")
+            bad.append(f"{mod}.{name} ({describe(ty)})")
     if bad:
         raise ABIError("module imports what an OPA WASM host does not provide: " + ", ".join(bad))
     return memory

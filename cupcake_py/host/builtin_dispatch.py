@@ -10,7 +10,7 @@ its first call.
 Per call: each argument is read straight from linear memory (`value_reader`; no call
 into wasm), or, for the rare value it cannot reproduce exactly, dumped by the module
 (`opa_value_dump`) and parsed with `values.parse_rego`. The result is encoded as JSON
-(orjson) when it is plain JSON, else as a Rego literal (`values.dump_rego`: sets,
+(jsonio) when it is plain JSON, else as a Rego literal (`values.dump_rego`: sets,
 non-string keys, big or decimal numbers), written into a per-evaluation scratch block of
 the module's heap and parsed there with `opa_value_parse`: one call into wasm per
 builtin call. `BuiltinError` means undefined (0), or a BuiltinEvalError in strict mode;
@@ -20,20 +20,23 @@ BuiltinContext is created per evaluation, on the first builtin call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
-
-import orjson
-
+from cupcake_py import jsonio
 from cupcake_py.host.errors import ABIError, BuiltinEvalError, MissingBuiltinError
-from cupcake_py.host.fastcall import Ctx, I32Fn
-from cupcake_py.host.lazylog import LazyLogger
 from cupcake_py.host.memory import LinearMemory
 from cupcake_py.host.value_reader import PROBE, NeedsDump, probe_value, read_value
+from cupcake_py.lazylog import LazyLogger
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
+
+    from cupcake_py.host.fastcall import Ctx, I32Fn
+
+    BuiltinFn = Callable[..., Any]  # fn(ctx, *args) -> value
 
 log = LazyLogger(__name__)
 
-BuiltinFn = Callable[..., Any]  # fn(ctx, *args) -> value
 SCRATCH_MIN = 512  # bytes: the first result block of an evaluation
 
 
@@ -77,8 +80,8 @@ def available(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None
 def encode_result(value: Any) -> bytes:
     """Text for opa_value_parse: JSON when the value is plain JSON, else a Rego literal."""
     try:
-        return orjson.dumps(value)  # TypeError on sets, Decimal, non-string keys; error on big ints
-    except (TypeError, orjson.JSONEncodeError):
+        return jsonio.dumps(value)  # TypeError on sets, Decimal, non-string keys, NaN
+    except TypeError:
         from cupcake_py import values
 
         return values.dump_rego(value).encode("utf-8")

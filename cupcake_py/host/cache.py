@@ -12,32 +12,46 @@ from __future__ import annotations
 import os
 import stat
 import time
-from pathlib import Path
-from typing import Literal, NamedTuple
 
 from cupcake_py.host import capi
-from cupcake_py.host.engine import Compiler, engine_fingerprint, get_engine
+from cupcake_py.host.engine import engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
-from cupcake_py.host.lazylog import LazyLogger
+from cupcake_py.lazylog import LazyLogger
 
 try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - CPython always has it
     from hashlib import blake2b
 
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Literal
+
+    from cupcake_py.host.engine import Compiler
+
+    CacheStatus = Literal["hit", "miss", "rebuilt", "off"]
+
 log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-CWASM-2\n"
-CacheStatus = Literal["hit", "miss", "rebuilt", "off"]
 
 
-class LoadStats(NamedTuple):
-    """How a module was obtained and what it cost (seconds)."""
+class LoadStats:
+    """How a module was obtained and what it cost (seconds): `cache` is hit, miss, rebuilt
+    (a corrupt or incompatible entry was replaced) or off; compile_s is cranelift/winch
+    compilation, deserialize_s reading + verifying + deserializing a cache entry, store_s
+    serializing + writing a new entry."""
 
-    cache: CacheStatus
-    compile_s: float = 0.0  # cranelift/winch compilation (miss, rebuilt, off)
-    deserialize_s: float = 0.0  # reading + verifying + deserializing a cache entry (hit)
-    store_s: float = 0.0  # serializing + writing a new entry
+    __slots__ = ("cache", "compile_s", "deserialize_s", "store_s")
+
+    def __init__(self, cache: CacheStatus, compile_s: float = 0.0, deserialize_s: float = 0.0,
+                 store_s: float = 0.0) -> None:
+        self.cache, self.compile_s, self.deserialize_s, self.store_s = cache, compile_s, deserialize_s, store_s
+
+    def __repr__(self) -> str:
+        return (f"LoadStats(cache={self.cache!r}, compile_s={self.compile_s:.6f}, "
+                f"deserialize_s={self.deserialize_s:.6f}, store_s={self.store_s:.6f})")
 
 
 def cache_key(wasm: bytes, compiler: Compiler) -> str:

@@ -14,15 +14,18 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Literal
 
 from cupcake_py.host import capi
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Compiler = Literal["cranelift", "winch"]
 
 MiB = 1024 * 1024
 WASM_PAGE = 65536
 TICK_SECONDS = 0.01
-
-Compiler = Literal["cranelift", "winch"]
 
 
 def default_cache_dir() -> Path:

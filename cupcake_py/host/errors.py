@@ -3,8 +3,6 @@ host API is turned into one of these, so a bad module never crashes the caller."
 
 from __future__ import annotations
 
-import re
-
 from cupcake_py.errors import CupcakeError
 
 
@@ -52,6 +50,8 @@ class AbortError(EvalError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        import re  # an abort is rare: not on every eval's import path
+
         m = re.match(_LOCATED, message, re.S)
         self.file: str | None = m["file"] if m else None
         self.row: int | None = int(m["row"]) if m else None

@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import ctypes
 import struct
-from collections.abc import Callable
-from typing import Any
 
 from cupcake_py.host import capi
 
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    I32Fn = Callable[..., Any]
+    HostFn = Callable[..., Any]  # handler(ctx, *i32 args) -> int | None
+
 Ctx = int  # a wasmtime_context_t address
-I32Fn = Callable[..., Any]
-HostFn = Callable[..., Any]  # handler(ctx, *i32 args) -> int | None
 
 _SLOT = capi.RAW_SLOT
 _call_unchecked, _memory_data, _memory_data_size = (capi.func_call_unchecked, capi.memory_data,

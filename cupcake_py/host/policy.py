@@ -13,16 +13,12 @@ rebuilt before its next use. A PolicyInstance is not thread-safe.
 
 from __future__ import annotations
 
-import contextlib
+import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
-from typing import Any, NamedTuple
 
-import orjson
-
+from cupcake_py import jsonio
 from cupcake_py.host import abi, capi
-from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, BuiltinFn, ModuleIO, resolve
+from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, ModuleIO, resolve
 from cupcake_py.host.cache import load_module
 from cupcake_py.host.engine import HostOptions, get_engine, get_ticker
 from cupcake_py.host.errors import (
@@ -36,8 +32,16 @@ from cupcake_py.host.errors import (
     UnknownEntrypointError,
 )
 from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature
-from cupcake_py.host.lazylog import LazyLogger
 from cupcake_py.host.memory import LinearMemory
+from cupcake_py.lazylog import LazyLogger
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from cupcake_py.host.builtin_dispatch import BuiltinFn
+    from cupcake_py.host.summary import ModuleSummary
 
 log = LazyLogger(__name__)
 
@@ -52,20 +56,12 @@ UNDEFINED: Any = _Undefined()  # "no input" (distinct from None = JSON null)
 BUILTIN_ARITIES = range(5)  # env.opa_builtin0..4
 
 
-def _decimal_only(v: Any) -> Any:
-    from decimal import Decimal
-
-    if type(v) is Decimal:
-        return orjson.Fragment(str(v))
-    raise TypeError
-
-
 def encode_value(v: Any) -> bytes:
     """Text of a Python value for opa_value_parse: JSON when possible, else a Rego literal
-    (sets, non-string keys)."""
+    (sets, non-string keys, Decimal numbers)."""
     try:
-        return orjson.dumps(v, default=_decimal_only)
-    except (TypeError, orjson.JSONEncodeError):
+        return jsonio.dumps(v)
+    except TypeError:
         from cupcake_py import values
 
         return values.dump_rego(v).encode("utf-8")
@@ -73,8 +69,8 @@ def encode_value(v: Any) -> bytes:
 
 def check_json(raw: bytes, what: str) -> None:
     try:
-        orjson.loads(raw)
-    except orjson.JSONDecodeError:
+        jsonio.loads(raw)
+    except jsonio.JSONError:
         from cupcake_py import values
 
         try:
@@ -99,12 +95,30 @@ def _abort_error(message: str) -> HostError:
     return AbortError(message)
 
 
-class ModuleSummary(NamedTuple):
-    abi_version: tuple[int, int]
-    entrypoints: dict[str, int]
-    builtins: dict[int, str]  # host builtins only (sparse ids)
-    imports: list[abi.Extern]
-    exports: list[abi.Extern]
+class _Guard:
+    """`with instance._guard():` — the deadline ticks while inside; any failure marks the
+    instance for rebuilding and wasmtime's errors become typed HostErrors. (A class, not
+    contextlib.contextmanager: contextlib is not imported on the eval path.)"""
+
+    __slots__ = ("_inst",)
+
+    def __init__(self, inst: PolicyInstance) -> None:
+        self._inst = inst
+
+    def __enter__(self) -> None:
+        inst = self._inst
+        inst._store.set_epoch_deadline(inst._options.deadline_ticks)
+        inst._ticker.enter()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _tb: object) -> bool:
+        inst = self._inst
+        inst._ticker.exit()
+        if exc is None:
+            return False
+        inst._poisoned = True
+        if isinstance(exc, capi.WasmError):
+            raise _trap_error(exc, inst._options.deadline) from None
+        return False
 
 
 class PolicyModule:
@@ -131,8 +145,9 @@ class PolicyModule:
         return cls(wasm, options)
 
     @classmethod
-    def from_file(cls, path: str | Path, options: HostOptions | None = None) -> PolicyModule:
-        return cls(Path(path).read_bytes(), options)
+    def from_file(cls, path: str | os.PathLike[str], options: HostOptions | None = None) -> PolicyModule:
+        with open(path, "rb") as f:
+            return cls(f.read(), options)
 
     def instantiate(
         self,
@@ -150,9 +165,11 @@ class PolicyModule:
         return PolicyInstance(self, data, data_json, builtins, check_builtins, context_factory)
 
     def summary(self) -> ModuleSummary:
+        from cupcake_py.host.summary import ModuleSummary, exports_of, imports_of
+
         inst = self.instantiate(check_builtins=False)
         return ModuleSummary(inst.abi_version, dict(inst.entrypoints), dict(inst.builtins),
-                             abi.imports_of(self.module), abi.exports_of(self.module))
+                             imports_of(self.module), exports_of(self.module))
 
 
 class EvalStats:
@@ -269,8 +286,8 @@ class PolicyInstance:
             addr = self._fn[name](self._ctx)
             text = self._json_dump(addr)
         try:
-            got = orjson.loads(text)  # names and small integer ids: orjson is exact here
-        except orjson.JSONDecodeError as e:
+            got = jsonio.loads(text)
+        except jsonio.JSONError as e:
             raise ABIError(f"{name}() did not return a JSON object: {e}") from None
         if not isinstance(got, dict) or not all(isinstance(v, int) for v in got.values()):
             raise ABIError(f"{name}() must return an object of integer ids, got {text[:80]!r}")
@@ -334,24 +351,9 @@ class PolicyInstance:
 
     # -- evaluation ----------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _guard(self) -> Iterator[None]:
+    def _guard(self) -> _Guard:
         """Run wasm calls under the deadline; map every failure to a typed HostError."""
-        self._store.set_epoch_deadline(self._options.deadline_ticks)
-        self._ticker.enter()
-        try:
-            yield
-        except HostError:
-            self._poisoned = True
-            raise
-        except capi.WasmError as e:
-            self._poisoned = True
-            raise _trap_error(e, self._options.deadline) from None
-        except BaseException:
-            self._poisoned = True
-            raise
-        finally:
-            self._ticker.exit()
+        return _Guard(self)
 
     def entrypoint_id(self, entrypoint: str | int | None) -> int:
         if entrypoint is None:

@@ -16,12 +16,14 @@ so the caller uses the dump instead; pointers outside the memory raise ABIError.
 
 from __future__ import annotations
 
-import re
 from struct import error as StructError
 from struct import unpack_from
-from typing import Any
 
 from cupcake_py.host.errors import ABIError
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from typing import Any
 
 _JSON_NUMBER = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"  # re caches the compiled form
 
@@ -62,6 +64,8 @@ def _number(mem: memoryview, addr: int) -> Any:
         return unpack_from("<q", mem, addr + 8)[0]
     ptr, n = unpack_from("<II", mem, addr + 8)
     text = _bytes(mem, ptr, n)
+    import re  # rare: numbers in text form (big or decimal); not on every eval's import path
+
     if re.fullmatch(_JSON_NUMBER, text) is None:
         raise ABIError(f"number at {addr:#x} has invalid text {text[:40]!r}")
     if b"." in text or b"e" in text or b"E" in text:

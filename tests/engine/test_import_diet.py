@@ -15,7 +15,7 @@ from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
 NOT_IMPORTED = {
     "orjson": "pulls dataclasses, datetime, uuid, platform, inspect; JSON goes through cupcake_py.jsonio",
     "json": "its pure-Python parts pull re; jsonio drives _json directly",
-    "dataclasses": "engine/harness records are slotted classes (cupcake_py.engine.record)",
+    "dataclasses": "engine/harness records are slotted classes (cupcake_py.record)",
     "logging": "cupcake_py.lazylog imports it only to emit a message",
     "hashlib": "bundle keys use the builtin sha256 (hashlib loads OpenSSL)",
     "wasmtime": "nothing routed: no WASM, no host",

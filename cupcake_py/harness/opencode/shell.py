@@ -12,7 +12,7 @@ import shlex
 import stat
 from pathlib import Path
 
-from cupcake_py.engine.record import FrozenRecord
+from cupcake_py.record import FrozenRecord
 
 OPERATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "!", "{", "}"})
 REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">|", "&>", "&>>", ">&", "<&"})

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from time import time_ns as _time_ns
-from typing import Any, NamedTuple
 
 from cupcake_py.host.builtin_index import FAMILY_OF
 from cupcake_py.host.builtins._errors import BuiltinError
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
 __all__ = ["FAMILIES", "REGISTRY", "Builtin", "BuiltinContext", "BuiltinError", "builtin", "call", "known",
            "load_all", "lookup"]
@@ -85,10 +89,16 @@ class BuiltinContext:
                f"allow_net={self.allow_net}, eval_id={self.eval_id!r})"
 
 
-class Builtin(NamedTuple):
-    name: str
-    fn: Callable[..., Any]
-    void: bool = False
+class Builtin:
+    """A registered host builtin: `fn(ctx, *args)`; `void` builtins (print) return nothing."""
+
+    __slots__ = ("name", "fn", "void")
+
+    def __init__(self, name: str, fn: Callable[..., Any], void: bool = False) -> None:
+        self.name, self.fn, self.void = name, fn, void
+
+    def __repr__(self) -> str:
+        return f"Builtin({self.name!r}, {self.fn!r}, void={self.void})"
 
 
 _LOADED: dict[str, Builtin] = {}  # registered so far (families imported so far)

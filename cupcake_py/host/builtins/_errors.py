@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from cupcake_py.host.builtins._values import FrozenObject, type_name
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class BuiltinError(Exception):

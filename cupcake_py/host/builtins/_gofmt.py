@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass
 from decimal import Decimal
+
+from cupcake_py.record import FrozenRecord
 
 _INT64 = 1 << 63
 _TOO_LARGE = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class GoArg:
+class GoArg(FrozenRecord):
+    __slots__ = ("kind", "value")
     kind: str  # "int" | "bigint" | "float" | "string"
     value: int | float | str
+
+    def __init__(self, kind: str, value: int | float | str) -> None:
+        self._fill(kind, value)
 
     @property
     def type_name(self) -> str:

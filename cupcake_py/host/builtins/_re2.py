@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
 
 import re2
 
 from cupcake_py.host.builtins._errors import BuiltinError
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 _OPTS = re2.Options()
 _OPTS.log_errors = False

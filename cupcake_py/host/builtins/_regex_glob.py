@@ -7,16 +7,20 @@ Two globs match when some string matches both; decided by a product-automaton se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+
+from cupcake_py.record import FrozenRecord
 
 _MAX = 0x10FFFF
 
 
-@dataclass(frozen=True, slots=True)
-class CharSet:
+class CharSet(FrozenRecord):
+    __slots__ = ("ranges", "negated")
     ranges: tuple[tuple[int, int], ...]  # sorted, inclusive
-    negated: bool = False
+    negated: bool
+
+    def __init__(self, ranges: tuple[tuple[int, int], ...], negated: bool = False) -> None:
+        self._fill(ranges, negated)
 
     def positive(self) -> tuple[tuple[int, int], ...]:
         if not self.negated:
@@ -47,10 +51,13 @@ def _intersects(a: CharSet, b: CharSet) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class Tok:
+class Tok(FrozenRecord):
+    __slots__ = ("chars", "quant")
     chars: CharSet
     quant: str  # "1", "*", "?"
+
+    def __init__(self, chars: CharSet, quant: str) -> None:
+        self._fill(chars, quant)
 
 
 def _norm(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

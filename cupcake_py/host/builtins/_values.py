@@ -7,16 +7,21 @@ FrozenObject (object), frozenset (set).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from _json import encode_basestring as _json_str  # json.dumps(s, ensure_ascii=False)
+from _json import encode_basestring_ascii as _json_str_ascii  # json.dumps(s)
 from decimal import Decimal
-from typing import Any
 
 from cupcake_py.values import FrozenObject, compare, freeze, sort_key, thaw
 
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    Value = Any
+
 __all__ = ["FrozenObject", "compare", "freeze", "sort_key", "thaw"]
 
-Value = Any
 
 TYPE_ORDER = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5, "set": 6}
 
@@ -130,11 +135,11 @@ def to_json_text(v: Value, indent: str | None = None, _level: int = 0) -> str:
     if v is None or isinstance(v, bool | int | Decimal):
         return dump_rego(v)
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+        return _json_str(v)
     if isinstance(v, dict | FrozenObject):
         items = sorted(obj_items(v), key=lambda kv: sort_key(kv[0]))
         parts = [
-            (json.dumps(k, ensure_ascii=False) if isinstance(k, str) else json.dumps(to_json_text(k)))
+            (_json_str(k) if isinstance(k, str) else _json_str_ascii(to_json_text(k)))
             + (": " if indent is not None else ":")
             + to_json_text(x, indent, _level + 1)
             for k, x in items

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, want_int_literal, want_str
 from cupcake_py.host.builtins._re2 import RegexError, compile_go, compiled, expand, find_all, is_match
 from cupcake_py.host.builtins._regex_glob import globs_intersect
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @builtin("regex.match")

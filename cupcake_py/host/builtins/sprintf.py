@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
-from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import want_array, want_str
 from cupcake_py.host.builtins._gofmt import GoArg, go_int
 from cupcake_py.host.builtins._gofmt import sprintf as go_sprintf
 from cupcake_py.host.builtins._values import dump_rego, number_text
+
+TYPE_CHECKING = False  # (typing is not imported on the eval path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def to_go_arg(v: Any) -> GoArg:
