@@ -8,8 +8,8 @@ from typing import Protocol
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
-from cupcake_py.rego.compile.nodes import CRule, Group, Node, NotBody
-from cupcake_py.rego.compile.walk import term_children
+from cupcake_py.rego.compile.nodes import CRule, Group, Node
+from cupcake_py.rego.compile.walk import body_exprs, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
 
 
@@ -21,45 +21,12 @@ def rule_chain(g: Group) -> Iterator[CRule]:
             c = c.else_
 
 
-def exprs(body: list[A.Expr]) -> Iterator[A.Expr]:
-    """Every expression of a body, nested bodies included."""
-    for e in body:
-        yield e
-        t = e.terms
-        if isinstance(t, NotBody):
-            yield from exprs(t.body)
-        elif isinstance(t, A.Every):
-            yield from exprs(t.body)
-            yield from term_exprs(t.domain)
-        elif isinstance(t, list):
-            for x in t:
-                yield from term_exprs(x)
-        elif isinstance(t, A.Term):
-            yield from term_exprs(t)
-        for w in e.with_:
-            yield from term_exprs(w.value)
-
-
-def term_exprs(t: A.Term) -> Iterator[A.Expr]:
-    v = t.value
-    if isinstance(v, A.ArrayComprehension | A.SetComprehension):
-        yield from exprs(v.body)
-        yield from term_exprs(v.term)
-    elif isinstance(v, A.ObjectComprehension):
-        yield from exprs(v.body)
-        yield from term_exprs(v.key)
-        yield from term_exprs(v.value)
-    else:
-        for c in term_children(v):
-            yield from term_exprs(c)
-
-
 def rule_terms(c: CRule) -> list[A.Term]:
     return [t for t in (*c.rel, c.key, c.value) if t is not None]
 
 
 def all_exprs(c: CRule) -> Iterator[A.Expr]:
-    yield from exprs(c.body)
+    yield from body_exprs(c.body)
     for t in rule_terms(c):
         yield from term_exprs(t)
 

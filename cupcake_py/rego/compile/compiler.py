@@ -23,7 +23,7 @@ from cupcake_py.rego.compile.metadata import metadata_term
 from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, NotBody
 from cupcake_py.rego.compile.safety import Safety
 from cupcake_py.rego.compile.scope import Resolver, import_env
-from cupcake_py.rego.compile.walk import Names, is_generated, vars_shallow
+from cupcake_py.rego.compile.walk import Names, body_exprs, is_generated, vars_shallow
 from cupcake_py.rego.errors import MAX_ERRORS, UNSAFE_VAR, RegoError, RegoErrors
 
 
@@ -163,7 +163,7 @@ class Compiler:
         res = Resolver(env, self.names, d.at(Stage.LOCALS))
         flat = Flattener(self.names)
         out = flat.body(res.query(body))
-        for e in _all(out):
+        for e in body_exprs(out):
             for w in e.with_:
                 check_with_target(w, self.groups, d.at(Stage.WITH))
             check_call(e, self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
@@ -191,12 +191,6 @@ def body_vars(body: list[A.Expr]) -> set[str]:
         for w in e.with_:
             vars_shallow(w.value, out)
     return out
-
-
-def _all(body: list[A.Expr]) -> list[A.Expr]:
-    from cupcake_py.rego.compile.checks import exprs
-
-    return list(exprs(body))
 
 
 def _is_pattern(t: A.Term) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
+from cupcake_py.rego.compile.walk import body_exprs, term_exprs
 from cupcake_py.rego.errors import COMPILE, RegoError
 
 ROOT_NAMES = frozenset({"input", "data"})
@@ -102,7 +103,7 @@ def _check_imports(m: A.Module, errors: StagedErrors) -> None:
             seen[name] = imp
 
 
-# ------------------------------------------------------------------ walking source ASTs
+# ------------------------------------------------------------------ expressions of a source rule
 
 
 def rule_exprs(rule: A.Rule) -> Iterator[A.Expr]:
@@ -115,50 +116,3 @@ def rule_exprs(rule: A.Rule) -> Iterator[A.Expr]:
                 yield from term_exprs(t)
         yield from body_exprs(r.body)
         r = r.else_
-
-
-def body_exprs(body: A.Body) -> Iterator[A.Expr]:
-    for e in body:
-        yield e
-        t = e.terms
-        if isinstance(t, A.Every):
-            yield from term_exprs(t.domain)
-            yield from body_exprs(t.body)
-        elif isinstance(t, A.SomeDecl):
-            for s in t.symbols:
-                yield from term_exprs(s)
-        elif isinstance(t, list):
-            for x in t:
-                yield from term_exprs(x)
-        elif isinstance(t, A.Term):
-            yield from term_exprs(t)
-        for w in e.with_:
-            yield from term_exprs(w.value)
-
-
-def term_exprs(t: A.Term) -> Iterator[A.Expr]:
-    v = t.value
-    if isinstance(v, A.ArrayComprehension | A.SetComprehension):
-        yield from term_exprs(v.term)
-        yield from body_exprs(v.body)
-    elif isinstance(v, A.ObjectComprehension):
-        yield from term_exprs(v.key)
-        yield from term_exprs(v.value)
-        yield from body_exprs(v.body)
-    elif isinstance(v, A.TemplateString):
-        for p in v.parts:
-            if isinstance(p, A.Expr):
-                yield from body_exprs([p])
-    elif isinstance(v, A.Ref):
-        for x in v.terms:
-            yield from term_exprs(x)
-    elif isinstance(v, A.Array | A.Set):
-        for x in v.items:
-            yield from term_exprs(x)
-    elif isinstance(v, A.Object):
-        for k, x in v.items:
-            yield from term_exprs(k)
-            yield from term_exprs(x)
-    elif isinstance(v, A.Call):
-        for x in v.args:
-            yield from term_exprs(x)

@@ -1,10 +1,13 @@
-"""Small AST helpers shared by the compile passes: fresh names, variable collection, copying."""
+"""Small AST helpers shared by the compile passes: fresh names, variable collection, copying,
+and the walk over every expression of a body (source or compiled shape)."""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Sequence
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.nodes import NotBody
 
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"
@@ -103,8 +106,6 @@ def vars_deep_body(body: list[A.Expr], out: set[str]) -> set[str]:
 
 
 def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
-    from cupcake_py.rego.compile.nodes import NotBody
-
     t = e.terms
     if isinstance(t, A.Term):
         vars_deep_term(t, out)
@@ -128,6 +129,50 @@ def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
     for w in e.with_:
         vars_deep_term(w.value, out)
     return out
+
+
+def body_exprs(body: Sequence[A.Expr]) -> Iterator[A.Expr]:
+    """Every expression of a body and of the bodies nested in it (`every`, `not { }`,
+    comprehensions, template-string parts), each one before those inside it, in source order.
+    Serves both AST shapes: the parser's (`some` declarations, template strings) and the
+    compiled one (`NotBody`)."""
+    for e in body:
+        yield e
+        t = e.terms
+        if isinstance(t, list):
+            for x in t:
+                yield from term_exprs(x)
+        elif isinstance(t, A.Term):
+            yield from term_exprs(t)
+        elif isinstance(t, A.Every):
+            yield from term_exprs(t.domain)
+            yield from body_exprs(t.body)
+        elif isinstance(t, NotBody):
+            yield from body_exprs(t.body)
+        elif isinstance(t, A.SomeDecl):
+            for s in t.symbols:
+                yield from term_exprs(s)
+        for w in e.with_:
+            yield from term_exprs(w.value)
+
+
+def term_exprs(t: A.Term) -> Iterator[A.Expr]:
+    """Every expression inside a term: the bodies (and heads) of its comprehensions and the
+    expressions of its template strings, at any depth."""
+    v = t.value
+    if isinstance(v, A.ArrayComprehension | A.SetComprehension):
+        yield from term_exprs(v.term)
+        yield from body_exprs(v.body)
+    elif isinstance(v, A.ObjectComprehension):
+        yield from term_exprs(v.key)
+        yield from term_exprs(v.value)
+        yield from body_exprs(v.body)
+    elif isinstance(v, A.TemplateString):
+        for p in v.parts:
+            yield from body_exprs((p,)) if isinstance(p, A.Expr) else term_exprs(p)
+    else:
+        for c in term_children(v):
+            yield from term_exprs(c)
 
 
 def is_ground(t: A.Term) -> bool:
