@@ -168,20 +168,25 @@ class Parser:
         if self.k[self.i] in (STR, RAW, NUM, TMPL):
             self.fail(f"unexpected {_TOKEN_NAMES[self.k[self.i]]} token")
         i = self.expect(IDENT, what)
+        return self.parse_ref_suffixes(i, string_keys=True)
+
+    def parse_ref_suffixes(self, i: int, string_keys: bool) -> list[A.Term]:
+        """The name at token `i` and the `.ident` / `[term]` suffixes written right after it;
+        `string_keys`: a bracketed key must be a string (package and import paths)."""
         terms = [A.Term(A.Var(self.x[i]), self.loc(i))]
         while not self.ws[self.i] and self.k[self.i] in (".", "["):
-            if self.k[self.i] == ".":
-                self.i += 1
+            dot = self.k[self.i] == "."
+            self.i += 1
+            if dot:
                 j = self.expect(IDENT, "a name after `.`")
                 terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
-            else:
-                self.i += 1
-                j = self.i
-                t = self.parse_in(False)
-                if not isinstance(t.value, A.String):
-                    self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
-                terms.append(t)
-                self.expect("]", "`]`")
+                continue
+            j = self.i
+            t = self.parse_in(False)
+            if string_keys and not isinstance(t.value, A.String):
+                self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
+            terms.append(t)
+            self.expect("]", "`]`")
         return terms
 
     def parse_package(self) -> A.Package:
@@ -324,19 +329,8 @@ class Parser:
         self.fail(f"`if` keyword is required before rule body (Rego v1): write `{written} if {{ ... }}`")
 
     def parse_head_ref(self) -> A.Ref:
-        i = self.i
         self.i += 1
-        terms = [A.Term(A.Var(self.x[i]), self.loc(i))]
-        while not self.ws[self.i] and self.k[self.i] in (".", "["):
-            if self.k[self.i] == ".":
-                self.i += 1
-                j = self.expect(IDENT, "a name after `.`")
-                terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
-            else:
-                self.i += 1
-                terms.append(self.parse_in(False))
-                self.expect("]", "`]`")
-        return A.Ref(terms)
+        return A.Ref(self.parse_ref_suffixes(self.i - 1, string_keys=False))
 
     def parse_if_body(self) -> A.Body:
         self.i += 1  # `if`
