@@ -3,7 +3,7 @@ per-function emission context (statement lists, locals, variable bindings)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from cupcake_py.plan import ir
@@ -154,3 +154,12 @@ class State:
         if node.package or self.group_at(node) is not None:
             return True
         return any(self.has_virtual(c) for c in node.children.values())
+
+    def value_children(self, node: Node) -> Iterator[tuple[str, Node, Group | None]]:
+        """(key, child, its enabled group or None) for each child of `node` whose virtual documents are part
+        of `node`'s value (functions are not values)."""
+        for key, child in node.children.items():
+            if self.has_virtual(child):
+                g = self.group_at(child)
+                if g is None or g.kind != "function":
+                    yield key, child, g

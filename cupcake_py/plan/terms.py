@@ -202,12 +202,7 @@ class TermPlanner(State):
         r = self.new()
         self.emit(ir.ResetLocalStmt(target=r))
         alts: list[ir.Block] = []
-        for name, child in node.children.items():
-            if not self.has_virtual(child):
-                continue
-            g = self.group_at(child)
-            if g is not None and g.kind == "function":
-                continue
+        for name, child, g in self.value_children(node):
 
             def alt(child: Node = child, name: str = name, g=g) -> None:  # type: ignore[no-untyped-def]
                 self.emit(ir.EqualStmt(a=key, b=ir.StringIndex(self.string(name))))
@@ -233,12 +228,7 @@ class TermPlanner(State):
         """An object of the virtual documents (rule values) under `node`."""
         obj = self.new()
         self.emit(ir.MakeObjectStmt(target=obj))
-        for key, child in node.children.items():
-            if not self.has_virtual(child):
-                continue
-            g = self.group_at(child)
-            if g is not None and g.kind == "function":
-                continue
+        for key, child, g in self.value_children(node):
 
             def ins(child: Node = child, key: str = key, g=g) -> None:  # type: ignore[no-untyped-def]
                 v = self.call_group(g, []) if g is not None else self.virtual(child)
