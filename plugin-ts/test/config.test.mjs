@@ -1,8 +1,10 @@
 // .cupcake/opencode.json: defaults, validation by hand (each problem reported once), policyDir, plugin options.
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FAKE, startPlugin } from "./support/harness.mjs";
+import { FAKE, removeProjects, startPlugin } from "./support/harness.mjs";
+
+afterEach(removeProjects);
 
 const configWarnings = (p) => p.logs.filter((l) => l.level === "warn" && l.message.startsWith("config: "));
 

@@ -1,7 +1,9 @@
 // Allow-context injected into the system prompt of its own session, and re-injected on compaction.
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPlugin } from "./support/harness.mjs";
+import { removeProjects, startPlugin } from "./support/harness.mjs";
+
+afterEach(removeProjects);
 
 test("context from an allow decision is injected for that session only", async () => {
   const p = await startPlugin();

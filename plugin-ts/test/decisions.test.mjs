@@ -1,8 +1,10 @@
 // PreToolUse / PostToolUse decisions against the fake cupcake: every decision kind, arg rewrite in place,
 // the event sent on stdin, the messages the model reads.
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { startPlugin } from "./support/harness.mjs";
+import { removeProjects, startPlugin } from "./support/harness.mjs";
+
+afterEach(removeProjects);
 
 test("allow lets the call through untouched and sends the contract event", async () => {
   const p = await startPlugin();

@@ -1,10 +1,12 @@
 // Everything that is not a well-formed decision: timeouts (process group killed), bad output, exit statuses,
 // spawn failures; fail-closed blocks with a "cupcake: ..." message, fail-open allows with a warning.
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { startPlugin, isAlive, until } from "./support/harness.mjs";
+import { isAlive, removeProjects, startPlugin, until } from "./support/harness.mjs";
+
+afterEach(removeProjects);
 
 const cases = [
   { name: "non-JSON stdout", command: "fake:garbage", error: /^cupcake: stdout is not JSON: "this is not json"/ },

@@ -1,6 +1,7 @@
 // Test harness: loads the COMMITTED bundle (npm test first checks it equals a fresh build), gives it a temp
 // project with .cupcake/opencode.json, a fake OpenCode client that records logs and toasts, and the fake cupcake.
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+// Every test file that makes projects registers `afterEach(removeProjects)`, so no test leaves its temp dir behind.
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -24,9 +25,18 @@ export function fakeClient({ withApis = true } = {}) {
   return { client, logs, toasts };
 }
 
-/** A temp project; `config` (object or raw string) becomes .cupcake/opencode.json. */
+const projects = new Set();
+
+/** Remove every temp project made so far (run after each test, passed or failed: `afterEach(removeProjects)`). */
+export function removeProjects() {
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+  projects.clear();
+}
+
+/** A temp project, removed by `removeProjects`; `config` (object or raw string) becomes .cupcake/opencode.json. */
 export function makeProject(config) {
   const dir = mkdtempSync(join(tmpdir(), "cupcake-plugin-test-"));
+  projects.add(dir);
   if (config !== undefined) {
     mkdirSync(join(dir, ".cupcake"), { recursive: true });
     const text = typeof config === "string" ? config : JSON.stringify({ cupcakePath: FAKE, ...config });
