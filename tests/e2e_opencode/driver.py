@@ -139,6 +139,7 @@ class OpenCodeE2E:
         self.root = root
         self.scenario = scenario or Scenario()
         self.home = root / "home"
+        self.tmp = root / "tmp"  # TMPDIR of everything the world runs: OpenCode's Bun leaves native libraries there
         self.project = root / "project"
         self.request_log = root / "llm-requests.jsonl"
         self.cupcake = cupcake_bin()
@@ -221,6 +222,7 @@ class OpenCodeE2E:
     def _write_project(self) -> None:
         for sub in (".config", ".local/share", ".cache", ".local/state"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        self.tmp.mkdir(exist_ok=True)
         self.project.mkdir()
         init = self.cupcake_run("init", "--harness", "opencode")
         assert init.returncode == 0, f"cupcake init failed:\n{init.stdout}\n{init.stderr}"
@@ -280,10 +282,11 @@ class OpenCodeE2E:
         return json.loads(res.stdout)
 
     def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
+        keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TERM")}
         home = str(self.home)
         return {
             **keep,
+            "TMPDIR": str(self.tmp),
             "PATH": f"{self.cupcake.parent}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
             "HOME": home,
             "XDG_CONFIG_HOME": f"{home}/.config",
