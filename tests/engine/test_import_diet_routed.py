@@ -1,0 +1,42 @@
+"""The cold `cupcake eval` path of a routed event (WASM under wasmtime, host builtins) stays
+lean too: the host binds libwasmtime itself (host/capi.py), so the `wasmtime` Python
+package is never imported, and neither is anything the routing-miss guard forbids.
+Functional (which modules), not timing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
+
+from .test_import_diet import NOT_IMPORTED, PROBE
+
+# the host runs the WASM; preprocessing imports the harness's shell module (Bash commands)
+ALLOWED_WHEN_ROUTED = {"cupcake_py.host", "shlex"}
+
+
+def test_routed_wasm_evaluation_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    # protected_files (regex.match, sprintf: host builtins) and any_tool are routed for a Read
+    event = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "call_id": "c",
+                        "tool": "read", "args": {"filePath": str(project / ".env")}})
+    runs = []
+    for _ in range(2):  # the first run builds the bundle and compiles native code; the second is cold
+        proc = subprocess.run([sys.executable, "-c", PROBE, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
+    stdout, report = runs[1]
+    answer = json.loads(stdout)
+    assert answer["decision"] == "deny" and report["code"] == 0, answer
+    loaded = set(report["modules"])
+    assert {"cupcake_py.host.capi", "cupcake_py.host.builtins.regex"} <= loaded  # WASM and host builtins ran
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded and m not in ALLOWED_WHEN_ROUTED}
+    assert not offenders, offenders
