@@ -21,8 +21,7 @@ Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from cupcake_py.engine.project import global_config_dir, home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,15 +34,6 @@ GLOBAL_ONLY = frozenset({"system_protection", "sensitive_data_protection", "cupc
 # Option values may be quoted (`git -c user.name="A B" commit`).
 GIT_OPERATION = (r"(^|[\s;&|('\"`])(\S*/)?git(\s+(-[Cc]\s+(\"[^\"]*\"|'[^']*'|[^\s\"'])+|--\S+))*"
                  r"\s+(commit|push|merge)(\s|$|['\";&|)])")
-
-
-def home_dir() -> str:
-    return os.environ.get("HOME") or str(Path.home())
-
-
-def global_config_dir() -> str:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path(home_dir()) / ".config")
-    return str(Path(base) / "cupcake") + "/"
 
 
 def expand(path: str, home: str | None = None) -> str:
@@ -71,7 +61,7 @@ def policy_config(name: str, builtin: Any) -> dict[str, Any]:
         cfg["home"] = home
     elif name == "rulebook_security_guardrails":
         paths = [expand(p, home) for p in cfg["protected_paths"]]
-        glob = global_config_dir()
+        glob = global_config_dir() + "/"
         cfg["protected_paths"] = paths + ([glob] if glob not in paths else [])
         cfg["home"] = home
     elif name == "system_protection":

@@ -20,11 +20,20 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from cupcake_py import __version__, jsonio
-from cupcake_py.engine.builtin_config import global_config_dir, home_dir
-from cupcake_py.engine.project import HARNESS, ConfigDir, rego_files, shipped_policies_dir, signal_files
+from cupcake_py.engine.project import (
+    HARNESS,
+    PACKAGE_DIR,
+    ConfigDir,
+    global_config_dir,
+    home_dir,
+    path_order,
+    rego_paths,
+    shipped_policies_path,
+    signal_paths,
+    stem,
+)
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.record import Record
@@ -45,7 +54,6 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-3\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_PKG = Path(__file__).resolve().parents[1]
 _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
 
 
@@ -88,23 +96,28 @@ class Bundle(Record):
 # ----------------------------------------------------------------------------- sources
 
 
-def _system_files(cfg: ConfigDir) -> list[Path]:
-    own = rego_files(cfg.system_dir)
-    if any(p.name == "evaluate.rego" and p.parent == cfg.system_dir for p in own):
+def _system_files(cfg: ConfigDir) -> list[str]:
+    own = rego_paths(cfg.system_path)
+    if os.path.join(cfg.system_path, "evaluate.rego") in own:
         return own
-    return rego_files(shipped_policies_dir() / "system") + own
+    return rego_paths(os.path.join(shipped_policies_path(), "system")) + own
 
 
-def _candidate_builtins(cfg: ConfigDir) -> dict[str, Path]:
+def _in_builtins_dir(p: str) -> bool:
+    return os.path.basename(os.path.dirname(p)) == "builtins"
+
+
+def _candidate_builtins(cfg: ConfigDir) -> dict[str, str]:
     """Builtin policy per name: the project's policies/opencode/builtins/<name>.rego, else
     the shipped policies/builtins/<name>.rego."""
-    found = {p.stem: p for p in rego_files(shipped_policies_dir() / "builtins")}
-    found.update({p.stem: p for p in rego_files(cfg.policies_dir / "builtins") if p.parent.name == "builtins"})
+    found = {stem(os.path.basename(p)): p for p in rego_paths(os.path.join(shipped_policies_path(), "builtins"))}
+    found.update({stem(os.path.basename(p)): p for p in rego_paths(os.path.join(cfg.policies_path, "builtins"))
+                  if _in_builtins_dir(p)})
     return found
 
 
-def _user_files(cfg: ConfigDir) -> list[Path]:
-    return [p for p in rego_files(cfg.policies_dir) if p.parent.name != "builtins"]
+def _user_files(cfg: ConfigDir) -> list[str]:
+    return [p for p in rego_paths(cfg.policies_path) if not _in_builtins_dir(p)]
 
 
 def compiler_fingerprint() -> str:
@@ -112,7 +125,7 @@ def compiler_fingerprint() -> str:
     never serves a stale bundle."""
     h = sha256(f"cupcake-py {__version__}".encode())
     for part in _COMPILER_PARTS:
-        d = _PKG / part
+        d = os.path.join(PACKAGE_DIR, part)
         try:
             entries = sorted(os.scandir(d), key=lambda e: e.name)
         except OSError:
@@ -124,14 +137,19 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
-def _tagged(p: Path, cfg: ConfigDir) -> str:
+def _relative(p: str, base: str) -> str | None:
+    """`p` relative to the directory `base`, None when it is not below it."""
+    prefix = base.rstrip("/") + "/"
+    return p[len(prefix):] if p.startswith(prefix) else None
+
+
+def _tagged(p: str, cfg: ConfigDir) -> str:
     """A file's name relative to where it comes from, so bundles do not depend on where the
     project lives (copies of one configuration share one cache entry)."""
-    for tag, base in (("project", cfg.cupcake_dir), ("shipped", shipped_policies_dir())):
-        try:
-            return f"{tag}:{p.relative_to(base)}"
-        except ValueError:
-            continue
+    for tag, base in (("project", cfg.cupcake_path), ("shipped", shipped_policies_path())):
+        rel = _relative(p, base)
+        if rel is not None:
+            return f"{tag}:{rel}"
     return f"abs:{p}"
 
 
@@ -140,33 +158,38 @@ def cache_key(cfg: ConfigDir) -> str:
     h = sha256()
     h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
     # builtin_config expands `~` and names the global config dir at build time.
-    h.update(f"home={home_dir()}\nglobal={global_config_dir()}\n".encode())
+    h.update(f"home={home_dir()}\nglobal={global_config_dir()}/\n".encode())
     h.update(compiler_fingerprint().encode())
-    files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values()) + _user_files(cfg)
+    files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values(), key=path_order) + _user_files(cfg)
     for p in files:
         h.update(f"\nfile {_tagged(p, cfg)}\n".encode())
-        h.update(sha256(p.read_bytes()).digest())
+        h.update(sha256(_read(p)).digest())
     try:
-        h.update(b"\nrulebook\n" + cfg.rulebook.read_bytes())
+        h.update(b"\nrulebook\n" + _read(cfg.rulebook_path))
     except FileNotFoundError:
         h.update(b"\nno rulebook\n")
-    for name, p in signal_files(cfg.signals_dir).items():
-        h.update(f"\nsignal {name} {p.name}\n".encode())
+    for name, p in signal_paths(cfg.signals_path).items():
+        h.update(f"\nsignal {name} {os.path.basename(p)}\n".encode())
     return h.hexdigest()
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
 
 
 # ----------------------------------------------------------------------------- cache
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cupcake-py" / "bundles"
+def cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home_dir(), ".cache")
+    return os.path.join(base, "cupcake-py", "bundles")
 
 
-def _private_dir(d: Path) -> bool:
+def _private_dir(d: str) -> bool:
     try:
-        d.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = d.stat()
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        st = os.stat(d)
     except OSError as e:
         log.debug("bundle cache disabled: %s", e)
         return False
@@ -210,14 +233,14 @@ def decode(blob: bytes) -> Bundle | None:
 
 
 def read_cached(key: str) -> Bundle | None:
-    path = cache_dir() / f"{key}.bundle"
+    name = f"{key}.bundle"
     try:
-        blob = path.read_bytes()
+        blob = _read(os.path.join(cache_dir(), name))
     except OSError:
         return None
     bundle = decode(blob)
     if bundle is None or bundle.key != key:
-        log.info("bundle cache entry %s is corrupt; rebuilding", path.name)
+        log.info("bundle cache entry %s is corrupt; rebuilding", name)
         return None
     return bundle
 
@@ -232,7 +255,7 @@ def write_cached(bundle: Bundle) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(encode(bundle))
-        os.replace(tmp, d / f"{bundle.key}.bundle")
+        os.replace(tmp, os.path.join(d, f"{bundle.key}.bundle"))
     except OSError as e:
         log.debug("bundle cache write failed: %s", e)
         try:
@@ -244,14 +267,14 @@ def write_cached(bundle: Bundle) -> None:
 # ----------------------------------------------------------------------------- build
 
 
-def _parse(files: list[Path]) -> list[tuple[Any, str]]:
+def _parse(files: list[str]) -> list[tuple[Any, str]]:
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
     out = []
     errors = []
     for p in files:
         try:
-            out.append((parse_module(read_source(p), str(p)), str(p)))
+            out.append((parse_module(read_source(p), p), p))
         except RegoErrors as e:
             errors.extend(str(x) for x in e.errors)
     if errors:
@@ -270,12 +293,12 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
     if misplaced:
-        raise BundleError(f"{cfg.rulebook}: " + "; ".join(misplaced))
+        raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
     candidates = _candidate_builtins(cfg)
     missing = sorted(n for n in enabled if n not in candidates)
     if missing:
-        raise BundleError(f"{cfg.rulebook}: builtin(s) {', '.join(missing)} enabled but no policy file "
-                          f"{shipped_policies_dir() / 'builtins'}/<name>.rego exists")
+        raise BundleError(f"{cfg.rulebook_path}: builtin(s) {', '.join(missing)} enabled but no policy file "
+                          f"{os.path.join(shipped_policies_path(), 'builtins')}/<name>.rego exists")
     system = _system_files(cfg)
     policy_files = [candidates[n] for n in sorted(enabled)] + _user_files(cfg)
     parsed = _parse(system + policy_files)
@@ -287,8 +310,8 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     by_pkg = merge_routes(routes)
 
     signals: dict[str, dict[str, Any]] = {}
-    for name, path in signal_files(cfg.signals_dir).items():
-        signals[name] = {"file": str(path.relative_to(cfg.cupcake_dir)), "timeout_seconds": 5.0}
+    for name, path in signal_paths(cfg.signals_path).items():
+        signals[name] = {"file": _relative(path, cfg.cupcake_path), "timeout_seconds": 5.0}
     for name, spec in rulebook.signals.items():
         signals[name] = spec.model_dump(mode="json")
     for name, b in enabled.items():
@@ -297,7 +320,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
         unknown = [s for s in r.signals if s not in signals and not native_signals.provides(s)]
         if unknown:
             raise BundleError(f"{r.file}: policy {pkg} requires signal(s) {', '.join(unknown)} that are neither "
-                              f"in {cfg.rulebook} (signals:), nor files in {cfg.signals_dir}, nor built-in signals")
+                              f"in {cfg.rulebook_path} (signals:), nor files in {cfg.signals_path}, nor built-in signals")
 
     wasm = b""
     host_builtins: list[str] = []
@@ -309,12 +332,12 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     bundle = Bundle(
         key=key, scope=cfg.scope,
         routing=routing_table(by_pkg),
-        policies={pkg: {**r.to_json(), "file": _tagged(Path(r.file), cfg)} for pkg, r in sorted(by_pkg.items())},
+        policies={pkg: {**r.to_json(), "file": _tagged(r.file, cfg)} for pkg, r in sorted(by_pkg.items())},
         signals=signals,
         builtin_config={name: policy_config(name, b) for name, b in enabled.items()},
         telemetry=rulebook.telemetry.model_dump(mode="json"),
         script_inspection=rulebook.preprocessing.script_inspection,
-        sources=[_tagged(Path(f), cfg) for _, f in parsed],
+        sources=[_tagged(f, cfg) for _, f in parsed],
         host_builtins=host_builtins,
         wasm=wasm,
     )

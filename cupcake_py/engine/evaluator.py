@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
@@ -58,8 +57,8 @@ class Evaluation:
         self.trace = trace
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
-        self.telemetry_path: Path | None = None  # set when the project rulebook enables telemetry
-        self.debug_dir: Path | None = None  # default for --debug-files: <project>/.cupcake/debug
+        self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
+        self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
 
     # -- steps -------------------------------------------------------------------
@@ -78,7 +77,7 @@ class Evaluation:
                 self._enriched[script_inspection] = preprocess(event, script_inspection=script_inspection)
         return self._enriched[script_inspection]
 
-    def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: Path,
+    def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: str,
                 ph: dict[str, Any]) -> dict[str, Any]:
         wanted: list[str] = []
         for pkg in routed:
@@ -132,8 +131,8 @@ class Evaluation:
         return rows[0]["result"]
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
-              cwd: Path) -> DecisionSet:
-        ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": str(cfg.cupcake_dir), "bundle_cache": "hit" if hit
+              cwd: str) -> DecisionSet:
+        ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": cfg.cupcake_path, "bundle_cache": "hit" if hit
                               else "miss", "routed_policies": routed}
         self.trace.phases.append(ph)
         if not routed:
@@ -163,14 +162,14 @@ class Evaluation:
                                   "(create .cupcake/ or pass --policy-dir)")
         configs = [c for c in (glob, project) if c is not None]
         if project is not None:
-            self.debug_dir = project.cupcake_dir / "debug"
+            self.debug_dir = os.path.join(project.cupcake_path, "debug")
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
                 b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
-                    self.telemetry_path = cfg.root / b.telemetry["destination"]
+                    self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]
@@ -179,7 +178,7 @@ class Evaluation:
         self.deadline = time.monotonic() + self.opts.timeout
         if self.on_deadline is not None:
             self.on_deadline(self.opts.timeout)
-        cwd = project.root if project is not None else Path(event["cwd"])
+        cwd = project.root_path if project is not None else event["cwd"]
         combined = DecisionSet()
         for (cfg, b, hit), routed in zip(loaded, routes, strict=True):
             ds = self.phase(cfg, b, hit, routed, event, cwd)
@@ -210,7 +209,7 @@ def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
     if "file" in spec:
         import shlex
 
-        return {**spec, "command": shlex.quote(str(cfg.cupcake_dir / spec["file"]))}
+        return {**spec, "command": shlex.quote(os.path.join(cfg.cupcake_path, spec["file"]))}
     return spec
 
 

@@ -149,10 +149,8 @@ def _after(opts: EvalOptions, trace: Trace, evaluation: object) -> None:
         if opts.trace:
             print_trace(trace, opts.trace)
         if opts.debug_files:
-            from pathlib import Path
-
-            default = getattr(evaluation, "debug_dir", None) or Path.cwd() / ".cupcake" / "debug"
-            path = write_debug_file(Path(opts.debug_dir) if opts.debug_dir else default, trace)
+            default = getattr(evaluation, "debug_dir", None) or os.path.join(os.getcwd(), ".cupcake", "debug")
+            path = write_debug_file(opts.debug_dir or default, trace)
             log.info("debug trace written to %s", path)
         telemetry = getattr(evaluation, "telemetry_path", None)
         if telemetry is not None:

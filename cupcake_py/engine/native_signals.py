@@ -3,7 +3,7 @@
 A provider is registered by name prefix as "module:function" and imported only when a
 routed policy requires one of its signals. Contract:
 
-    function(names: list[str], event: dict, root: pathlib.Path, deadline: float) -> dict[str, value]
+    function(names: list[str], event: dict, root: str | os.PathLike[str], deadline: float) -> dict[str, value]
 
 `names` are the requested signal names with that prefix, `event` the preprocessed event,
 `root` the project root, `deadline` a `time.monotonic()` instant the provider must not run
@@ -21,7 +21,7 @@ from cupcake_py.errors import CupcakeError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
+    from os import PathLike
     from typing import Any
 
 
@@ -30,7 +30,7 @@ class SignalProviderError(CupcakeError):
 
 
 if TYPE_CHECKING:
-    Provider = Callable[[list[str], dict[str, Any], Path, float], dict[str, Any]]
+    Provider = Callable[[list[str], dict[str, Any], str | PathLike[str], float], dict[str, Any]]
 
 # prefix -> "module:function"; add a family here.
 PROVIDERS: dict[str, str] = {
@@ -61,7 +61,7 @@ def provides(name: str) -> bool:
     return p is not None and re.fullmatch(NAMES[p], name) is not None
 
 
-def gather(names: list[str], event: dict[str, Any], root: Path, deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float) -> dict[str, Any]:
     groups: dict[str, list[str]] = {}
     for n in names:
         p = _prefix(n)

@@ -12,7 +12,6 @@ from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 
@@ -67,12 +66,12 @@ def _now() -> Any:
     return datetime.now(UTC)
 
 
-def write_debug_file(directory: Path, trace: Trace) -> Path:
+def write_debug_file(directory: str, trace: Trace) -> str:
     """One human-readable file per evaluation: timings, input after preprocessing, routed
-    policies, signals with timings, raw decision set and the final answer."""
-    directory.mkdir(parents=True, exist_ok=True)
+    policies, signals with timings, raw decision set and the final answer. Returns its path."""
+    os.makedirs(directory, exist_ok=True)
     now = _now()
-    path = directory / f"{now.strftime('%Y%m%dT%H%M%S.%fZ')}_{os.getpid()}.txt"
+    path = os.path.join(directory, f"{now.strftime('%Y%m%dT%H%M%S.%fZ')}_{os.getpid()}.txt")
     lines = [f"cupcake-py evaluation  {now.isoformat()}", ""]
     lines.append("== timings (ms)")
     lines += [f"  {k:<12} {v * 1000:9.2f}" for k, v in trace.timing_dict().items()]
@@ -86,13 +85,14 @@ def write_debug_file(directory: Path, trace: Trace) -> Path:
     if trace.error:
         lines += ["", "== error", trace.error]
     lines += ["", "== response", jsonio.dumps_pretty(trace.response)]
-    path.write_text("\n".join(lines) + "\n", "utf-8")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
     return path
 
 
-def append_telemetry(destination: Path, trace: Trace) -> None:
+def append_telemetry(destination: str, trace: Trace) -> None:
     """One JSON line per evaluation appended to <destination>/events.jsonl."""
-    destination.mkdir(parents=True, exist_ok=True)
+    os.makedirs(destination, exist_ok=True)
     event = trace.notes.get("event") or {}
     record = {
         "time": _now().isoformat(),
@@ -105,5 +105,5 @@ def append_telemetry(destination: Path, trace: Trace) -> None:
         "error": trace.error,
         "timings_ms": {k: round(v * 1000, 3) for k, v in trace.timing_dict().items()},
     }
-    with open(destination / "events.jsonl", "ab") as f:
+    with open(os.path.join(destination, "events.jsonl"), "ab") as f:
         f.write(jsonio.dumps(record, default=str) + b"\n")

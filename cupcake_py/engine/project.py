@@ -15,109 +15,205 @@ Without --policy-dir the process working directory and its parents are searched 
 
 from __future__ import annotations
 
-import functools
 import os
-from pathlib import Path
 
 from cupcake_py.errors import CupcakeError
 from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Literal
 
+    StrPath = str | os.PathLike[str]
+
 HARNESS = "opencode"
-_PKG = Path(__file__).resolve().parents[1]
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # cupcake_py/
 
 
 class ProjectError(CupcakeError):
     pass
 
 
-@functools.cache
-def shipped_policies_dir() -> Path:
+def _path(p: str) -> Path:
+    """`p` as a pathlib.Path for the callers that want one (authoring, CLI commands, tests);
+    `cupcake eval` works on str paths and never imports pathlib."""
+    from pathlib import Path
+
+    return Path(p)
+
+
+def home_dir() -> str:
+    """$HOME as set, else the user's home directory."""
+    return os.environ.get("HOME") or os.path.expanduser("~")
+
+
+def global_config_dir() -> str:
+    """The default global configuration directory: `$XDG_CONFIG_HOME/cupcake`, else
+    `~/.config/cupcake` (used when it exists)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home_dir(), ".config")
+    return os.path.join(os.path.normpath(base), "cupcake")
+
+
+_shipped: list[str] = []  # memo (functools, with collections, costs a routing miss ~3 ms to import)
+
+
+def shipped_policies_path() -> str:
     """`policies/` of the checkout, else the copy inside the wheel."""
-    checkout = _PKG.parent / "policies"
-    return checkout if (checkout / "system").is_dir() else _PKG / "_policies"
+    if not _shipped:
+        checkout = os.path.join(os.path.dirname(PACKAGE_DIR), "policies")
+        in_checkout = os.path.isdir(os.path.join(checkout, "system"))
+        _shipped.append(checkout if in_checkout else os.path.join(PACKAGE_DIR, "_policies"))
+    return _shipped[0]
+
+
+def shipped_policies_dir() -> Path:
+    return _path(shipped_policies_path())
 
 
 class ConfigDir(FrozenRecord):
-    __slots__ = ("scope", "cupcake_dir", "root")
-    scope: Literal["project", "global"]
-    cupcake_dir: Path
-    root: Path  # the project root (signals run here); for the global dir: the dir itself
+    """A configuration directory, kept as str paths (`cupcake_path`, `root_path` and the
+    `*_path` properties: `cupcake eval` never imports pathlib). `cupcake_dir`, `root`,
+    `rulebook` and the `*_dir` properties give the same locations as pathlib.Paths."""
 
-    def __init__(self, scope: Literal["project", "global"], cupcake_dir: Path, root: Path) -> None:
-        self._fill(scope, cupcake_dir, root)
+    __slots__ = ("scope", "cupcake_path", "root_path")
+    scope: Literal["project", "global"]
+    cupcake_path: str
+    root_path: str  # the project root (signals run here); for the global dir: the dir itself
+
+    def __init__(self, scope: Literal["project", "global"], cupcake_dir: StrPath, root: StrPath) -> None:
+        self._fill(scope, os.fspath(cupcake_dir), os.fspath(root))
+
+    @property
+    def rulebook_path(self) -> str:
+        return os.path.join(self.cupcake_path, "rulebook.yml")
+
+    @property
+    def system_path(self) -> str:
+        return os.path.join(self.cupcake_path, "system")
+
+    @property
+    def policies_path(self) -> str:
+        return os.path.join(self.cupcake_path, "policies", HARNESS)
+
+    @property
+    def signals_path(self) -> str:
+        return os.path.join(self.cupcake_path, "signals")
+
+    @property
+    def cupcake_dir(self) -> Path:
+        return _path(self.cupcake_path)
+
+    @property
+    def root(self) -> Path:
+        return _path(self.root_path)
 
     @property
     def rulebook(self) -> Path:
-        return self.cupcake_dir / "rulebook.yml"
+        return _path(self.rulebook_path)
 
     @property
     def system_dir(self) -> Path:
-        return self.cupcake_dir / "system"
+        return _path(self.system_path)
 
     @property
     def policies_dir(self) -> Path:
-        return self.cupcake_dir / "policies" / HARNESS
+        return _path(self.policies_path)
 
     @property
     def signals_dir(self) -> Path:
-        return self.cupcake_dir / "signals"
+        return _path(self.signals_path)
 
 
-def _project_at(p: Path) -> ConfigDir | None:
-    if p.name == ".cupcake" and p.is_dir():
-        return ConfigDir("project", p, p.parent)
-    if (p / ".cupcake").is_dir():
-        return ConfigDir("project", p / ".cupcake", p)
+def _absolute(p: StrPath) -> str:
+    return os.path.abspath(os.path.expanduser(os.fspath(p)))
+
+
+def _project_at(p: str) -> ConfigDir | None:
+    if os.path.basename(p) == ".cupcake" and os.path.isdir(p):
+        return ConfigDir("project", p, os.path.dirname(p))
+    if os.path.isdir(os.path.join(p, ".cupcake")):
+        return ConfigDir("project", os.path.join(p, ".cupcake"), p)
     return None
 
 
-def find_project(policy_dir: str | None, start: Path | None = None) -> ConfigDir | None:
+def find_project(policy_dir: str | None, start: StrPath | None = None) -> ConfigDir | None:
     if policy_dir is not None:
-        p = Path(policy_dir).expanduser().absolute()
-        found = _project_at(p)
+        found = _project_at(_absolute(policy_dir))
         if found is None:
             raise ProjectError(f"--policy-dir {policy_dir}: no .cupcake directory there")
         return found
-    here = (start or Path.cwd()).absolute()
-    for d in (here, *here.parents):
-        if (d / ".cupcake").is_dir():
-            return ConfigDir("project", d / ".cupcake", d)
-    return None
+    d = os.getcwd() if start is None else _absolute(start)
+    while True:
+        if os.path.isdir(os.path.join(d, ".cupcake")):
+            return ConfigDir("project", os.path.join(d, ".cupcake"), d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
 
 
 def find_global(global_config: str | None) -> ConfigDir | None:
     if global_config is not None:
-        p = Path(global_config).expanduser().absolute()
-        if not p.is_dir():
+        p = _absolute(global_config)
+        if not os.path.isdir(p):
             raise ProjectError(f"--global-config {global_config}: not a directory")
         return ConfigDir("global", p, p)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    p = Path(base) / "cupcake"
-    return ConfigDir("global", p, p) if p.is_dir() else None
+    p = global_config_dir()
+    return ConfigDir("global", p, p) if os.path.isdir(p) else None
 
 
 TEST_SUFFIX = "_test.rego"
 
 
-def is_test_file(p: Path) -> bool:
+def is_test_file(p: StrPath) -> bool:
     """OPA's convention: `<name>_test.rego` holds unit tests, not policies."""
-    return p.name.endswith(TEST_SUFFIX)
+    return os.path.basename(os.fspath(p)).endswith(TEST_SUFFIX)
 
 
-def rego_files(directory: Path) -> list[Path]:
-    """Policy sources below `directory`: *.rego recursively, sorted, without unit-test files
-    (`*_test.rego`); [] when it does not exist."""
-    if not directory.is_dir():
-        return []
-    return sorted(p for p in directory.rglob("*.rego") if p.is_file() and not is_test_file(p))
+def stem(name: str) -> str:
+    """A file name without its last suffix (pathlib's `stem`: `a.b.sh` → `a.b`, `.x` → `.x`)."""
+    i = name.rfind(".")
+    return name[:i] if 0 < i < len(name) - 1 else name
 
 
-def signal_files(directory: Path) -> dict[str, Path]:
+def path_order(p: str) -> list[str]:
+    """Sort key ordering str paths as pathlib orders them (component by component)."""
+    return p.split("/")
+
+
+def rego_paths(directory: str) -> list[str]:
+    """Policy sources below `directory`: *.rego recursively (not into symlinked directories),
+    in path order, without unit-test files (`*_test.rego`); [] when it does not exist."""
+    found: list[str] = []
+    pending = [directory]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir() and not e.is_symlink():
+                pending.append(e.path)
+            elif e.name.endswith(".rego") and not is_test_file(e.name) and e.is_file():
+                found.append(e.path)
+    return sorted(found, key=path_order)
+
+
+def rego_files(directory: StrPath) -> list[Path]:
+    """`rego_paths` as pathlib.Paths."""
+    return [_path(p) for p in rego_paths(os.fspath(directory))]
+
+
+def signal_paths(directory: str) -> dict[str, str]:
     """Auto-discovered signals: every non-dot file of signals/, named by its stem."""
-    if not directory.is_dir():
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
         return {}
-    return {p.stem: p for p in sorted(directory.iterdir()) if not p.name.startswith(".") and p.is_file()}
+    return {stem(e.name): e.path for e in entries if not e.name.startswith(".") and e.is_file()}
+
+
+def signal_files(directory: StrPath) -> dict[str, Path]:
+    """`signal_paths` as pathlib.Paths."""
+    return {name: _path(p) for name, p in signal_paths(os.fspath(directory)).items()}

@@ -26,7 +26,6 @@ from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 MAX_OUTPUT = 1 << 20
@@ -93,7 +92,7 @@ def _value(run: _Run) -> tuple[Any, bool]:
         return text, True
 
 
-def run_signals(specs: dict[str, dict[str, Any]], stdin: bytes, cwd: Path, deadline: float) -> list[SignalResult]:
+def run_signals(specs: dict[str, dict[str, Any]], stdin: bytes, cwd: str | os.PathLike[str], deadline: float) -> list[SignalResult]:
     """Run every signal of `specs` ({name: {command, timeout_seconds}}) concurrently."""
     sel = selectors.DefaultSelector()
     runs: list[_Run] = []

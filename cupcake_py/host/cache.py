@@ -25,7 +25,6 @@ except ImportError:  # pragma: no cover - CPython always has it
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Literal
 
     from cupcake_py.host.engine import Compiler
@@ -63,11 +62,11 @@ def _digest(data: bytes | memoryview) -> bytes:
     return blake2b(data, digest_size=32).digest()
 
 
-def _usable_dir(directory: Path) -> bool:
+def _usable_dir(directory: str) -> bool:
     """Create the directory (0700) if needed; refuse one that others can write to."""
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = directory.stat()
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        st = os.stat(directory)
     except OSError as e:
         log.debug("module cache disabled: %s", e)
         return False
@@ -77,9 +76,10 @@ def _usable_dir(directory: Path) -> bool:
     return True
 
 
-def _read_entry(path: Path) -> bytes | None:
+def _read_entry(path: str) -> bytes | None:
     try:
-        blob = path.read_bytes()
+        with open(path, "rb") as f:
+            blob = f.read()
     except FileNotFoundError:
         return None
     except OSError as e:
@@ -94,7 +94,7 @@ def _read_entry(path: Path) -> bytes | None:
     return bytes(payload)
 
 
-def _write_entry(directory: Path, path: Path, payload: bytes) -> None:
+def _write_entry(directory: str, path: str, payload: bytes) -> None:
     import tempfile
 
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".cwasm")
@@ -122,7 +122,7 @@ def _compile(engine: capi.Engine, wasm: bytes) -> capi.Module:
         raise ModuleError(f"not a valid WebAssembly module: {first}") from None
 
 
-def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tuple[capi.Module, LoadStats]:
+def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple[capi.Module, LoadStats]:
     """Compiled module for `wasm`, from the cache when possible."""
     engine = get_engine(compiler)
     if cache_dir is None or not _usable_dir(cache_dir):
@@ -130,7 +130,8 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tupl
         module = _compile(engine, wasm)
         return module, LoadStats("off", compile_s=time.perf_counter() - t0)
 
-    path = cache_dir / f"{cache_key(wasm, compiler)}.cwasm"
+    name = f"{cache_key(wasm, compiler)}.cwasm"
+    path = os.path.join(cache_dir, name)
     t0 = time.perf_counter()
     payload = _read_entry(path)
     status: CacheStatus = "miss" if payload is None else "rebuilt"
@@ -139,7 +140,7 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: Path | None) -> tupl
             module = capi.Module.deserialize(engine, payload)
             return module, LoadStats("hit", deserialize_s=time.perf_counter() - t0)
         except capi.WasmError as e:
-            log.info("module cache entry %s unusable (%s); recompiling", path.name, e)
+            log.info("module cache entry %s unusable (%s); recompiling", name, e)
     t1 = time.perf_counter()
     module = _compile(engine, wasm)
     t2 = time.perf_counter()

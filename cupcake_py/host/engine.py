@@ -13,12 +13,12 @@ import math
 import os
 import threading
 import time
-from pathlib import Path
 
 from cupcake_py.host import capi
 
-TYPE_CHECKING = False  # (typing is not imported on the eval path)
+TYPE_CHECKING = False  # (typing and pathlib are not imported on the eval path)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, Literal
 
     Compiler = Literal["cranelift", "winch"]
@@ -28,9 +28,9 @@ WASM_PAGE = 65536
 TICK_SECONDS = 0.01
 
 
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cupcake-py" / "modules"
+def default_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cupcake-py", "modules")
 
 
 _DEFAULT_DIR: Any = object()
@@ -38,23 +38,24 @@ _DEFAULT_DIR: Any = object()
 
 class HostOptions:
     """How a policy runs (immutable). `cache_dir=None` disables the native-code cache; by
-    default it is `default_cache_dir()`.
+    default it is `default_cache_dir()`. The directory is kept as a str path (`cache_path`);
+    the `cache_dir` property gives it as a pathlib.Path.
 
     deadline: seconds of wall-clock time per call into wasm; memory_limit: bytes of linear
     memory; strict: host BuiltinError → BuiltinEvalError instead of undefined; allow_net:
     host builtins may use the network (http.send, net.lookup_ip_addr); compiler: cranelift
     or winch. (A plain class, not a dataclass: it is on the start-up path of every eval.)"""
 
-    __slots__ = ("deadline", "memory_limit", "strict", "allow_net", "cache_dir", "compiler")
+    __slots__ = ("deadline", "memory_limit", "strict", "allow_net", "cache_path", "compiler")
     deadline: float
     memory_limit: int
     strict: bool
     allow_net: bool
-    cache_dir: Path | None
+    cache_path: str | None
     compiler: Compiler
 
     def __init__(self, deadline: float = 1.0, memory_limit: int = 64 * MiB, strict: bool = False,
-                 allow_net: bool = False, cache_dir: Path | None = _DEFAULT_DIR,
+                 allow_net: bool = False, cache_dir: str | os.PathLike[str] | None = _DEFAULT_DIR,
                  compiler: Compiler = "cranelift") -> None:
         if not deadline > 0:
             raise ValueError("deadline must be > 0 seconds")
@@ -62,7 +63,8 @@ class HostOptions:
             raise ValueError(f"memory_limit must be at least one page ({WASM_PAGE} bytes)")
         for name, value in (("deadline", deadline), ("memory_limit", memory_limit), ("strict", strict),
                             ("allow_net", allow_net),
-                            ("cache_dir", default_cache_dir() if cache_dir is _DEFAULT_DIR else cache_dir),
+                            ("cache_path", default_cache_dir() if cache_dir is _DEFAULT_DIR else
+                             None if cache_dir is None else os.fspath(cache_dir)),
                             ("compiler", compiler)):
             object.__setattr__(self, name, value)
 
@@ -82,6 +84,14 @@ class HostOptions:
         return "HostOptions(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     @property
+    def cache_dir(self) -> Path | None:
+        if self.cache_path is None:
+            return None
+        from pathlib import Path
+
+        return Path(self.cache_path)
+
+    @property
     def memory_pages(self) -> int:
         return self.memory_limit // WASM_PAGE
 
@@ -97,8 +107,8 @@ def wasmtime_version() -> str:
     """The installed wasmtime package's version, from its dist-info folder name next to the
     package (importing importlib.metadata costs tens of ms of start-up)."""
     if not _version:
-        site = Path(capi.library_path()).parent.parent.parent
-        found = sorted(p.name for p in site.glob("wasmtime-*.dist-info"))
+        site = os.path.dirname(os.path.dirname(os.path.dirname(capi.library_path())))
+        found = sorted(n for n in os.listdir(site) if n.startswith("wasmtime-") and n.endswith(".dist-info"))
         if len(found) == 1:
             _version.append(found[0][len("wasmtime-"):-len(".dist-info")])
         else:

@@ -127,7 +127,7 @@ class PolicyModule:
     def __init__(self, wasm: bytes, options: HostOptions | None = None) -> None:
         self.options = options or HostOptions()
         self.engine = get_engine(self.options.compiler)
-        self.module, self.load_stats = load_module(bytes(wasm), self.options.compiler, self.options.cache_dir)
+        self.module, self.load_stats = load_module(bytes(wasm), self.options.compiler, self.options.cache_path)
         self.memory_type = abi.check_imports(self.module)
         self.export_types = dict(self.module.exports())
         self.export_names = frozenset(self.export_types)

@@ -14,7 +14,7 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine import native_signals
 from cupcake_py.engine.builtin_config import GIT_OPERATION
 from cupcake_py.engine.evaluator import _builtin_signal_applies
-from cupcake_py.engine.project import ConfigDir, rego_files
+from cupcake_py.engine.project import ConfigDir, rego_files, shipped_policies_dir
 
 ROUTED = """# METADATA
 # custom:
@@ -134,7 +134,7 @@ def test_unit_test_files_never_reach_the_bundle(tmp_path: Path) -> None:
     cfg = project(tmp_path, policies={"t_test.rego": unrouted, "deep/u_test.rego": unrouted})
     system = cfg.system_dir
     system.mkdir()
-    shipped = bundles.shipped_policies_dir() / "system"
+    shipped = shipped_policies_dir() / "system"
     for f in rego_files(shipped):
         (system / f.name).write_bytes(f.read_bytes())
     (system / "evaluate_test.rego").write_text(unrouted.replace("policies.t_test", "system.evaluate_test"))

@@ -25,6 +25,12 @@ NOT_IMPORTED = {
     "shlex": "only for signal files and always_inject file items",
     "signal": "the C module _signal serves the deadline alarm and the reaper",
     "cupcake_py.engine.rulebook": "pydantic/YAML only to build a bundle (cache miss)",
+    "pathlib": "the eval path works on str paths (os.path, os.scandir); Path-returning variants serve other commands",
+    "urllib.parse": "only pathlib pulls it in (file URIs)",
+    "ipaddress": "only urllib.parse pulls it in",
+    "fnmatch": "only pathlib's glob pulls it in",
+    "functools": "memos instead of functools.cache (functools pulls collections, operator, reprlib)",
+    "re": "a routing miss parses no shell command or patch (re pulls enum and functools)",
 }
 
 PROBE = """

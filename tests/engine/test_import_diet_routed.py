@@ -15,8 +15,9 @@ from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
 
 from .test_import_diet import NOT_IMPORTED, PROBE
 
-# the host runs the WASM; preprocessing imports the harness's shell module (Bash commands)
-ALLOWED_WHEN_ROUTED = {"cupcake_py.host", "shlex"}
+# the host runs the WASM; preprocessing imports the harness's shell module (Bash commands) and
+# parses commands and patches with re (which imports functools)
+ALLOWED_WHEN_ROUTED = {"cupcake_py.host", "shlex", "re", "functools"}
 
 
 def test_routed_wasm_evaluation_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:

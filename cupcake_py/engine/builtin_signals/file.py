@@ -17,8 +17,10 @@ import os
 import re
 import stat
 import time
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HEAD_BYTES = 8 << 10
 MAX_HEAD_KB = 1024
@@ -79,7 +81,7 @@ def _head(path: str, n: int) -> str:
         os.close(fd)
 
 
-def gather(names: list[str], event: dict[str, Any], root: Path, deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | os.PathLike[str], deadline: float) -> dict[str, Any]:
     path = event.get("resolved_file_path")
     if not isinstance(path, str) or not path:
         return {"file.exists": False} if "file.exists" in names else {}

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import logging
 import time
-from pathlib import Path
 from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from os import PathLike
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +89,7 @@ def _run(repo: Any, args: list[str], deadline: float) -> str | None:
     return data[:MAX_OUTPUT].decode("utf-8", "replace")
 
 
-def gather(names: list[str], event: dict[str, Any], root: Path, deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float) -> dict[str, Any]:
     import git
 
     try:

@@ -3,8 +3,7 @@ as `cupcake_py/harness/opencode/_data/` in a wheel) and its cached JSON files.""
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
+import os
 
 from cupcake_py import jsonio
 
@@ -12,19 +11,28 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_PKG = Path(__file__).resolve().parent
+_PKG = os.path.dirname(os.path.realpath(__file__))
 
 
-@functools.cache
-def harness_dir() -> Path:
-    """`harness/opencode/` of the checkout, else the copy shipped inside the wheel."""
-    checkout = _PKG.parents[2] / "harness" / "opencode"
-    return checkout if (checkout / "tool_map.json").is_file() else _PKG / "_data"
+# memos (not functools.cache: functools, with collections, costs a routing miss ~3 ms to import)
+_dir: list[str] = []
+_loaded: dict[str, Any] = {}
 
 
-@functools.cache
+def harness_dir() -> str:
+    """`harness/opencode/` of the checkout, else the copy shipped inside the wheel (a str path)."""
+    if not _dir:
+        checkout = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(_PKG))), "harness", "opencode")
+        in_checkout = os.path.isfile(os.path.join(checkout, "tool_map.json"))
+        _dir.append(checkout if in_checkout else os.path.join(_PKG, "_data"))
+    return _dir[0]
+
+
 def _load(name: str) -> Any:
-    return jsonio.loads((harness_dir() / name).read_bytes())
+    if name not in _loaded:
+        with open(os.path.join(harness_dir(), name), "rb") as f:
+            _loaded[name] = jsonio.loads(f.read())
+    return _loaded[name]
 
 
 def tool_map() -> dict[str, Any]:

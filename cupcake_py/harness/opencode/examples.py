@@ -60,7 +60,7 @@ class Outcome:
 
 
 def examples_dir() -> Path:
-    return harness_dir() / "examples"
+    return Path(harness_dir()) / "examples"
 
 
 def load_cases(directory: Path | None = None) -> list[Case]:

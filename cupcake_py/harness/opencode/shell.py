@@ -10,7 +10,6 @@ import os
 import re
 import shlex
 import stat
-from pathlib import Path
 
 from cupcake_py.record import FrozenRecord
 
@@ -98,7 +97,7 @@ def segments(command: str) -> list[list[str]]:
 
 
 def expand_home(token: str) -> str:
-    home = os.environ.get("HOME") or str(Path.home())
+    home = os.environ.get("HOME") or os.path.expanduser("~")
     if token == "~" or token.startswith("~/"):
         return home + token[1:]
     for var in ("$HOME", "${HOME}"):
