@@ -21,7 +21,8 @@ Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 
 from __future__ import annotations
 
-from cupcake_py.engine.project import global_config_dir, home_dir
+from cupcake_py.engine.project import global_config_dir
+from cupcake_py.userdirs import expand_home, home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,17 +37,6 @@ GIT_OPERATION = (r"(^|[\s;&|('\"`])(\S*/)?git(\s+(-[Cc]\s+(\"[^\"]*\"|'[^']*'|[^
                  r"\s+(commit|push|merge)(\s|$|['\";&|)])")
 
 
-def expand(path: str, home: str | None = None) -> str:
-    """`~`, `~/…`, `$HOME/…` and `${HOME}/…` with the home directory; anything else unchanged."""
-    h = (home or home_dir()).rstrip("/")
-    if path == "~" or path.startswith("~/"):
-        return h + path[1:]
-    for var in ("$HOME", "${HOME}"):
-        if path == var or path.startswith(var + "/"):
-            return h + path[len(var):]
-    return path
-
-
 def _dump(model: Any) -> dict[str, Any]:
     out: dict[str, Any] = model.model_dump(mode="json", exclude={"enabled"}, exclude_none=True)
     return out
@@ -57,18 +47,18 @@ def policy_config(name: str, builtin: Any) -> dict[str, Any]:
     cfg = _dump(builtin)
     home = home_dir()
     if name == "protected_paths":
-        cfg["paths"] = [expand(p, home) for p in cfg["paths"]]
+        cfg["paths"] = [expand_home(p, home) for p in cfg["paths"]]
         cfg["home"] = home
     elif name == "rulebook_security_guardrails":
-        paths = [expand(p, home) for p in cfg["protected_paths"]]
+        paths = [expand_home(p, home) for p in cfg["protected_paths"]]
         glob = global_config_dir() + "/"
         cfg["protected_paths"] = paths + ([glob] if glob not in paths else [])
         cfg["home"] = home
     elif name == "system_protection":
-        cfg["additional_paths"] = [expand(p, home) for p in cfg["additional_paths"]]
+        cfg["additional_paths"] = [expand_home(p, home) for p in cfg["additional_paths"]]
         cfg["home"] = home
     elif name == "sensitive_data_protection":
-        cfg["additional_patterns"] = [expand(p, home) for p in cfg["additional_patterns"]]
+        cfg["additional_patterns"] = [expand_home(p, home) for p in cfg["additional_patterns"]]
         cfg["home"] = home
     elif name == "git_pre_check":
         cfg["checks"] = [{"command": c["command"], "message": c["message"], "signal": f"__builtin_git_pre_check_{i}"}

@@ -19,7 +19,6 @@ another version's layout) makes the entry a miss that is rebuilt and replaced.
 from __future__ import annotations
 
 import os
-import stat
 
 from cupcake_py import __version__, jsonio
 from cupcake_py.engine.project import (
@@ -37,6 +36,7 @@ from cupcake_py.engine.project import (
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.record import Record
+from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
 
 try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
     from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
@@ -182,21 +182,7 @@ def _read(path: str) -> bytes:
 
 
 def cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home_dir(), ".cache")
-    return os.path.join(base, "cupcake-py", "bundles")
-
-
-def _private_dir(d: str) -> bool:
-    try:
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        st = os.stat(d)
-    except OSError as e:
-        log.debug("bundle cache disabled: %s", e)
-        return False
-    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        log.warning("bundle cache %s is writable by others; not using it", d)
-        return False
-    return True
+    return user_cache_dir("bundles")
 
 
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
@@ -247,21 +233,12 @@ def read_cached(key: str) -> Bundle | None:
 
 def write_cached(bundle: Bundle) -> None:
     d = cache_dir()
-    if not _private_dir(d):
+    if not private_dir(d, "bundle cache"):
         return
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".bundle")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(encode(bundle))
-        os.replace(tmp, os.path.join(d, f"{bundle.key}.bundle"))
+        atomic_write(d, f"{bundle.key}.bundle", (encode(bundle),), ".bundle")
     except OSError as e:
         log.debug("bundle cache write failed: %s", e)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
 
 
 # ----------------------------------------------------------------------------- build

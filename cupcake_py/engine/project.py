@@ -19,6 +19,7 @@ import os
 
 from cupcake_py.errors import CupcakeError
 from cupcake_py.record import FrozenRecord
+from cupcake_py.userdirs import home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,11 +42,6 @@ def _path(p: str) -> Path:
     from pathlib import Path
 
     return Path(p)
-
-
-def home_dir() -> str:
-    """$HOME as set, else the user's home directory."""
-    return os.environ.get("HOME") or os.path.expanduser("~")
 
 
 def global_config_dir() -> str:

@@ -10,13 +10,13 @@ never read (deserializing is loading native code).
 from __future__ import annotations
 
 import os
-import stat
 import time
 
 from cupcake_py.host import capi
 from cupcake_py.host.engine import engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
 from cupcake_py.lazylog import LazyLogger
+from cupcake_py.userdirs import atomic_write, private_dir
 
 try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
     from _blake2 import blake2b
@@ -62,20 +62,6 @@ def _digest(data: bytes | memoryview) -> bytes:
     return blake2b(data, digest_size=32).digest()
 
 
-def _usable_dir(directory: str) -> bool:
-    """Create the directory (0700) if needed; refuse one that others can write to."""
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        st = os.stat(directory)
-    except OSError as e:
-        log.debug("module cache disabled: %s", e)
-        return False
-    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        log.warning("module cache %s is not private to this user; not using it", directory)
-        return False
-    return True
-
-
 def _read_entry(path: str) -> bytes | None:
     try:
         with open(path, "rb") as f:
@@ -94,24 +80,6 @@ def _read_entry(path: str) -> bytes | None:
     return bytes(payload)
 
 
-def _write_entry(directory: str, path: str, payload: bytes) -> None:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".cwasm")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC)
-            f.write(_digest(payload))
-            f.write(payload)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _compile(engine: capi.Engine, wasm: bytes) -> capi.Module:
     if not wasm.startswith(b"\0asm"):
         raise ModuleError("not a WebAssembly binary (no \\0asm header)")
@@ -125,7 +93,7 @@ def _compile(engine: capi.Engine, wasm: bytes) -> capi.Module:
 def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple[capi.Module, LoadStats]:
     """Compiled module for `wasm`, from the cache when possible."""
     engine = get_engine(compiler)
-    if cache_dir is None or not _usable_dir(cache_dir):
+    if cache_dir is None or not private_dir(cache_dir, "module cache"):
         t0 = time.perf_counter()
         module = _compile(engine, wasm)
         return module, LoadStats("off", compile_s=time.perf_counter() - t0)
@@ -145,7 +113,8 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple
     module = _compile(engine, wasm)
     t2 = time.perf_counter()
     try:
-        _write_entry(cache_dir, path, module.serialize())
+        payload = module.serialize()
+        atomic_write(cache_dir, os.path.basename(path), (MAGIC, _digest(payload), payload), ".cwasm")
     except OSError as e:
         log.debug("module cache write failed: %s", e)
     return module, LoadStats(status, compile_s=t2 - t1, store_s=time.perf_counter() - t2)

@@ -15,6 +15,7 @@ import threading
 import time
 
 from cupcake_py.host import capi
+from cupcake_py.userdirs import user_cache_dir
 
 TYPE_CHECKING = False  # (typing and pathlib are not imported on the eval path)
 if TYPE_CHECKING:
@@ -29,8 +30,7 @@ TICK_SECONDS = 0.01
 
 
 def default_cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cupcake-py", "modules")
+    return user_cache_dir("modules")
 
 
 _DEFAULT_DIR: Any = object()

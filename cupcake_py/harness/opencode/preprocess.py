@@ -22,6 +22,7 @@ import os
 from cupcake_py import jsonio
 from cupcake_py.harness.opencode import data, shell
 from cupcake_py.harness.opencode.patch import patch_operations
+from cupcake_py.userdirs import expand_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def event_name(event: dict[str, Any]) -> str:
 
 
 def _path_fields(raw: str, base: str) -> dict[str, Any]:
-    joined = os.path.join(base, shell.expand_home(raw))
+    joined = os.path.join(base, expand_home(raw))
     return {
         "resolved_file_path": os.path.realpath(joined),
         "original_file_path": raw,
@@ -70,7 +71,7 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
     tool = event["tool"]
     tool_name = data.mapped_tool_name(tool)
     args: dict[str, Any] = _copy(event["args"])
-    cwd = os.path.realpath(shell.expand_home(event["cwd"]))
+    cwd = os.path.realpath(expand_home(event["cwd"]))
     out["tool_name"] = tool_name
     out["tool_input"] = args
     if "result" in event:
@@ -90,7 +91,7 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
     if tool_name == "Bash" and isinstance(args.get("command"), str):
         args["command"] = shell.normalize_whitespace(args["command"])
         workdir = args.get("workdir")
-        base = os.path.realpath(os.path.join(cwd, shell.expand_home(workdir))) if isinstance(workdir, str) and workdir \
+        base = os.path.realpath(os.path.join(cwd, expand_home(workdir))) if isinstance(workdir, str) and workdir \
             else cwd
         out.update(_bash_fields(args["command"], base, script_inspection))
     return out

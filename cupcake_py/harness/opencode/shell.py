@@ -12,6 +12,7 @@ import shlex
 import stat
 
 from cupcake_py.record import FrozenRecord
+from cupcake_py.userdirs import expand_home
 
 OPERATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "!", "{", "}"})
 REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">|", "&>", "&>>", ">&", "<&"})
@@ -94,16 +95,6 @@ def segments(command: str) -> list[list[str]]:
         else:
             out[-1].append(w)
     return [s for s in out if s]
-
-
-def expand_home(token: str) -> str:
-    home = os.environ.get("HOME") or os.path.expanduser("~")
-    if token == "~" or token.startswith("~/"):
-        return home + token[1:]
-    for var in ("$HOME", "${HOME}"):
-        if token == var or token.startswith(var + "/"):
-            return home + token[len(var):]
-    return token
 
 
 def resolve_path(raw: str, base: str) -> str:

@@ -1,0 +1,79 @@
+"""The user's directories that cupcake-py reads and writes (str paths: this module is on the
+start-up path of every `cupcake eval`, which does not import pathlib), and how its caches
+are written: private to the user, replaced atomically.
+
+- `home_dir()`: $HOME as set, else the user's home directory; `expand_home(path)` replaces
+  a leading `~` / `$HOME` / `${HOME}` with it.
+- `user_cache_dir(name)`: `$XDG_CACHE_HOME/cupcake-py/<name>` (else `~/.cache/...`); the
+  bundle cache is "bundles", the host's native-code cache "modules".
+- `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
+  be created or when someone else owns it or can write to it (a cache entry that others can
+  plant is not trusted: native code is loaded from it).
+- `atomic_write(directory, name, chunks, suffix)`: write to a temporary file in `directory`
+  and rename it over `name`, so concurrent `cupcake eval` processes only ever see whole
+  entries; the temporary file is removed on any failure, which is re-raised.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from cupcake_py.lazylog import LazyLogger
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+log = LazyLogger(__name__)
+
+
+def home_dir() -> str:
+    return os.environ.get("HOME") or os.path.expanduser("~")
+
+
+def expand_home(path: str, home: str | None = None) -> str:
+    """`~`, `~/…`, `$HOME/…` and `${HOME}/…` with the home directory (`home`, else
+    `home_dir()`); anything else unchanged (no `~user`, no other variables)."""
+    h = (home or home_dir()).rstrip("/")
+    if path == "~" or path.startswith("~/"):
+        return h + path[1:]
+    for var in ("$HOME", "${HOME}"):
+        if path == var or path.startswith(var + "/"):
+            return h + path[len(var):]
+    return path
+
+
+def user_cache_dir(name: str) -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home_dir(), ".cache")
+    return os.path.join(base, "cupcake-py", name)
+
+
+def private_dir(path: str, what: str) -> bool:
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.stat(path)
+    except OSError as e:
+        log.debug("%s disabled: %s", what, e)
+        return False
+    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        log.warning("%s %s is not private to this user; not using it", what, path)
+        return False
+    return True
+
+
+def atomic_write(directory: str, name: str, chunks: Iterable[bytes], suffix: str) -> None:
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        os.replace(tmp, os.path.join(directory, name))
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
