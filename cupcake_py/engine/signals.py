@@ -64,13 +64,17 @@ class SignalResult(FrozenRecord):
         self._fill(name, value, seconds, ok)
 
 
-def _kill(run: _Run) -> None:
-    if run.proc is None:
-        return
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group `proc` leads (started with start_new_session=True)."""
     try:
-        os.killpg(run.proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _kill(run: _Run) -> None:
+    if run.proc is not None:
+        kill_group(run.proc)
 
 
 def _value(run: _Run) -> tuple[Any, bool]:

@@ -183,18 +183,36 @@ GIT_POLICY = policy("g", 'deny contains {"rule_id": "G", "reason": "main"} if { 
 
 def test_crashing_native_provider_fails_closed(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"g": GIT_POLICY})
-    env["GIT_PYTHON_GIT_EXECUTABLE"] = str(tmp_path / "no-such-git")
-    resp, code, stderr = run_eval(bash(project, "ls"), project, [], env)
+    patch = ("import cupcake_py.engine.builtin_signals.git as g\n"
+             "def boom(*a, **k): raise RuntimeError('provider bug')\ng.gather = boom")
+    resp, code, stderr = _run_patched(project, env, patch)
     assert_fail_closed(resp, code, stderr, "git.branch")
+    assert "provider bug" in resp["reason"]  # type: ignore[index]
+
+
+def test_missing_git_leaves_the_git_signals_out(tmp_path: Path) -> None:
+    project, env = world(tmp_path, {"g": GIT_POLICY})
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
+    resp, code, _ = run_eval(bash(project, "ls"), project, [], env)
+    assert (resp, code) == ({"decision": "deny", "reason": "main", "rule_ids": ["G"]}, 0)  # git found: branch known
+    nogit = tmp_path / "nogit"
+    nogit.mkdir()
+    for tool in ("sh", "env"):  # anything but git
+        os.symlink(f"/bin/{tool}", nogit / tool)
+    resp, code, stderr = run_eval(bash(project, "ls"), project, [], {**env, "PATH": str(nogit)})
+    assert (resp, code) == ({"decision": "allow"}, 0), stderr
+    assert "Traceback" not in stderr
 
 
 def test_hanging_native_provider_hits_the_hard_deadline_and_leaves_no_process(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"g": GIT_POLICY})
     pidfile = tmp_path / "git.pid"
-    fake = tmp_path / "fake-git"
+    bindir = tmp_path / "fakebin"
+    bindir.mkdir()
+    fake = bindir / "git"
     fake.write_text(f"#!/bin/sh\necho $$ >> {pidfile}\nexec sleep 60\n")
     fake.chmod(0o755)
-    env["GIT_PYTHON_GIT_EXECUTABLE"] = str(fake)
+    env["PATH"] = f"{bindir}:{env['PATH']}"
     t0 = time.monotonic()
     resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1"], env)
     assert time.monotonic() - t0 < 30

@@ -1,4 +1,4 @@
-"""`git.*` signals about the repository containing the project root (GitPython).
+"""`git.*` signals about the repository containing the project root (the `git` executable).
 
 | signal | value (no repository: is_repo false, the rest null / false / []) |
 | git.is_repo | bool |
@@ -8,25 +8,37 @@
 | git.ahead_behind | {"ahead": n, "behind": n} against the upstream, null without one |
 | git.last_commit | {"sha", "message", "author", "time"} (time: unix seconds), null before the first commit |
 
-One repository open and at most two git processes per evaluation (`git status --porcelain=v2
---branch -z` and `git log -1`), each killed when the evaluation deadline comes. A git failure
-or timeout leaves the affected signals out (absent from input.signals).
+At most two git processes per evaluation, run concurrently in the project root: `git status
+--porcelain=v2 --branch -z` (git.is_repo and the status signals) and `git log -1`
+(git.last_commit). git's own discovery finds the repository (parent directories, worktrees,
+GIT_DIR, GIT_CEILING_DIRECTORIES); "not a git repository" is the no-repository answer. Each
+process runs in its own session with GIT_OPTIONAL_LOCKS=0 (status never takes index.lock while
+the agent uses git), GIT_TERMINAL_PROMPT=0 and LC_ALL=C, and its whole group is killed when the
+evaluation deadline comes. A git failure or timeout (or no `git` executable) leaves the affected
+signals out (absent from input.signals); so does an unreadable repository for git.is_repo.
 """
 
 from __future__ import annotations
 
-import logging
+import os
+import subprocess
 import time
-from typing import Any
+
+from cupcake_py.engine.signals import kill_group
+from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from os import PathLike
+    from typing import Any
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 MAX_FILES = 1000
 MAX_OUTPUT = 4 << 20
+STATUS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"]
+LOG = ["log", "-1", "--format=%H%x00%an <%ae>%x00%ct%x00%B"]
+ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 STATUS_SIGNALS = frozenset({"git.branch", "git.is_dirty", "git.staged_files", "git.unstaged_files",
                             "git.untracked_files", "git.ahead_behind"})
 
@@ -75,54 +87,99 @@ def parse_status(text: str) -> dict[str, Any]:
             "git.is_dirty": bool(staged or unstaged or untracked)}
 
 
-def _run(repo: Any, args: list[str], deadline: float) -> str | None:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return None
-    try:
-        out = repo.git.execute(["git", *args], kill_after_timeout=max(left, 0.01), max_chunk_size=MAX_OUTPUT,
-                               strip_newline_in_stdout=False, stdout_as_string=False)
-    except Exception as e:  # GitCommandError, timeout kill, OSError: leave the signals out
-        log.debug("git %s failed: %s", args[0], e)
-        return None
-    data = out if isinstance(out, bytes) else str(out).encode()
-    return data[:MAX_OUTPUT].decode("utf-8", "replace")
+class _Git:
+    """One git process started in `root` (None: not started, the reason is logged)."""
+
+    __slots__ = ("args", "proc")
+
+    def __init__(self, args: list[str], root: str | PathLike[str], deadline: float) -> None:
+        self.args = args
+        self.proc: subprocess.Popen[bytes] | None = None
+        if deadline - time.monotonic() <= 0:
+            log.debug("git %s not started: the evaluation deadline passed", args[0])
+            return
+        try:
+            self.proc = subprocess.Popen(["git", *args], cwd=root, env={**os.environ, **ENV}, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as e:  # no git executable, root unreadable …
+            log.debug("git %s could not start: %s", args[0], e)
+
+    def result(self, deadline: float) -> tuple[int, str, str] | None:
+        """(exit status, stdout, stderr) of the finished process; None when it did not start or
+        the deadline came first (its group is then killed)."""
+        proc = self.proc
+        if proc is None:
+            return None
+        try:
+            out, err = proc.communicate(timeout=max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            log.debug("git %s killed at the evaluation deadline", self.args[0])
+            self.kill()
+            return None
+        return proc.returncode, out[:MAX_OUTPUT].decode("utf-8", "replace"), err[:MAX_OUTPUT].decode("utf-8", "replace")
+
+    def kill(self) -> None:
+        """Kill the process group (if still running) and reap the process."""
+        if self.proc is None:
+            return
+        kill_group(self.proc)
+        try:
+            self.proc.communicate(timeout=1)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            pass
+
+
+def _no_repository(res: tuple[int, str, str]) -> bool:
+    return res[0] == 128 and "not a git repository" in res[2]
+
+
+def _last_commit(res: tuple[int, str, str] | None, root: str | PathLike[str], deadline: float) -> tuple[bool, Any]:
+    """(known, git.last_commit) from `git log -1`; an unborn HEAD (no commits yet) is null."""
+    if res is None:
+        return False, None
+    code, text, err = res
+    if code == 0:
+        parts = text.split("\0", 3)
+        if len(parts) < 4:
+            return True, None
+        return True, {"sha": parts[0].strip(), "author": parts[1], "time": int(parts[2]), "message": parts[3].strip()}
+    if _no_repository(res):
+        return True, None
+    head = _Git(["rev-parse", "--verify", "-q", "HEAD"], root, deadline).result(deadline)
+    if head is not None and head[0] == 1 and not head[1].strip():  # a repository whose HEAD names no commit
+        return True, None
+    log.debug("git log failed (exit %s): %s", code, err.strip())
+    return False, None
 
 
 def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float) -> dict[str, Any]:
-    import git
-
-    try:
-        repo = git.Repo(root, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+    if not os.path.isdir(root):
         return _no_repo(names)
-    except Exception as e:
-        log.debug("git repo at %s unreadable: %s", root, e)
-        return {}
+    wanted = set(names)
+    status = _Git(STATUS, root, deadline) if "git.is_repo" in wanted or STATUS_SIGNALS & wanted else None
+    last = _Git(LOG, root, deadline) if "git.last_commit" in wanted else None
     out: dict[str, Any] = {}
     try:
-        if "git.is_repo" in names:
-            out["git.is_repo"] = True
-        if STATUS_SIGNALS & set(names):
-            text = _run(repo, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"], deadline)
-            if text is not None:
-                status = parse_status(text)
-                out.update({n: status[n] for n in names if n in status})
-        if "git.last_commit" in names:
-            text = _run(repo, ["log", "-1", "--format=%H%x00%an <%ae>%x00%ct%x00%B"], deadline)
-            if text is not None:
-                parts = text.split("\0", 3)
-                out["git.last_commit"] = ({"sha": parts[0].strip(), "author": parts[1], "time": int(parts[2]),
-                                           "message": parts[3].strip()} if len(parts) == 4 else None)
-            elif _unborn(repo):
-                out["git.last_commit"] = None
+        if status is not None:
+            res = status.result(deadline)
+            if res is not None and _no_repository(res):
+                return _no_repo(names)
+            if res is not None and res[0] == 0:
+                if "git.is_repo" in wanted:
+                    out["git.is_repo"] = True
+                values = parse_status(res[1])
+                out.update({n: values[n] for n in names if n in values})
+            elif res is not None:
+                log.debug("git status failed (exit %s): %s", res[0], res[2].strip())
+        if last is not None:
+            res = last.result(deadline)
+            if res is not None and _no_repository(res):
+                return _no_repo(names)
+            known, value = _last_commit(res, root, deadline)
+            if known:
+                out["git.last_commit"] = value
     finally:
-        repo.close()
+        for g in (status, last):
+            if g is not None and g.proc is not None and g.proc.returncode is None:
+                g.kill()
     return out
-
-
-def _unborn(repo: Any) -> bool:
-    try:
-        return not repo.head.is_valid()
-    except Exception:
-        return False
