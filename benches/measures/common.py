@@ -45,6 +45,10 @@ def isolated_env(work: Path) -> dict[str, str]:
     measure writes one)."""
     env = dict(os.environ)
     env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_CONFIG_HOME=str(work / "config"))
+    # An installed cupcake has its bytecode cached: without this, a shell that exports
+    # PYTHONDONTWRITEBYTECODE would make every measured process recompile each module whose
+    # .pyc is missing or stale (after an edit), which is start-up work no user pays.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
