@@ -22,7 +22,11 @@ import rego.v1
 # The pattern without `./` and trailing `/`, lower-cased.
 normalize(pattern) := trim_right(trim_prefix(lower(pattern), "./"), "/")
 
-is_glob(pattern) := regex.match(`[*?\[]`, pattern)
+# (Native string checks, not a regex: this runs once per configured pattern.)
+is_glob(pattern) := true if {
+	some wildcard in ["*", "?", "["]
+	contains(pattern, wildcard)
+} else := false
 
 regex_escape(s) := regex.replace(s, `([\\.+*?()|\[\]{}^$])`, `\$1`)
 
@@ -31,8 +35,10 @@ before := `(^|[^a-z0-9_.~$-])`
 
 after := `($|[^a-z0-9_.-])`
 
-# {pattern, glob, path_re, text_re, location}:
+# {pattern, glob, norm, absolute, path_re, text_re, location}:
+#   norm      the normalized pattern; absolute: it starts with `/`
 #   path_re   matches an absolute lower-cased path that is the pattern's file/dir or below it
+#             (used for glob patterns; plain ones are matched with string functions)
 #   text_re   finds the pattern written in a command (also as ~/…, $HOME/…, ${HOME}/… under home)
 #   location  where the pattern lives (relative patterns below cwd), cut before any wildcard
 compile(pattern, home, cwd) := c if {
@@ -44,13 +50,15 @@ compile(pattern, home, cwd) := c if {
 	c := {
 		"pattern": pattern,
 		"glob": glob,
+		"norm": norm,
+		"absolute": absolute,
 		"path_re": path_regex(escaped, glob, absolute),
 		"text_re": text_regex(norm, escaped, glob, home),
 		"location": location_of(norm, absolute, cwd),
 	}
 }
 
-compile(pattern, _, _) := {"pattern": pattern, "glob": false, "path_re": `^$a`, "text_re": `^$a`, "location": "/\u0000"} if normalize(pattern) == ""
+compile(pattern, _, _) := {"pattern": pattern, "glob": true, "norm": "", "absolute": false, "path_re": `^$a`, "text_re": `^$a`, "location": "/\u0000"} if normalize(pattern) == ""
 
 # `*` any characters, `?` one non-slash character, `[…]` kept.
 glob_fragment(escaped) := replace(replace(unbracket(escaped), `\*`, `.*`), `\?`, `[^/]`)
@@ -82,12 +90,30 @@ location_of(norm, true, _) := cut_glob(norm)
 
 location_of(norm, false, cwd) := cut_glob(concat("/", [trim_right(lower(cwd), "/"), norm]))
 
-cut_glob(p) := trim_right(regex.replace(p, `[*?\[].*$`, ""), "/")
+cut_glob(p) := trim_right(p, "/") if not is_glob(p)
+
+cut_glob(p) := trim_right(regex.replace(p, `[*?\[].*$`, ""), "/") if is_glob(p)
 
 # --------------------------------------------------------------------------- matching
 
-# `path` (absolute) is the compiled pattern's file/directory or lies below it.
-matches(path, c) if regex.match(c.path_re, lower(path))
+# `path` (absolute) is the compiled pattern's file/directory or lies below it. Plain patterns
+# are string checks (the same sets of paths as their path_re; no regex work on the host).
+matches(path, c) if {
+	c.glob
+	regex.match(c.path_re, lower(path))
+}
+
+matches(path, c) if {
+	not c.glob
+	c.absolute
+	within(lower(path), c.norm)
+}
+
+matches(path, c) if {
+	not c.glob
+	not c.absolute
+	contains(concat("", [lower(path), "/"]), concat("", ["/", c.norm, "/"]))
+}
 
 # The command text names the pattern.
 mentioned(text, c) if regex.match(c.text_re, lower(text))
