@@ -49,13 +49,17 @@ def compare(ctx: Context, setup: projects.Setup, label: str, extra: dict[str, An
     """Alternate the floors with `cupcake eval` (and `extra` variants); stats and ratios."""
     variants = {**floors(ctx, setup), label: process(eval_cmd(), setup.stdin, setup.project, setup.env)}
     variants.update(extra or {})
-    samples = alternate(variants, rounds=ctx.pick(2, 15), warmup=ctx.pick(0, 1), min_rounds=2)
+    cpu: dict[str, list[float]] = {}
+    samples = alternate(variants, rounds=ctx.pick(2, 31), warmup=ctx.pick(0, 1), min_rounds=2, cpu=cpu)
     trace = {} if ctx.quick else phase_trace(setup)  # --quick: one eval less
     stats = {k: summary(v) for k, v in samples.items()}
+    cpu_stats = {k: summary(v) for k, v in cpu.items()}
     floor, empty = stats[FLOOR], stats[EMPTY]
     return {
         "variants": stats,
-        "ratios": {k: {"vs_import_wasmtime": ratio(s, floor), "vs_python_pass": ratio(s, empty)}
+        "cpu": cpu_stats,
+        "ratios": {k: {"vs_import_wasmtime": ratio(s, floor), "vs_python_pass": ratio(s, empty),
+                       "cpu_vs_import_wasmtime": ratio(cpu_stats[k], cpu_stats[FLOOR])}
                    for k, s in stats.items()},
         "decision": setup.response,
         "phases_ms_one_run": trace,
@@ -89,6 +93,7 @@ def run(ctx: Context) -> dict[str, Any]:
                        "project_builtins": [b for b in projects.PROJECT_BUILTINS if b not in setup.dropped],
                        "global_builtins": [b for b in projects.GLOBAL_BUILTINS if b not in setup.dropped]}
     out["goals"] = [goal(6, f"cold eval / import wasmtime ≤ {GOAL}×", f"{r:.2f}×", r <= GOAL)]
+    cpu_r = out["ratios"][label]["cpu_vs_import_wasmtime"]
     out["headline"] = (f"cold eval {out['variants'][label]['median']:.0f} ms median = {r:.2f}× import wasmtime "
-                       f"({out['variants'][FLOOR]['median']:.0f} ms)")
+                       f"({out['variants'][FLOOR]['median']:.0f} ms); CPU time {cpu_r:.2f}×")
     return out

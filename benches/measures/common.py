@@ -80,26 +80,41 @@ def ratio(a: dict[str, Any], b: dict[str, Any]) -> float:
 # ----------------------------------------------------------------------------- timing
 
 
+def children_cpu() -> float:
+    """User + system CPU seconds of the finished child processes so far."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def alternate(variants: dict[str, Callable[[], None]], rounds: int, warmup: int = 1,
-              budget_s: float | None = None, min_rounds: int = 3) -> dict[str, list[float]]:
+              budget_s: float | None = None, min_rounds: int = 3,
+              cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
     """Run every variant once per round, rotating the order each round so no variant always runs
     right after another (page cache, CPU frequency and load drift hit all of them alike).
     Stops early once `budget_s` seconds have passed and `min_rounds` rounds are done.
-    Returns seconds per call, per variant."""
+    Returns seconds per call, per variant; `cpu` (if given) receives the CPU seconds of the
+    child processes each call ran (steadier than wall time on a busy machine)."""
     names = list(variants)
     for _ in range(warmup):
         for n in names:
             variants[n]()
     out: dict[str, list[float]] = {n: [] for n in names}
+    if cpu is not None:
+        cpu.update({n: [] for n in names})
     start = time.perf_counter()
     for r in range(rounds):
         if budget_s is not None and r >= min_rounds and time.perf_counter() - start > budget_s:
             break
         order = names[r % len(names):] + names[:r % len(names)]
         for n in order:
+            c0 = children_cpu() if cpu is not None else 0.0
             t0 = time.perf_counter()
             variants[n]()
             out[n].append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu[n].append(children_cpu() - c0)
     return out
 
 
