@@ -18,7 +18,7 @@ import rego.v1
 # The command has `verb` as a whole word: at the start, after whitespace or ; | & ( { or as
 # the last part of a path (`/bin/rm`, `\rm`), optionally quoted (`'rm'`).
 has_verb(command, verb) if {
-	regex.match(sprintf(`(^|[\s;|&({/\\'"])%s['"]?($|[\s;|&)}])`, [regex_escape(verb)]), command)
+	regex.match(concat("", [`(^|[\s;|&({/\\'"])`, regex_escape(verb), `['"]?($|[\s;|&)}])`]), command)
 }
 
 # The command contains any verb of `verbs`.
@@ -66,7 +66,21 @@ inline_script(command) if {
 	regex.match(`(^|[\s;|&(/])(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|lua|bash|sh|zsh|dash|ksh|fish)\s+(\S+\s+)*(-c|-e|-r|--eval|-E)(\s|$)`, command)
 }
 
-regex_escape(s) := regex.replace(s, `([\\.+*?()|\[\]{}^$])`, `\$1`)
+# (Most escaped words have no special character: those need no regex work on the host.)
+regex_escape(s) := s if not has_regex_special(s)
+
+else := regex.replace(s, `([\\.+*?()|\[\]{}^$])`, `\$1`)
+
+has_regex_special(s) if {
+	some special in ["\\", ".", "+", "*", "?", "(", ")", "|", "[", "]", "{", "}", "^", "$"]
+	contains(s, special)
+}
+
+# A shell word with a glob wildcard.
+has_wildcard(word) if {
+	some wildcard in ["*", "?", "["]
+	contains(word, wildcard)
+}
 
 # ---------------------------------------------------------------------------------------------
 # Simple commands
@@ -164,7 +178,7 @@ analyze(command) := a if {
 		"inline_script": flag_inline(command),
 		"links": flag_links(command),
 		"changes_directory": count([s | some s in segs; s.verb in {"cd", "pushd", "popd"}]) > 0,
-		"glob_words": [w | some w in split(command, " "); regex.match(`[*?\[]`, w)],
+		"glob_words": [w | some w in split(command, " "); has_wildcard(w)],
 	}
 }
 

@@ -19,6 +19,8 @@ package cupcake.system.paths
 
 import rego.v1
 
+import data.cupcake.system.commands
+
 # The pattern without `./` and trailing `/`, lower-cased.
 normalize(pattern) := trim_right(trim_prefix(lower(pattern), "./"), "/")
 
@@ -27,8 +29,6 @@ is_glob(pattern) := true if {
 	some wildcard in ["*", "?", "["]
 	contains(pattern, wildcard)
 } else := false
-
-regex_escape(s) := regex.replace(s, `([\\.+*?()|\[\]{}^$])`, `\$1`)
 
 # Word boundaries for finding a path inside (lower-cased) command text.
 before := `(^|[^a-z0-9_.~$-])`
@@ -46,7 +46,7 @@ compile(pattern, home, cwd) := c if {
 	norm != ""
 	glob := is_glob(norm)
 	absolute := startswith(norm, "/")
-	escaped := regex_escape(norm)
+	escaped := commands.regex_escape(norm)
 	c := {
 		"pattern": pattern,
 		"glob": glob,
@@ -83,7 +83,7 @@ home_forms(norm, escaped, home) := [escaped, concat("", [`~`, rest]), concat("",
 	h := trim_right(lower(home), "/")
 	h != ""
 	startswith(norm, concat("", [h, "/"]))
-	rest := regex_escape(substring(norm, count(h), -1))
+	rest := commands.regex_escape(substring(norm, count(h), -1))
 } else := [escaped]
 
 location_of(norm, true, _) := cut_glob(norm)
@@ -147,7 +147,7 @@ glob_reaches(word, base, c) if {
 }
 
 shell_glob_regex(g) := r if {
-	escaped := replace(unbracket(regex_escape(g)), `\*\*`, `\*`)
+	escaped := replace(unbracket(commands.regex_escape(g)), `\*\*`, `\*`)
 	r1 := replace(escaped, `/\*`, `/([^/.][^/]*)?`)
 	r2 := replace(r1, `\*`, `[^/]*`)
 	r3 := replace(r2, `/\?`, `/[^/.]`)
