@@ -165,3 +165,31 @@ def test_eval_path_does_not_import_the_wasmtime_package(tmp_path: Path) -> None:
         print(p.eval("eval", {"n": 1}), "wasmtime" in sys.modules)
     """, str(wasm)], capture_output=True, text=True, check=True)
     assert probe.stdout.strip() == "[{'x': '2'}] False"
+
+
+def test_instances_and_modules_are_freed() -> None:
+    """A dropped PolicyInstance (callbacks, linker, store) and PolicyModule are collected, so
+    their wasmtime handles are deleted: long runs (cupcake test, compliance) do not grow."""
+    import gc
+    import resource
+    import weakref
+
+    from cupcake_py.host import HostOptions, PolicyModule
+    from cupcake_py.plan import compile_query
+    from cupcake_py.wasm import compile_policy
+
+    wasm = compile_policy(compile_query(['package t\n\nx := sprintf("%d", [input.n + 1])\n'], "data.t.x = x"))
+    opts = HostOptions(cache_dir=None, compiler="winch")
+    module = PolicyModule(wasm, opts)
+    inst = module.instantiate()
+    assert inst.eval("eval", {"n": 1}) == [{"x": "2"}]
+    refs = [weakref.ref(inst._store), weakref.ref(inst), weakref.ref(module.module)]
+    del inst, module
+    gc.collect()
+    assert [r() for r in refs] == [None, None, None]
+    again = PolicyModule(wasm, opts)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for n in range(600):  # kept alive, 600 instances would add ~70 MiB here
+        assert again.instantiate().eval("eval", {"n": n}) == [{"x": str(n + 1)}]
+    gc.collect()
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 24 * 1024  # KiB
