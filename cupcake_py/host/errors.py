@@ -1,5 +1,6 @@
-"""Typed errors of the wasmtime host. Every wasmtime Trap / WasmtimeError that reaches the
-host API is turned into one of these, so a bad module never crashes the caller."""
+"""Typed errors of the wasmtime host. Every wasmtime error or trap (`capi.WasmError`,
+`capi.WasmTrap`) that reaches the host API is turned into one of these, so a bad module never
+crashes the caller."""
 
 from __future__ import annotations
 
