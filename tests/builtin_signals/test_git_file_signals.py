@@ -29,15 +29,20 @@ def later(seconds: float = 10) -> float:
     return time.monotonic() + seconds
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    r = tmp_path / "repo"
+def make_repo(parent: Path, branch: str, message: str) -> Path:
+    """parent/repo: a repository on `branch` with one commit (a.txt) whose message is `message`."""
+    r = parent / "repo"
     r.mkdir()
-    git(r, "init", "-q", "-b", "main")
+    git(r, "init", "-q", "-b", branch)
     (r / "a.txt").write_text("a\n")
     git(r, "add", "a.txt")
-    git(r, "commit", "-q", "-m", "first line\n\nbody")
+    git(r, "commit", "-q", "-m", message)
     return r
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path, "main", "first line\n\nbody")
 
 
 def test_clean_repo(repo: Path) -> None:

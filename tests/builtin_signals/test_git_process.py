@@ -17,7 +17,7 @@ import pytest
 from cupcake_py.engine.builtin_signals import git as git_signals
 from cupcake_py.engine.reaper import children
 
-from .test_git_file_signals import ALL_GIT, git, later
+from .test_git_file_signals import ALL_GIT, git, later, make_repo
 
 NO_REPO = {"git.is_repo": False, "git.branch": None, "git.is_dirty": False, "git.staged_files": [],
            "git.unstaged_files": [], "git.untracked_files": [], "git.ahead_behind": None, "git.last_commit": None}
@@ -147,12 +147,7 @@ print(json.dumps({"got": got, "modules": modules}))
 
 
 def test_gathering_git_signals_imports_no_gitpython_pathlib_or_logging(tmp_path: Path) -> None:
-    r = tmp_path / "repo"
-    r.mkdir()
-    git(r, "init", "-q", "-b", "probe")
-    (r / "a.txt").write_text("a\n")
-    git(r, "add", "a.txt")
-    git(r, "commit", "-q", "-m", "probe commit")
+    r = make_repo(tmp_path, "probe", "probe commit")
     proc = subprocess.run([sys.executable, "-c", PROBE, str(r)], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert proc.returncode == 0, proc.stderr
