@@ -197,26 +197,33 @@ class OpenCodeE2E:
     def cupcake_run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         """Run the real cupcake in the project with the world's environment (bounded, group-killed)."""
         t0 = time.monotonic()
+        done = self._bounded([str(self.cupcake), *args], stdin, SETUP_TIMEOUT_S, f"`cupcake {' '.join(args)}`")
+        self.setup_seconds[args[0]] = self.setup_seconds.get(args[0], 0.0) + time.monotonic() - t0
+        return done
+
+    def _bounded(self, cmd: list[str], stdin: str | None, timeout: float, what: str
+                 ) -> subprocess.CompletedProcess[str]:
+        """Run `cmd` in the project with the world's environment, in its own process group,
+        which is killed afterwards (also whatever the command left running in it); a command
+        that outlives `timeout` fails the test with the end of its stderr."""
         proc = subprocess.Popen(
-            [str(self.cupcake), *args],
+            cmd,
             cwd=self.project,
             env=self.env(),
-            stdin=subprocess.PIPE,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
         )
         try:
-            out, err = proc.communicate(stdin, timeout=SETUP_TIMEOUT_S)
+            out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             _stop_group(proc, grace=2)
-            raise AssertionError(
-                f"`cupcake {' '.join(args)}` did not finish in {SETUP_TIMEOUT_S} s"
-            ) from None
+            _, err = proc.communicate()
+            raise AssertionError(f"{what} did not finish in {timeout} s\n{err[-4000:]}") from None
         finally:
             _stop_group(proc, grace=2)
-        self.setup_seconds[args[0]] = self.setup_seconds.get(args[0], 0.0) + time.monotonic() - t0
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
     def _write_project(self) -> None:
@@ -300,26 +307,9 @@ class OpenCodeE2E:
     def run(self, prompt: str) -> RunResult:
         seen = len(self._requests())
         t0 = time.monotonic()
-        proc = subprocess.Popen(
-            [str(OPENCODE), "run", "--print-logs", "--format", "json", prompt],
-            cwd=self.project,
-            env=self.env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            stdout, stderr = proc.communicate(timeout=RUN_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            _stop_group(proc, grace=2)
-            stdout, stderr = proc.communicate()
-            raise AssertionError(
-                f"opencode run did not finish in {RUN_TIMEOUT_S} s\n{stderr[-4000:]}"
-            ) from None
-        finally:
-            _stop_group(proc, grace=2)  # anything the run left in its process group
+        done = self._bounded([str(OPENCODE), "run", "--print-logs", "--format", "json", prompt], None,
+                             RUN_TIMEOUT_S, "opencode run")
+        stdout, stderr = done.stdout, done.stderr
         seconds = time.monotonic() - t0
         tools: list[ToolPart] = []
         texts: list[str] = []
@@ -342,7 +332,7 @@ class OpenCodeE2E:
                 )
             elif item.get("type") == "text":
                 texts.append(part.get("text", ""))
-        return RunResult(proc.returncode, seconds, tools, texts, stderr, self._requests()[seen:])
+        return RunResult(done.returncode, seconds, tools, texts, stderr, self._requests()[seen:])
 
     def _requests(self) -> list[dict[str, Any]]:
         if not self.request_log.exists():
