@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,28 +220,38 @@ def _check_cached(qtext: str, stext: str) -> _Invalid | None:
     return None
 
 
+def _or_error(fname: str, work: Callable[[], Any]) -> Any:
+    """`work()`, with a parse/validation failure turned into the builtin's error."""
+    try:
+        return work()
+    except _Invalid as e:
+        raise BuiltinError(e.text(fname)) from None
+
+
+def _holds(work: Callable[[], object]) -> bool:
+    """Whether `work()` finishes without a parse/validation failure."""
+    try:
+        work()
+    except _Invalid:
+        return False
+    return True
+
+
 @builtin("graphql.parse_query")
 def parse_query(ctx: BuiltinContext, query: Any) -> Any:
-    try:
-        return query_shape(_document("graphql.parse_query", 1, query, executable=True))
-    except _Invalid as e:
-        raise BuiltinError(e.text("graphql.parse_query")) from None
+    return _or_error("graphql.parse_query",
+                     lambda: query_shape(_document("graphql.parse_query", 1, query, executable=True)))
 
 
 @builtin("graphql.parse_schema")
 def parse_schema(ctx: BuiltinContext, schema: Any) -> Any:
-    try:
-        return schema_shape(_document("graphql.parse_schema", 1, schema, executable=False))
-    except _Invalid as e:
-        raise BuiltinError(e.text("graphql.parse_schema")) from None
+    return _or_error("graphql.parse_schema",
+                     lambda: schema_shape(_document("graphql.parse_schema", 1, schema, executable=False)))
 
 
 @builtin("graphql.parse")
 def parse_and_validate(ctx: BuiltinContext, query: Any, schema: Any) -> list[Any]:
-    try:
-        qdoc, sdoc = _check("graphql.parse", query, schema)
-    except _Invalid as e:
-        raise BuiltinError(e.text("graphql.parse")) from None
+    qdoc, sdoc = _or_error("graphql.parse", lambda: _check("graphql.parse", query, schema))
     return [query_shape(qdoc), schema_shape(sdoc)]
 
 
@@ -255,17 +266,9 @@ def parse_and_verify(ctx: BuiltinContext, query: Any, schema: Any) -> list[Any]:
 
 @builtin("graphql.is_valid")
 def is_valid(ctx: BuiltinContext, query: Any, schema: Any) -> bool:
-    try:
-        _check("graphql.is_valid", query, schema)
-    except _Invalid:
-        return False
-    return True
+    return _holds(lambda: _check("graphql.is_valid", query, schema))
 
 
 @builtin("graphql.schema_is_valid")
 def schema_is_valid(ctx: BuiltinContext, schema: Any) -> bool:
-    try:
-        _schema(_text("graphql.schema_is_valid", 1, schema, executable=False))
-    except _Invalid:
-        return False
-    return True
+    return _holds(lambda: _schema(_text("graphql.schema_is_valid", 1, schema, executable=False)))
