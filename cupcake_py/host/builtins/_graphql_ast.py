@@ -358,16 +358,7 @@ def _p_selections(ss: Any) -> str:
 
 
 def _p_var_defs(vs: Any) -> str:
-    items = []
-    for v in _l(vs):
-        if isinstance(v, dict):
-            default = (
-                f" = {print_value(v['DefaultValue'])}" if isinstance(v.get("DefaultValue"), dict) else ""
-            )
-            items.append(
-                f"${_s(v.get('Variable'))}: {print_type(v.get('Type'))}{default}{_p_dirs(v.get('Directives'))}"
-            )
-    return "(" + ", ".join(items) + ")" if items else ""
+    return _p_typed_list(vs, variables=True)
 
 
 def print_query(doc: Shape) -> str:
@@ -393,17 +384,19 @@ def _p_desc(d: dict[str, Any]) -> str:
 
 
 def _p_arg_defs(args: Any) -> str:
-    items = []
-    for a in _l(args):
-        if isinstance(a, dict):
-            default = (
-                f" = {print_value(a['DefaultValue'])}" if isinstance(a.get("DefaultValue"), dict) else ""
-            )
-            items.append(
-                f"{_p_desc(a)}{_s(a.get('Name'))}: {print_type(a.get('Type'))}{default}"
-                f"{_p_dirs(a.get('Directives'))}"
-            )
-    return "(" + ", ".join(items) + ")" if items else ""
+    return _p_typed_list(args, variables=False)
+
+
+def _p_typed_list(items: Any, variables: bool) -> str:
+    """`($v: T = default @dir, …)` of variable definitions, or `("desc" name: T = default @dir, …)`
+    of argument definitions; empty when there are none."""
+    out = []
+    for v in _l(items):
+        if isinstance(v, dict):
+            default = f" = {print_value(v['DefaultValue'])}" if isinstance(v.get("DefaultValue"), dict) else ""
+            head = f"${_s(v.get('Variable'))}" if variables else f"{_p_desc(v)}{_s(v.get('Name'))}"
+            out.append(f"{head}: {print_type(v.get('Type'))}{default}{_p_dirs(v.get('Directives'))}")
+    return "(" + ", ".join(out) + ")" if out else ""
 
 
 def _p_definition(d: dict[str, Any], extend: bool) -> str:
