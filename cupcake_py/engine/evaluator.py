@@ -7,6 +7,10 @@ decisions of the routed packages. The global phase runs first; its halt/deny/blo
 answer is final. Otherwise its decisions join the project's and one synthesis decides.
 The deadline (--timeout) starts once the bundles are loaded and covers routing,
 preprocessing, signals and WASM.
+
+Where bundles and policy instances come from is a `BundleSource`: the default one reads the
+disk cache and instantiates a fresh module per evaluation (one-shot `cupcake eval`);
+`engine/warm.py` keeps them in memory for `cupcake serve`. Both run this one evaluation path.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from cupcake_py.host.policy import PolicyInstance
+
 
 class EngineError(CupcakeError):
     pass
@@ -51,10 +57,32 @@ def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
     return validate_event(value)
 
 
+class BundleSource:
+    """Bundles and policy instances for one-shot evaluations: the bundle from the disk cache
+    (built on a miss), a fresh module instance per evaluation."""
+
+    def load(self, cfg: ConfigDir, use_cache: bool) -> tuple[bundles.Bundle, bool]:
+        return bundles.load(cfg, use_cache=use_cache)
+
+    def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
+        from cupcake_py.host import HostOptions, PolicyModule
+
+        return PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit)).instantiate()
+
+    def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
+        """Called after each evaluation of `inst` (trapped or not); one-shot instances are dropped."""
+
+
+ONE_SHOT = BundleSource()
+
+
 class Evaluation:
-    def __init__(self, opts: EvalOptions, trace: Trace) -> None:
+    def __init__(self, opts: EvalOptions, trace: Trace, source: BundleSource = ONE_SHOT,
+                 start: str | None = None) -> None:
         self.opts = opts
         self.trace = trace
+        self.source = source
+        self.start = start  # where project discovery starts (None: the process working directory)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
@@ -114,16 +142,19 @@ class Evaluation:
         return values
 
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
-        from cupcake_py.host import HostOptions, PolicyModule
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
             left = self.remaining("the policy evaluation")
+            inst = None
             try:
-                module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
-                raw = module.instantiate().eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
+                inst = self.source.instance(b, left, self.opts.wasm_max_memory)
+                raw = inst.eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
+            finally:
+                if inst is not None:
+                    self.source.evaluated(b, inst)
         rows = jsonio.loads(raw)
         if not rows or "result" not in rows[0]:
             raise EngineError(f"{bundles.ENTRYPOINT} is undefined: the aggregator in system/evaluate.rego "
@@ -151,14 +182,20 @@ class Evaluation:
         return ds
 
     def run(self, raw: bytes) -> FinalDecision:
+        """Evaluate one event given as JSON text."""
         with self.trace.phase("validate"):
             event = parse_event(raw, self.opts.max_input_bytes)
+        return self.decide(event)
+
+    def decide(self, event: dict[str, Any]) -> FinalDecision:
+        """Evaluate one event that `validate_event` accepted."""
         self.trace.notes["event"] = event
         with self.trace.phase("discover"):
-            project = find_project(self.opts.policy_dir)
+            project = find_project(self.opts.policy_dir, self.start)
             glob = None if self.opts.no_global else find_global(self.opts.global_config)
             if project is None and glob is None:
-                raise EngineError(f"no .cupcake directory in {os.getcwd()} or its parents, and no global config "
+                where = os.getcwd() if self.start is None else self.start
+                raise EngineError(f"no .cupcake directory in {where} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
         configs = [c for c in (glob, project) if c is not None]
         if project is not None:
@@ -166,7 +203,7 @@ class Evaluation:
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
-                b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache)
+                b, hit = self.source.load(cfg, not self.opts.no_cache)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])

@@ -23,8 +23,12 @@ from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
     from typing import Any
+
+    from cupcake_py.engine.evaluator import Evaluation
+    from cupcake_py.engine.synthesis import FinalDecision
 
 log = LazyLogger("cupcake_py.engine")
 
@@ -81,7 +85,6 @@ def main(argv: list[str]) -> int:
     trace = Trace()
     opts = EvalOptions()
     evaluation = None
-    code = 2
     resp: dict[str, Any]
     try:
         try:
@@ -93,42 +96,63 @@ def main(argv: list[str]) -> int:
             return _show_help()
         _setup_logging(opts.log_level)
         from cupcake_py.engine.evaluator import Evaluation
-        from cupcake_py.harness.opencode.response import response
 
         with trace.phase("read"):
             raw = _read_stdin(opts.max_input_bytes)
         evaluation = Evaluation(opts, trace)
-        signal.signal(signal.SIGALRM, _alarm)
-        evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
-        final = evaluation.run(raw)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        resp = response(final)
-        code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
     except UsageError as e:
         resp = failure_response(f"bad command line: {e}")
         trace.error = str(e)
-    except CupcakeError as e:
-        resp = failure_response(str(e))
-        trace.error = str(e)
-        log.debug("fail closed", exc_info=True)
-    except RecursionError:
-        resp = failure_response("input too deeply nested")
-        trace.error = "RecursionError"
-    except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
-        resp = failure_response(f"internal error: {type(e).__name__}: {e}")
-        trace.error = f"{type(e).__name__}: {e}"
-        if opts.log_level == "debug":
-            log.exception("internal error")
-        else:
-            sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _reap()
+        code = 2
+    except BaseException as e:  # noqa: BLE001 - anything at all must fail closed
+        resp, code = _failure(opts, trace, e)
+    else:
+        resp, code = answer(opts, trace, evaluation, lambda: evaluation.run(raw))
     trace.response = resp
     if not _emit(resp):
         return 2
     _after(opts, trace, evaluation)
     return code
+
+
+def answer(opts: EvalOptions, trace: Trace, evaluation: Evaluation,
+           run: Callable[[], FinalDecision]) -> tuple[dict[str, Any], int]:
+    """(response, exit code) of one evaluation run under the hard alarm; every failure is the
+    fail-closed deny with code 2. Shared by `cupcake eval` and `cupcake serve`."""
+    from cupcake_py.harness.opencode.response import response
+
+    try:
+        signal.signal(signal.SIGALRM, _alarm)
+        evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
+        final = run()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        resp = response(final)
+        code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
+    except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        resp, code = _failure(opts, trace, e)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _reap()
+    trace.response = resp
+    return resp, code
+
+
+def _failure(opts: EvalOptions, trace: Trace, e: BaseException) -> tuple[dict[str, Any], int]:
+    """The fail-closed answer to an exception (a CupcakeError's message is meant for users)."""
+    if isinstance(e, CupcakeError):
+        trace.error = str(e)
+        log.debug("fail closed", exc_info=True)
+        return failure_response(str(e)), 2
+    if isinstance(e, RecursionError):
+        trace.error = "RecursionError"
+        return failure_response("input too deeply nested"), 2
+    trace.error = f"{type(e).__name__}: {e}"
+    if opts.log_level == "debug":
+        log.exception("internal error")
+    else:
+        sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
+    return failure_response(f"internal error: {type(e).__name__}: {e}"), 2
 
 
 def _reap() -> None:
