@@ -6,6 +6,8 @@ import { isAbsolute, join, resolve } from "node:path";
 export type FailMode = "closed" | "open";
 export type AskMode = "deny" | "allow";
 export type LogLevel = "debug" | "info" | "warn" | "error";
+/** "spawn": one `cupcake eval` process per tool call; "serve": one warm `cupcake serve --stdio` (src/server.ts). */
+export type Mode = "spawn" | "serve";
 
 export interface PluginConfig {
   enabled: boolean;
@@ -18,6 +20,7 @@ export interface PluginConfig {
   askMode: AskMode;
   logLevel: LogLevel;
   showToasts: boolean;
+  mode: Mode;
 }
 
 export const DEFAULT_CONFIG: Readonly<PluginConfig> = Object.freeze({
@@ -29,6 +32,7 @@ export const DEFAULT_CONFIG: Readonly<PluginConfig> = Object.freeze({
   askMode: "deny",
   logLevel: "warn",
   showToasts: true,
+  mode: "spawn",
 });
 
 export const CONFIG_FILE = join(".cupcake", "opencode.json");
@@ -53,6 +57,7 @@ const FIELDS: Record<keyof PluginConfig, Check> = {
   askMode: oneOf("deny", "allow"),
   logLevel: oneOf("debug", "info", "warn", "error"),
   showToasts: isBool,
+  mode: oneOf("spawn", "serve"),
 };
 
 export interface LoadedConfig {
