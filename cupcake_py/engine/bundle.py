@@ -302,7 +302,15 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     wasm = b""
     host_builtins: list[str] = []
     if by_pkg:
-        wasm = compile_modules([m for m, _ in parsed])
+        modules = [m for m, _ in parsed]
+        entrypoints = [ENTRYPOINT]
+        if os.path.join(cfg.system_path, "evaluate.rego") not in system:  # the shipped aggregator
+            from cupcake_py.engine import routed_aggregator as routed
+            from cupcake_py.rego import parse_module
+
+            modules.append(parse_module(routed.source(modules), routed.FILE))
+            entrypoints.append(routed.ROUTED_ENTRYPOINT)
+        wasm = compile_modules(modules, entrypoints)
         from cupcake_py.host import PolicyModule
 
         host_builtins = sorted(PolicyModule.load(wasm).summary().builtins.values())
@@ -321,14 +329,15 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     return bundle
 
 
-def compile_modules(modules: list[Any]) -> bytes:
-    """Our compiler: compile checks → planner (entrypoint cupcake/system/evaluate) → WASM."""
+def compile_modules(modules: list[Any], entrypoints: list[str] | None = None) -> bytes:
+    """Our compiler: compile checks → planner (entrypoints: cupcake/system/evaluate unless
+    given) → WASM."""
     from cupcake_py.plan import compile_entrypoints
     from cupcake_py.rego import RegoErrors
     from cupcake_py.wasm import CodegenError, compile_policy
 
     try:
-        policy = compile_entrypoints(modules, [ENTRYPOINT])
+        policy = compile_entrypoints(modules, entrypoints or [ENTRYPOINT])
         return compile_policy(policy)
     except RegoErrors as e:
         raise BundleError("policies do not compile:\n  " + "\n  ".join(str(x) for x in e.errors[:10])) from None

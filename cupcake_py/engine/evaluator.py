@@ -23,6 +23,7 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
+from cupcake_py.engine.routed_aggregator import ROUTED_ENTRYPOINT, ROUTED_INPUT
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError
@@ -149,7 +150,9 @@ class Evaluation:
             inst = None
             try:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
-                raw = inst.eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
+                # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
+                ep = ROUTED_ENTRYPOINT if ROUTED_ENTRYPOINT in inst.entrypoints else bundles.ENTRYPOINT
+                raw = inst.eval_raw(ep, input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
             finally:
@@ -173,6 +176,7 @@ class Evaluation:
         policy_input = dict(enriched)
         policy_input["signals"] = signals
         policy_input["builtin_config"] = b.builtin_config
+        policy_input[ROUTED_INPUT] = dict.fromkeys(routed, True)
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)

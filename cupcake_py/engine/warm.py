@@ -3,11 +3,14 @@
 In: configuration directories (project or global) and the server's memory cap. Out: the
 bundle of each directory and a reusable policy instance per bundle.
 
-- Re-validation per request is a stat walk (`signature`): the config dir, rulebook.yml,
+- Re-validation per request: while the inotify watch over the config dir and the shipped
+  policies (engine/watch.py) saw nothing, the bundle stands (no syscall but one read). Else
+  (any event, or no inotify) a stat walk (`signature`): the config dir, rulebook.yml,
   system/, policies/<harness>/ (every directory and *.rego), signals/ and the shipped
   policies, as (inode, size, mtime, ctime). When it differs from the last request the
   bundle is loaded again through `bundle.load` (full content key, disk cache, rebuild on a
-  miss); an unchanged content key keeps the compiled module.
+  miss); an unchanged content key keeps the compiled module. Watches are made before the
+  files are read, so a change during a load is seen by the next request.
 - Instances are reused and reset (re-instantiated from the compiled module) after
   `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
   any failure, so the server's memory stays flat however many requests it answers.
@@ -22,6 +25,7 @@ import os
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.evaluator import BundleSource
 from cupcake_py.engine.project import ConfigDir, shipped_policies_path
+from cupcake_py.engine.watch import TreeWatch
 from cupcake_py.record import Record
 
 TYPE_CHECKING = False
@@ -54,7 +58,7 @@ def _walk(directory: str, out: list[tuple[str, int, int, int, int]]) -> None:
     pending = [directory]
     while pending:
         try:
-            entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
+            entries = list(os.scandir(pending.pop()))
         except OSError:
             continue
         for e in entries:
@@ -74,16 +78,21 @@ def signature(cfg: ConfigDir) -> Signature:
     _walk(cfg.system_path, out)
     _walk(cfg.policies_path, out)
     _walk(shipped_policies_path(), out)
-    return tuple(out)
+    return tuple(sorted(out))
 
 
 class _Config(Record):
-    __slots__ = ("signature", "bundle")
+    __slots__ = ("signature", "bundle", "watch")
     signature: Signature
     bundle: bundles.Bundle
+    watch: TreeWatch
 
-    def __init__(self, signature: Signature, bundle: bundles.Bundle) -> None:
-        self._fill(signature, bundle)
+    def __init__(self, signature: Signature, bundle: bundles.Bundle, watch: TreeWatch) -> None:
+        self._fill(signature, bundle, watch)
+
+
+def _watch(cfg: ConfigDir) -> TreeWatch:
+    return TreeWatch([cfg.cupcake_path, shipped_policies_path()])
 
 
 class _Warm(Record):
@@ -108,16 +117,26 @@ class WarmSource(BundleSource):
 
     def load(self, cfg: ConfigDir, use_cache: bool) -> tuple[bundles.Bundle, bool]:
         where = (cfg.scope, cfg.cupcake_path)
-        sig = signature(cfg)
         known = self._configs.pop(where, None)
-        if known is not None and known.signature == sig and use_cache:
+        if known is not None and use_cache and known.watch.quiet():
             self._configs[where] = known  # most recently used last
             return known.bundle, True
-        b, hit = bundles.load(cfg, use_cache=use_cache)
+        watch = _watch(cfg)  # before anything is read: a change from now on is seen next time
+        sig = signature(cfg)
+        if known is not None:
+            known.watch.close()
+            if known.signature == sig and use_cache:
+                self._configs[where] = _Config(sig, known.bundle, watch)
+                return known.bundle, True
+        try:
+            b, hit = bundles.load(cfg, use_cache=use_cache)
+        except BaseException:
+            watch.close()
+            raise
         self.reloads += 1
-        self._configs[where] = _Config(sig, b)
+        self._configs[where] = _Config(sig, b, watch)
         while len(self._configs) > MAX_CONFIGS:
-            del self._configs[next(iter(self._configs))]
+            self._configs.pop(next(iter(self._configs))).watch.close()
         return b, hit
 
     def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
