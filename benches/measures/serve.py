@@ -40,7 +40,7 @@ def _node_latency(ctx: Context) -> dict[str, Any]:
     projects.make_global(config_home)
     env = {**ctx.env, "XDG_CONFIG_HOME": str(config_home)}
     proc = subprocess.run([node, str(SCRIPT), "--json", "--project", str(project), "--cupcake", cupcake,
-                           "--samples", str(ctx.pick(15, 60)), "--command", projects.TYPICAL_COMMAND],
+                           "--samples", str(ctx.pick(10, 60)), "--command", projects.TYPICAL_COMMAND],
                           capture_output=True, env=env, timeout=900, cwd=SCRIPT.parent.parent)
     if proc.returncode != 0:
         raise Unavailable(f"plugin-ts/bench/serve.mjs failed ({proc.returncode}): {proc.stderr.decode()[-800:]}")
@@ -49,7 +49,7 @@ def _node_latency(ctx: Context) -> dict[str, Any]:
 
 def _warm_scaling(ctx: Context, sizes: tuple[int, ...]) -> dict[str, Any]:
     rows: dict[str, Any] = {}
-    requests = ctx.pick(60, 300)
+    requests = ctx.pick(30, 300)
     for n in sizes:
         project = projects.make_project(ctx.work / f"serve-scale-{n}", n, builtins=False)
         line = json.dumps({"id": 0, "harness": "opencode", "event": projects.bash_event(project)}).encode() + b"\n"
@@ -90,7 +90,7 @@ def run(ctx: Context) -> dict[str, Any]:
     latency = _node_latency(ctx)
     sizes = ctx.pick((10, 100), (10, 100, 1000))
     scaling = _warm_scaling(ctx, sizes)
-    memory = rss_run(ctx.work / "serve-memory", ctx.pick(2_000, 20_000), env=ctx.env)
+    memory = rss_run(ctx.work / "serve-memory", ctx.pick(1_000, 20_000), env=ctx.env)
     lo, hi = scaling[str(sizes[0])], scaling[str(sizes[-1])]
     growth_wall = hi["wall_ms"]["median"] / lo["wall_ms"]["median"]
     growth_cpu = hi["server_cpu_ms_per_request"] / lo["server_cpu_ms_per_request"]
