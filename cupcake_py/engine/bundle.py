@@ -304,12 +304,14 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     if by_pkg:
         modules = [m for m, _ in parsed]
         entrypoints = [ENTRYPOINT]
-        if os.path.join(cfg.system_path, "evaluate.rego") not in system:  # the shipped aggregator
+        if os.path.join(cfg.system_path, "evaluate.rego") not in system:
+            # the shipped aggregator: the generated one replaces it (same decision set, only routed
+            # packages evaluated; planning one entrypoint instead of two also keeps builds fast)
             from cupcake_py.engine import routed_aggregator as routed
             from cupcake_py.rego import parse_module
 
             modules.append(parse_module(routed.source(modules), routed.FILE))
-            entrypoints.append(routed.ROUTED_ENTRYPOINT)
+            entrypoints = [routed.ROUTED_ENTRYPOINT]
         wasm = compile_modules(modules, entrypoints)
         from cupcake_py.host import PolicyModule
 

@@ -23,7 +23,8 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
-from cupcake_py.engine.routed_aggregator import ROUTED_ENTRYPOINT, ROUTED_INPUT
+from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
+from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError
@@ -151,8 +152,7 @@ class Evaluation:
             try:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
                 # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
-                ep = ROUTED_ENTRYPOINT if ROUTED_ENTRYPOINT in inst.entrypoints else bundles.ENTRYPOINT
-                raw = inst.eval_raw(ep, input_json=jsonio.dumps(policy_input))
+                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
             finally:

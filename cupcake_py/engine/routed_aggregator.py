@@ -13,7 +13,8 @@ never evaluated, so the cost of an evaluation follows the routed policies only. 
 the order of the walk (package path, then the verb's set order), so both aggregators give the
 same decision set for the same routed packages. The engine fills `input.cupcake_routed` (it
 overrides anything the event carried) and still keeps only the routed packages' decisions.
-A configuration with its own system/evaluate.rego keeps that aggregator (no module generated).
+Such a bundle's module has only this entrypoint; a configuration with its own system/evaluate.rego
+keeps that aggregator (no module generated, entrypoint `cupcake/system/evaluate`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ FILE = "<generated: cupcake.system.routed>"
 # aggregator result key per verb (policies/system/evaluate.rego)
 RESULT_KEYS = (("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"),
                ("modifications", "modify"), ("add_context", "add_context"))
+
+
+def entrypoint(available: dict[str, int]) -> str:
+    """The aggregator entrypoint a bundle's module offers: the generated one, else the configuration's
+    own `cupcake/system/evaluate`."""
+    return ROUTED_ENTRYPOINT if ROUTED_ENTRYPOINT in available else "cupcake/system/evaluate"
 
 
 def decision_rules(modules: list[Any]) -> dict[tuple[str, ...], set[str]]:

@@ -30,7 +30,12 @@ POLICIES = {
 }
 
 
-def _instance(tmp_path: Path, extra: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+def _instance(tmp_path: Path, extra: dict[str, str] | None = None,  # type: ignore[no-untyped-def]
+              monkeypatch: pytest.MonkeyPatch | None = None):
+    if monkeypatch is not None:  # also plan the walking aggregator, to compare with it
+        compile_modules = bundles.compile_modules
+        monkeypatch.setattr(bundles, "compile_modules",
+                            lambda mods, eps=None: compile_modules(mods, [bundles.ENTRYPOINT, *(eps or [])]))
     make_config(tmp_path / ".cupcake", {**POLICIES, **(extra or {})},
                 "builtins:\n  git_block_no_verify: {}\n  protected_paths: {paths: [secrets/]}\n")
     b = bundles.build(find_project(str(tmp_path)), "k")
@@ -38,10 +43,11 @@ def _instance(tmp_path: Path, extra: dict[str, str] | None = None):  # type: ign
 
 
 @pytest.mark.parametrize("command", ["x", "y x", "h", "ls", "git commit --no-verify", "cat secrets/k"])
-def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str) -> None:
+def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from cupcake_py.engine.synthesis import parse_decision_set
 
-    b, inst = _instance(tmp_path)
+    b, inst = _instance(tmp_path, monkeypatch=monkeypatch)
     assert ROUTED_ENTRYPOINT in inst.entrypoints
     routed = lookup(b.routing, "PreToolUse", "Bash")
     assert "cupcake.policies.z.my-pkg" in routed and "cupcake.policies.ed" not in routed
@@ -58,6 +64,7 @@ def test_packages_not_routed_are_not_evaluated(tmp_path: Path) -> None:
     trap = policy("trap", 'deny contains {"rule_id": "T", "reason": "t"} if {\n'
                           '  r := numbers.range(1, 100000000)\n  count(r) > 0\n}\n', tools='"Read"')
     b, inst = _instance(tmp_path, {"trap": trap})
+    assert list(inst.entrypoints) == [ROUTED_ENTRYPOINT]  # the walking aggregator is not planned
     routed = lookup(b.routing, "PreToolUse", "Bash")
     inp = {"tool_name": "Bash", "tool_input": {"command": "x"}, "signals": {}, "builtin_config": b.builtin_config,
            ROUTED_INPUT: dict.fromkeys(routed, True)}
