@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -150,3 +151,46 @@ def test_memory_stays_flat(tmp_path: Path) -> None:
     srv.stop()
     base = samples[1]
     assert max(samples[2:]) - base < 8 * 1024, samples
+
+
+def test_without_inotify_the_stat_walk_still_sees_every_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process, with inotify unavailable (another OS, no libc): each request compares stats."""
+    from cupcake_py.engine import watch
+    from cupcake_py.engine.options import EvalOptions
+    from cupcake_py.engine.warm import WarmSource
+
+    monkeypatch.setattr(watch, "_libc", [None])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    proj = project(tmp_path / "p", {"rm": DENY_RM})
+    source = WarmSource(EvalOptions().wasm_max_memory)
+    from cupcake_py.engine.serve import handle
+
+    def ask(rid: int, command: str) -> str:
+        got = handle(request(rid, proj, command), EvalOptions(no_global=True), source)
+        return str(got["response"]["decision"])
+
+    assert ask(1, "rm x") == "deny" and ask(2, "rm y") == "deny"
+    assert source.reloads == 1  # unchanged stats: no reload
+    touch_later(proj / ".cupcake/policies/opencode/rm.rego", DENY_LS)
+    assert ask(3, "rm x") == "allow" and ask(4, "ls") == "deny"
+    assert source.reloads == 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux-only")
+def test_with_inotify_an_unchanged_config_costs_no_stat_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cupcake_py.engine import warm
+    from cupcake_py.engine.options import EvalOptions
+    from cupcake_py.engine.serve import handle
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    proj = project(tmp_path / "p", {"rm": DENY_RM})
+    walks = []
+    real = warm.signature
+    monkeypatch.setattr(warm, "signature", lambda cfg: walks.append(cfg) or real(cfg))
+    source = warm.WarmSource(EvalOptions().wasm_max_memory)
+    for i in range(5):
+        assert handle(request(i, proj, "rm x"), EvalOptions(no_global=True), source)["response"]["decision"] == "deny"
+    assert len(walks) == 1
+    touch_later(proj / ".cupcake/policies/opencode/rm.rego", DENY_LS)
+    assert handle(request(9, proj, "rm x"), EvalOptions(no_global=True), source)["response"]["decision"] == "allow"
+    assert len(walks) == 2 and source.reloads == 2
