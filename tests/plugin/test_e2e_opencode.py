@@ -294,7 +294,7 @@ def slow_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         started = bool(_signal_pids(e2e))
         DURATIONS.append(
             f"timeout world ({mode}): setup {setup:.1f} s, opencode run {run.seconds:.1f} s"
-            f" (the slow signal had {'' if started else 'NOT '}started when the plugin killed cupcake)"
+            f" (the slow signal had {'' if started else 'NOT '}started when cupcake was stopped at the deadline)"
         )
         try:
             yield SlowWorld(e2e, run, marker, mode)
