@@ -122,7 +122,7 @@ def handle(line: bytes, opts: EvalOptions, source: WarmSource) -> dict[str, Any]
     def run() -> Any:
         with trace.phase("validate"):
             checked = validate_event(event)
-        if start is None and req_opts.policy_dir is None:
+        if start is None:  # paths in the event are resolved against it, never against the server's own cwd
             from cupcake_py.harness.opencode.validate import EventError
 
             raise EventError('the event\'s "cwd" must be an absolute path (the server finds the project from it)')
