@@ -117,30 +117,30 @@ def run_code(call: Call, code: Field, origin: str, *, share: bool = False,
     call.walker.run_string(code.value, state, origin)
 
 
-def read_script(call: Call, path: str) -> str | None:
+def read_script(call: Call, path: str, what: str = "script") -> str | None:
     """The whole script within the byte budget; None (and opacity recorded) otherwise."""
     written = any(path in call.result.effects[k] for k in ("writes", "deletes", "links"))
     if written:
-        call.opaque("command", f"script {path} is changed by this command line before it runs")
-        call.opaque(ALL_KINDS, f"script {path} is changed by this command line")
+        call.opaque("command", f"{what} {path} is changed by this command line before it runs")
+        call.opaque(ALL_KINDS, f"{what} {path} is changed by this command line")
         return None
     try:
         size = os.path.getsize(path)
         remaining = call.result.budget.max_bytes - call.result.bytes_read
         if size > remaining:
-            call.opaque("command", f"script {path} ({size} bytes) exceeds the analysis byte budget")
-            call.opaque(ALL_KINDS, f"script {path} exceeds the analysis byte budget")
+            call.opaque("command", f"{what} {path} ({size} bytes) exceeds the analysis byte budget")
+            call.opaque(ALL_KINDS, f"{what} {path} exceeds the analysis byte budget")
             return None
         with open(path, "rb") as fh:
             data = fh.read(remaining + 1)
     except OSError as exc:
-        call.opaque("command", f"script {path} cannot be read ({exc.strerror or exc})")
-        call.opaque(ALL_KINDS, f"script {path} cannot be read")
+        call.opaque("command", f"{what} {path} cannot be read ({exc.strerror or exc})")
+        call.opaque(ALL_KINDS, f"{what} {path} cannot be read")
         return None
     call.result.bytes_read += len(data)
     if len(data) > remaining:
-        call.opaque("command", f"script {path} exceeds the analysis byte budget")
-        call.opaque(ALL_KINDS, f"script {path} exceeds the analysis byte budget")
+        call.opaque("command", f"{what} {path} exceeds the analysis byte budget")
+        call.opaque(ALL_KINDS, f"{what} {path} exceeds the analysis byte budget")
         return None
     return data.decode("utf-8", "replace")
 
@@ -595,12 +595,12 @@ def diff_source(call: Call, field: Field | None) -> str | None:
         path = call.effect("reads", field)
         if path is None or not os.path.isfile(path):
             return None
-        return read_script(call, path)
+        return read_script(call, path, "patch")
     if call.stdin is None:
         return None
     kind, value = call.stdin
     if kind == "file" and isinstance(value, str):
-        return read_script(call, value)
+        return read_script(call, value, "patch") if os.path.isfile(value) else None
     if kind == "text" and isinstance(value, str):
         return value
     return None

@@ -166,13 +166,13 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         return [(opaque, why)]
     value = value or ""
     if op in ("#", "##", "%", "%%"):
-        pattern = _pattern(operand(arg_start, end, True))
+        pattern = _pattern(operand(arg_start, end, False))
         if pattern is None:
             return [(opaque, f"the pattern of {raw[:60]!r} is not static")]
         return out(_trim(value, pattern, op))
     if op in ("/", "//", "/#", "/%"):
         mid = _split_slash(raw, arg_start, end)
-        pattern = _pattern(operand(arg_start, mid, True))
+        pattern = _pattern(operand(arg_start, mid, False))
         rep_chunks = operand(mid + 1, end, True) if mid < end else []
         if pattern is None or any(k in (OPAQUE, OPAQUE_Q) for k, _ in rep_chunks):
             return [(opaque, f"the pattern of {raw[:60]!r} is not static")]
