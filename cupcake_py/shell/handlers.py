@@ -321,12 +321,18 @@ def cd(call: Call) -> None:
             new = None
         else:
             new = resolve_dir(target, old)
-        if new is not None and not (os.path.isdir(new) or os.path.realpath(new) in state.made_dirs):
-            call.opaque("command", f"cd to {new}, which does not exist before the command line runs")
+        state.cd_result = "unsure"
+        if new is not None and (os.path.isdir(new) or os.path.realpath(new) in state.made_dirs or
+                                os.path.realpath(new) in call.result.effects["writes"]):
+            state.cd_result = "sure"
+        elif new is not None:
+            call.cmd.opaque.append(f"cd to {new}, which does not exist before the command line runs")
             new = None
         if call.name == "pushd":
             state.dirstack.append(old)
         state.cwd = os.path.normpath(new) if new is not None else None
+    if state.cd_result is None:
+        state.cd_result = "sure" if state.cwd is not None else "unsure"
     if old is not None:
         state.assign("OLDPWD", old)
     if state.cwd is None:

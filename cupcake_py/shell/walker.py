@@ -40,7 +40,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker")
+                 "walker", "cd_result")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -53,6 +53,7 @@ class State(Scope):
         self.dirstack: list[str | None] = []
         self.made_dirs: set[str] = set()
         self.walker = walker
+        self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -213,19 +214,41 @@ class Walker:
                 self._other(child, state, ctx)
 
     def _list(self, node: Node, state: State, ctx: Ctx) -> None:
+        ok, fail = self._cond(node, state, ctx)
+        _replace_state(state, _merge(ok, fail) or state)
+
+    def _cond(self, node: Node, state: State, ctx: Ctx) -> tuple[State | None, State | None]:
+        """(state when `node` succeeded, state when it failed); None: that outcome cannot
+        happen (a cd into an existing directory does not fail)."""
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         ops = [c.type for c in node.children if c.type in ("&&", "||")]
-        if len(parts) != 2 or len(ops) != 1:
-            self.sequence(node, state, ctx)
-            return
+        if node.type == "list" and len(parts) == 2 and len(ops) == 1:
+            before = state.copy()
+            ok_l, fail_l = self._cond(parts[0], state, ctx)
+            if ops[0] == "&&":
+                if ok_l is None:
+                    return None, fail_l
+                ok_r, fail_r = self._cond(parts[1], ok_l, ctx)
+                return ok_r, _merge(fail_l, fail_r)
+            if fail_l is None:  # still report what the right side would do (the left may fail after all)
+                self._cond(parts[1], before, ctx)
+                return ok_l, None
+            ok_r, fail_r = self._cond(parts[1], fail_l, ctx)
+            return _merge(ok_l, ok_r), fail_r
+        if node.type == "negated_command" and len(parts) == 1:
+            ok, fail = self._cond(parts[0], state, ctx)
+            return fail, ok
         before = state.copy()
-        self.statement(parts[0], state, ctx)
-        after_left = state.copy()
-        if ops[0] == "||":
-            # the right side runs when the left failed: anywhere between before and after
-            state.merge([before])
-        self.statement(parts[1], state, ctx)
-        state.merge([after_left] if ops[0] == "||" else [before])
+        state.cd_result = None
+        self.statement(node, state, ctx)
+        if state.cd_result == "sure":
+            return state, None
+        if state.cd_result == "unsure":
+            return state, before
+        if node.type in ("command", "redirected_statement", "pipeline", "subshell", "declaration_command",
+                         "variable_assignment"):
+            return state, state.copy()
+        return state, _merge(before, state)
 
     def _pipeline(self, node: Node, state: State, ctx: Ctx) -> None:
         stages = [c for c in node.children if c.is_named and c.type != "comment"]
@@ -405,6 +428,16 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
+
+
+def _merge(a: State | None, b: State | None) -> State | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out = a.copy()
+    out.merge([b])
+    return out
 
 
 def _replace_state(target: State, source: State) -> None:
