@@ -399,9 +399,11 @@ INTERP: dict[str, dict[str, object]] = {
 def interp(call: Call) -> None:
     from cupcake_py.shell.semantics import canonical
 
-    spec = INTERP.get(canonical(call.name), {})
-    parsed = options.parse(call.args, spec, posix=True)
+    spec = dict(INTERP.get(canonical(call.name), {}))
     inline = tuple(spec.get("inline", ()))  # type: ignore[arg-type]
+    spec["val"] = str(spec.get("val", "")) + "".join(o[1] for o in inline if len(o) == 2)
+    spec["lval"] = tuple(spec.get("lval", ())) + tuple(o[2:] for o in inline if o.startswith("--"))  # type: ignore[arg-type]
+    parsed = options.parse(call.args, spec, posix=True)
     rest = call.args[parsed.end:]
     if spec.get("subcommands") and rest and rest[0].value in ("eval", "-e"):
         call.opaque(INLINE_KINDS, INLINE)

@@ -350,7 +350,7 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
                 path = call.effect(kind, f)
                 if path is not None:
                     call.result.recursive[kind][path] = None
-    if not operands and spec.get("implicit"):
+    if spec.get("implicit") and all(k == "none" for k in assigned):
         path = call.effect(spec["implicit"], Field("."))
         if path is not None and is_recursive:
             call.result.recursive[spec["implicit"]][path] = None
