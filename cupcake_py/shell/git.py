@@ -169,6 +169,7 @@ def analyze_git(call: Call) -> None:
             if value.value is None:
                 reasons.append("a -c config override is not static")
                 config["?"] = None
+                call.opaque("command", "a git -c config override is not static (config can run commands)")
             else:
                 key, has, val = value.value.partition("=")
                 config[key.lower()] = val if has else "true"
