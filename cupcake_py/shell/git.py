@@ -46,7 +46,7 @@ KNOWN = frozenset((
 ).split())
 WRITES_TREE = frozenset({"checkout", "switch", "restore", "merge", "pull", "rebase", "cherry-pick", "revert",
                          "stash", "read-tree", "checkout-index", "reset", "am", "bisect", "sparse-checkout"})
-EXEC_CONFIG = re.compile(r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|diff\.external|"
+EXEC_CONFIG = (r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|diff\.external|"
                          r"diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|credential\.helper|"
                          r"credential\..+\.helper|gpg\.program|gpg\..+\.program|sequence\.editor|"
                          r"merge\..+\.driver|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook|"
@@ -218,7 +218,7 @@ def analyze_git(call: Call) -> None:
             return
         rest = handlers.split_words(Field(alias)) + rest[1:]
     for key, value in list(config.items()):
-        if EXEC_CONFIG.match(key):
+        if re.match(EXEC_CONFIG, key):
             if value is None:
                 call.opaque("command", f"git config {key} runs a command that is not static")
                 call.opaque(handlers.ALL_KINDS, f"git config {key} runs a command that is not static")

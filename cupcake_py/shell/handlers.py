@@ -28,7 +28,7 @@ RUNTIME_CODE = "shell code known only at run time"
 ALL_KINDS = "reads+writes+deletes+links+executes"
 INLINE_KINDS = "reads+writes+deletes"
 INLINE = "inline interpreter program"
-REMOTE = re.compile(r"^(?:[A-Za-z0-9_.+-]+@)?[A-Za-z0-9_.-]+:(?!//)")
+REMOTE = r"^(?:[A-Za-z0-9_.+-]+@)?[A-Za-z0-9_.-]+:(?!//)"
 
 
 # -- helpers used by semantics ------------------------------------------------------------------
@@ -51,7 +51,7 @@ def join_code(fields: list[Field]) -> Field:
 
 
 def is_remote(value: str) -> bool:
-    return bool(REMOTE.match(value)) and not value.startswith(("/", "./", "../"))
+    return bool(re.match(REMOTE, value)) and not value.startswith(("/", "./", "../"))
 
 
 def maybe_read(result: Result, field: Field, cwd: str | None, cmd: Cmd) -> None:
@@ -430,7 +430,7 @@ def interp(call: Call) -> None:
             call.effect("reads+writes", f)
 
 
-AWK_ACTIONS = re.compile(r"system\s*\(|\|\s*(?:getline|\")|>\s*\"|>>|print[f]?\s*>|getline\s*<|\bclose\s*\(")
+AWK_ACTIONS = (r"system\s*\(|\|\s*(?:getline|\")|>\s*\"|>>|print[f]?\s*>|getline\s*<|\bclose\s*\(")
 
 
 def awk(call: Call) -> None:
@@ -446,7 +446,7 @@ def awk(call: Call) -> None:
         operands = operands[1:]
         if program.value is None:
             call.opaque(ALL_KINDS, "awk program known only at run time")
-        elif AWK_ACTIONS.search(program.value):
+        elif re.search(AWK_ACTIONS, program.value):
             call.opaque("writes+deletes+executes", "awk program writes files or runs commands")
     for f in operands:
         if f.value is not None and re.match(r"^[A-Za-z_]\w*=", f.value):

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     Operand = Callable[[int, int, bool], list[Chunk]]
 
 LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q = range(5)
-HEAD = re.compile(r"\$\{(#(?!\}))?(!)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?")
-SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])")
+HEAD = (r"\$\{(#(?!\}))?(!)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?")
+SIMPLE = (r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])")
 OPERATORS = (":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
              "^^", "^", ",,", ",", "@", ":")
 RUNTIME = frozenset({"?", "$", "!", "-", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS",
@@ -120,12 +120,12 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         return [(kind, value)]
 
     if not raw.startswith("${"):
-        m = SIMPLE.fullmatch(raw)
+        m = re.fullmatch(SIMPLE, raw)
         if m is None:
             return [(opaque, f"expansion {raw[:60]!r} is not understood")]
         known, value, why = _value(m.group(1), scope)
         return out(value or "") if known else [(opaque, why)]
-    m = HEAD.match(raw)
+    m = re.match(HEAD, raw)
     if m is None:
         return [(opaque, f"parameter expansion {raw[:60]!r} is not understood")]
     length, indirect, name, subscript = m.group(1), m.group(2), m.group(3), m.group(4)

@@ -14,7 +14,7 @@ import re
 
 from cupcake_py.shell import handlers, options
 from cupcake_py.shell.model import Cmd, Field
-from cupcake_py.shell.table import ALIASES, COMMANDS, WRAPPERS
+from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
 from cupcake_py.shell.words import QUOTED, text
 
 TYPE_CHECKING = False
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from cupcake_py.shell.walker import Ctx, State, Walker
 
-ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+ASSIGNMENT = r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"
 REDIRECT_KINDS = {">": "writes", ">>": "writes", ">|": "writes", "&>": "writes", "&>>": "writes",
                   "<": "reads", "<>": "reads+writes", ">&": "writes", "<&": "reads", "&>|": "writes"}
 DECLARE_DUMP = frozenset({"-p", "-x", "+x"})
@@ -59,13 +59,6 @@ class Call:
         for kind in kinds.split("+"):
             if kind != "none":
                 self.result.mark(kind, reason, self.cmd)
-
-
-def canonical(name: str) -> str:
-    for pattern, repl in ALIASES:
-        if pattern.match(name):
-            return pattern.sub(repl, name)
-    return name
 
 
 def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
@@ -223,7 +216,7 @@ def execute(walker: Walker, state: State, fields: list[Field], overlay: dict[str
         elif spec.get("pos"):
             rest = rest[spec["pos"]:]
         if spec.get("assign"):
-            while rest and rest[0].value is not None and (m := ASSIGNMENT.match(rest[0].value)):
+            while rest and rest[0].value is not None and (m := re.match(ASSIGNMENT, rest[0].value, re.S)):
                 env[m.group(1)] = m.group(2)
                 rest = rest[1:]
             if rest and rest[0].value is None and rest[0].split:

@@ -25,8 +25,6 @@ A command spec is a dict with these keys (all optional):
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -203,16 +201,22 @@ COMMANDS: dict[str, Spec] = {
                                          "help", "enable", "complete", "compopt", "dirs", "mktemp")},
 }
 
-ALIASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^python[0-9.]*$|^pypy[0-9.]*$"), "python"),
-    (re.compile(r"^pip[0-9.]*$"), "pip"),
-    (re.compile(r"^perl[0-9.]*$"), "perl"),
-    (re.compile(r"^ruby[0-9.]*$"), "ruby"),
-    (re.compile(r"^php[0-9.]*$"), "php"),
-    (re.compile(r"^node[0-9.]*$"), "node"),
-    (re.compile(r"^lua[0-9.]*$"), "lua"),
-    (re.compile(r"^(?:g|gnu)?(sed|awk|tar|find|grep|cp|mv|rm|ln)$"), r"\1"),
-)
+# versioned names (python3.12, pip3, perl5.36) and GNU-prefixed tools (gsed, gnutar) -> table key
+VERSIONED = {"python": "python", "pypy": "python", "pip": "pip", "perl": "perl", "ruby": "ruby", "php": "php",
+             "node": "node", "lua": "lua"}
+GNU_PREFIXED = frozenset({"sed", "awk", "tar", "find", "grep", "cp", "mv", "rm", "ln"})
+
+
+def canonical(name: str) -> str:
+    """The table key for a command name."""
+    base = name.rstrip("0123456789.")
+    if base in VERSIONED:
+        return VERSIONED[base]
+    for prefix in ("gnu", "g"):
+        if name.startswith(prefix) and name[len(prefix):] in GNU_PREFIXED:
+            return name[len(prefix):]
+    return name
+
 
 # Wrappers run the command in their operands. Keys as in COMMANDS plus:
 # `pos`: operands before the command (timeout DURATION); `cwd`: option setting the directory;

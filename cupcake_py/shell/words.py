@@ -37,8 +37,8 @@ MAX_BRACE = 1024
 ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 DQ_ESCAPABLE = frozenset('$`"\\\n')
-SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
-SIDE_EFFECT = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
+SEQUENCE = (r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
+SIDE_EFFECT = (r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
 class Scope:
@@ -224,7 +224,7 @@ class Expander:
         for child in _descendants(node):
             if child.type in ("command_substitution", "process_substitution"):
                 self.scope.substitute(child)
-        if SIDE_EFFECT.search(body):
+        if re.search(SIDE_EFFECT, body):
             for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body):
                 self.scope.invalidate(name)
         stripped = body.strip()
@@ -384,7 +384,7 @@ def _brace_tokens(tokens: list[Chunk]) -> list[list[Chunk]]:
 
 
 def _sequence(inner: str) -> list[str] | None:
-    m = SEQUENCE.match(inner)
+    m = re.match(SEQUENCE, inner)
     if m is None:
         return None
     a, b, step_s = m.group(1), m.group(2), m.group(3)
