@@ -209,6 +209,11 @@ def shell(call: Call) -> None:
 
             execute(call.walker, call.state, args, call.env, call.stdin, [])
             return
+    for var in ("BASH_ENV", "ENV"):  # a non-interactive shell sources these first
+        known, value = (True, call.env[var]) if var in call.env else call.state.lookup(var)
+        if var in call.env or (known and var in call.state.exported and value):
+            run_file(call, Field(value) if value is not None else Field(None, reason=f"${var} is not static"),
+                     shell=True)
     code_mode = stdin_mode = False
     i = 0
     while i < len(args):
@@ -265,16 +270,12 @@ def stdin_script(call: Call) -> None:
                          absolute_path(f.value or "", getattr(prev, "cwd", None)) else Field(None, reason="cwd"),
                          shell=True, origin="stdin-script:")
             return
-        if name in ("echo", "printf") and all(f.value is not None for f in fields):
-            words = [f.value or "" for f in fields]
-            if name == "echo":
-                while words and words[0] in ("-n", "-e", "-E"):
-                    words = words[1:]
-            elif any("%" in w or "\\" in w for w in words[:1]):
-                words = []
-            if words:
-                run_code(call, Field(" ".join(words)), "stdin-script:-")
-                return
+        from cupcake_py.shell.walker import static_output
+
+        text = static_output(prev) if not getattr(prev, "redirects", True) else None  # type: ignore[arg-type]
+        if text is not None:
+            run_code(call, Field(text), "stdin-script:-")
+            return
     reason = str(value) if kind == "opaque" else "the program a shell reads from its input is not static"
     call.opaque("command", reason)
     call.opaque(ALL_KINDS, reason)

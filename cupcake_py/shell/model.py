@@ -50,11 +50,12 @@ class Field(Record):
 class Cmd(Record):
     """A simple command being analysed (becomes one entry of `commands`)."""
 
-    __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index")
+    __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index",
+                 "stdin")
 
     def __init__(self, name: str | None, fields: list[Field], wrappers: list[str], cwd: str | None,
                  origin: str, depth: int, env: dict[str, str | None]) -> None:
-        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1)
+        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None)
 
     def argv(self) -> list[str | None]:
         return [f.value for f in self.fields]

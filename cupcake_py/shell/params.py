@@ -151,6 +151,9 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
     arg_start = rest_start + len(op)
     if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
         if not known:
+            operand(arg_start, end, quoted)  # its substitutions may run: analyse them
+            if op in (":=", "="):
+                scope.invalidate(name)
             return [(opaque, why)]
         missing = value is None or (op.startswith(":") and value == "")
         if op in (":+", "+"):

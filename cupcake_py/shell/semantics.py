@@ -62,7 +62,7 @@ class Call:
 
 
 def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
-    from cupcake_py.shell.walker import REDIRECT_NODES, words_of
+    from cupcake_py.shell.walker import REDIRECT_NODES, heredoc_tails, words_of
 
     overlay: dict[str, str | None] = {}
     word_nodes: list[Node] = []
@@ -82,12 +82,15 @@ def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
     fields: list[Field] = []
     for group in words_of(word_nodes):
         fields.extend(exp.fields(group))
+    redirect_nodes, tails = heredoc_tails(redirect_nodes)
     records, stdin = redirects(walker, redirect_nodes, state, None)
     if not fields:
         for name, value in overlay.items():
             state.assign(name, value, export=name in state.exported)
+        walker.run_tails(tails, state, None)
         return
-    execute(walker, state, fields, overlay, stdin or ctx.stdin, records)
+    cmd = execute(walker, state, fields, overlay, stdin or ctx.stdin, records)
+    walker.run_tails(tails, state, cmd)
 
 
 def redirects(walker: Walker, nodes: list[Node], state: State,
@@ -254,6 +257,14 @@ def _add(walker: Walker, state: State, fields: list[Field], wrappers: list[str],
     walker.result.add_command(cmd)
     for kind, value in pending:
         walker.result.path(kind, value, cwd, cmd)
+    for var in ("LD_PRELOAD", "LD_AUDIT"):  # libraries loaded into the command run as code
+        if var in env:
+            value = env[var]
+            if value is None:
+                walker.result.mark("executes", f"{var} is not static", cmd)
+            else:
+                for lib in value.replace(":", " ").split():
+                    walker.result.path("executes", Field(lib), cwd, cmd)
     if head is None:
         reason = fields[0].reason if fields else "empty command"
         walker.result.mark("command", f"the command name is not static ({reason})", cmd)
@@ -266,6 +277,7 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
               env: dict[str, str | None], stdin: tuple[str, object] | None, records: list[dict[str, Any]],
               pending: list[tuple[str, Field]]) -> Cmd:
     cmd = _add(walker, state, fields, wrappers, cwd, env, records, pending)
+    cmd.stdin = stdin
     if cmd.name is None:
         for f in fields[1:]:
             if f.value is not None:
@@ -337,6 +349,8 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
             call.state.made_dirs.add(path)
     if spec.get("into_dir") and len(operands) >= 2 and layout == "last":
         handlers.into_dir(call, operands[-1], operands[:-1], kinds[0])
+    if spec.get("single_into_cwd") and len(operands) == 1 and operands[0].value is not None:
+        call.effect(kinds[0], Field(os.path.basename(operands[0].value.rstrip("/")) or "."))
     for opt, (where, kind) in spec.get("extra", {}).items():
         if parsed.has(opt) and operands:
             for f in (operands[-1:] if where == "last" else operands[:-1] if where == "rest" else operands):

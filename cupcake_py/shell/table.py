@@ -75,7 +75,8 @@ COMMANDS: dict[str, Spec] = {
     "install": {**COPY, "val": "tSgmo", "lval": ("target-directory", "suffix", "group", "mode", "owner"),
                 "when": {"-d": {"ops": "each:writes"}, "--directory": {"ops": "each:writes"},
                          "-t": {"ops": "each:reads"}, "--target-directory": {"ops": "each:reads"}}},
-    "ln": {"ops": "each:links", "val": "tS", "lval": ("target-directory", "suffix"), "into_dir": True,
+    "ln": {"ops": "last:links,links", "val": "tS", "lval": ("target-directory", "suffix"), "into_dir": True,
+           "single_into_cwd": True,
            "optk": {"-t": "links", "--target-directory": "links"}},
     "link": {"ops": "each:links"},
     "rsync": {"ops": "last:writes,reads", "val": "eBfTM", "remote": True, "into_dir": False,
@@ -271,6 +272,7 @@ WRAPPERS: dict[str, Spec] = {
                                                           "process-slot-var"),
               "optk": {"-a": "reads", "--arg-file": "reads"}, "xargs": True},
     "parallel": {"val": "jSI", "xargs": True},
+    "coproc": {},
 }
 PRIVILEGED = frozenset(n for n, s in WRAPPERS.items() if s.get("privileged"))
 SHELLS = frozenset(n for n, s in COMMANDS.items() if s.get("handler") == "shell")

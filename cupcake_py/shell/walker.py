@@ -121,10 +121,10 @@ class State(Scope):
         start = len(self.walker.result.commands)
         self.walker.sequence(node, inner)
         made = self.walker.result.commands[start:]
-        if node.type == "command_substitution" and len(made) == 1 and made[0].name == "pwd" \
-                and len(made[0].fields) == 1 and made[0].cwd is not None:
-            return made[0].cwd
-        return None
+        if node.type != "command_substitution" or len(made) != 1 or made[0].redirects or made[0].wrappers:
+            return None
+        out = static_output(made[0])
+        return out.rstrip("\n") if out is not None else None
 
     def merge(self, others: list[State]) -> None:
         """After control flow that may have run any of `others` (or none): keep what agrees."""
@@ -399,7 +399,7 @@ class Walker:
 
     def _redirected(self, node: Node, state: State, ctx: Ctx) -> None:
         body = node.child_by_field_name("body")
-        redirects = [c for c in node.children if c.type in REDIRECT_NODES]
+        redirects, tails = heredoc_tails([c for c in node.children if c.type in REDIRECT_NODES])
         records, stdin = semantics.redirects(self, redirects, state, None)
         start = len(self.result.commands)
         if body is not None:
@@ -408,6 +408,22 @@ class Walker:
         targets = made[-1:] if body is not None and body.type in ("list", "pipeline") else made
         for cmd in targets:
             cmd.redirects.extend(records)
+        self.run_tails(tails, state, made[-1] if made else None)
+
+    def run_tails(self, tails: list[Node], state: State, last: Cmd | None) -> None:
+        """What the grammar hangs onto a here-document's first line: `| next stage` or
+        `&& / || next command` (the here-document belongs to the command before)."""
+        for tail in tails:
+            if tail.type == "pipeline":
+                stdin: tuple[str, object] | None = ("cmd", last) if last is not None else None
+                for stage in tail.children:
+                    if stage.is_named and stage.type != "comment":
+                        start = len(self.result.commands)
+                        self.statement(stage, state.copy(), Ctx(stdin))
+                        made = [c for c in self.result.commands[start:] if c.depth == self.depth]
+                        stdin = ("cmd", made[-1]) if len(made) == 1 else ("opaque", "output of a pipeline stage")
+            else:
+                self.statement(tail, state, Ctx())
 
     def _command(self, node: Node, state: State, ctx: Ctx) -> None:
         semantics.simple_command(self, node, state, ctx)
@@ -428,6 +444,48 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
+
+
+def static_output(cmd: Cmd) -> str | None:
+    """What `pwd`, `echo`, `printf FORMAT` (no % or escapes) or `cat` of a here-document
+    print, when all static; None otherwise."""
+    words = [f.value for f in cmd.fields[1:]]
+    if any(w is None for w in words):
+        return None
+    args = [w or "" for w in words]
+    if cmd.name == "pwd" and not args:
+        return cmd.cwd
+    if cmd.name == "echo":
+        newline = "\n"
+        while args and args[0] in ("-n", "-E"):
+            newline = "" if args[0] == "-n" else newline
+            args = args[1:]
+        if any("\\" in a for a in args) or (args and args[0].startswith("-e")):
+            return None  # escapes: bash's and dash's echo differ
+        return " ".join(args) + newline
+    if cmd.name == "printf" and args and "%" not in args[0] and "\\" not in args[0] and not args[0].startswith("-"):
+        return args[0]
+    if cmd.name == "cat" and not args and cmd.stdin is not None and cmd.stdin[0] == "text":
+        return str(cmd.stdin[1])
+    return None
+
+
+def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Redirections with the ones nested in here-documents flattened out, and the statements
+    the grammar nests in a here-document's first line (pipeline continuations, `&&`/`||`
+    right sides)."""
+    redirects: list[Node] = []
+    tails: list[Node] = []
+    for n in nodes:
+        redirects.append(n)
+        if n.type != "heredoc_redirect":
+            continue
+        for c in n.children:
+            if c.type in REDIRECT_NODES:
+                redirects.append(c)
+            elif c.is_named and c.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"):
+                tails.append(c)
+    return redirects, tails
 
 
 def _merge(a: State | None, b: State | None) -> State | None:

@@ -26,11 +26,13 @@ ATTACKS = [
     # variables and substitution
     ("d=secr; rm -rf ./${d}ets", "deletes", "secrets"),
     ("f=.e; cat ${f}nv", "reads", ".env"),
-    ('cat "$(printf .cup)cake/rulebook.yml"', "reads", None),
+    ('cat "$(printf .cup)cake/rulebook.yml"', "reads", ".cupcake/rulebook.yml"),  # static output resolved
+    ('cat "$(date +.%s)cake/rulebook.yml"', "reads", None),
     ("rm -rf $(ls)", "deletes", None),
     ("ls | xargs rm -rf", "deletes", None),
     ('rm -rf "$PWD"', "deletes", "."),
-    ("$(echo rm) -rf secrets", "deletes", None),
+    ("$(echo rm) -rf secrets", "deletes", "secrets"),
+    ("$(cat cmdname) -rf secrets", "deletes", None),
     # wrappers and compound forms
     ("{ rm -rf secrets; }", "deletes", "secrets"),
     ("if true; then rm -rf secrets; fi", "deletes", "secrets"),

@@ -88,7 +88,7 @@ def test_parameters(an: Any, project: Path, command: str, expected: list[str | N
 
 
 @pytest.mark.parametrize("command", ["cat $UNKNOWN_VAR", "cat ${arr[1]}", "cat $RANDOM", "cat $?",
-                                     'cat "$(printf .cup)cake/rulebook.yml"', "cat `echo .env`",
+                                     'cat "$(date +%s)cake/rulebook.yml"', "cat `cat name`",
                                      "cat $((1+2))", "cat ${v@Q}", "cat <(ls)"])
 def test_runtime_values_are_opaque(an: Any, command: str) -> None:
     out = an(command)
@@ -142,3 +142,23 @@ def test_extglob_in_words_does_not_parse_and_is_opaque(an: Any) -> None:
     out = an("cat src/@(a|b).py")
     assert out["parsed"] is False
     assert {"reads", "writes", "deletes", "command"} <= {o["kind"] for o in out["opaque"]}
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ('cat "$(printf .cup)cake/rulebook.yml"', ["cat", ".cupcake/rulebook.yml"]),
+    ("cat `echo .env`", ["cat", ".env"]),
+    ('cat "$(echo -n .e)nv"', ["cat", ".env"]),
+    ("cat $(pwd)/.env", ["cat", None]),
+    ("git commit -m \"$(cat <<'EOF'\nfix: x\nEOF\n)\"", ["git", "commit", "-m", "fix: x"]),
+])
+def test_static_substitution_output(an: Any, project: Path, command: str, expected: list[str | None]) -> None:
+    got = argv(an, command)
+    if expected[-1] is None:
+        expected = expected[:-1] + [f"{project}/.env"]
+    assert got == expected
+
+
+@pytest.mark.parametrize("command", ["cat $(echo -e '.\\x65nv')", "cat $(printf '%s' .env)", "cat $(echo a > f)",
+                                     "cat $(sudo echo .env)", "cat $(echo a; echo b)"])
+def test_substitution_output_not_guessed(an: Any, command: str) -> None:
+    assert argv(an, command)[1] is None
