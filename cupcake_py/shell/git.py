@@ -89,6 +89,58 @@ def _repo(cwd: str | None) -> tuple[str | None, str | None]:
     return None, None
 
 
+MAX_CONFIG_BYTES = 1 << 16
+
+
+def _config_files(git_dir: str | None, call: Call) -> list[str]:
+    files = []
+    known, home = call.state.lookup("HOME")
+    if known and home:
+        files.append(os.path.join(home, ".gitconfig"))
+        files.append(os.path.join(home, ".config", "git", "config"))
+    if git_dir is not None:
+        real = git_dir
+        if os.path.isfile(git_dir):  # a worktree or submodule: "gitdir: PATH"
+            try:
+                with open(git_dir, encoding="utf-8", errors="replace") as fh:
+                    line = fh.read(4096).strip()
+            except OSError:
+                line = ""
+            if line.startswith("gitdir:"):
+                real = absolute_path(line[7:].strip(), os.path.dirname(git_dir)) or git_dir
+        files.append(os.path.join(real, "config"))
+    return files
+
+
+def config_aliases(git_dir: str | None, call: Call) -> dict[str, str]:
+    """[alias] entries of the config files git reads (global, XDG, repository), last wins.
+    A file that cannot be read or is too large contributes nothing; an alias that is not
+    found stays an unknown subcommand (opaque)."""
+    out: dict[str, str] = {}
+    for path in _config_files(git_dir, call):
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_CONFIG_BYTES + 1)
+        except OSError:
+            continue  # no such config: git reads nothing from it either
+        if len(data) > MAX_CONFIG_BYTES:
+            continue
+        section = ""
+        for raw in data.decode("utf-8", "replace").splitlines():
+            line = raw.strip()
+            if line.startswith("["):
+                section = line[1:line.find("]")].strip().lower() if "]" in line else ""
+                continue
+            if section != "alias" or "=" not in line or line.startswith(("#", ";")):
+                continue
+            key, _, value = line.partition("=")
+            value = value.strip()
+            if value.startswith('"') and value.endswith('"') and len(value) > 1:
+                value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            out[key.strip().lower()] = value
+    return out
+
+
 def _parse_params(text: str) -> dict[str, str | None]:
     """GIT_CONFIG_PARAMETERS: 'key'='value' pairs (shell single-quoted)."""
     out: dict[str, str | None] = {}
@@ -197,11 +249,16 @@ def analyze_git(call: Call) -> None:
     call.cwd = cwd
     call.cmd.cwd = cwd
     rest = args[i:]
-    # aliases
+    # aliases: -c overrides first, then the config files git would read
+    file_aliases: dict[str, str] | None = None
     for _ in range(MAX_ALIASES):
         if not rest or rest[0].value is None:
             break
         alias = config.get("alias." + rest[0].value.lower())
+        if alias is None and rest[0].value not in KNOWN:
+            if file_aliases is None:
+                file_aliases = config_aliases(git_dir, call)
+            alias = file_aliases.get(rest[0].value.lower())
         if alias is None:
             break
         reasons.append(f"alias {rest[0].value} = {alias}")

@@ -108,3 +108,22 @@ def test_apply_of_unknown_patch_is_opaque(an: Any) -> None:
 def test_git_config_recorded(an: Any) -> None:
     e = git_entry(an("git -c Core.Editor=vim -c user.email=a@b commit -m x"))
     assert e["config"] == {"core.editor": "vim", "user.email": "a@b"}
+
+
+def test_aliases_from_the_repository_config(an: Any, tmp_path: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "config", "alias.ci", "commit --no-verify"], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "config", "alias.wipe", "!rm -rf secrets"], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "config", "alias.st", "status"], check=True)
+    assert git_entry(an("git ci -m x", cwd=tmp_path))["hooks_disabled"] is True
+    assert an("git wipe", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "secrets")]
+    out = an("git st", cwd=tmp_path)
+    assert git_entry(out)["subcommand"] == "status" and out["opaque"] == []
+
+
+def test_alias_set_earlier_in_the_line(an: Any) -> None:
+    out = an("git config alias.ci 'commit -n' && git ci -m x")
+    assert out["git"][-1]["subcommand"] == "commit"
+    assert all(e["hooks_disabled"] for e in out["git"])
