@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import diffs, handlers, options
+from cupcake_py.shell import diffs, handlers, options, tools
 from cupcake_py.shell.model import Field, absolute_path
 
 TYPE_CHECKING = False
@@ -459,7 +459,7 @@ def _apply(call: Call, sub: str, parsed: options.Parsed, work_tree: str | None) 
     sources = parsed.operands or [None]
     base = work_tree or call.cwd
     for f in sources:
-        content = handlers.diff_source(call, f)
+        content = tools.diff_source(call, f)
         if content is None:
             call.opaque("writes+deletes", "git apply targets come from a diff that is not known statically")
             continue

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import handlers, options
+from cupcake_py.shell import git, handlers, options, tools
 from cupcake_py.shell.model import Cmd, Field
 from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
 from cupcake_py.shell.words import QUOTED, text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from tree_sitter import Node
@@ -302,7 +303,7 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
         walker.result.fact(tag)
     handler = spec.get("handler")
     if handler is not None:
-        handlers.HANDLERS[handler](call)
+        HANDLERS[handler](call)
     else:
         apply_spec(call, spec)
     return cmd
@@ -376,3 +377,12 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
     if layout == "pos":
         return [kinds[min(i, len(kinds) - 1)] for i in range(n)]
     return [kinds[0]] * n
+
+
+# table.py `handler` names -> functions
+HANDLERS: dict[str, Callable[[Call], None]] = {
+    "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
+    "cd": handlers.cd, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
+    "awk": tools.awk, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
+    "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
+}

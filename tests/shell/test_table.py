@@ -161,7 +161,7 @@ def test_wrapper_options_that_run_nothing(an: Any, command: str) -> None:
 
 
 def test_every_table_entry_is_consistent() -> None:
-    from cupcake_py.shell.handlers import HANDLERS
+    from cupcake_py.shell.semantics import HANDLERS
 
     for name, spec in COMMANDS.items():
         assert set(spec) <= {"ops", "val", "oval", "lval", "flags", "optk", "when", "script", "extra", "recursive",
