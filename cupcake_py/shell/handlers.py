@@ -56,7 +56,8 @@ def is_remote(value: str) -> bool:
 def maybe_read(result: Result, field: Field, cwd: str | None, cmd: Cmd) -> None:
     """Operands of commands the table does not know: existing paths are reads."""
     if field.value is None:
-        result.mark("reads", field.reason or "operand known only at run time", cmd)
+        if not field.prefix.startswith("-"):  # `-j$(nproc)` is an option, not a path
+            result.mark("reads", field.reason or "operand known only at run time", cmd)
         return
     value = field.value
     if value.startswith("-"):

@@ -38,13 +38,14 @@ class Budget(Record):
 class Field(Record):
     """One word after expansion. `value` None: opaque (`reason` says why). `pattern`: the glob
     this field came from (relative as written, quoted glob characters backslash-escaped).
-    `split`: an unquoted opaque part may expand to any number of words."""
+    `split`: an unquoted opaque part may expand to any number of words. `prefix`: the static
+    text before the first opaque part (`-j` of `-j$(nproc)`)."""
 
-    __slots__ = ("value", "pattern", "reason", "split")
+    __slots__ = ("value", "pattern", "reason", "split", "prefix")
 
     def __init__(self, value: str | None, pattern: str | None = None, reason: str | None = None,
-                 split: bool = False) -> None:
-        self._fill(value, pattern, reason, split)
+                 split: bool = False, prefix: str = "") -> None:
+        self._fill(value, pattern, reason, split, prefix)
 
 
 class Cmd(Record):

@@ -68,6 +68,7 @@ def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
     overlay: dict[str, str | None] = {}
     word_nodes: list[Node] = []
     redirect_nodes: list[Node] = []
+    inline: list[Node] = []
     for child in node.children:
         if child.type == "variable_assignment":
             name, value = walker.assignment(child, state)
@@ -77,6 +78,8 @@ def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
             redirect_nodes.append(child)
         elif child.type == "command_name":
             word_nodes.extend(child.children)
+        elif child.type in ("subshell", "compound_statement"):  # `time ( … )`, `time { …; }`
+            inline.append(child)
         elif child.is_named and child.type not in ("comment", "subscript"):
             word_nodes.append(child)
     exp = walker.expander(state)
@@ -91,6 +94,8 @@ def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
         walker.run_tails(tails, state, None)
         return
     cmd = execute(walker, state, fields, overlay, stdin or ctx.stdin, records)
+    for statement in inline:
+        walker.statement(statement, state, ctx)
     walker.run_tails(tails, state, cmd)
 
 
@@ -334,7 +339,7 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     remote = spec.get("remote", False)
     recursive = spec.get("recursive")
     is_recursive = recursive is True or (bool(recursive) and parsed.has(*recursive))
-    if layout != "each" and any(f.value is None and f.split for f in operands):
+    if _roles_unknown(layout, kinds, operands):
         for kind in set(kinds):
             call.opaque(kind, "operands known only at run time may shift which operand is which")
     for f, kind in zip(operands, assigned, strict=True):
@@ -365,6 +370,20 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     for kind, reason in spec.get("opaque", {}).items():
         call.opaque(kind, reason)
     return parsed
+
+
+def _roles_unknown(layout: str, kinds: list[str], operands: list[Field]) -> bool:
+    """An opaque operand that may expand to any number of words hides which operand has
+    the distinguished role (the first for `first`, the last for `last`, the leading ones
+    for `pos`)."""
+    split = [i for i, f in enumerate(operands) if f.value is None and f.split]
+    if not split or layout == "each":
+        return False
+    if layout == "first":
+        return split[0] == 0
+    if layout == "last":
+        return split[-1] == len(operands) - 1
+    return split[0] < len(kinds) - 1
 
 
 def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:

@@ -291,7 +291,9 @@ def _escape_glob(s: str) -> str:
 def _plain(parts: list[Chunk]) -> Field:
     opaque = [t for k, t in parts if k in (OPAQUE, OPAQUE_Q)]
     if opaque:
-        return Field(None, reason=opaque[0], split=any(k == OPAQUE for k, _ in parts))
+        first = next(i for i, (k, _) in enumerate(parts) if k in (OPAQUE, OPAQUE_Q))
+        return Field(None, reason=opaque[0], split=any(k == OPAQUE for k, _ in parts),
+                     prefix="".join(t for _, t in parts[:first]))
     return Field("".join(t for _, t in parts))
 
 

@@ -96,9 +96,12 @@ def test_runtime_values_are_opaque(an: Any, command: str) -> None:
     assert any(o["kind"] == "reads" for o in out["opaque"])
 
 
-def test_unquoted_opaque_may_split(an: Any) -> None:
-    out = an("cp $(ls) dest")
+def test_unquoted_opaque_may_split(an: Any, project: Path) -> None:
+    out = an("cp README.md $(ls)")  # which word is the target is known only at run time
     assert {"reads", "writes"} <= {o["kind"] for o in out["opaque"]}
+    out = an("cp $(ls) dest")  # the target stays the last word, whatever $(ls) expands to
+    assert out["effects"]["writes"] == [str(project / "dest")]
+    assert {o["kind"] for o in out["opaque"]} == {"reads"}
 
 
 @pytest.mark.parametrize(("command", "effect"), [
