@@ -293,6 +293,16 @@ def source(call: Call) -> None:
     run_file(call, call.args[0], shell=True, share=True, args=positional)
 
 
+def at(call: Call) -> None:
+    """`at`/`batch` run a shell program later: from -f FILE or from stdin."""
+    parsed = options.parse(call.args, {"val": "fqtM", "flags": None})
+    files = parsed.values("-f")
+    if files:
+        run_file(call, files[0], shell=True)
+    elif not parsed.has("-l", "-d", "-r", "-c"):
+        stdin_script(call)
+
+
 def trap(call: Call) -> None:
     operands = [f for f in call.args if f.value is None or not f.value.startswith("-")]
     if len(operands) >= 2:

@@ -173,6 +173,7 @@ COMMANDS: dict[str, Spec] = {
     "set": {"handler": "set"}, "shift": {"handler": "set"},
     "eval": {"handler": "eval"}, "source": {"handler": "source"}, ".": {"handler": "source"},
     "trap": {"handler": "trap"},
+    "at": {"handler": "at"}, "batch": {"handler": "at"},
     "curl": {"handler": "net"}, "wget": {"handler": "net"},
     **{n: {"handler": "shell"} for n in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh",
                                          "rbash", "ksh93", "busybox")},

@@ -19,7 +19,7 @@ from .conftest import opaque_kinds
     "bash --norc -o pipefail -c 'rm -rf secrets'", "sh -c 'rm -rf \"$1\"' _ secrets", "eval 'rm -rf se''crets'",
     "eval rm -rf secrets", "bash -c \"bash -c 'rm -rf secrets'\"", "busybox sh -c 'rm -rf secrets'",
     "busybox rm -rf secrets", "su -c 'rm -rf secrets'", "sudo -s rm -rf secrets", "watch -n 1 rm -rf secrets",
-    "bash s.sh", "sh s.sh", "source s.sh", ". ./s.sh", "bash < s.sh", "cat s.sh | sh", "cat s.sh | bash -s",
+    "bash s.sh", "sh s.sh", "source s.sh", ". ./s.sh", "echo 'rm -rf secrets' | at now", "at -f s.sh now", "bash < s.sh", "cat s.sh | sh", "cat s.sh | bash -s",
     "sh <<EOF\nrm -rf secrets\nEOF", "bash <<'EOF'\nrm -rf secrets\nEOF", "bash <<< 'rm -rf secrets'",
     "echo 'rm -rf secrets' | sh", "printf 'rm -rf secrets' | bash", "trap 'rm -rf secrets' EXIT",
     "find . -name x -exec rm -rf secrets \\;", "git -c alias.x='!rm -rf secrets' x",
