@@ -333,8 +333,18 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     operands = [f for f in parsed.operands if f.value != "-"]
     layout, _, kinds_s = spec.get("ops", "each:none").partition(":")
     kinds = kinds_s.split(",")
+    programs = parsed.values(*spec.get("script", ()))
     if layout == "first" and parsed.has(*spec.get("script", ())):
         layout, kinds = "each", kinds[1:]
+    elif layout == "first" and operands:
+        programs = programs + operands[:1]
+    if spec.get("program_rx"):
+        for program in programs:
+            if program.value is None or re.search(spec["program_rx"], program.value):
+                call.opaque("writes+deletes+executes", f"{call.name} program may write files or run commands")
+    for opt in spec.get("inline", ()):
+        if parsed.has(opt):
+            call.opaque("reads+writes+deletes", f"inline program ({call.name} {opt})")
     assigned = layout_kinds(layout, kinds, len(operands))
     remote = spec.get("remote", False)
     recursive = spec.get("recursive")

@@ -21,6 +21,11 @@ A command spec is a dict with these keys (all optional):
 - `facts`: tags added to `facts`; `remote`: operands `host:path` are remote (network).
 - `handler`: name of a function in handlers.py for grammars that do not fit the above.
 - `posix`: options end at the first operand.
+- `inline`: options whose value is a program the command runs (vim -c): reads, writes and
+  deletes become opaque.
+- `program_rx`: a regex; when the command's program text (its first operand, or the values
+  of its `script` options) matches, writes, deletes and executes become opaque (sed's `w`,
+  `e`, `s///w`, `s///e`).
 """
 
 from __future__ import annotations
@@ -33,7 +38,10 @@ if TYPE_CHECKING:
 
 READER: Spec = {"ops": "each:reads"}
 DELETER: Spec = {"ops": "each:deletes", "recursive": ("-r", "-R", "--recursive")}
-EDITOR: Spec = {"ops": "each:writes", "val": "cSTuUiwW"}
+EDITOR: Spec = {"ops": "each:writes", "val": "cSTuUiwW", "lval": ("cmd",), "inline": ("-c", "--cmd", "-S")}
+# sed commands that write files or run commands: w/W/e commands, s///w and s///e flags
+SED_SIDE_EFFECTS = (r"(?:^|[;{}\n])\s*(?:[0-9$]+|/[^/]*/)?(?:,(?:[0-9$]+|/[^/]*/))?\s*!?\s*[wWe](?:\s|$)"
+                    r"|s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm0-9]*[we]")
 COMPRESS: Spec = {"ops": "each:reads+writes+deletes", "val": "S", "lval": ("suffix",),
                   "when": {o: {"ops": "each:reads"} for o in ("-c", "--stdout", "-k", "--keep", "-l", "--list",
                                                                "-t", "--test", "--to-stdout")}}
@@ -105,6 +113,7 @@ COMMANDS: dict[str, Spec] = {
     "sed": {"ops": "first:none,reads", "val": "eflS", "oval": "i",
             "lval": ("expression", "file", "line-length", "in-place"),
             "optk": {"-f": "reads", "--file": "reads"}, "script": ("-e", "-f", "--expression", "--file"),
+            "program_rx": SED_SIDE_EFFECTS,
             "when": {o: {"ops": "first:none,reads+writes"} for o in ("-i", "--in-place")}},
     "chmod": CHANGE_MODE, "chown": CHANGE_MODE, "chgrp": CHANGE_MODE,
     "chattr": {"ops": "each:writes", "flags": "RVfv"},
