@@ -412,6 +412,6 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
 HANDLERS: dict[str, Callable[[Call], None]] = {
     "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
     "cd": handlers.cd, "at": handlers.at, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
-    "awk": tools.awk, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
+    "awk": tools.awk, "unzip": tools.unzip, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
     "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
 }

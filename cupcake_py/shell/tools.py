@@ -12,7 +12,7 @@ import re
 
 from cupcake_py.shell import diffs, options
 from cupcake_py.shell.handlers import ALL_KINDS, read_script, resolve_dir
-from cupcake_py.shell.model import Field
+from cupcake_py.shell.model import Field, absolute_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -152,16 +152,63 @@ def tar(call: Call) -> None:
                     call.result.recursive["reads"][p] = None
             elif extract:
                 call.effect("writes", f)
-        if extract and not parsed.has("-O", "--to-stdout"):
-            if here is not None:
-                call.result.recursive["writes"][os.path.realpath(here)] = None
-            if not parsed.operands:
-                call.opaque("writes", "the archive's members (the files written) are known only at run time")
+        if extract and not parsed.has("-O", "--to-stdout") and not parsed.operands:
+            strip_n = next((int(f.value) for f in parsed.values("--strip-components") if (f.value or "").isdigit()), 0)
+            archive = parsed.values("-f", "--file")  # relative to where tar starts, not -C
+            where = absolute_path(archive[-1].value, saved) if archive and archive[-1].value not in (None, "-") \
+                else None
+            extracted(call, Field(where) if where else None, "tar", here, strip_n)
         if parsed.has("--remove-files"):
             for f in parsed.operands:
                 call.effect("deletes", f)
     finally:
         call.cwd = saved
+
+
+def extracted(call: Call, archive: Field | None, kind: str, here: str | None, strip_n: int = 0) -> None:
+    """Writes of every member an extraction creates (listed from the archive when it is a
+    readable file within budget); opaque otherwise."""
+    from cupcake_py.shell import archives
+
+    path = None
+    if archive is not None and archive.value not in (None, "-"):
+        path = absolute_path(archive.value or "", call.cwd)
+    if path is None:
+        call.opaque("writes", "the archive's members (the files written) are known only at run time")
+        return
+    names, why = archives.members(path, kind, call.result.budget.max_bytes - call.result.bytes_read)
+    if names is None:
+        call.opaque("writes", why)
+        return
+    call.result.bytes_read += os.path.getsize(path)
+    saved, call.cwd = call.cwd, here
+    try:
+        for name in names:
+            rel = archives.strip(name, strip_n)
+            if rel is not None:
+                call.effect("writes", Field(rel.lstrip("/")))
+    finally:
+        call.cwd = saved
+
+
+def unzip(call: Call) -> None:
+    parsed = options.parse(call.args, {"val": "dxP"})
+    dirs = parsed.values("-d")
+    for f in dirs:
+        call.effect("writes", f)
+    if not parsed.operands:
+        return
+    call.effect("reads", parsed.operands[0])
+    if parsed.has("-l", "-t", "-v", "-p", "-Z", "-c", "-z"):
+        return
+    here = resolve_dir(dirs[-1], call.cwd) if dirs else call.cwd
+    if len(parsed.operands) > 1:  # named members only
+        saved, call.cwd = call.cwd, here
+        for f in parsed.operands[1:]:
+            call.effect("writes", f)
+        call.cwd = saved
+        return
+    extracted(call, parsed.operands[0], "zip", here)
 
 
 def patch(call: Call) -> None:

@@ -186,3 +186,29 @@ def test_unknown_command_only_reads_existing_paths(an: Any, project: Path) -> No
     out = an("frobnicate --in=.env out.txt")
     assert out["effects"]["reads"] == [str(project / ".env")]
     assert out["effects"]["writes"] == [] and out["opaque"] == []
+
+
+def test_archive_members_are_listed(an: Any, tmp_path: Path) -> None:
+    import tarfile
+    import zipfile
+
+    src = tmp_path / "src"
+    (src / ".cupcake").mkdir(parents=True)
+    (src / ".cupcake/rulebook.yml").write_text("x")
+    (src / "ok.txt").write_text("y")
+    with tarfile.open(tmp_path / "a.tgz", "w:gz") as tf:
+        tf.add(src / ".cupcake/rulebook.yml", ".cupcake/rulebook.yml")
+        tf.add(src / "ok.txt", "top/ok.txt")
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as zf:
+        zf.write(src / ".cupcake/rulebook.yml", ".cupcake/rulebook.yml")
+    (tmp_path / "out").mkdir()
+    out = an("tar xzf a.tgz", cwd=tmp_path)
+    assert out["effects"]["writes"] == [str(tmp_path / ".cupcake/rulebook.yml"), str(tmp_path / "top/ok.txt")]
+    assert out["opaque"] == []
+    out = an("tar -xf a.tgz -C out --strip-components=1", cwd=tmp_path)
+    assert out["effects"]["writes"] == [str(tmp_path / "out/ok.txt"), str(tmp_path / "out/rulebook.yml")]
+    out = an("unzip -o a.zip -d out", cwd=tmp_path)
+    assert str(tmp_path / "out/.cupcake/rulebook.yml") in out["effects"]["writes"]
+    (tmp_path / "bad.tar").write_text("not a tar")
+    assert "writes" in opaque_kinds(an("tar xf bad.tar", cwd=tmp_path))
+    assert "writes" in opaque_kinds(an("curl -s https://x.example/a.tgz | tar xz", cwd=tmp_path))
