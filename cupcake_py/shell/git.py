@@ -335,6 +335,8 @@ SUB_SPECS: dict[str, dict[str, Any]] = {
     "clean": {"val": "e", "lval": ("exclude",)},
     "checkout": {"val": "bB", "lval": ("conflict", "pathspec-from-file")},
     "config": {"val": "f", "lval": ("file", "blob", "type", "default", "comment", "value")},
+    "archive": {"val": "o", "lval": ("output", "format", "prefix", "remote", "exec")},
+    "log": {"val": "n", "lval": ("max-count", "format", "pretty", "author", "since", "until", "grep")},
 }
 
 
@@ -382,6 +384,15 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
                 call.opaque("reads", f.reason or "git object not static")
     elif sub in ("apply", "am"):
         _apply(call, sub, parsed, work_tree)
+    elif sub in ("log", "diff", "blame", "annotate", "whatchanged", "difftool"):
+        for f in paths:  # their history or content is printed
+            call.effect("reads", f)
+    elif sub == "archive":
+        for f in parsed.values("-o", "--output"):
+            call.effect("writes", f)
+        p = call.effect("reads", tree)
+        if p is not None:
+            result.recursive["reads"][p] = None
     elif sub == "grep":
         p = call.effect("reads", Field(".") if not paths else paths[0])
         if p is not None:

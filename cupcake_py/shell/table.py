@@ -65,7 +65,8 @@ CHANGE_MODE: Spec = {"ops": "first:none,writes", "flags": "cfvRhHLP", "lval": ("
 COPY: Spec = {"ops": "last:writes,reads", "val": "tS", "lval": ("target-directory", "suffix", "backup", "reflink",
                                                                 "sparse", "preserve", "no-preserve", "context"),
               "optk": {"-t": "writes", "--target-directory": "writes"}, "into_dir": True,
-              "when": {o: {"ops": "each:reads"} for o in ("-t", "--target-directory")},
+              "when": {**{o: {"ops": "last:links,links"} for o in ("-l", "--link", "-s", "--symbolic-link")},
+                       **{o: {"ops": "each:reads"} for o in ("-t", "--target-directory")}},
               "recursive": ("-r", "-R", "-a", "--recursive", "--archive")}
 ARCHIVE_MEMBERS = "the archive's members (the files written) are known only at run time"
 INLINE = "inline interpreter program"
@@ -110,6 +111,7 @@ COMMANDS: dict[str, Spec] = {
     "mkdir": {"ops": "each:writes", "val": "mZ", "lval": ("mode", "context")},
     "mkfifo": {"ops": "each:writes", "val": "mZ"}, "mknod": {"ops": "first:writes,none", "val": "mZ"},
     "sponge": {"ops": "each:writes"},
+    "fallocate": {"ops": "each:writes", "val": "lon", "lval": ("length", "offset")},
     "sed": {"ops": "first:none,reads", "val": "eflS", "oval": "i",
             "lval": ("expression", "file", "line-length", "in-place"),
             "optk": {"-f": "reads", "--file": "reads"}, "script": ("-e", "-f", "--expression", "--file"),

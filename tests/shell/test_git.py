@@ -87,6 +87,9 @@ def test_unknown_subcommand_is_opaque(an: Any) -> None:
     ("git config core.hooksPath /x", "writes", ".git/config"),
     ("git clone https://x.example/r.git newrepo", "writes", "newrepo"),
     ("git grep API", "reads", "."),
+    ("git log -p -- .env", "reads", ".env"),
+    ("git blame .env", "reads", ".env"),
+    ("git archive -o /tmp/x.tar HEAD", "reads", "."),
 ])
 def test_subcommand_effects(an: Any, project: Path, command: str, kind: str, path: str) -> None:
     out = an(command)
