@@ -59,6 +59,12 @@ SETTERS = frozenset({"--add", "--replace-all", "--unset", "--unset-all", "--rena
 READ_ONLY_CONFIG = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
                               "--get-color", "--get-colorbool"})
 MAX_ALIASES = 8
+# environment variables git runs as commands
+EXEC_ENV = ("GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_ASKPASS",
+            "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER", "SSH_ASKPASS")
+# hook managers' switches that skip hooks (pre-commit, husky, lefthook, overcommit): name -> values that skip
+HOOK_SKIP_ENV = {"SKIP": None, "HUSKY": ("0",), "HUSKY_SKIP_HOOKS": None, "LEFTHOOK": ("0", "false"),
+                 "LEFTHOOK_EXCLUDE": None, "OVERCOMMIT_DISABLE": None, "PRE_COMMIT_ALLOW_NO_CONFIG": None}
 
 
 def _env(call: Call, name: str) -> tuple[bool, str | None]:
@@ -192,6 +198,20 @@ def analyze_git(call: Call) -> None:
                 git_dir = absolute_path(call.env[name] or "", cwd)
             elif name != "GIT_DIR":
                 config["?"] = None
+    for name in EXEC_ENV:
+        if name in call.env:
+            value = call.env[name]
+            if value is None:
+                call.opaque("command", f"{name} (run by git) is not static")
+                call.opaque(handlers.ALL_KINDS, f"{name} (run by git) is not static")
+            else:
+                handlers.run_code(call, Field(value), "bash -c")
+    for name, skipping in HOOK_SKIP_ENV.items():
+        known, value = _env(call, name)
+        if (known and value and (skipping is None or value.lower() in skipping)) or \
+                (name in call.env and call.env[name] is None):
+            entry["hooks_disabled"] = True
+            reasons.append(f"{name} is set: the hook manager skips hooks")
     known, wt = _env(call, "GIT_WORK_TREE")
     if known and wt:
         work_tree = absolute_path(wt, cwd)

@@ -293,6 +293,33 @@ def source(call: Call) -> None:
     run_file(call, call.args[0], shell=True, share=True, args=positional)
 
 
+def alias(call: Call) -> None:
+    """`alias NAME=VALUE`: later commands named NAME in this line run VALUE (bash expands
+    aliases in scripts once `shopt -s expand_aliases` is on; assumed on)."""
+    for f in call.args:
+        if f.value is None:
+            call.opaque("command", "an alias defined with a value known only at run time")
+            continue
+        name, eq, value = f.value.partition("=")
+        if eq:
+            call.state.aliases[name] = value
+
+
+def expand_alias(call: Call) -> bool:
+    value = call.state.aliases.get(call.name)
+    if call.name not in call.state.aliases:
+        return False
+    if value is None or any(f.value is None for f in call.args):
+        call.opaque("command", f"alias {call.name} expands to code known only at run time")
+        call.opaque(ALL_KINDS, f"alias {call.name} is not static")
+        return True
+    import shlex
+
+    code = " ".join([value] + [shlex.quote(f.value or "") for f in call.args])
+    run_code(call, Field(code), "eval", share=True)
+    return True
+
+
 def at(call: Call) -> None:
     """`at`/`batch` run a shell program later: from -f FILE or from stdin."""
     parsed = options.parse(call.args, {"val": "fqtM", "flags": None})

@@ -133,6 +133,8 @@ class Result:
             return None
         if kind == "writes" and absolute in QUIET_DEVICES:
             return absolute
+        if absolute.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a socket
+            self.fact("network")
         real = os.path.realpath(absolute)
         self.effects[kind][real] = None
         if own and real != absolute:

@@ -291,6 +291,8 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
         return cmd
     head = fields[0].value or ""
     call = Call(walker, state, cmd, cmd.name, fields[1:], cwd, stdin, env)
+    if not wrappers and "/" not in head and handlers.expand_alias(call):
+        return cmd
     if not wrappers and "/" not in head and walker.call_function(cmd.name, state, [
             f.value for f in fields[1:] if f.value is not None] if all(f.value is not None for f in fields[1:])
             else None, cmd):
@@ -411,7 +413,7 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
 # table.py `handler` names -> functions
 HANDLERS: dict[str, Callable[[Call], None]] = {
     "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
-    "cd": handlers.cd, "at": handlers.at, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
+    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
     "awk": tools.awk, "unzip": tools.unzip, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
     "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
 }

@@ -40,7 +40,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result")
+                 "walker", "cd_result", "aliases")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -54,6 +54,7 @@ class State(Scope):
         self.made_dirs: set[str] = set()
         self.walker = walker
         self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
+        self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -61,6 +62,7 @@ class State(Scope):
         other.exported = set(self.exported)
         other.unknown = set(self.unknown)
         other.functions = dict(self.functions)
+        other.aliases = dict(self.aliases)
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -116,6 +118,12 @@ class State(Scope):
     def positional(self) -> list[str] | None:
         return self.args
 
+    def ifs(self) -> str | None:
+        if "IFS" in self.unknown:
+            return None
+        value = self.values.get("IFS", " \t\n")
+        return " \t\n" if value is None else value
+
     def substitute(self, node: Node) -> str | None:
         inner = self.copy()
         start = len(self.walker.result.commands)
@@ -137,6 +145,7 @@ class State(Scope):
                     self.invalidate(name)
             self.exported |= other.exported
             self.functions.update(other.functions)
+            self.aliases.update(other.aliases)
             self.made_dirs |= other.made_dirs
 
 

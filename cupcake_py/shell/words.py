@@ -59,6 +59,10 @@ class Scope:
     def positional(self) -> list[str] | None:
         raise NotImplementedError
 
+    def ifs(self) -> str | None:
+        """The field separators (bash ignores IFS from the environment); None: not static."""
+        raise NotImplementedError
+
 
 def text(src: bytes, node: Node) -> str:
     return src[node.start_byte:node.end_byte].decode("utf-8", "replace")
@@ -245,7 +249,7 @@ class Expander:
     def fields(self, nodes: Sequence[Node], *, glob: bool = True) -> list[Field]:
         out: list[Field] = []
         for alternative in _brace(self.chunks(nodes)):
-            for parts in _split(_tilde(alternative, self.scope)):
+            for parts in _split(_tilde(alternative, self.scope), self.scope.ifs()):
                 out.extend(self._glob(parts) if glob else [_plain(parts)])
         self.result.words += len(out)
         if self.result.words > self.result.budget.max_words:
@@ -407,9 +411,23 @@ def _sequence(inner: str) -> list[str] | None:
     return None
 
 
-def _split(chunks: list[Chunk]) -> list[list[Chunk]]:
-    """Word splitting of unquoted expansion results (default IFS); empty fields vanish unless
-    a quoted part keeps them."""
+def _split(chunks: list[Chunk], ifs: str | None) -> list[list[Chunk]]:
+    """Word splitting of unquoted expansion results on IFS; empty fields vanish unless a
+    quoted part keeps them. An IFS known only at run time makes unquoted expansions opaque."""
+    if ifs is None:
+        chunks = [(OPAQUE, "IFS is not static, so word splitting is not known") if k == EXPANDED else (k, t)
+                  for k, t in chunks]
+    elif ifs == "":
+        chunks = [(QUOTED, t) if k == EXPANDED else (k, t) for k, t in chunks]
+    white = "".join(c for c in (ifs or "") if c in " \t\n")
+    other = "".join(c for c in (ifs or "") if c not in " \t\n")
+    parts = []
+    if other:
+        parts.append(f"[{re.escape(white)}]*[{re.escape(other)}][{re.escape(white)}]*" if white
+                     else f"[{re.escape(other)}]")
+    if white:
+        parts.append(f"[{re.escape(white)}]+")
+    separator = "|".join(parts) or "(?!)"
     fields: list[list[Chunk]] = []
     cur: list[Chunk] = []
     keep = False
@@ -426,7 +444,7 @@ def _split(chunks: list[Chunk]) -> list[list[Chunk]]:
                 keep = True
             cur.append((kind, t))
             continue
-        pieces = re.split(r"[ \t\n]+", t)
+        pieces = re.split(separator, t)
         for n, piece in enumerate(pieces):
             if n > 0:
                 close()

