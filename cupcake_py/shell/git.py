@@ -229,32 +229,33 @@ def analyze_git(call: Call) -> None:
         if not v.startswith("-"):
             break
         name, eq, inline = v.partition("=")
+        opt: Field | None
         if name in GLOBAL_VAL and not eq and name != "--exec-path":
-            value = args[i + 1] if i + 1 < len(args) else Field(None, reason="missing value")
+            opt = args[i + 1] if i + 1 < len(args) else Field(None, reason="missing value")
             i += 2
         else:
-            value = Field(inline) if eq else None
+            opt = Field(inline) if eq else None
             i += 1
-        if name == "-C" and value is not None:
-            cwd = handlers.resolve_dir(value, cwd)
-        elif name == "-c" and value is not None:
-            if value.value is None:
+        if name == "-C" and opt is not None:
+            cwd = handlers.resolve_dir(opt, cwd)
+        elif name == "-c" and opt is not None:
+            if opt.value is None:
                 reasons.append("a -c config override is not static")
                 config["?"] = None
                 call.opaque("command", "a git -c config override is not static (config can run commands)")
             else:
-                key, has, val = value.value.partition("=")
+                key, has, val = opt.value.partition("=")
                 config[key.lower()] = val if has else "true"
-        elif name == "--config-env" and value is not None:
-            key, _, var = (value.value or "").partition("=")
-            vk, val = _env(call, var)
-            config[key.lower()] = val if vk else None
+        elif name == "--config-env" and opt is not None:
+            key, _, var = (opt.value or "").partition("=")
+            vk, env_value = _env(call, var)
+            config[key.lower()] = env_value if vk else None
             reasons.append(f"--config-env sets {key}")
-        elif name == "--git-dir" and value is not None:
-            git_dir = absolute_path(value.value, cwd) if value.value is not None else None
+        elif name == "--git-dir" and opt is not None:
+            git_dir = absolute_path(opt.value, cwd) if opt.value is not None else None
             reasons.append("--git-dir overrides the repository")
-        elif name == "--work-tree" and value is not None:
-            work_tree = absolute_path(value.value, cwd) if value.value is not None else None
+        elif name == "--work-tree" and opt is not None:
+            work_tree = absolute_path(opt.value, cwd) if opt.value is not None else None
         elif name == "--exec-path" and eq:
             reasons.append("--exec-path replaces git's programs")
             config["?"] = None
@@ -481,16 +482,16 @@ def _apply(call: Call, sub: str, parsed: options.Parsed, work_tree: str | None) 
         for f in parsed.operands:
             call.effect("reads", f)
         return
-    strip = next((int(f.value) for f in parsed.values("-p") if (f.value or "").isdigit()), None)
+    strip = next((int(f.value or "0") for f in parsed.values("-p") if (f.value or "").isdigit()), None)
     if sub == "am":
         for f in parsed.operands:
             call.effect("reads", f)
         call.opaque("writes+deletes", "git am targets come from mailbox patches (not parsed)")
         return
-    sources = parsed.operands or [None]
+    sources: list[Field | None] = list(parsed.operands) or [None]
     base = work_tree or call.cwd
-    for f in sources:
-        content = tools.diff_source(call, f)
+    for src in sources:
+        content = tools.diff_source(call, src)
         if content is None:
             call.opaque("writes+deletes", "git apply targets come from a diff that is not known statically")
             continue

@@ -14,13 +14,15 @@ import os
 import re
 
 from cupcake_py.shell import options
-from cupcake_py.shell.model import Field, absolute_path
+from cupcake_py.shell.model import Cmd, Field, absolute_path
 from cupcake_py.shell.table import SHELLS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
 
-    from cupcake_py.shell.model import Cmd, Result
+    from typing import Any
+
+    from cupcake_py.shell.model import Result
     from cupcake_py.shell.semantics import Call
 
 RUNTIME_CODE = "shell code known only at run time"
@@ -260,19 +262,18 @@ def stdin_script(call: Call) -> None:
     if kind == "text" and isinstance(value, str):
         run_code(call, Field(value), "stdin-script:-")
         return
-    prev = value if kind == "cmd" else None
-    if prev is not None:
-        name = getattr(prev, "name", None)
-        fields: list[Field] = list(getattr(prev, "fields", [])[1:])
-        if name == "cat" and fields and all(f.value is not None and not f.value.startswith("-") for f in fields):
+    if kind == "cmd" and isinstance(value, Cmd):
+        fields = value.fields[1:]
+        if value.name == "cat" and fields and all(f.value is not None and not f.value.startswith("-")
+                                                  for f in fields):
             for f in fields:
-                run_file(call, Field(absolute_path(f.value or "", getattr(prev, "cwd", None))) if
-                         absolute_path(f.value or "", getattr(prev, "cwd", None)) else Field(None, reason="cwd"),
+                path = absolute_path(f.value or "", value.cwd)
+                run_file(call, Field(path) if path else Field(None, reason="cat in an unknown directory"),
                          shell=True, origin="stdin-script:")
             return
         from cupcake_py.shell.walker import static_output
 
-        text = static_output(prev) if not getattr(prev, "redirects", True) else None  # type: ignore[arg-type]
+        text = static_output(value) if not value.redirects else None
         if text is not None:
             run_code(call, Field(text), "stdin-script:-")
             return
@@ -394,14 +395,12 @@ def read(call: Call) -> None:
         names = ["REPLY"] if call.name == "read" else ["MAPFILE"]
     for name in names:
         call.state.invalidate(name)
-    for f in parsed.values("-u"):
-        del f
 
 
 def set_(call: Call) -> None:
     state = call.state
     if call.name == "shift":
-        n = int(call.args[0].value) if call.args and (call.args[0].value or "").isdigit() else 1
+        n = int(call.args[0].value or "1") if call.args and (call.args[0].value or "").isdigit() else 1
         state.args = state.args[n:] if state.args is not None else None
         return
     if not call.args:
@@ -417,7 +416,7 @@ def set_(call: Call) -> None:
         state.args = [v for v in values if v is not None] if None not in values else None
 
 
-INTERP: dict[str, dict[str, object]] = {
+INTERP: dict[str, dict[str, Any]] = {
     "python": {"inline": ("-c",), "module": ("-m",), "val": "WXQ"},
     "node": {"inline": ("-e", "--eval", "-p", "--print"), "val": "r",
              "lval": ("require", "import", "loader", "experimental-loader", "input-type", "eval", "print")},
@@ -438,9 +437,9 @@ def interp(call: Call) -> None:
     from cupcake_py.shell.semantics import canonical
 
     spec = dict(INTERP.get(canonical(call.name), {}))
-    inline = tuple(spec.get("inline", ()))  # type: ignore[arg-type]
+    inline = tuple(spec.get("inline", ()))
     spec["val"] = str(spec.get("val", "")) + "".join(o[1] for o in inline if len(o) == 2)
-    spec["lval"] = tuple(spec.get("lval", ())) + tuple(o[2:] for o in inline if o.startswith("--"))  # type: ignore[arg-type]
+    spec["lval"] = tuple(spec.get("lval", ())) + tuple(o[2:] for o in inline if o.startswith("--"))
     parsed = options.parse(call.args, spec, posix=True)
     rest = call.args[parsed.end:]
     if spec.get("subcommands") and rest and rest[0].value in ("eval", "-e"):
@@ -454,7 +453,7 @@ def interp(call: Call) -> None:
             for f in rest:
                 call.effect("reads+writes", f)
         return
-    if parsed.has(*spec.get("module", ())):  # type: ignore[arg-type]
+    if parsed.has(*spec.get("module", ())):
         return
     script = parsed.values(str(spec.get("script_opt", "")))
     target = script[0] if script else (rest[0] if rest else None)

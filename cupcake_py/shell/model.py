@@ -28,6 +28,13 @@ class Budget(Record):
 
     __slots__ = ("max_depth", "max_bytes", "max_commands", "max_glob_matches", "max_glob_dirs", "seconds",
                  "max_words")
+    max_depth: int  # nested shells, eval, scripts, functions
+    max_bytes: int  # script and archive bytes read in one analysis
+    max_commands: int
+    max_glob_matches: int  # per glob
+    max_glob_dirs: int  # directories listed per glob
+    seconds: float  # wall-clock deadline of one analysis
+    max_words: int
 
     def __init__(self, max_depth: int = 4, max_bytes: int = 4 << 20, max_commands: int = 2000,
                  max_glob_matches: int = 1000, max_glob_dirs: int = 2000, seconds: float = 0.5,
@@ -42,6 +49,11 @@ class Field(Record):
     text before the first opaque part (`-j` of `-j$(nproc)`)."""
 
     __slots__ = ("value", "pattern", "reason", "split", "prefix")
+    value: str | None
+    pattern: str | None
+    reason: str | None
+    split: bool
+    prefix: str
 
     def __init__(self, value: str | None, pattern: str | None = None, reason: str | None = None,
                  split: bool = False, prefix: str = "") -> None:
@@ -53,6 +65,17 @@ class Cmd(Record):
 
     __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index",
                  "stdin")
+    name: str | None
+    fields: list[Field]
+    wrappers: list[str]
+    cwd: str | None
+    redirects: list[dict[str, Any]]
+    origin: str
+    depth: int
+    opaque: list[str]
+    env: dict[str, str | None]
+    index: int
+    stdin: tuple[str, object] | None  # where its input comes from (internal: not in the JSON)
 
     def __init__(self, name: str | None, fields: list[Field], wrappers: list[str], cwd: str | None,
                  origin: str, depth: int, env: dict[str, str | None]) -> None:

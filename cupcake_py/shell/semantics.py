@@ -265,11 +265,11 @@ def _add(walker: Walker, state: State, fields: list[Field], wrappers: list[str],
         walker.result.path(kind, value, cwd, cmd)
     for var in ("LD_PRELOAD", "LD_AUDIT"):  # libraries loaded into the command run as code
         if var in env:
-            value = env[var]
-            if value is None:
+            libs = env[var]
+            if libs is None:
                 walker.result.mark("executes", f"{var} is not static", cmd)
             else:
-                for lib in value.replace(":", " ").split():
+                for lib in libs.replace(":", " ").split():
                     walker.result.path("executes", Field(lib), cwd, cmd)
     if head is None:
         reason = fields[0].reason if fields else "empty command"
@@ -350,7 +350,7 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     assigned = layout_kinds(layout, kinds, len(operands))
     remote = spec.get("remote", False)
     recursive = spec.get("recursive")
-    is_recursive = recursive is True or (bool(recursive) and parsed.has(*recursive))
+    is_recursive = recursive is True or (isinstance(recursive, tuple) and parsed.has(*recursive))
     if _roles_unknown(layout, kinds, operands):
         for kind in set(kinds):
             call.opaque(kind, "operands known only at run time may shift which operand is which")

@@ -153,7 +153,7 @@ def tar(call: Call) -> None:
             elif extract:
                 call.effect("writes", f)
         if extract and not parsed.has("-O", "--to-stdout") and not parsed.operands:
-            strip_n = next((int(f.value) for f in parsed.values("--strip-components") if (f.value or "").isdigit()), 0)
+            strip_n = next((int(f.value or "0") for f in parsed.values("--strip-components") if (f.value or "").isdigit()), 0)
             archive = parsed.values("-f", "--file")  # relative to where tar starts, not -C
             where = absolute_path(archive[-1].value, saved) if archive and archive[-1].value not in (None, "-") \
                 else None
@@ -214,7 +214,7 @@ def unzip(call: Call) -> None:
 def patch(call: Call) -> None:
     parsed = options.parse(call.args, {"val": "pidoBrzDVYgF", "lval": ("strip", "input", "directory", "output",
                                                                      "prefix", "reject-file", "suffix", "fuzz")})
-    strip = next((int(f.value) for f in parsed.values("-p", "--strip") if (f.value or "").isdigit()), None)
+    strip = next((int(f.value or "0") for f in parsed.values("-p", "--strip") if (f.value or "").isdigit()), None)
     dry = parsed.has("--dry-run", "-C", "--check")
     dirs = parsed.values("-d", "--directory")
     base = resolve_dir(dirs[-1], call.cwd) if dirs else call.cwd

@@ -293,9 +293,6 @@ class Walker:
         merged.merge(branches[1:])
         _replace_state(state, merged)
 
-    def _clause(self, node: Node, state: State, ctx: Ctx) -> None:
-        self.sequence(node, state, ctx)
-
     def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
         before = state.copy()
         self.sequence(node, state, ctx)
