@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from cupcake_py.shell.model import Result
     from cupcake_py.shell.semantics import Call
+    from cupcake_py.shell.walker import State
 
 RUNTIME_CODE = "shell code known only at run time"
 ALL_KINDS = "reads+writes+deletes+links+executes"
@@ -397,6 +398,27 @@ def read(call: Call) -> None:
         call.state.invalidate(name)
 
 
+GLOB_SHOPTS = frozenset({"dotglob", "globstar", "nullglob", "failglob", "nocaseglob"})
+
+
+def _switch(state: State, option: str, on: bool) -> None:
+    if state.shopts is not None:
+        state.shopts = state.shopts | {option} if on else state.shopts - {option}
+
+
+def shopt(call: Call) -> None:
+    """`shopt -s/-u NAME…`: the glob options later expansions follow."""
+    parsed = options.parse(call.args, {})
+    on = parsed.has("-s")
+    if not (on or parsed.has("-u")):
+        return
+    for f in parsed.operands:
+        if f.value is None:
+            call.state.shopts = None
+        elif f.value in GLOB_SHOPTS:
+            _switch(call.state, f.value, on)
+
+
 def set_(call: Call) -> None:
     state = call.state
     if call.name == "shift":
@@ -407,6 +429,13 @@ def set_(call: Call) -> None:
         call.result.fact("env_dump")
         return
     values = [f.value for f in call.args]
+    for n, v in enumerate(values):
+        if v is None:
+            state.shopts = None
+        elif v[:1] in "-+" and v != "--" and "f" in v[1:] and not v.startswith("--"):
+            _switch(state, "noglob", v[0] == "-")
+        elif v in ("-o", "+o") and n + 1 < len(values) and values[n + 1] == "noglob":
+            _switch(state, "noglob", v == "-o")
     if "--" in values:
         rest = values[values.index("--") + 1:]
         state.args = [v for v in rest if v is not None] if None not in rest else None

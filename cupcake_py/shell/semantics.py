@@ -413,7 +413,7 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
 # table.py `handler` names -> functions
 HANDLERS: dict[str, Callable[[Call], None]] = {
     "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
-    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
+    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "shopt": handlers.shopt, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
     "awk": tools.awk, "unzip": tools.unzip, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
     "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
 }

@@ -40,7 +40,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases")
+                 "walker", "cd_result", "aliases", "shopts")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -55,6 +55,7 @@ class State(Scope):
         self.walker = walker
         self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
         self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
+        self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -63,6 +64,7 @@ class State(Scope):
         other.unknown = set(self.unknown)
         other.functions = dict(self.functions)
         other.aliases = dict(self.aliases)
+        other.shopts = self.shopts
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -118,6 +120,9 @@ class State(Scope):
     def positional(self) -> list[str] | None:
         return self.args
 
+    def glob_options(self) -> frozenset[str] | None:
+        return self.shopts
+
     def ifs(self) -> str | None:
         if "IFS" in self.unknown:
             return None
@@ -146,6 +151,8 @@ class State(Scope):
             self.exported |= other.exported
             self.functions.update(other.functions)
             self.aliases.update(other.aliases)
+            if self.shopts != other.shopts:
+                self.shopts = None
             self.made_dirs |= other.made_dirs
 
 

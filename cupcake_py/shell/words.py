@@ -38,6 +38,7 @@ ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "
                "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 DQ_ESCAPABLE = frozenset('$`"\\\n')
 SEQUENCE = (r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
+TOO_BIG = "\0too big"
 SIDE_EFFECT = (r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
@@ -57,6 +58,10 @@ class Scope:
         raise NotImplementedError
 
     def positional(self) -> list[str] | None:
+        raise NotImplementedError
+
+    def glob_options(self) -> frozenset[str] | None:
+        """shopt settings that change pathname expansion; None: not known statically."""
         raise NotImplementedError
 
     def ifs(self) -> str | None:
@@ -263,16 +268,25 @@ class Expander:
         pattern = "".join(t if k in (LIT, EXPANDED) else _escape_glob(t) for k, t in parts)
         if not globbing.has_glob(pattern):
             return [field]
+        opts = self.scope.glob_options()
+        if opts is None:
+            return [Field(None, reason=f"glob {pattern!r} under shell options known only at run time", split=True)]
+        if "noglob" in opts:
+            return [field]
         cwd = self.scope.cwd
         if cwd is None and not pattern.startswith("/"):
             return [Field(None, pattern=None, reason=f"glob {pattern!r} in a directory not known statically")]
         budget = self.result.budget
         got = globbing.expand(pattern, cwd or "/", max_matches=budget.max_glob_matches,
-                              max_dirs=budget.max_glob_dirs, deadline=self.result.deadline)
+                              max_dirs=budget.max_glob_dirs, deadline=self.result.deadline, options=opts)
         if got.truncated:
             return [Field(None, pattern=pattern, reason=f"glob {pattern!r} matches more than the budget allows",
                           split=True)] + [Field(m, pattern=pattern) for m in got.matches]
         if not got.matches:
+            if "nullglob" in opts:
+                return []
+            if "failglob" in opts:
+                return [Field(None, reason=f"glob {pattern!r} matches nothing (failglob: the command does not run)")]
             return [Field(globbing.unescape(pattern), pattern=pattern)]
         return [Field(m, pattern=pattern) for m in got.matches]
 
@@ -376,6 +390,8 @@ def _brace_tokens(tokens: list[Chunk]) -> list[list[Chunk]]:
             bounds = [i] + commas + [close]
             alts = [tokens[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False)]
         elif all(k == LIT for k, _ in inner) and (seq := _sequence("".join(t for _, t in inner))) is not None:
+            if seq == [TOO_BIG]:
+                return [[(OPAQUE, "brace expansion larger than the analysis budget")]]
             alts = [[(QUOTED, s)] for s in seq]
         else:
             continue
@@ -402,7 +418,7 @@ def _sequence(inner: str) -> list[str] | None:
             (b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1) else 0
         rng = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         if len(rng) > MAX_BRACE:
-            return None
+            return [TOO_BIG]
         return [str(n).zfill(width) if n >= 0 else "-" + str(-n).zfill(width - 1) for n in rng]
     if len(a) == 1 and len(b) == 1 and not a.isdigit() and not b.isdigit():
         x, y = ord(a), ord(b)

@@ -165,3 +165,21 @@ def test_static_substitution_output(an: Any, project: Path, command: str, expect
                                      "cat $(sudo echo .env)", "cat $(echo a; echo b)"])
 def test_substitution_output_not_guessed(an: Any, command: str) -> None:
     assert argv(an, command)[1] is None
+
+
+def test_glob_options(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "a/b").mkdir(parents=True)
+    (tmp_path / ".env").write_text("")
+    (tmp_path / "a/b/.env").write_text("")
+    (tmp_path / "x.py").write_text("")
+    assert str(tmp_path / ".env") not in an("rm -rf *", cwd=tmp_path)["effects"]["deletes"]
+    assert str(tmp_path / ".env") in an("shopt -s dotglob; rm -rf *", cwd=tmp_path)["effects"]["deletes"]
+    out = an("shopt -s globstar; rm **/.env", cwd=tmp_path)
+    assert out["effects"]["deletes"] == [str(tmp_path / ".env"), str(tmp_path / "a/b/.env")]
+    assert an("rm **/.env", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "**/.env")]  # ** is * here
+    assert an("set -f; rm *.py", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "*.py")]
+    assert an("shopt -s nullglob; rm nomatch*", cwd=tmp_path)["effects"]["deletes"] == []
+    assert an("shopt -s nocaseglob; rm X.PY", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "X.PY")]
+    assert an("shopt -s nocaseglob; rm X.P?", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "x.py")]
+    out = an("shopt -s $OPT; rm *", cwd=tmp_path)
+    assert {o["kind"] for o in out["opaque"]} == {"deletes"}
