@@ -88,6 +88,13 @@ def xargs_command(parsed: options.Parsed, rest: list[Field], pending: list[tuple
     stdin, which are opaque."""
     command = rest or [Field("echo")]
     opaque = Field(None, reason="xargs supplies arguments from its input", split=True)
+    values = [f.value for f in command]
+    if ":::" in values or "::::" in values:  # GNU parallel: inputs follow ::: (files after ::::)
+        cut = min(values.index(s) for s in (":::", "::::") if s in values)
+        inputs = [f for f in command[cut + 1:] if f.value not in (":::", ":::+", "::::")]
+        if "::::" in values:
+            return command[:cut] + [Field(None, reason="parallel reads its arguments from files", split=True)]
+        return command[:cut] + inputs
     repl = [v.value for v in parsed.values("-I", "--replace", "-i") if v.value is not None]
     if parsed.has("-i") and not repl:
         repl = ["{}"]

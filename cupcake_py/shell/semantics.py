@@ -222,6 +222,8 @@ def execute(walker: Walker, state: State, fields: list[Field], overlay: dict[str
         if spec.get("cwd_unknown"):
             rest = rest[spec.get("pos", 0):]
             cwd = None
+            for kind in ("reads", "writes", "deletes", "links", "executes"):
+                pending.append((kind, Field(None, reason=f"{name}: the command's paths are inside another root")))
         elif spec.get("pos"):
             rest = rest[spec["pos"]:]
         if spec.get("assign"):

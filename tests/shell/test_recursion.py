@@ -122,3 +122,12 @@ def test_time_budget_makes_the_rest_opaque(an: Any) -> None:
 def test_command_budget(an: Any) -> None:
     out = an("; ".join(["true"] * 50), budget=Budget(max_commands=10))
     assert "command" in opaque_kinds(out) and len(out["commands"]) == 10
+
+
+def test_parallel_inputs_are_arguments(an: Any, project: Path) -> None:
+    out = an("parallel rm ::: .env x")
+    assert out["effects"]["deletes"] == [str(project / ".env"), str(project / "x")]
+
+
+def test_chroot_makes_paths_opaque(an: Any) -> None:
+    assert {"deletes", "writes"} <= opaque_kinds(an("chroot /srv rm -rf /x"))
