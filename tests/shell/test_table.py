@@ -215,3 +215,13 @@ def test_archive_members_are_listed(an: Any, tmp_path: Path) -> None:
     (tmp_path / "bad.tar").write_text("not a tar")
     assert "writes" in opaque_kinds(an("tar xf bad.tar", cwd=tmp_path))
     assert "writes" in opaque_kinds(an("curl -s https://x.example/a.tgz | tar xz", cwd=tmp_path))
+
+
+def test_dotdot_after_a_symlink_follows_the_kernel(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "real/sub").mkdir(parents=True)
+    (tmp_path / "real/.env").write_text("")
+    (tmp_path / "lnk").symlink_to(tmp_path / "real/sub")
+    assert an("cat lnk/../.env", cwd=tmp_path)["effects"]["reads"] == [str(tmp_path / "real/.env")]
+    out = an("rm lnk", cwd=tmp_path)  # the link itself and (conservatively) what it points to
+    assert out["effects"]["deletes"] == [str(tmp_path / "lnk"), str(tmp_path / "real/sub")]
+    assert an("cd lnk/.. && cat .env", cwd=tmp_path)["effects"]["reads"] == [str(tmp_path / ".env")]  # cd is logical
