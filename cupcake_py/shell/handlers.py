@@ -173,6 +173,7 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         return
     if not shell and not _is_shell_script(call, path):
         return
+    call.effect("reads", Field(path))  # the shell reads the script (`source .env` loads its values)
     if not _depth_ok(call, f"script {path}"):
         return
     content = read_script(call, path)

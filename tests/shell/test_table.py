@@ -135,6 +135,8 @@ def test_commands_with_unknowable_effects_are_opaque(an: Any, command: str, kind
 @pytest.mark.parametrize(("command", "fact"), [
     ("export -p", "env_dump"), ("declare -x", "env_dump"), ("declare -p", "env_dump"), ("set", "env_dump"),
     ("env", "env_dump"), ("printenv", "env_dump"), ("export", "env_dump"), ("typeset", "env_dump"),
+    ("mkfs.ext4 /dev/sdz1", "system_control"), ("systemctl stop x", "system_control"),
+    ("crontab -r", "system_control"), ("kill -9 1", "system_control"),
     ("sudo ls", "privileged"), ("doas ls", "privileged"), ("su -c ls", "privileged"), ("pkexec ls", "privileged"),
     ("curl https://x.example", "network"), ("pip install x", "package_install"), ("npm i x", "package_install"),
     ("cargo install x", "package_install"), ("apt-get install -y x", "package_install"),
