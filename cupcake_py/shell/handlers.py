@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cupcake_py.shell.walker import State
 
 RUNTIME_CODE = "shell code known only at run time"
+STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 ALL_KINDS = "reads+writes+deletes+links+executes"
 INLINE_KINDS = "reads+writes+deletes"
 INLINE = "inline interpreter program"
@@ -159,6 +160,12 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
              args: list[str] | None = None, origin: str = "script:") -> None:
     """A file run as a program (`./x`, `bash x`, `source x`): executes it; shell scripts are
     analysed (other interpreters' scripts are only `executes`)."""
+    if field.value in STDIN_FILES:
+        if shell:
+            stdin_script(call)
+        else:
+            call.opaque(INLINE_KINDS, f"{INLINE} read from input")
+        return
     path = call.effect("executes", field)
     if path is None:
         if field.value is not None:
@@ -166,10 +173,17 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         call.opaque("command", f"the script to run is not static ({field.reason})")
         call.opaque(ALL_KINDS, "the script to run is not static")
         return
+    if os.path.isdir(path):
+        return  # a directory does not run
     if not os.path.isfile(path):
-        if any(path in call.result.effects[k] for k in ("writes", "links")) or not os.path.lexists(path):
-            call.opaque("command", f"script {path} does not exist before the command line runs")
-            call.opaque(ALL_KINDS, f"script {path} is not there to analyse")
+        reason = f"script {path} does not exist before the command line runs" if not os.path.lexists(path) else \
+            f"script {path} is not a regular file (device, pipe or socket)"
+        call.opaque("command", reason)
+        call.opaque(ALL_KINDS, reason)
+        return
+    if any(path in call.result.effects[k] for k in ("writes", "links")):
+        call.opaque("command", f"script {path} is changed by this command line before it runs")
+        call.opaque(ALL_KINDS, f"script {path} is changed by this command line")
         return
     if not shell and not _is_shell_script(call, path):
         return
@@ -494,7 +508,7 @@ def interp(call: Call) -> None:
         return
     script = parsed.values(str(spec.get("script_opt", "")))
     target = script[0] if script else (rest[0] if rest else None)
-    if target is None or target.value == "-":
+    if target is None or target.value == "-" or target.value in STDIN_FILES:
         if call.stdin is not None:
             call.opaque(INLINE_KINDS, f"{INLINE} read from input")
         return
