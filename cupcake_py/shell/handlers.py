@@ -113,7 +113,7 @@ def _depth_ok(call: Call, what: str) -> bool:
 
 
 def run_code(call: Call, code: Field, origin: str, *, share: bool = False,
-             args: list[str] | None = None) -> None:
+             args: list[str] | None = None, arg0: str | None = None) -> None:
     """Analyse shell code one level deeper (a new shell, or the same one for eval/source)."""
     if code.value is None:
         call.opaque("command", f"{RUNTIME_CODE} ({code.reason})")
@@ -122,6 +122,8 @@ def run_code(call: Call, code: Field, origin: str, *, share: bool = False,
     if not _depth_ok(call, origin):
         return
     state = call.state if share else call.state.child(call.walker, call.cwd, call.env, args or [])
+    if not share:
+        state.arg0 = arg0
     if share and call.cwd != call.state.cwd:
         state = call.state.copy()
         state.cwd = call.cwd
@@ -197,6 +199,7 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         state = call.state
     else:
         state = call.state.child(call.walker, call.cwd, call.env, args or [])
+        state.arg0 = field.value
     call.walker.run_string(content, state, origin + path)
 
 
@@ -263,7 +266,8 @@ def shell(call: Call) -> None:
             return
         positional = [f.value or "" for f in operands[2:]] if all(f.value is not None for f in operands[1:]) \
             else None
-        run_code(call, operands[0], "bash -c", args=positional)
+        arg0 = operands[1].value if len(operands) > 1 else call.name
+        run_code(call, operands[0], "bash -c", args=positional, arg0=arg0)
     elif operands and not stdin_mode:
         positional = [f.value or "" for f in operands[1:]] if all(f.value is not None for f in operands[1:]) \
             else None
@@ -294,9 +298,9 @@ def stdin_script(call: Call) -> None:
                 run_file(call, Field(path) if path else Field(None, reason="cat in an unknown directory"),
                          shell=True, origin="stdin-script:")
             return
-        from cupcake_py.shell.walker import static_output
+        from cupcake_py.shell.outputs import static_output
 
-        text = static_output(value) if not value.redirects else None
+        text = static_output(value, call.result) if not value.redirects else None
         if text is not None:
             run_code(call, Field(text), "stdin-script:-")
             return

@@ -35,6 +35,9 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
     """(known, value or None when unset, reason when not known)."""
     if name in RUNTIME:
         return False, None, f"${name} is known only at run time"
+    if name == "0":
+        arg0 = scope.program_name()
+        return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
     if name in ("@", "*", "#") or name.isdigit():
         args = scope.positional()
         if args is None:
@@ -44,7 +47,8 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
         if name in ("@", "*"):
             return True, " ".join(args), ""
         if name == "0":
-            return False, None, "$0 is known only at run time"
+            arg0 = scope.program_name()
+            return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
         n = int(name)
         return True, args[n - 1] if n <= len(args) else None, ""
     known, value = scope.lookup(name)

@@ -17,6 +17,7 @@ import os
 
 from cupcake_py.shell import semantics
 from cupcake_py.shell.model import Cmd, Field
+from cupcake_py.shell.outputs import static_output
 from cupcake_py.shell.parse import parse
 from cupcake_py.shell.words import Expander, Scope, text
 
@@ -40,7 +41,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases", "shopts")
+                 "walker", "cd_result", "aliases", "shopts", "arg0")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -56,6 +57,7 @@ class State(Scope):
         self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
         self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
         self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
+        self.arg0: str | None = None  # $0 (the script's path as run, or bash -c's NAME)
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -65,6 +67,7 @@ class State(Scope):
         other.functions = dict(self.functions)
         other.aliases = dict(self.aliases)
         other.shopts = self.shopts
+        other.arg0 = self.arg0
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -120,6 +123,9 @@ class State(Scope):
     def positional(self) -> list[str] | None:
         return self.args
 
+    def program_name(self) -> str | None:
+        return self.arg0
+
     def glob_options(self) -> frozenset[str] | None:
         return self.shopts
 
@@ -136,7 +142,7 @@ class State(Scope):
         made = self.walker.result.commands[start:]
         if node.type != "command_substitution" or len(made) != 1 or made[0].redirects or made[0].wrappers:
             return None
-        out = static_output(made[0])
+        out = static_output(made[0], self.walker.result)
         return out.rstrip("\n") if out is not None else None
 
     def merge(self, others: list[State]) -> None:
@@ -457,30 +463,6 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
-
-
-def static_output(cmd: Cmd) -> str | None:
-    """What `pwd`, `echo`, `printf FORMAT` (no % or escapes) or `cat` of a here-document
-    print, when all static; None otherwise."""
-    words = [f.value for f in cmd.fields[1:]]
-    if any(w is None for w in words):
-        return None
-    args = [w or "" for w in words]
-    if cmd.name == "pwd" and not args:
-        return cmd.cwd
-    if cmd.name == "echo":
-        newline = "\n"
-        while args and args[0] in ("-n", "-E"):
-            newline = "" if args[0] == "-n" else newline
-            args = args[1:]
-        if any("\\" in a for a in args) or (args and args[0].startswith("-e")):
-            return None  # escapes: bash's and dash's echo differ
-        return " ".join(args) + newline
-    if cmd.name == "printf" and args and "%" not in args[0] and "\\" not in args[0] and not args[0].startswith("-"):
-        return args[0]
-    if cmd.name == "cat" and not args and cmd.stdin is not None and cmd.stdin[0] == "text":
-        return str(cmd.stdin[1])
-    return None
 
 
 def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:

@@ -60,6 +60,10 @@ class Scope:
     def positional(self) -> list[str] | None:
         raise NotImplementedError
 
+    def program_name(self) -> str | None:
+        """$0 when known."""
+        raise NotImplementedError
+
     def glob_options(self) -> frozenset[str] | None:
         """shopt settings that change pathname expansion; None: not known statically."""
         raise NotImplementedError

@@ -132,3 +132,11 @@ def test_parallel_inputs_are_arguments(an: Any, project: Path) -> None:
 
 def test_chroot_makes_paths_opaque(an: Any) -> None:
     assert {"deletes", "writes"} <= opaque_kinds(an("chroot /srv rm -rf /x"))
+
+
+def test_script_dollar_zero(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/run.sh").write_text('cd "$(dirname "$0")"\nrm -rf cache\n')
+    out = an("bash tools/run.sh", cwd=tmp_path)
+    assert out["effects"]["deletes"] == [str(tmp_path / "tools/cache")] and out["opaque"] == []
+    assert an("bash -c 'rm \"$0\"' victim", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "victim")]

@@ -153,6 +153,10 @@ def test_extglob_in_words_does_not_parse_and_is_opaque(an: Any) -> None:
     ('cat "$(echo -n .e)nv"', ["cat", ".env"]),
     ("cat $(pwd)/.env", ["cat", None]),
     ("git commit -m \"$(cat <<'EOF'\nfix: x\nEOF\n)\"", ["git", "commit", "-m", "fix: x"]),
+    ("cat $(basename /a/x.env .env).env", ["cat", "x.env"]),
+    ("cat $(dirname a/b/c)/.env", ["cat", "a/b/.env"]),
+    ('cat "$(realpath .env)"', ["cat", None]),
+    ('cat "$(git rev-parse --show-toplevel)/.env"', ["cat", None]),
 ])
 def test_static_substitution_output(an: Any, project: Path, command: str, expected: list[str | None]) -> None:
     got = argv(an, command)
