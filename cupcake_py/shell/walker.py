@@ -41,7 +41,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases", "shopts", "arg0")
+                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -58,6 +58,7 @@ class State(Scope):
         self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
         self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
         self.arg0: str | None = None  # $0 (the script's path as run, or bash -c's NAME)
+        self.arrays: dict[str, list[str]] = {}  # indexed arrays with static elements
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -68,6 +69,7 @@ class State(Scope):
         other.aliases = dict(self.aliases)
         other.shopts = self.shopts
         other.arg0 = self.arg0
+        other.arrays = dict(self.arrays)
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -103,6 +105,17 @@ class State(Scope):
             return True, self.env[name]
         return False, None
 
+    def array(self, name: str) -> list[str] | None:
+        """The elements of `name` as an array (a scalar is a one-element array); None: unknown."""
+        if name in self.unknown:
+            return None
+        if name in self.arrays:
+            return list(self.arrays[name])
+        known, value = self.lookup(name)
+        if not known:
+            return None
+        return [] if value is None else [value]
+
     def assign(self, name: str, value: str | None, *, export: bool = False) -> None:
         if value is None:
             self.unknown.add(name)
@@ -116,9 +129,11 @@ class State(Scope):
     def unset(self, name: str) -> None:
         self.unknown.discard(name)
         self.values[name] = None
+        self.arrays.pop(name, None)
 
     def invalidate(self, name: str) -> None:
         self.assign(name, None)
+        self.arrays.pop(name, None)
 
     def positional(self) -> list[str] | None:
         return self.args
@@ -157,6 +172,10 @@ class State(Scope):
             self.exported |= other.exported
             self.functions.update(other.functions)
             self.aliases.update(other.aliases)
+            for name in set(self.arrays) | set(other.arrays):
+                if self.arrays.get(name) != other.arrays.get(name):
+                    self.arrays.pop(name, None)
+                    self.invalidate(name)
             if self.shopts != other.shopts:
                 self.shopts = None
             self.made_dirs |= other.made_dirs
@@ -383,22 +402,41 @@ class Walker:
         value_node = node.child_by_field_name("value")
         if name_node is None:
             return None, None
-        if name_node.type == "subscript":
+        append = b"+=" in self.src[node.start_byte:node.end_byte].split(b"=", 1)[0] + b"="
+        if name_node.type == "subscript":  # a[i]=v
             inner = name_node.child_by_field_name("name")
-            if value_node is not None:
-                self.expander(state).chunks([value_node])
-            return (text(self.src, inner) if inner is not None else None), None
+            index = name_node.child_by_field_name("index")
+            element = self.expander(state).single([value_node]).value if value_node is not None else ""
+            array_name = text(self.src, inner) if inner is not None else None
+            if array_name is None:
+                return None, None
+            items = state.array(array_name)
+            idx = text(self.src, index) if index is not None else ""
+            if items is None or not idx.isdigit() or int(idx) > len(items) or element is None or append:
+                state.arrays.pop(array_name, None)
+                return array_name, None
+            items = items + [""] * (int(idx) + 1 - len(items))
+            items[int(idx)] = element
+            state.arrays[array_name] = items
+            return array_name, items[0]
         name = text(self.src, name_node)
+        old_items = state.array(name) if append else []
+        state.arrays.pop(name, None)
         if value_node is None:
             value: str | None = ""
-        elif value_node.type == "array":
-            for c in value_node.children:
-                if c.is_named:
-                    self.expander(state).fields([c])
-            value = None
+        elif value_node.type == "array":  # a=(x y *.py): elements expanded like arguments
+            elements: list[Field] = []
+            exp = self.expander(state)
+            for group in _words([c for c in value_node.children if c.is_named]):
+                elements.extend(exp.fields(group))
+            if old_items is None or any(f.value is None for f in elements):
+                return name, None
+            items = old_items + [f.value or "" for f in elements]
+            state.arrays[name] = items
+            return name, items[0] if items else ""
         else:
             value = self.expander(state).single([value_node]).value
-        if b"+=" in self.src[node.start_byte:node.end_byte].split(b"=", 1)[0] + b"=" and value is not None:
+        if append and value is not None:
             known, old = state.lookup(name)
             value = (old or "") + value if known else None
         return name, value
