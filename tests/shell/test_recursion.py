@@ -163,3 +163,15 @@ def test_find_name_narrows_to_the_matching_files(an: Any, tmp_path: Path) -> Non
     out = an("touch pyc/x.tmp; find pyc -name '*.tmp' -delete", cwd=tmp_path)  # the line creates files first
     assert out["effects"]["deletes"] == [str(tmp_path / "pyc")]
     assert str(tmp_path / ".env") in an("find . -name '.e*' -delete", cwd=tmp_path)["effects"]["deletes"]
+
+
+@pytest.mark.parametrize(("command", "argv"), [
+    ("echo secrets .env | xargs rm -rf", ["rm", "-rf", "secrets", ".env"]),
+    ("xargs rm <<< 'a b'", ["rm", "a", "b"]),
+    ("printf 'x' | xargs -I{} mv {} {}.bak", ["mv", "x", "x.bak"]),
+    ("ls | xargs rm", ["rm", None]),
+    ("echo \"'a b'\" | xargs rm", ["rm", None]),  # xargs quoting: not guessed
+    ("echo a | xargs -0 rm", ["rm", None]),
+])
+def test_xargs_static_input(an: Any, command: str, argv: list[str | None]) -> None:
+    assert an(command)["commands"][-1]["argv"] == argv
