@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cupcake_py.shell.model import Result
 
 MAX_LOOP_VALUES = 64
+GLOB_OPTIONS = frozenset({"dotglob", "globstar", "nullglob", "failglob", "nocaseglob"})
 REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 SKIP = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end", "heredoc_start", "do", "done",
                   "then", "fi", "else", "elif", "if", "while", "until", "for", "in", "case", "esac", "{", "}",
@@ -41,7 +42,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays")
+                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays", "path_dirs")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -59,6 +60,7 @@ class State(Scope):
         self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
         self.arg0: str | None = None  # $0 (the script's path as run, or bash -c's NAME)
         self.arrays: dict[str, list[str]] = {}  # indexed arrays with static elements
+        self.path_dirs: list[str] = []  # leading PATH entries this line sets (static part)
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -70,6 +72,7 @@ class State(Scope):
         other.shopts = self.shopts
         other.arg0 = self.arg0
         other.arrays = dict(self.arrays)
+        other.path_dirs = list(self.path_dirs)
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -92,6 +95,14 @@ class State(Scope):
             new.exported.add(name)
         new.unknown |= {n for n in self.exported if n in self.unknown}
         new.made_dirs = set(self.made_dirs)
+        new.path_dirs = list(self.path_dirs)
+        for var in ("BASHOPTS", "SHELLOPTS"):  # a child bash starts with these options on
+            known, value = new.lookup(var)
+            if var in new.unknown:
+                new.shopts = None
+            elif known and value and new.shopts is not None:
+                on = set(value.split(":"))
+                new.shopts = frozenset(on & GLOB_OPTIONS) | ({"noglob"} if "noglob" in on else set())
         return new
 
     def lookup(self, name: str) -> tuple[bool, str | None]:
@@ -230,7 +241,11 @@ class Walker:
     def sequence(self, node: Node, state: State, ctx: Ctx | None = None) -> None:
         for child in node.children:
             if child.type not in SKIP and child.is_named:
+                before = state.cwd
+                state.cd_result = None
                 self.statement(child, state, ctx or Ctx())
+                if state.cd_result == "unsure" and state.cwd != before:
+                    state.cwd = None  # `cd d; …`: what follows runs whether cd succeeded or not
 
     def statement(self, node: Node, state: State, ctx: Ctx) -> None:
         self.result.check()
@@ -387,6 +402,8 @@ class Walker:
         body = node.child_by_field_name("body")
         if name is not None and body is not None:
             state.functions[text(self.src, name)] = (body, self)
+            if text(self.src, name) == "command_not_found_handle":  # bash calls it for unknown commands
+                self.call_function("command_not_found_handle", state, None, None)
 
     def _negated(self, node: Node, state: State, ctx: Ctx) -> None:
         self.sequence(node, state, ctx)
@@ -435,7 +452,11 @@ class Walker:
             state.arrays[name] = items
             return name, items[0] if items else ""
         else:
-            value = self.expander(state).single([value_node]).value
+            field = self.expander(state).single([value_node])
+            value = field.value
+            if name == "PATH":  # directories searched first for command names (see semantics)
+                known = value if value is not None else field.prefix.rpartition(":")[0]
+                state.path_dirs = [d for d in known.split(":")] if known or value == "" else []
         if append and value is not None:
             known, old = state.lookup(name)
             value = (old or "") + value if known else None
@@ -485,7 +506,7 @@ class Walker:
     def _command(self, node: Node, state: State, ctx: Ctx) -> None:
         semantics.simple_command(self, node, state, ctx)
 
-    def call_function(self, name: str, state: State, args: list[str] | None, cmd: Cmd) -> bool:
+    def call_function(self, name: str, state: State, args: list[str] | None, cmd: Cmd | None) -> bool:
         found = state.functions.get(name)
         if found is None:
             return False
