@@ -455,8 +455,8 @@ class Walker:
             field = self.expander(state).single([value_node])
             value = field.value
             if name == "PATH":  # directories searched first for command names (see semantics)
-                known = value if value is not None else field.prefix.rpartition(":")[0]
-                state.path_dirs = [d for d in known.split(":")] if known or value == "" else []
+                leading = value if value is not None else field.prefix.rpartition(":")[0]
+                state.path_dirs = leading.split(":") if leading or value == "" else []
         if append and value is not None:
             known, old = state.lookup(name)
             value = (old or "") + value if known else None
