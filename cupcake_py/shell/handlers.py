@@ -174,6 +174,10 @@ def read_script(call: Call, path: str, what: str = "script") -> str | None:
         call.opaque(ALL_KINDS, f"{what} {path} cannot be read")
         return None
     call.result.bytes_read += len(data)
+    if b"\0" in data:
+        call.opaque("command", f"{what} {path} is binary (NUL bytes): not analysed as shell code")
+        call.opaque(ALL_KINDS, f"{what} {path} is binary")
+        return None
     if len(data) > remaining:
         call.opaque("command", f"{what} {path} exceeds the analysis byte budget")
         call.opaque(ALL_KINDS, f"{what} {path} exceeds the analysis byte budget")
