@@ -320,6 +320,17 @@ def load(specs: Iterable[str], *, entry_points: bool = True) -> CustomBuiltins:
     return out
 
 
+@contextmanager
+def declared_for(specs: Iterable[str]) -> Iterator[CustomBuiltins | None]:
+    """Load `specs` (plus entry points) and declare them for the block (the commands' --builtins)."""
+    found = load(specs)
+    if not found:
+        yield None
+        return
+    with found.declared():
+        yield found
+
+
 def implementations_for(names: Iterable[str], specs: Iterable[str]) -> Mapping[str, Callable[..., Any]]:
     """Host implementations of `names` from the modules `specs` (the eval path: entry points are
     not scanned; `specs` are those the bundle was built with). Fails closed when one is missing."""
