@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -367,8 +369,23 @@ def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw:
 
     opts = options or TestOptions(**kw)
     scope = opts.builtins.declared() if opts.builtins else nullcontext()
-    with scope:
+    with scope, _few_collections():
         return _run(paths, opts)
+
+
+@contextmanager
+def _few_collections() -> Iterator[None]:
+    """Parsing and compiling a large policy set allocates millions of AST objects and frees
+    almost none: the cyclic GC's default thresholds would rescan them over and over (half of
+    the build time on 1,000 files, measured). Collect rarely while the tests build and run."""
+    import gc
+
+    old = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 1000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:

@@ -170,3 +170,24 @@ def test_eval_builtins_option(tmp_path: Path) -> None:
     module = str(project / ".cupcake" / "my_builtins.py")
     resp, code, err = run_eval(bash(project, "ship it now"), project, ["--builtins", module], env)
     assert code == 0 and resp["decision"] == "deny", (resp, err)
+
+
+def test_entry_point_group_is_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed distribution advertising `cupcake_py.builtins` is found without --builtins."""
+    pkg = tmp_path / "site"
+    (pkg / "acme_rego").mkdir(parents=True)
+    (pkg / "acme_rego" / "__init__.py").write_text(
+        "from cupcake_py.custom_builtins import builtin\n\n"
+        "@builtin('acme.double', args=['number'], result='number')\n"
+        "def double(n):\n    return n * 2\n")
+    dist = pkg / "acme_rego-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-rego\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[{cb.ENTRY_POINT_GROUP}]\nacme = acme_rego\n")
+    monkeypatch.syspath_prepend(str(pkg))
+    assert "acme_rego" in cb.entry_point_specs()
+    found = cb.load([])
+    assert "acme.double" in found.items
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "d_test.rego").write_text("package d_test\n\ntest_double if acme.double(21) == 42\n")
+    assert [r.status for r in tr.run_tests([tmp_path / "t"], builtins=found).results] == ["pass"]
