@@ -132,8 +132,9 @@ def test_cmd(
         raise _fail(str(e), 1) from None
     if verbose:
         sys.stderr.write(test_output.phase_lines(result))
-    failing = result.count("fail") + result.count("error") + (0 if exit_zero_on_skipped else result.count("skip"))
-    if result.coverage is not None and not failing:
+    broken = result.count("fail") + result.count("error")
+    failing = broken + (0 if exit_zero_on_skipped else result.count("skip"))
+    if result.coverage is not None and not broken:
         sys.stdout.write(test_output.coverage_report(result.coverage))
         total = test_output.total_coverage(result.coverage)
         if total < threshold:

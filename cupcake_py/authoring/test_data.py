@@ -7,6 +7,10 @@ that argument*: `cupcake test policies/` with `policies/limits/data.json` holdin
 gives `data.limits.high == 20`, and `policies/a/b/x.yaml` holding `[1]` gives `data.a.b == [1]`
 (OPA mounts the content of every data file at its directory, whatever the file's name).
 
+A cupcake configuration directory's own files are not data: `rulebook.yml` and the `debug/`
+and `telemetry/` output directories directly inside a `.cupcake` directory are skipped (so
+`cupcake test` with no paths, which tests `.cupcake/`, does not load them).
+
 Out: one merged document (objects merge recursively; Python values as in cupcake_py.values)
 plus the files read. Fails (DataError, reported by `cupcake test` as a load error, exit 1)
 on: a file that is not valid JSON/YAML, a root-level file that is not an object, two
@@ -30,6 +34,20 @@ class DataError(CupcakeError):
     """A data file could not be loaded or merged."""
 
 
+CONFIG_FILES = frozenset({"rulebook.yml", "rulebook.yaml"})
+CONFIG_DIRS = frozenset({"debug", "telemetry"})
+
+
+def _cupcake_own(f: Path) -> bool:
+    """A file of a `.cupcake` configuration itself (rulebook, debug traces, telemetry)."""
+    parts = f.parts
+    for i, part in enumerate(parts[:-1]):
+        if part == ".cupcake":
+            rest = parts[i + 1:]
+            return (len(rest) == 1 and rest[0] in CONFIG_FILES) or rest[0] in CONFIG_DIRS
+    return False
+
+
 def data_files(paths: Iterable[str | Path]) -> list[tuple[Path, tuple[str, ...]]]:
     """(file, mount path) of every data document under `paths`, in load order."""
     out: list[tuple[Path, tuple[str, ...]]] = []
@@ -37,7 +55,8 @@ def data_files(paths: Iterable[str | Path]) -> list[tuple[Path, tuple[str, ...]]
     for raw in paths:
         root = Path(raw)
         if root.is_dir():
-            found = sorted(f for f in root.rglob("*") if f.suffix in DATA_SUFFIXES and f.is_file())
+            found = sorted(f for f in root.rglob("*") if f.suffix in DATA_SUFFIXES and f.is_file()
+                           and not _cupcake_own(f.resolve()))
             items = [(f, f.parent.relative_to(root).parts) for f in found]
         elif root.suffix in DATA_SUFFIXES and root.is_file():
             items = [(root, ())]

@@ -164,3 +164,13 @@ def test_cli_json_reports_data_backed_results(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert [d["name"] for d in json.loads(proc.stdout)] == ["test_max"]
     assert "parse" in proc.stderr and "native" in proc.stderr and "eval" in proc.stderr  # --verbose phase times
+
+
+def test_a_cupcake_directory_s_own_files_are_not_data(tmp_path: Path) -> None:
+    root = _write(tmp_path / ".cupcake", {
+        "rulebook.yml": "signals: {}\n", "debug/trace-1.json": '{"x": 1}', "telemetry/t.json": "[1]",
+        "policies/opencode/limits/data.json": '{"n": 1}',
+        "policies/opencode/a_test.rego": "package a_test\n\ntest_n if data.policies.opencode.limits.n == 1\n"})
+    run = tr.run_tests([root])
+    assert [Path(f).name for f in run.data_files] == ["data.json"]
+    assert _statuses(run) == {"test_n": "pass"}
