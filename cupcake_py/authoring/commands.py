@@ -5,10 +5,14 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from cupcake_py.errors import CupcakeError
+
+if TYPE_CHECKING:
+    from cupcake_py.custom_builtins import CustomBuiltins
 
 
 class LintFormat(StrEnum):
@@ -151,7 +155,7 @@ def test_cmd(
         raise typer.Exit(2)
 
 
-def _custom_builtins(specs: list[str]):  # type: ignore[no-untyped-def]
+def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     """The custom builtins of --builtins plus the installed entry points (None when there are none)."""
     from cupcake_py.custom_builtins import load
 
