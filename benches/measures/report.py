@@ -293,7 +293,8 @@ def _generic(m: M) -> list[str]:
 
 def _test_speed(m: M) -> list[str]:
     c = m["corpus"]
-    rows = [f"Corpus (benches/test_corpus.py): {c['policy_files']} policy files, {c['test_files']} test files, "
+    when = f"Measured at {m['measured_utc']}. " if m.get("measured_utc") else ""
+    rows = [f"{when}Corpus (benches/test_corpus.py): {c['policy_files']} policy files, {c['test_files']} test files, "
             f"{c['tests']} tests, one data.json. Each variant is a new process; rounds alternate. CPU = user + "
             "system seconds of the process (steadier than wall time on this shared machine).", "",
             "| variant | median wall s | p90 wall s | median CPU s | n |", "| --- | ---: | ---: | ---: | ---: |"]

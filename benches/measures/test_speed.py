@@ -72,7 +72,10 @@ def run(ctx: Context) -> dict[str, Any]:
     build_s = wall[list(variants)[3]]["median"]
     phases = {"cached": _phases(test_cmd, warm_env),
               "nothing cached": _phases(test_cmd, {**ctx.env, "XDG_CACHE_HOME": str(ctx.work / "fresh")})}
+    import time
+
     return {
+        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "corpus": counts, "variants": wall, "cpu": cpus, "phases": phases,
         "goals": [goal(16, f"cupcake test ≤ regorus on {counts['tests']} tests / {counts['policy_files']} files "
                            "(build cached)", f"{warm:.2f} s vs {r:.2f} s ({warm / r:.2f}×)", warm <= r),

@@ -22,6 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# Test modules are large and each test runs once: wasmtime's baseline compiler (winch) makes
+# native code ~5x faster than cranelift (0.5 s vs 3.3 s for 1,800 tests over 1,151 files,
+# measured) and the tests run about as fast.
+NATIVE_COMPILER = "winch"
 PROBE_S = 0.5  # evaluate this long in-process before deciding on workers
 WORTH_S = 1.5  # ... and spawn them only when the rest would take longer than this here
 
@@ -53,7 +57,8 @@ class Evaluator:
 
         self.lines: list[str] = []
         t0 = time.perf_counter()
-        module = PolicyModule(setup.wasm, HostOptions(strict=setup.strict, deadline=setup.deadline))
+        module = PolicyModule(setup.wasm, HostOptions(strict=setup.strict, deadline=setup.deadline,
+                                                      compiler=NATIVE_COMPILER))
         self.native_s = time.perf_counter() - t0
         strict = setup.strict
         self.instance = module.instantiate(
