@@ -191,3 +191,14 @@ def test_entry_point_group_is_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "d_test.rego").write_text("package d_test\n\ntest_double if acme.double(21) == 42\n")
     assert [r.status for r in tr.run_tests([tmp_path / "t"], builtins=found).results] == ["pass"]
+
+
+def test_custom_builtins_can_be_mocked_and_can_mock(tmp_path: Path) -> None:
+    (tmp_path / "m_test.rego").write_text(
+        "package m_test\n\nimport rego.v1\n\nfirst(arr) := arr[0]\n\n"
+        "test_value_mock if regal.last([1, 2]) == 9 with regal.last as 9\n"
+        "test_function_mock if regal.last([1, 2]) == 1 with regal.last as first\n"
+        "test_mocks_an_opa_builtin if count([1, 2, 3]) == 3 with count as regal.last\n")
+    run = tr.run_tests([tmp_path], builtins=cb.load([str(EXAMPLE)], entry_points=False))
+    assert {r.case.name: r.status for r in run.results} == {
+        "test_value_mock": "pass", "test_function_mock": "pass", "test_mocks_an_opa_builtin": "pass"}
