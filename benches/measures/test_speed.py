@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -68,22 +69,30 @@ def run(ctx: Context) -> dict[str, Any]:
     samples = alternate(variants, rounds=ctx.pick(1, 3), warmup=0, budget_s=ctx.pick(30, 240), min_rounds=1, cpu=cpu)
     wall = {k: summary(v, "s") for k, v in samples.items()}
     cpus = {k: summary(v, "s") for k, v in cpu.items()}
-    r, warm, cold_s = (wall[k]["median"] for k in list(variants)[:3])
-    build_s = wall[list(variants)[3]]["median"]
     phases = {"cached": _phases(test_cmd, warm_env),
               "nothing cached": _phases(test_cmd, {**ctx.env, "XDG_CACHE_HOME": str(ctx.work / "fresh")})}
-    import time
+    out = {"measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "corpus": counts,
+           "variants": wall, "cpu": cpus, "phases": phases}
+    return {**out, **verdict(out)}
 
+
+def verdict(m: dict[str, Any]) -> dict[str, Any]:
+    """Goals and headline from the medians: CPU seconds decide (wall time on this shared machine
+    swings with the other jobs); wall seconds are shown next to them."""
+    counts, names = m["corpus"], list(m["variants"])
+    cpu = [m["cpu"][k]["median"] for k in names]
+    wall = [m["variants"][k]["median"] for k in names]
+    (r, warm, cold, build), (rw, warmw, coldw, buildw) = cpu, wall
+    files = counts["policy_files"]
     return {
-        "measured_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "corpus": counts, "variants": wall, "cpu": cpus, "phases": phases,
-        "goals": [goal(16, f"cupcake test ≤ regorus on {counts['tests']} tests / {counts['policy_files']} files "
-                           "(build cached)", f"{warm:.2f} s vs {r:.2f} s ({warm / r:.2f}×)", warm <= r),
-                  goal(16, "cupcake test ≤ regorus, nothing cached (first run)",
-                       f"{cold_s:.2f} s vs {r:.2f} s ({cold_s / r:.2f}×)", cold_s <= r),
+        "goals": [goal(16, f"cupcake test ≤ regorus on {counts['tests']} tests / {files} files (build cached; "
+                           "CPU s, wall s)", f"{warm:.2f} vs {r:.2f} CPU s ({warm / r:.2f}×); wall {warmw:.2f} vs "
+                                            f"{rw:.2f} s", warm <= r),
+                  goal(16, "cupcake test ≤ regorus, nothing cached (first run; CPU s, wall s)",
+                       f"{cold:.2f} vs {r:.2f} CPU s ({cold / r:.2f}×); wall {coldw:.2f} vs {rw:.2f} s", cold <= r),
                   goal(16, "build of a ≥ 1,000-file policy set (reported)",
-                       f"{build_s:.2f} s for {counts['policy_files']} files", None)],
-        "headline": (f"{counts['tests']} tests over {counts['policy_files']} policy files: cupcake test {warm:.2f} s "
-                     f"(build cached) / {cold_s:.2f} s (nothing cached) vs regorus {r:.2f} s; "
-                     f"building the {counts['policy_files']}-file set {build_s:.2f} s"),
+                       f"{build:.2f} CPU s ({buildw:.2f} s wall) for {files} files", None)],
+        "headline": (f"{counts['tests']} tests over {files} policy files, median CPU seconds: cupcake test {warm:.2f} "
+                     f"(build cached) / {cold:.2f} (nothing cached) vs regorus {r:.2f}; building the {files}-file "
+                     f"set {build:.2f}"),
     }
