@@ -102,6 +102,8 @@ def test_cmd(
     exit_zero_on_skipped: bool = typer.Option(False, "--exit-zero-on-skipped", "-z", help="Skipped (todo_) tests "
                                               "do not make the exit status non-zero."),
     fail_on_empty: bool = typer.Option(False, "--fail-on-empty", help="Exit 1 when no test ran."),
+    ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
+                                     "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
     builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
@@ -130,7 +132,7 @@ def test_cmd(
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
-                           builtins=_custom_builtins(builtins))
+                           builtins=_custom_builtins(builtins), ignore=ignore)
         result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None

@@ -48,8 +48,27 @@ def _cupcake_own(f: Path) -> bool:
     return False
 
 
-def data_files(paths: Iterable[str | Path]) -> list[tuple[Path, tuple[str, ...]]]:
+def ignored(f: Path, patterns: Iterable[str], roots: Iterable[str | Path]) -> bool:
+    """Whether `--ignore` patterns (fnmatch, as OPA's `--ignore`: `.*` skips hidden files and
+    directories) match the file's name or a directory name between its root argument and it."""
+    patterns = list(patterns)
+    if not patterns:
+        return False
+    from fnmatch import fnmatch
+
+    parts: tuple[str, ...] = (f.name,)
+    for r in roots:
+        try:
+            parts = f.relative_to(r).parts or (f.name,)
+            break
+        except ValueError:
+            continue
+    return any(fnmatch(part, p) for part in parts for p in patterns)
+
+
+def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[tuple[Path, tuple[str, ...]]]:
     """(file, mount path) of every data document under `paths`, in load order."""
+    paths, ignore = list(paths), list(ignore)
     out: list[tuple[Path, tuple[str, ...]]] = []
     seen: set[Path] = set()
     for raw in paths:
@@ -63,7 +82,7 @@ def data_files(paths: Iterable[str | Path]) -> list[tuple[Path, tuple[str, ...]]
         else:
             items = []
         for f, mount in items:
-            if f not in seen:
+            if f not in seen and not ignored(f, ignore, [root]):
                 seen.add(f)
                 out.append((f, mount))
     return out
@@ -107,10 +126,10 @@ def _merge(into: dict[Any, Any], doc: dict[Any, Any], path: Path) -> None:
             raise DataError(f"{path}: merge error (data.{k} is already defined by another data file)")
 
 
-def load_data(paths: Iterable[str | Path]) -> tuple[dict[Any, Any], list[Path]]:
+def load_data(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> tuple[dict[Any, Any], list[Path]]:
     """The merged data document of every data file under `paths`, and those files."""
     merged: dict[Any, Any] = {}
-    files = data_files(paths)
+    files = data_files(paths, ignore)
     for f, mount in files:
         doc = _parse(f)
         if not mount and not isinstance(doc, dict):

@@ -133,6 +133,7 @@ class TestOptions:
     parallel: int = 0  # --parallel/-p: worker processes (0: one per CPU)
     cache: bool = True
     builtins: Any = None  # cupcake_py.custom_builtins.CustomBuiltins
+    ignore: list[str] = field(default_factory=list)  # --ignore: fnmatch patterns of file/dir names
 
     def key_text(self) -> str:
         fp = self.builtins.fingerprint() if self.builtins else ""
@@ -390,13 +391,13 @@ def _few_collections() -> Iterator[None]:
 
 def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     from cupcake_py.authoring import test_cache
-    from cupcake_py.authoring.test_data import DataError, check_conflicts, load_data
+    from cupcake_py.authoring.test_data import DataError, check_conflicts, ignored, load_data
 
     phases: dict[str, float] = {}
     t = time.perf_counter()
-    files = rego_files(paths)
+    files = [f for f in rego_files(paths) if not ignored(f, opts.ignore, paths)]
     try:
-        data, data_paths = load_data(paths)
+        data, data_paths = load_data(paths, opts.ignore)
     except (DataError, OSError) as e:
         raise TestSetupError(str(e)) from None
     out = TestRun(files=[str(f) for f in files], data_files=[str(f) for f in data_paths], phases=phases)

@@ -174,3 +174,13 @@ def test_a_cupcake_directory_s_own_files_are_not_data(tmp_path: Path) -> None:
     run = tr.run_tests([root])
     assert [Path(f).name for f in run.data_files] == ["data.json"]
     assert _statuses(run) == {"test_n": "pass"}
+
+
+def test_ignore_patterns_skip_files_and_directories(tmp_path: Path) -> None:
+    _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n",
+                      ".hidden/b_test.rego": "package b_test\n\ntest_b if true\n",
+                      ".hidden/data.json": "[1]",
+                      "vendor/c_test.rego": "package c_test\n\ntest_c if false\n"})
+    run = tr.run_tests([tmp_path], ignore=[".*", "vendor"])
+    assert _statuses(run) == {"test_a": "pass"} and run.data_files == []
+    assert set(_statuses(tr.run_tests([tmp_path], ignore=[".*"]))) == {"test_a", "test_c"}
