@@ -130,9 +130,13 @@ def test_cmd(
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
     try:
+        from cupcake_py.engine.bundle import rulebook_builtins
+
+        # a .cupcake directory brings the custom builtins its rulebook lists
+        listed = [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
-                           builtins=_custom_builtins(builtins), ignore=ignore)
+                           builtins=_custom_builtins([*listed, *builtins]), ignore=ignore)
         result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None

@@ -99,8 +99,10 @@ def verify(cfg: ConfigDir) -> Verification:
 
     def tests(step: Step) -> None:
         from cupcake_py.authoring.testrunner import run_tests
+        from cupcake_py.custom_builtins import load
 
-        run = run_tests([cfg.cupcake_dir])
+        found = load(B.rulebook_builtins(cfg.cupcake_path))
+        run = run_tests([cfg.cupcake_dir], builtins=found or None)
         counted = [r for r in run.results if r.status != "skip"]
         step.ok = run.ok
         step.lines.append(f"{run.count('pass')}/{len(counted)} passed" if counted else "no tests (*_test.rego)")

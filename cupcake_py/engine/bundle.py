@@ -265,12 +265,27 @@ def _parse(files: list[str]) -> list[tuple[Any, str]]:
     return out
 
 
+def resolve_specs(cupcake_path: str, listed: list[str]) -> list[str]:
+    """A rulebook's `custom_builtins` entries with `.py` paths made relative to the config dir."""
+    return [os.path.join(cupcake_path, s) if s.endswith(".py") and not os.path.isabs(s) else s for s in listed]
+
+
+def rulebook_builtins(cupcake_path: str) -> list[str]:
+    """The custom builtin modules a configuration directory's rulebook lists (none without one)."""
+    from pathlib import Path
+
+    from cupcake_py.engine.rulebook import load_rulebook
+
+    rulebook = Path(cupcake_path) / "rulebook.yml"
+    return resolve_specs(cupcake_path, load_rulebook(rulebook).custom_builtins) if rulebook.is_file() else []
+
+
 def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any:
     """The custom builtins of the rulebook (`.py` paths relative to the config dir), of
     `--builtins` and of the installed entry points; None when there are none."""
     from cupcake_py.custom_builtins import CustomBuiltinError, load
 
-    specs = [os.path.join(cfg.cupcake_path, s) if s.endswith(".py") and not os.path.isabs(s) else s for s in listed]
+    specs = resolve_specs(cfg.cupcake_path, listed)
     try:
         found = load(specs + list(extra))
     except CustomBuiltinError as e:

@@ -202,3 +202,22 @@ def test_custom_builtins_can_be_mocked_and_can_mock(tmp_path: Path) -> None:
     run = tr.run_tests([tmp_path], builtins=cb.load([str(EXAMPLE)], entry_points=False))
     assert {r.case.name: r.status for r in run.results} == {
         "test_value_mock": "pass", "test_function_mock": "pass", "test_mocks_an_opa_builtin": "pass"}
+
+
+def test_a_project_rulebook_brings_its_builtins_to_test_and_verify(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    project, env = _project(tmp_path, "custom_builtins: [my_builtins.py]\n")
+    (project / ".cupcake" / "policies" / "opencode" / "last_test.rego").write_text(
+        "package cupcake.policies.last_test\n\nimport data.cupcake.policies.last\nimport rego.v1\n\n"
+        "test_now_is_denied if {\n  some d in last.deny with input as {\"tool_input\": {\"command\": \"go now\"}}\n"
+        "  d.rule_id == \"LAST\"\n}\n")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    r = runner.invoke(app, ["test"])
+    assert r.exit_code == 0, r.output
+    from cupcake_py.authoring.verify import verify
+    from cupcake_py.engine.project import ConfigDir
+
+    result = verify(ConfigDir("project", project / ".cupcake", project))
+    tests = next(s for s in result.steps if s.name == "policy tests")
+    assert tests.ok, tests.lines
