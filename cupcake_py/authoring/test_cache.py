@@ -3,7 +3,8 @@ across runs (the native code of the module is cached by the host, host/cache.py)
 
 In: the key (`build_key`: sha256 over the compiler's own files, every policy and data file
 read, the shipped support policies, the options that change the build: --run, --coverage,
-custom builtin declarations). Out: on a hit, the WASM bytes and the discovered tests (no
+custom builtin declarations). Out: on a hit, the WASM modules (one, or several when the
+build was split) and the discovered tests (no
 parsing, compiling, planning or code generation); `store` writes an entry atomically under
 `$XDG_CACHE_HOME/cupcake-py/tests/` (0700). A missing, truncated or corrupt entry is a miss;
 cache write failures are ignored (the run does not depend on them).
@@ -23,7 +24,7 @@ from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
 
 log = LazyLogger(__name__)
 
-MAGIC = b"CUPCAKE-TESTS-1\n"
+MAGIC = b"CUPCAKE-TESTS-2\n"
 
 
 def cache_dir() -> str:
@@ -48,7 +49,8 @@ def build_key(files: Iterable[Path], data_files: Iterable[Path], options: str) -
     return h.hexdigest()
 
 
-def load(key: str) -> tuple[dict[str, Any], bytes] | None:
+def load(key: str) -> tuple[dict[str, Any], list[bytes]] | None:
+    """(metadata, WASM modules) of the entry `key`, None when missing or damaged."""
     try:
         with open(os.path.join(cache_dir(), f"{key}.tests"), "rb") as f:
             blob = f.read()
@@ -65,14 +67,21 @@ def load(key: str) -> tuple[dict[str, Any], bytes] | None:
         meta = json.loads(header)
     except ValueError:
         return None
-    return (meta, wasm) if isinstance(meta, dict) and meta.get("key") == key else None
+    if not isinstance(meta, dict) or meta.get("key") != key or sum(meta.get("sizes") or []) != len(wasm):
+        return None
+    blobs, at = [], 0
+    for size in meta["sizes"]:
+        blobs.append(wasm[at:at + size])
+        at += size
+    return meta, blobs
 
 
-def store(key: str, meta: dict[str, Any], wasm: bytes) -> None:
+def store(key: str, meta: dict[str, Any], modules: list[bytes]) -> None:
     d = cache_dir()
     if not private_dir(d, "test build cache"):
         return
-    header = json.dumps({**meta, "key": key}, sort_keys=True).encode()
+    wasm = b"".join(modules)
+    header = json.dumps({**meta, "key": key, "sizes": [len(m) for m in modules]}, sort_keys=True).encode()
     blob = MAGIC + len(header).to_bytes(8, "big") + header + sha256(header + wasm).digest() + wasm
     try:
         atomic_write(d, f"{key}.tests", (blob,), ".tests")

@@ -207,14 +207,16 @@ def discover(modules: list[A.Module], run: str | None, own: int | None = None
 # ----------------------------------------------------------------------------- building
 
 
-def compile_wasm(modules: list[A.Module], entrypoints: list[str], phases: dict[str, float]) -> bytes:
-    """compile → plan → WASM for `entrypoints`, adding each phase's seconds to `phases`."""
+def compile_wasm(modules: list[A.Module], entrypoints: list[str], phases: dict[str, float],
+                 compiled: Any = None) -> bytes:
+    """compile (unless `compiled` is given: the modules' compile result, reusable across
+    plans) → plan → WASM for `entrypoints`, adding each phase's seconds to `phases`."""
     from cupcake_py.plan import compile_entrypoints
     from cupcake_py.rego.compile import compile_modules
     from cupcake_py.wasm import compile_policy
 
     t0 = time.perf_counter()
-    compiled = compile_modules(modules)
+    compiled = compile_modules(modules) if compiled is None else compiled
     t1 = time.perf_counter()
     policy = compile_entrypoints(modules, entrypoints, compiled=compiled)
     t2 = time.perf_counter()
@@ -235,12 +237,12 @@ Part = tuple[bytes, list[TestCase]]  # one compiled module and the tests it hold
 
 
 def build_tests(modules: list[A.Module], tests: list[TestCase], sources: dict[str, str],
-                phases: dict[str, float]) -> tuple[list[Part], list[TestResult]]:
+                phases: dict[str, float], compiled: Any = None) -> tuple[list[Part], list[TestResult]]:
     """One module for all tests; when a planner/codegen limit stops that, one per test package
     (each package compiled once), then one per test of a package that still fails. Returns
     the modules and the tests that could not be compiled (as errors)."""
     try:
-        return [(compile_wasm(modules, [c.entrypoint for c in tests], phases), tests)], []
+        return [(compile_wasm(modules, [c.entrypoint for c in tests], phases, compiled), tests)], []
     except RegoErrors as e:
         raise TestSetupError(format_text(e.errors, sources)) from None
     except (CupcakeError, RecursionError) as e:
@@ -252,13 +254,13 @@ def build_tests(modules: list[A.Module], tests: list[TestCase], sources: dict[st
     errors: list[TestResult] = []
     for group in groups.values():
         try:
-            parts.append((compile_wasm(modules, [c.entrypoint for c in group], phases), group))
+            parts.append((compile_wasm(modules, [c.entrypoint for c in group], phases, compiled), group))
             continue
         except (CupcakeError, RecursionError):
             pass  # a test of this package hits the limit: compile its tests one by one
         for c in group:
             try:
-                parts.append((compile_wasm(modules, [c.entrypoint], phases), [c]))
+                parts.append((compile_wasm(modules, [c.entrypoint], phases, compiled), [c]))
             except (CupcakeError, RecursionError) as e:
                 errors.append(TestResult(c, "error", message=f"could not compile the test: {_build_error(e)}"))
     if not parts:
@@ -389,9 +391,71 @@ def _few_collections() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
+@dataclass
+class _Work:
+    """What one run builds or loads: the compiled parts, the tests, and what is known so far."""
+
+    tests: list[TestCase]
+    todos: list[TestCase]
+    parts: list[Part] = field(default_factory=list)
+    errors: list[TestResult] = field(default_factory=list)
+    outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)  # evaluated by build workers
+    native_s: float = 0.0
+    workers: int = 1
+    modules: list[A.Module] | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    cov: instrument.Coverable = field(default_factory=instrument.Coverable)
+
+
+def _from_cache(hit: tuple[dict[str, Any], list[bytes]]) -> _Work:
+    meta, blobs = hit
+    tests = [TestCase.from_json(r) for r in meta["tests"]]
+    work = _Work(tests, [TestCase.from_json(r) for r in meta["todos"]])
+    work.parts = [(wasm, [tests[i] for i in idx]) for wasm, idx in zip(blobs, meta["parts"], strict=True)]
+    work.cov.lines = {f: set(rows) for f, rows in meta["coverage"].items()}
+    return work
+
+
+def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOptions, setup: EvalSetup,
+           phases: dict[str, float]) -> _Work:
+    from cupcake_py.authoring.test_data import DataError, check_conflicts
+    from cupcake_py.authoring.test_workers import build_in_workers, workers_for_build
+    from cupcake_py.rego.compile import compile_modules
+
+    t = time.perf_counter()
+    modules, sources, own = load_modules(paths, files)
+    try:
+        check_conflicts(data, modules[:own])
+    except DataError as e:
+        raise TestSetupError(str(e)) from None
+    tests, todos = discover(modules, opts.run, own)
+    work = _Work(tests, todos, modules=modules, sources=sources)
+    t = _lap(phases, "parse", t)
+    if not tests:
+        return work
+    built = [instrument.instrument_module(m, work.cov) if opts.coverage and i < own and not is_test_file(m) else m
+             for i, m in enumerate(modules)]
+    try:
+        compiled = compile_modules(built)
+    except RegoErrors as e:
+        raise TestSetupError(format_text(e.errors, sources)) from None
+    _lap(phases, "compile", t)
+    n = workers_for_build(len(tests), opts.parallel)
+    if n > 1:
+        got = build_in_workers(built, compiled, tests, sources, setup, n)
+        if got is not None:
+            work.parts, work.errors, work.outcomes, worker_phases, work.native_s = got
+            for k, v in worker_phases.items():
+                phases[k] = phases.get(k, 0.0) + v
+            work.workers = n
+            return work
+    work.parts, work.errors = build_tests(built, tests, sources, phases, compiled)
+    return work
+
+
 def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     from cupcake_py.authoring import test_cache
-    from cupcake_py.authoring.test_data import DataError, check_conflicts, ignored, load_data
+    from cupcake_py.authoring.test_data import DataError, ignored, load_data
 
     phases: dict[str, float] = {}
     t = time.perf_counter()
@@ -401,74 +465,73 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     except (DataError, OSError) as e:
         raise TestSetupError(str(e)) from None
     out = TestRun(files=[str(f) for f in files], data_files=[str(f) for f in data_paths], phases=phases)
+    specs = list(opts.builtins.sources) if opts.builtins else []
+    setup = EvalSetup(b"", data, opts.strict, opts.deadline, specs)
     key = test_cache.build_key(files, data_paths, opts.key_text()) if opts.cache else ""
     hit = test_cache.load(key) if key else None
-    modules: list[A.Module] | None = None
-    sources: dict[str, str] = {}
-    cov = instrument.Coverable()
-    errors: list[TestResult] = []
     if hit is not None:
-        meta, wasm = hit
-        tests = [TestCase.from_json(r) for r in meta["tests"]]
-        todos = [TestCase.from_json(r) for r in meta["todos"]]
-        parts: list[Part] = [(wasm, tests)] if tests else []
-        cov.lines = {f: set(rows) for f, rows in meta["coverage"].items()}
+        work = _from_cache(hit)
         out.cached = True
-        t = _lap(phases, "parse", t)
+        _lap(phases, "parse", t)
     else:
-        modules, sources, own = load_modules(paths, files)
-        try:
-            check_conflicts(data, modules[:own])
-        except DataError as e:
-            raise TestSetupError(str(e)) from None
-        tests, todos = discover(modules, opts.run, own)
-        t = _lap(phases, "parse", t)
-        parts = []
-        if tests:
-            build_modules = [instrument.instrument_module(m, cov) if opts.coverage and i < own and not is_test_file(m)
-                             else m for i, m in enumerate(modules)]
-            parts, errors = build_tests(build_modules, tests, sources, phases)
-            if key and len(parts) == 1 and not errors:
-                test_cache.store(key, {"tests": [c.to_json() for c in tests], "todos": [c.to_json() for c in todos],
-                                       "coverage": {f: sorted(r) for f, r in cov.lines.items()}}, parts[0][0])
-        t = time.perf_counter()
-    out.results = [TestResult(c, "skip", message="todo test") for c in todos]
-    if not parts:
-        out.results = errors + out.results
+        work = _build(paths, files, data, opts, setup, phases)
+        if key and work.parts and not work.errors:
+            index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
+            test_cache.store(key, {"tests": [c.to_json() for c in work.tests],
+                                   "todos": [c.to_json() for c in work.todos],
+                                   "parts": [[index[(c.package, c.name)] for c in cases] for _, cases in work.parts],
+                                   "coverage": {f: sorted(r) for f, r in work.cov.lines.items()}},
+                             [w for w, _ in work.parts])
+    out.results = [TestResult(c, "skip", message="todo test") for c in work.todos]
+    if not work.parts:
+        out.results = work.errors + out.results
         return out
     out.build_s = sum(phases.get(p, 0.0) for p in ("compile", "plan", "wasm"))
-    out.wasm_size = sum(len(w) for w, _ in parts)
-    specs = list(opts.builtins.sources) if opts.builtins else []
-    results: dict[tuple[str, str], TestResult] = {(r.case.package, r.case.name): r for r in errors}
+    out.wasm_size = sum(len(w) for w, _ in work.parts)
+    out.workers = work.workers
     hits: set[tuple[str, int]] = set()
-    setup = EvalSetup(b"", data, opts.strict, opts.deadline, specs)
-    native = 0.0
-    for wasm, cases in parts:
-        setup.wasm = wasm
-        outcomes, native_s, out.workers = evaluate(setup, [c.entrypoint for c in cases], opts.parallel)
-        native += native_s
-        for c, o in zip(cases, outcomes, strict=True):
-            results[(c.package, c.name)] = _result(c, o, hits)
-    t = _lap(phases, "eval", t)
-    phases["native"], phases["eval"] = native, phases["eval"] - native
-    ordered = [results[(c.package, c.name)] for c in tests if (c.package, c.name) in results]
+    results = _evaluate(work, setup, opts, phases, hits)
+    t = time.perf_counter()
+    ordered = [results[(c.package, c.name)] for c in work.tests if (c.package, c.name) in results]
     failed = [r for r in ordered if r.status == "fail"]
     if failed:
-        if modules is None:  # built from the cache: parse again to find the failing rules
-            modules, sources, own = load_modules(paths, files)
-            again = {(c.package, c.name): c for c in discover(modules, opts.run, own)[0]}
+        if work.modules is None:  # built from the cache: parse again to find the failing rules
+            work.modules, work.sources, own = load_modules(paths, files)
+            again = {(c.package, c.name): c for c in discover(work.modules, opts.run, own)[0]}
             for r in failed:
                 r.case = again.get((r.case.package, r.case.name), r.case)
             failed = [r for r in failed if r.case.rule is not None]
-        diagnose(modules, failed, sources, setup)
+        diagnose(work.modules, failed, work.sources, setup)
         _lap(phases, "diagnose", t)
     out.results = ordered + out.results
     if opts.coverage:
         out.coverage = {}
-        for file, rows in sorted(cov.lines.items()):
+        for file, rows in sorted(work.cov.lines.items()):
             covered = {r for r in rows if (file, r) in hits}
             out.coverage[file] = FileCoverage(covered, rows - covered)
     return out
+
+
+def _evaluate(work: _Work, setup: EvalSetup, opts: TestOptions, phases: dict[str, float],
+              hits: set[tuple[str, int]]) -> dict[tuple[str, str], TestResult]:
+    """Every test's result: those the build workers evaluated, the others evaluated here."""
+    results = {(r.case.package, r.case.name): r for r in work.errors}
+    t = time.perf_counter()
+    native = work.native_s
+    for wasm, cases in work.parts:
+        todo = [c for c in cases if (c.package, c.name) not in work.outcomes]
+        if todo:
+            setup.wasm = wasm
+            outcomes, native_s, used = evaluate(setup, [c.entrypoint for c in todo], opts.parallel)
+            work.outcomes.update({(c.package, c.name): o for c, o in zip(todo, outcomes, strict=True)})
+            native += native_s
+            work.workers = max(work.workers, used)
+        for c in cases:
+            results[(c.package, c.name)] = _result(c, work.outcomes[(c.package, c.name)], hits)
+    here = time.perf_counter() - t
+    phases["native"] = native
+    phases["eval"] = phases.get("eval", 0.0) + max(0.0, here - (native - work.native_s))
+    return results
 
 
 def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResult:

@@ -127,11 +127,11 @@ def test_a_package_that_cannot_be_compiled_does_not_stop_the_others(tmp_path: Pa
     real = tr.compile_wasm
     calls: list[list[str]] = []
 
-    def limited(modules: list, entrypoints: list[str], phases: dict[str, float]) -> bytes:
+    def limited(modules: list, entrypoints: list[str], phases: dict[str, float], compiled: object = None) -> bytes:
         calls.append(list(entrypoints))
         if "b_test/test_too_big" in entrypoints:
             raise CupcakeError("planner limit")
-        return real(modules, entrypoints, phases)
+        return real(modules, entrypoints, phases, compiled)
 
     monkeypatch.setattr(tr, "compile_wasm", limited)
     got = _statuses(tr.run_tests([tmp_path], cache=False))
@@ -184,3 +184,26 @@ def test_ignore_patterns_skip_files_and_directories(tmp_path: Path) -> None:
     run = tr.run_tests([tmp_path], ignore=[".*", "vendor"])
     assert _statuses(run) == {"test_a": "pass"} and run.data_files == []
     assert set(_statuses(tr.run_tests([tmp_path], ignore=[".*"]))) == {"test_a", "test_c"}
+
+
+def test_first_run_on_two_processes_agrees_with_one(tmp_path: Path) -> None:
+    """A large first run is built and evaluated by forked workers (`-p 2`): same report as one
+    process, in the same order (run as a real command: forking needs a process without wasmtime)."""
+    import subprocess
+    import sys
+
+    from cupcake_py.harness.opencode.examples import cupcake_command
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+    from test_corpus import generate
+
+    counts = generate(tmp_path / "corpus", policies=40, tested=40, tests_per_file=8)
+    assert counts["tests"] >= 300
+    reports = {}
+    for p in ("1", "2"):
+        proc = subprocess.run([*cupcake_command(), "test", str(tmp_path / "corpus"), "-f", "json", "-v", "-p", p,
+                               "--no-cache"], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert f"{p} process(es)" in proc.stderr
+        reports[p] = [(d["package"], d["name"], d.get("fail", False)) for d in json.loads(proc.stdout)]
+    assert reports["1"] == reports["2"] and len(reports["1"]) == counts["tests"]
