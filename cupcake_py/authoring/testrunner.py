@@ -1,14 +1,16 @@
 """`cupcake test`: OPA-style policy unit tests (`opa test` semantics, docs/testing.md) run
 through OUR compile path.
 
-In: paths (files or directories). Tests are the `test_*` rules of `*_test.rego` files
-(`todo_*` rules are skipped); every other module under the paths, the shipped system
+In: paths (files or directories). Tests are the `test_*` rules (without arguments) of every
+loaded module (`todo_*` rules are skipped); the modules under the paths, the shipped system
 policies when the paths do not bring their own, and the data files under the paths
 (`test_data`, mounted as OPA mounts them) make up the one program all tests run against.
-All tests are compiled into ONE WASM module (when that fails, one module per test package,
-then per test) that is cached across runs (`test_cache`) and evaluated by the wasmtime host,
-in worker processes when the tests turn out slow (`test_eval`). As with `opa test`, a builtin
-error makes the call undefined (so `not object.subset("abc", ["a"])` holds);
+The modules are parsed and compiled once; all tests are planned into ONE WASM module (when
+that fails, one module per test package, then per test), or into one module per chunk of
+tests when forked workers share the work of a large first run (`test_workers`). The build is
+cached across runs (`test_cache`) and evaluated by the wasmtime host (`test_eval`, which also
+spreads slow tests over processes). As with `opa test`, a builtin error makes the call
+undefined (so `not object.subset(input.s, ["a"])` holds for a string `input.s`);
 `strict=True` (`--strict-builtin-errors`) turns it into a test error instead.
 
 Out: a TestRun: one TestResult per test (pass / fail / error / skip, in discovery order),
