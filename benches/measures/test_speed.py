@@ -35,7 +35,8 @@ def _corpus(ctx: Context) -> tuple[Path, dict[str, int]]:
 
 def _phases(cmd: list[str], env: dict[str, str]) -> str:
     proc = subprocess.run([*cmd, "-v"], capture_output=True, text=True, env=env, timeout=600)
-    return next((ln.split("; ", 1)[-1] for ln in proc.stderr.splitlines() if ln.startswith("cupcake test:")), "")
+    line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("cupcake test:")), "")
+    return line.removeprefix("cupcake test: ").split(", ", 3)[-1]  # build origin, processes; phases
 
 
 def run(ctx: Context) -> dict[str, Any]:
