@@ -116,11 +116,11 @@ class _TypeParser:
             return {"type": "object", "dynamic": {"key": key, "value": value}}
         if word == "object" and nxt == "<":
             self.take("<")
-            static = []
+            static: list[dict[str, Any]] = []
             while True:
-                key = self.take().strip('"')
+                name = self.take().strip('"')
                 self.take(":")
-                static.append({"key": key, "value": self.type()})
+                static.append({"key": name, "value": self.type()})
                 if self.peek() != ",":
                     break
                 self.take(",")

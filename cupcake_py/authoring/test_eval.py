@@ -20,12 +20,12 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 # Test modules are large and each test runs once: wasmtime's baseline compiler (winch) makes
 # native code ~5x faster than cranelift (0.5 s vs 3.3 s for 1,800 tests over 1,151 files,
 # measured) and the tests run about as fast.
-NATIVE_COMPILER = "winch"
+NATIVE_COMPILER: Literal["winch"] = "winch"
 PROBE_S = 0.5  # evaluate this long in-process before deciding on workers
 WORTH_S = 1.5  # ... and spawn them only when the rest would take longer than this here
 
