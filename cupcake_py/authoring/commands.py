@@ -42,6 +42,9 @@ def validate_cmd(
                                        show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
+    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+                                       "builtins the policies call (repeatable; a .cupcake directory's rulebook "
+                                       "`custom_builtins` are added; docs/custom-builtins.md)."),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
@@ -53,9 +56,11 @@ def validate_cmd(
     """
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
+    from cupcake_py.custom_builtins import declared_for
 
     try:
-        report = validate_paths(paths)
+        with declared_for([*_rulebook_specs(list(paths)), *builtins]):
+            report = validate_paths(paths)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     sys.stdout.write(FORMATS[fmt.value](report))
@@ -130,13 +135,9 @@ def test_cmd(
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
     try:
-        from cupcake_py.engine.bundle import rulebook_builtins
-
-        # a .cupcake directory brings the custom builtins its rulebook lists
-        listed = [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
-                           builtins=_custom_builtins([*listed, *builtins]), ignore=ignore)
+                           builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
         result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None
@@ -159,6 +160,13 @@ def test_cmd(
             raise typer.Exit(1)
     if failing:
         raise typer.Exit(2)
+
+
+def _rulebook_specs(targets: list[str | Path]) -> list[str]:
+    """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    from cupcake_py.engine.bundle import rulebook_builtins
+
+    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
 
 
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:

@@ -84,8 +84,10 @@ def verify(cfg: ConfigDir) -> Verification:
 
     def lint(step: Step) -> None:
         from cupcake_py.authoring.validate import validate_paths
+        from cupcake_py.custom_builtins import declared_for
 
-        report = validate_paths([cfg.cupcake_dir])
+        with declared_for(B.rulebook_builtins(cfg.cupcake_path)):
+            report = validate_paths([cfg.cupcake_dir])
         errors = [f for f in report.findings if f.severity == "error"]
         step.ok = not errors
         step.lines.append(f"{len(report.files)} files: {len(errors)} errors, {report.count('warning')} warnings "
@@ -101,8 +103,7 @@ def verify(cfg: ConfigDir) -> Verification:
         from cupcake_py.authoring.testrunner import run_tests
         from cupcake_py.custom_builtins import load
 
-        found = load(B.rulebook_builtins(cfg.cupcake_path))
-        run = run_tests([cfg.cupcake_dir], builtins=found or None)
+        run = run_tests([cfg.cupcake_dir], builtins=load(B.rulebook_builtins(cfg.cupcake_path)) or None)
         counted = [r for r in run.results if r.status != "skip"]
         step.ok = run.ok
         step.lines.append(f"{run.count('pass')}/{len(counted)} passed" if counted else "no tests (*_test.rego)")

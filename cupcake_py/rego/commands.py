@@ -118,7 +118,8 @@ def check_cmd(
 
     Every file is parsed (Rego v1 syntax: `if` before rule bodies, `contains` for
     multi-value rules); when all parse, the compiler's checks (unsafe variables,
-    recursion, types) run too. Exit status: 0 when clean, 1 when any error was found.
+    recursion, types) run too. Exit status: 0 when clean, 1 when any error was found, 2 when
+    a --builtins module cannot be loaded.
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """

@@ -137,7 +137,7 @@ def test_cli_check_build_and_test(tmp_path: Path) -> None:
 
 def _project(tmp_path: Path, rulebook: str) -> tuple[Path, dict[str, str]]:
     project = tmp_path / "p"
-    body = ('deny contains {"rule_id": "LAST", "reason": sprintf("last word %s", [w])} if {\n'
+    body = ('deny contains {"rule_id": "LAST", "severity": "HIGH", "reason": sprintf("last word %s", [w])} if {\n'
             '  w := regal.last(split(input.tool_input.command, " "))\n  w == "now"\n}\n')
     make_config(project / ".cupcake", {"last": policy("last", body)}, rulebook)
     shutil.copy(EXAMPLE, project / ".cupcake" / "my_builtins.py")
@@ -219,5 +219,8 @@ def test_a_project_rulebook_brings_its_builtins_to_test_and_verify(tmp_path: Pat
     from cupcake_py.engine.project import ConfigDir
 
     result = verify(ConfigDir("project", project / ".cupcake", project))
-    tests = next(s for s in result.steps if s.name == "policy tests")
-    assert tests.ok, tests.lines
+    steps = {s.name: s for s in result.steps}
+    assert steps["policy tests"].ok and steps["lint"].ok, [s.lines for s in result.steps]
+    assert steps["compile bundle"].ok, steps["compile bundle"].lines
+    r = runner.invoke(app, ["validate", str(project / ".cupcake")])
+    assert "undefined function" not in r.output, r.output
