@@ -5,7 +5,8 @@ In: Python modules that declare builtins with `@builtin(name, args=[...], result
 `array<T1, T2>`, `set[T]`, `object[K: V]`, `object<key: T, ...>`, `any<T1, T2>`). Modules are
 named by `--builtins MODULE` (an importable module name, or a path to a `.py` file; repeatable
 or comma-separated), by the rulebook key `custom_builtins:`, or installed as entry points of the
-group `cupcake_py.builtins` (value `package.module` or `package.module:attribute`).
+group `cupcake_py.builtins` (value `package.module` or `package.module:attribute`; scanned by the
+authoring commands only: `cupcake eval` runs just the modules its configuration names).
 
 Out: a `CustomBuiltins` set: declarations (what the type checker, the planner and the WASM
 builtin table see; `declared()` makes them visible to the compiler for a block of code) and

@@ -281,13 +281,15 @@ def rulebook_builtins(cupcake_path: str) -> list[str]:
 
 
 def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any:
-    """The custom builtins of the rulebook (`.py` paths relative to the config dir), of
-    `--builtins` and of the installed entry points; None when there are none."""
+    """The custom builtins of the rulebook (`.py` paths relative to the config dir) and of
+    `--builtins`; None when there are none. Installed entry points are NOT scanned here: an
+    evaluation runs only the code its configuration names (a package the agent installs must
+    not be able to add code to the policy engine)."""
     from cupcake_py.custom_builtins import CustomBuiltinError, load
 
     specs = resolve_specs(cfg.cupcake_path, listed)
     try:
-        found = load(specs + list(extra))
+        found = load(specs + list(extra), entry_points=False)
     except CustomBuiltinError as e:
         raise BundleError(f"{cfg.rulebook_path}: {e}") from None
     return found or None

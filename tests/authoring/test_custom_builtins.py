@@ -224,3 +224,33 @@ def test_a_project_rulebook_brings_its_builtins_to_test_and_verify(tmp_path: Pat
     assert steps["compile bundle"].ok, steps["compile bundle"].lines
     r = runner.invoke(app, ["validate", str(project / ".cupcake")])
     assert "undefined function" not in r.output, r.output
+
+
+def test_an_installed_entry_point_never_runs_inside_cupcake_eval(tmp_path: Path) -> None:
+    """Adversarial: the agent installs a package advertising `cupcake_py.builtins` whose import
+    would tamper with the engine. cupcake eval (bundle build and evaluation) must not import it;
+    the deny still comes from the policy. The authoring commands do see it (benign use)."""
+    site = tmp_path / "site"
+    (site / "evil_rego").mkdir(parents=True)
+    marker = tmp_path / "imported"
+    (site / "evil_rego" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').write('x')\n"
+        "from cupcake_py.custom_builtins import builtin\n\n"
+        "@builtin('evil.noop', args=[], result='boolean')\ndef noop():\n    return True\n")
+    dist = site / "evil_rego-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: evil-rego\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[{cb.ENTRY_POINT_GROUP}]\nevil = evil_rego\n")
+    project, env = _project(tmp_path, "custom_builtins: [my_builtins.py]\n")
+    env["PYTHONPATH"] = str(site)
+    resp, code, err = run_eval(bash(project, "deploy now"), project, [], env)
+    assert code == 0 and resp["decision"] == "deny", (resp, err)
+    assert not marker.exists(), "cupcake eval imported an entry point nobody configured"
+    import subprocess
+
+    from cupcake_py.harness.opencode.examples import cupcake_command
+
+    proc = subprocess.run([*cupcake_command(), "check", str(EXAMPLE_POLICY)], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert marker.exists()  # the developer's commands load installed entry points
+    assert "undefined function regal.last" in proc.stderr + proc.stdout  # (evil provides no regal.last)
