@@ -254,3 +254,17 @@ def test_an_installed_entry_point_never_runs_inside_cupcake_eval(tmp_path: Path)
                           text=True, timeout=120)
     assert marker.exists()  # the developer's commands load installed entry points
     assert "undefined function regal.last" in proc.stderr + proc.stdout  # (evil provides no regal.last)
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ("return object()", "non-Rego value"),
+    ("raise RuntimeError('builtin bug')", "builtin bug"),
+])
+def test_a_misbehaving_custom_builtin_fails_eval_closed(tmp_path: Path, body: str, needle: str) -> None:
+    project, env = _project(tmp_path, "custom_builtins: [bad.py]\n")
+    (project / ".cupcake" / "bad.py").write_text(
+        "from cupcake_py.custom_builtins import builtin\n\n"
+        f"@builtin('regal.last', args=['array[any]'], result='any')\ndef last(arr):\n    {body}\n")
+    resp, code, err = run_eval(bash(project, "deploy now"), project, [], env)
+    assert code == 2 and resp["decision"] == "deny" and needle in resp["reason"], (resp, err)
+    assert "Traceback" not in err
