@@ -490,9 +490,9 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
         return out
     out.build_s = sum(phases.get(p, 0.0) for p in ("compile", "plan", "wasm"))
     out.wasm_size = sum(len(w) for w, _ in work.parts)
-    out.workers = work.workers
     hits: set[tuple[str, int]] = set()
     results = _evaluate(work, setup, opts, phases, hits)
+    out.workers = work.workers
     t = time.perf_counter()
     ordered = [results[(c.package, c.name)] for c in work.tests if (c.package, c.name) in results]
     failed = [r for r in ordered if r.status == "fail"]
