@@ -504,6 +504,11 @@ def _cdpath(state: State, target: str | None) -> str | None:
 
 def read(call: Call) -> None:
     """Builtins that set variables from run-time input (read, mapfile, getopts, printf -v)."""
+    if call.name == "let":  # arithmetic: every name it mentions may change
+        for f in call.args:
+            for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.value or ""):
+                call.state.invalidate(name)
+        return
     if call.name == "printf":
         parsed = options.parse(call.args, {"val": "v"}, posix=True)
         for f in parsed.values("-v"):

@@ -168,7 +168,7 @@ def declaration(walker: Walker, node: Node, state: State) -> None:
             names += 1
             if name is not None:
                 export = keyword == "export" or "-x" in flags or name in state.exported
-                if "-n" in flags:
+                if flags & {"-n", "-i", "-a", "-A", "-l", "-u"}:  # nameref, arithmetic, arrays, case
                     value = None
                 state.assign(name, value, export=export)
                 fields.append(Field(None if value is None else f"{name}={value}",

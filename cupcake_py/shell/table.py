@@ -178,7 +178,7 @@ COMMANDS: dict[str, Spec] = {
     "git": {"handler": "git"},
     "cd": {"handler": "cd"}, "pushd": {"handler": "cd"}, "popd": {"handler": "cd"},
     "read": {"handler": "read"}, "mapfile": {"handler": "read"}, "readarray": {"handler": "read"},
-    "getopts": {"handler": "read"}, "printf": {"handler": "read"},
+    "getopts": {"handler": "read"}, "printf": {"handler": "read"}, "let": {"handler": "read"},
     "set": {"handler": "set"}, "shift": {"handler": "set"},
     "eval": {"handler": "eval"}, "source": {"handler": "source"}, ".": {"handler": "source"},
     "trap": {"handler": "trap"},
@@ -215,7 +215,7 @@ COMMANDS: dict[str, Spec] = {
     # no file operands
     **{n: {"ops": "each:none"} for n in ("echo", "true", "false", ":", "test", "[", "[[", "sleep", "date",
                                          "pwd", "whoami", "id", "uname", "hostname", "basename", "dirname",
-                                         "seq", "yes", "expr", "let", "wait",
+                                         "seq", "yes", "expr", "wait",
                                          "jobs", "fg", "bg", "type", "which", "whereis",
                                          "unalias", "return", "exit", "break", "continue", "umask",
                                          "ulimit", "history", "clear", "tput", "stty", "tr", "bc", "dc",

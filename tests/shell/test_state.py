@@ -128,3 +128,9 @@ def test_set_positional(an: Any, project: Path) -> None:
 def test_cd_into_a_fresh_clone(an: Any, project: Path) -> None:
     out = an("git clone https://x.example/org/repo.git && cd repo && rm x")
     assert out["effects"]["deletes"] == [str(project / "repo/x")] and out["opaque"] == []
+
+
+def test_arithmetic_and_typed_declarations_invalidate(an: Any) -> None:
+    for command in ("x=a; let x=5; rm $x", "declare -i n=1+1; rm f$n", "declare -l v=ABC; cat $v"):
+        out = an(command)
+        assert out["commands"][-1]["argv"][1] is None, command
