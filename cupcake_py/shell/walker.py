@@ -341,9 +341,38 @@ class Walker:
         _replace_state(state, merged)
 
     def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
+        if node.type == "while_statement" and self._read_loop(node, state, ctx):
+            return
         before = state.copy()
         self.sequence(node, state, ctx)
         state.merge([before])
+
+    def _read_loop(self, node: Node, state: State, ctx: Ctx) -> bool:
+        """`while [IFS=] read [-r] NAME; do …; done < FILE` (or from a here-document, a static
+        `echo`/`cat FILE` stage): the body once per line, NAME bound to it. False: not this
+        form or the input is not static (then the loop is analysed once with NAME unknown)."""
+        conditions = [c for c in node.children_by_field_name("condition") if c.is_named]
+        body = node.child_by_field_name("body")
+        if len(conditions) != 1 or conditions[0].type != "command" or body is None:
+            return False
+        cond = conditions[0]
+        name_node = cond.child_by_field_name("name")
+        words = [text(self.src, c) for c in cond.children_by_field_name("argument")]
+        prefix = [text(self.src, c) for c in cond.children if c.type == "variable_assignment"]
+        if name_node is None or text(self.src, name_node) != "read" or prefix not in ([], ["IFS="]):
+            return False
+        raw = "-r" in words
+        names = [w for w in words if w != "-r"]
+        if len(names) != 1 or not names[0].isidentifier():
+            return False
+        lines = loop_input(ctx.stdin, self.result)
+        if lines is None or len(lines) > MAX_LOOP_VALUES or (not raw and any("\\" in ln for ln in lines)):
+            return False
+        self.statement(cond, state.copy(), ctx)  # `read` itself (listed once)
+        for line in lines:
+            state.assign(names[0], line if prefix else line.strip(" \t"))
+            self.sequence(body, state, Ctx())
+        return True
 
     def _for(self, node: Node, state: State, ctx: Ctx) -> None:
         var = node.child_by_field_name("variable")
@@ -522,6 +551,39 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
+
+
+def loop_input(stdin: tuple[str, object] | None, result: Result) -> list[str] | None:
+    """The lines a `while read` loop reads, when its input is static: a here-document or
+    here-string, a regular file within the byte budget, or a static pipeline stage."""
+    if stdin is None:
+        return None
+    kind, value = stdin
+    content: str | None = None
+    if kind == "text" and isinstance(value, str):
+        content = value
+    elif kind == "cmd" and isinstance(value, Cmd) and not value.redirects:
+        content = static_output(value)
+        words = [f.value for f in value.fields[1:]]
+        if content is None and value.name == "cat" and len(words) == 1 and words[0] and value.cwd:
+            kind, value = "file", os.path.join(value.cwd, words[0])
+    if kind == "file" and isinstance(value, str):
+        path = os.path.realpath(value)
+        if not os.path.isfile(path) or os.path.getsize(path) > result.budget.max_bytes - result.bytes_read or \
+                path in result.effects["writes"]:
+            return None
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None  # unreadable: the loop stays opaque (its variable is unknown)
+        result.bytes_read += len(data)
+        if b"\0" in data:
+            return None
+        content = data.decode("utf-8", "replace")
+    if content is None:
+        return None
+    return content.split("\n")[:-1] if content.endswith("\n") else content.split("\n")
 
 
 def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
