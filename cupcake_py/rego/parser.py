@@ -131,9 +131,7 @@ class Parser:
         while self.k[self.i] != EOF and len(self.errors) < MAX_ERRORS:
             begin = self.i
             try:
-                if self.kw("import"):
-                    if module.rules:
-                        self.fail("imports must come before the rules of a module")
+                if self.kw("import"):  # OPA accepts imports anywhere at the top level
                     module.imports.append(self.parse_import())
                 elif self.kw("package"):
                     self.fail("a module has exactly one `package` declaration")
@@ -182,7 +180,7 @@ class Parser:
                 terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
                 continue
             j = self.i
-            t = self.parse_in(False)
+            t = self.parse_in(True)
             if string_keys and not isinstance(t.value, A.String):
                 self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
             terms.append(t)
@@ -255,23 +253,25 @@ class Parser:
             if default or head.args is not None:
                 self.fail("`contains` cannot be used with default rules or functions")
             self.i += 1
-            head.key = self.parse_in(False)
+            head.key = self.parse_in(True)
         elif self.k[self.i] in (":=", "="):
             head.assign = self.k[self.i] == ":="
             self.i += 1
-            head.value = self.parse_in(False)
+            head.value = self.parse_in(True)
         body: A.Body | None = None
         if self.kw("if"):
             if default:
                 self.fail("default rules cannot have a body")
-            body = self.parse_if_body()
+            body = self.parse_if_body(brace_literal=True)
         elif self.k[self.i] == "{":
             self.v0_error(head, name)
         if default:
             self.check_default(head, loc)
         if head.key is None and head.value is None:
-            if body is None:
+            if body is None and head.args is None:
                 self.v0_error(head, name, bodiless=True)
+            if body is None:  # `f(x)` alone: a function that is true (OPA: a rule from a call)
+                self.check_bodiless_function(name, hloc)
             head.value = A.Term(A.Boolean(True), hloc)
         rule = A.Rule(head, body or _true_body(hloc), default=default, location=loc)
         cur = rule
@@ -289,7 +289,7 @@ class Parser:
             if self.k[self.i] in (":=", "="):
                 assign = self.k[self.i] == ":="
                 self.i += 1
-                value = self.parse_in(False)
+                value = self.parse_in(True)
             if self.k[self.i] == "{":
                 self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
                           "{ ... }`")
@@ -332,15 +332,46 @@ class Parser:
         self.i += 1
         return A.Ref(self.parse_ref_suffixes(self.i - 1, string_keys=False))
 
-    def parse_if_body(self) -> A.Body:
+    def check_bodiless_function(self, name: str, loc: Location) -> None:
+        from cupcake_py.rego.compile.builtins import lookup
+
+        if lookup(name) is not None:
+            self.fail("rule name conflicts with built-in function", loc)
+
+    def parse_if_body(self, brace_literal: bool = False) -> A.Body:
+        """After `if`: `{ body }` or one literal. `brace_literal` (a rule's first `if`, as in
+        OPA): a `{` first tries one literal, kept unless it is a bare set, so
+        `if {k: v | ...}` and `if {"a": 1}` are one-literal bodies and `if { x }` a body."""
         self.i += 1  # `if`
         if self.k[self.i] == "{":
+            if brace_literal:
+                lit = self.try_brace_literal()
+                if lit is not None:
+                    return [lit]
             self.i += 1
             return self.parse_body("}")
         e = self.parse_literal()
         if self.k[self.i] == ";":
             self.fail("a rule body without braces holds one expression: write `if { a; b }` for more")
         return [e]
+
+    def try_brace_literal(self) -> A.Expr | None:
+        """At `{` right after a rule's `if`: the literal starting there, or None (position
+        and errors restored) when it does not parse or is a bare set term."""
+        save, nerr, spec = self.i, len(self.errors), self.speculating
+        self.speculating = True
+        try:
+            e = self.parse_literal()
+        except _Bail:
+            e = None
+        finally:
+            self.speculating = spec
+        if e is None or (isinstance(e.terms, A.Term) and isinstance(e.terms.value, A.Set)) or not (
+                self.k[self.i] in (EOF, ";") or self.nl[self.i] or self.kw("else")):
+            del self.errors[nerr:]
+            self.i = save
+            return None
+        return e
 
     # ------------------------------------------------------------------ bodies & literals
 
@@ -386,7 +417,7 @@ class Parser:
             self.i += 1
             target = self.parse_term()
             self.expect_kw("as", "`as` in `with <target> as <value>`")
-            e.with_.append(A.With(target, self.parse_in(False), wloc))
+            e.with_.append(A.With(target, self.parse_in(True), wloc))
         return e
 
     def parse_expr(self) -> A.Expr:
@@ -396,7 +427,7 @@ class Parser:
         if k == ":=" or k == "=":
             oloc = self.loc()
             self.i += 1
-            rhs = self.parse_in(False)
+            rhs = self.parse_in(True)
             op = A.Term(_op_ref(A.OPERATORS[k], oloc), oloc)
             return A.Expr([op, lhs, rhs], location=loc)
         v = lhs.value
@@ -539,7 +570,7 @@ class Parser:
             value = self.parse_brace()
         elif kind == "(":
             self.i += 1
-            inner = self.parse_in(False)
+            inner = self.parse_in(True)
             self.expect(")", "`)`")
             if isinstance(inner.value, _NO_REF_POSTFIX):
                 return inner
@@ -571,7 +602,7 @@ class Parser:
                 self.i += 1
             elif kind == "[" and not self.ws[i]:
                 self.i += 1
-                key = self.parse_in(False)
+                key = self.parse_in(True)
                 self.expect("]", "`]`")
                 parts = parts or []
                 parts.append(key)
