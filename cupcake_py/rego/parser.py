@@ -228,6 +228,11 @@ class Parser:
             alias = self.x[j]
             if alias in KEYWORDS:
                 self.fail(f"keyword `{alias}` cannot be an import alias", j)
+        elif root != "future":
+            last = terms[-1]
+            name = last.value.value if isinstance(last.value, A.String) else dotted
+            if name in KEYWORDS:
+                self.fail(f"unexpected import path, must not end with a keyword, got: {name}", last.location)
         return A.Import(A.Term(ref, terms[0].location), alias, loc)
 
     # ------------------------------------------------------------------ rules
