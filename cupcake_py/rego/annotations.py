@@ -6,7 +6,9 @@ the following column-1 comment lines with no gap. It belongs to the first packag
 after it. Scopes: `rule` (default before a rule), `document` (before a rule; applies to
 all rules of that name), `package` (default before the package), `subpackages`
 (before the package). Fields: scope, title, description, related_resources, authors,
-organizations, schemas, entrypoint, custom. Anything else is a rego_parse_error.
+organizations, schemas, entrypoint, custom. As in OPA (Go YAML into a struct), a field left
+empty (YAML null) is absent and other keys (`compile`, typos) are ignored; a known field
+with a value of the wrong shape is a rego_parse_error.
 """
 
 from __future__ import annotations
@@ -147,16 +149,16 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     ann = A.Annotations(scope=default_scope, location=location)
     try:
         for key, value in data.items():
+            if value is None or key not in _FIELDS and key != "scope":
+                continue  # a key left empty (YAML null) or one OPA does not know: ignored, as OPA does
             if key == "scope":
                 scope = _str(value, "scope")
                 if scope not in RULE_SCOPES | PACKAGE_SCOPES:
                     raise _Invalid(f"invalid scope `{scope}`: use rule, document, package or subpackages")
                 ann.scope = scope
-            elif key in _FIELDS:
+            else:
                 attr, conv = _FIELDS[key]
                 setattr(ann, attr, conv(value))
-            else:
-                raise _Invalid(f"unknown annotation field `{key}` (known: scope, {', '.join(_FIELDS)})")
     except _Invalid as exc:
         raise RegoError(PARSE, f"invalid METADATA block: {exc}", location) from None
     return ann
