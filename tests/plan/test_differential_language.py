@@ -116,7 +116,7 @@ class Gen:
             f"c1 if {{k: val | some k, val in input.o; val > {n}}}",
             f"c2 := {{k: val | some k, val in input.o; val {op} {n}}} if {{ true }}",
             f"c3 contains {{x | some x in input.xs; x {op} {n}}} if true",
-            f"c4 := 1 if {{ input.xs[0] == 99 }} else := {{x: 1 | some x in input.xs}}",
+            "c4 := 1 if { input.xs[0] == 99 } else := {x: 1 | some x in input.xs}",
             "mf(_) := 100",
             "uses(x) := count(x) + 1",
             f"w1 := x if {{ x := count(input.xs) with count as {mock} }}",
