@@ -553,7 +553,7 @@ class Parser:
             value = A.Var(name)
         elif kind == NUM:
             self.i += 1
-            return A.Term(A.Number(self.x[i]), loc)
+            return A.Term(A.Number(self.number_text(i)), loc)
         elif kind == STR:
             self.i += 1
             s = decode_string(self.x[i][1:-1])
@@ -583,7 +583,7 @@ class Parser:
         elif kind == "-":
             self.i += 1
             if self.k[self.i] == NUM:
-                text = self.x[self.i]
+                text = self.number_text(self.i)
                 self.i += 1
                 return A.Term(A.Number("-" + text), loc)
             operand = self.parse_term()
@@ -591,6 +591,13 @@ class Parser:
         else:
             self.unexpected("a term")
         return self.parse_postfix(A.Term(value, loc))
+
+    def number_text(self, i: int) -> str:
+        """The number at token i as JSON-valid text: `.5` is 0.5; `01` is an error (as OPA)."""
+        text = self.x[i]
+        if len(text) > 1 and text[0] == "0" and text[1].isdigit():
+            self.fail("expected number without leading zero", i)
+        return "0" + text if text.startswith(".") else text
 
     def parse_postfix(self, term: A.Term) -> A.Term:
         k = self.k
