@@ -195,10 +195,12 @@ class ExprPlanner(TermPlanner):
 
         fmocks: list[tuple[str, tuple[str, object]]] = []
         vmocks: list[tuple[str, A.Term]] = []
-        bare = self.gen_id(Gen(self.cur_gen.disabled | frozenset(disabled)))  # replacements: no mocks
+        bare: int | None = None  # the generation replacement functions run in: no mocks at all
         for name, val in mocks:
             fname = self._function_name(val)
             if fname is not None:
+                if bare is None:
+                    bare = self.gen_id(Gen(self.cur_gen.disabled | frozenset(disabled)))
                 fmocks.append((name, ("func", (fname, bare))))
             else:
                 vmocks.append((name, val))

@@ -63,3 +63,37 @@ def test_own_expectations_agree_with_regorus() -> None:
             disagree.append(f"{case['note']}: regorus {rows}, want {case['want_result']}")
     assert not disagree, "\n".join(disagree)
     assert checked >= MIN_REGORUS_CHECKED, f"only {checked} cases evaluated under regorus"
+
+
+_DIGESTS = """
+import hashlib, sys
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests"]
+from compliance.runner import source_compiler
+from compliance.suite import iter_cases
+from cupcake_py.wasm import compile_policy
+from pathlib import Path
+for case in iter_cases(Path(sys.argv[2])):
+    try:
+        wasm = compile_policy(source_compiler()(list(case["modules"]), case["query"], entrypoint="eval"))
+    except Exception as e:  # a case that must not compile
+        print(case["note"], type(e).__name__)
+        continue
+    print(case["note"], hashlib.sha256(wasm).hexdigest())
+"""
+
+
+def test_own_cases_compile_to_identical_wasm_across_hash_seeds() -> None:
+    """Byte-identical modules whatever Python's hash seed (set/dict order never leaks)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    runs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", _DIGESTS, str(root), str(OWN_CASES)], env=env,
+                             capture_output=True, text=True, timeout=300, check=True)
+        runs.append(out.stdout.splitlines())
+    assert len(runs[0]) >= 80
+    assert runs[0] == runs[1]
