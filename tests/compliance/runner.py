@@ -39,7 +39,12 @@ def _test_sleep(ctx: Any, duration: Any) -> None:
     return None
 
 
-RUNNER_BUILTINS = {"test.sleep": _test_sleep}
+def _opa_runtime(ctx: Any) -> dict[str, Any]:
+    """`opa.runtime()` as in OPA's test harness, which configures no runtime: `{}`."""
+    return {}
+
+
+RUNNER_BUILTINS = {"test.sleep": _test_sleep, "opa.runtime": _opa_runtime}
 
 
 @dataclass
