@@ -133,6 +133,8 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 
 def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Annotations:
     """Parse one block's YAML text; raises RegoError (rego_parse_error) when invalid."""
+    if not yaml_text.strip():
+        raise RegoError(PARSE, "expected METADATA block, found whitespace", location)
     try:
         data = yaml.safe_load(yaml_text)
     except yaml.YAMLError as exc:

@@ -148,3 +148,10 @@ def test_unknown_and_compile_keys_are_ignored_as_in_opa() -> None:
     src = "package a\n# METADATA\n# colour: red\n# compile:\n#   unknowns: [input]\n# title: T\np := 1\n"
     (ann,) = parse_module(src, "t.rego").rules[0].annotations
     assert ann.title == "T"
+
+
+@pytest.mark.parametrize("block", ["# METADATA\n", "# METADATA\n#\n#   \n"])
+def test_metadata_block_without_yaml_is_an_error_as_in_opa(block: str) -> None:
+    with pytest.raises(RegoErrors) as info:
+        parse_module(f"package a\n{block}p := 1\n", "t.rego")
+    assert "expected METADATA block, found whitespace" in str(info.value)
