@@ -247,3 +247,15 @@ def test_invalid_queries_fail_with_gqlparser_messages(query: str, message: str) 
     with pytest.raises(BuiltinError) as info:
         call("graphql.parse_query", query)
     assert str(info.value) == f"graphql.parse_query: {message}"
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ('{ f(a: "open) }', "Unterminated string."),
+    ("{ f ^ }", 'Cannot parse the unexpected character "^".'),
+    ("{ f(a: 007) }", 'Invalid number, unexpected digit after 0: "0".'),
+    ("{ f(a: 2.) }", 'Invalid number, expected digit but got: ")".'),
+    ("{ f(a: -", "Invalid number, expected digit but got: <EOF>."),
+    ('{ f(a: "\\z") }', "Invalid character escape sequence: \\z."),
+])
+def test_lexer_errors_in_gqlparser_wording(query: str, message: str) -> None:
+    fails("graphql.parse_query", query, match=f"graphql.parse_query: {message} in GraphQL string at location 1:")

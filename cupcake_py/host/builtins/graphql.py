@@ -74,18 +74,29 @@ class _Invalid(Exception):
 
 
 _PUNCTUATOR = re.compile(r"'(\.\.\.|[!$&():=@\[\]{|}])'")
+# Lexer errors: graphql-core's wording -> gqlparser's (which keeps the final period).
+_LEXER_MESSAGES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^Unexpected character: '(.)'$"), r'Cannot parse the unexpected character "\1".'),
+    (re.compile(r"^Invalid number, (.*): '(.)'$"), r'Invalid number, \1: "\2".'),
+    (re.compile(r"^Invalid number, (.*): <EOF>$"), r"Invalid number, \1: <EOF>."),
+    (re.compile(r"^Invalid character escape sequence: '(.*)'$"), r"Invalid character escape sequence: \1."),
+    (re.compile(r"^Unterminated string$"), "Unterminated string."),
+]
 
 
 def _message(e: GraphQLError) -> _Invalid:
     """graphql-core's message in gqlparser's wording: no prefix/period, punctuators bare,
     names double-quoted, a variable in a constant reported at its `$`."""
     msg = e.message.removeprefix("Syntax Error: ").removesuffix(".")
+    loc = e.locations[0] if e.locations else None
+    for pattern, wording in _LEXER_MESSAGES:
+        if pattern.match(msg):
+            return _Invalid(pattern.sub(wording, msg), loc.line if loc else 0, loc.column if loc else 0)
     if msg.startswith("Unexpected variable '$") and msg.endswith("' in constant value"):
         msg = "Unexpected $"
     msg = _PUNCTUATOR.sub(r"\1", msg)
     msg = re.sub(r"found '([^\w\s'])'", r"found \1", msg)
     msg = re.sub(r"'([^']*)'", r'"\1"', msg)
-    loc = e.locations[0] if e.locations else None
     return _Invalid(msg, loc.line if loc else 0, loc.column if loc else 0)
 
 
