@@ -280,6 +280,8 @@ class Parser:
             head.value = A.Term(A.Boolean(True), hloc)
         rule = A.Rule(head, body or _true_body(hloc), default=default, location=loc)
         cur = rule
+        if body is None and not default and self.kw("else"):
+            self.fail("`else` must follow a rule body: write `p := 1 if { ... } else := 2`")
         while self.kw("else"):
             eloc = self.loc()
             if default:
@@ -295,13 +297,18 @@ class Parser:
                 assign = self.k[self.i] == ":="
                 self.i += 1
                 value = self.parse_in(True)
+            elif not self.kw("if") and self.k[self.i] != "{":
+                self.unexpected("an else value (`else := <value>`) or body (`else if { ... }`)")
             if self.k[self.i] == "{":
                 self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
                           "{ ... }`")
-            ebody = self.parse_if_body() if self.kw("if") else _true_body(eloc)
+            has_body = self.kw("if")
+            ebody = self.parse_if_body() if has_body else _true_body(eloc)
             ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
+            if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
+                break
         return rule
 
     def check_default(self, head: A.Head, loc: Location) -> None:

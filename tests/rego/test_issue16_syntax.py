@@ -105,3 +105,24 @@ def test_leading_zeros_are_rejected(text: str) -> None:
     with pytest.raises(RegoErrors) as info:
         parse_query(f"x := {text}")
     assert "expected number without leading zero" in str(info.value)
+
+
+@pytest.mark.parametrize("src", [
+    "p := 1 else := 2",  # `else` follows a body only (OPA reads a bodiless rule as a statement)
+    "f(1) else := 2",
+    "f(x) := 1 if x > 1 else := 2 else := 3",  # a bodiless `else` ends the chain
+])
+def test_else_needs_a_body_before_it(src: str) -> None:
+    with pytest.raises(RegoErrors) as info:
+        parse_module("package p\n" + src + "\n", "t.rego")
+    assert "else" in str(info.value)
+
+
+def test_printer_keeps_the_body_an_else_follows() -> None:
+    from cupcake_py.rego.printer import print_module
+
+    src = "package p\n\nf(x) := 1 if { true } else := 2 if { true } else := 3\n"
+    m = parse_module(src, "t.rego")
+    printed = print_module(m)
+    assert parse_module(printed, "u.rego") == m
+    assert "else := 2 if" in printed
