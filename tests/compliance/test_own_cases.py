@@ -23,7 +23,12 @@ from .run import run_suite, summarize
 from .suite import iter_cases
 
 OWN_CASES = Path(__file__).parent / "cases"
-MIN_REGORUS_CHECKED = 45  # measured: 49 of the want_result cases evaluate under regorus
+MIN_REGORUS_CHECKED = 45  # measured: 57 of the want_result cases evaluate under regorus
+# Where regorus and OPA differ; the expectation follows OPA's parser/topdown source.
+REGORUS_DIVERGES = {
+    "else/else with a body and no value is true":
+        "OPA's parseElse gives `else if ...` the value true; regorus leaves the function undefined",
+}
 
 
 def test_own_cases_pass_in_source_mode() -> None:
@@ -53,7 +58,7 @@ def test_own_expectations_agree_with_regorus() -> None:
     regorus = pytest.importorskip("regorus")
     checked, disagree = 0, []
     for case in iter_cases(OWN_CASES):
-        if "want_result" not in case:
+        if "want_result" not in case or case["note"] in REGORUS_DIVERGES:
             continue
         rows = _regorus_rows(regorus, case)
         if rows is None:
