@@ -20,6 +20,7 @@ from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize
+from cupcake_py.rego.parse_nodes import TOKEN_NAMES, call_term, evaluated_part, op_ref, true_body, value_name
 
 KEYWORDS = frozenset(
     {"as", "contains", "default", "else", "every", "false", "if", "import", "in", "not", "null",
@@ -41,18 +42,6 @@ _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
 
 class _Bail(Exception):
     """Internal: abandon the current statement (the error is already recorded)."""
-
-
-def _op_ref(name: str, loc: Location) -> A.Ref:
-    return A.ref_of(name, loc)
-
-
-def _call_term(op: str, args: list[A.Term], loc: Location) -> A.Term:
-    return A.Term(A.Call(_op_ref(A.OPERATORS[op], loc), args), loc)
-
-
-def _true_body(loc: Location) -> A.Body:
-    return [A.Expr(A.Term(A.Boolean(True), loc), generated=True, location=loc)]
 
 
 class Parser:
@@ -164,7 +153,7 @@ class Parser:
     def parse_simple_ref(self, what: str) -> list[A.Term]:
         """ident (`.ident` | `["str"]`)* -- package and import paths."""
         if self.k[self.i] in (STR, RAW, NUM, TMPL):
-            self.fail(f"unexpected {_TOKEN_NAMES[self.k[self.i]]} token")
+            self.fail(f"unexpected {TOKEN_NAMES[self.k[self.i]]} token")
         i = self.expect(IDENT, what)
         return self.parse_ref_suffixes(i, string_keys=True)
 
@@ -182,7 +171,7 @@ class Parser:
             j = self.i
             t = self.parse_in(True)
             if string_keys and not isinstance(t.value, A.String):
-                self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
+                self.fail(f"unexpected {value_name(t.value)} token: expecting string", j)
             terms.append(t)
             self.expect("]", "`]`")
         return terms
@@ -278,7 +267,7 @@ class Parser:
             if body is None:  # `f(x)` alone: a function that is true (OPA: a rule from a call)
                 self.check_bodiless_function(name, hloc)
             head.value = A.Term(A.Boolean(True), hloc)
-        rule = A.Rule(head, body or _true_body(hloc), default=default, location=loc)
+        rule = A.Rule(head, body or true_body(hloc), default=default, location=loc)
         cur = rule
         if body is None and not default and self.kw("else"):
             self.fail("`else` must follow a rule body: write `p := 1 if { ... } else := 2`")
@@ -303,7 +292,7 @@ class Parser:
                 self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
                           "{ ... }`")
             has_body = self.kw("if")
-            ebody = self.parse_if_body() if has_body else _true_body(eloc)
+            ebody = self.parse_if_body() if has_body else true_body(eloc)
             ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
@@ -316,13 +305,13 @@ class Parser:
         aside), and plain, distinct variables as function arguments."""
         if head.value is None:
             self.fail("illegal default rule (must have a value)", loc)
-        found = _evaluated_part(head.value)
+        found = evaluated_part(head.value)
         if found is not None:
             self.fail(f"illegal default rule (value cannot contain {found})", loc)
         seen: set[str] = set()
         for a in head.args or []:
             if not isinstance(a.value, A.Var):
-                self.fail(f"illegal default rule (arguments cannot contain {_value_name(a.value)})", loc)
+                self.fail(f"illegal default rule (arguments cannot contain {value_name(a.value)})", loc)
             if a.value.name in seen and a.value.name != "_":
                 self.fail(f"illegal default rule (arguments cannot be repeated {a.value.name})", loc)
             seen.add(a.value.name)
@@ -440,7 +429,7 @@ class Parser:
             oloc = self.loc()
             self.i += 1
             rhs = self.parse_in(True)
-            op = A.Term(_op_ref(A.OPERATORS[k], oloc), oloc)
+            op = A.Term(op_ref(A.OPERATORS[k], oloc), oloc)
             return A.Expr([op, lhs, rhs], location=loc)
         v = lhs.value
         if isinstance(v, A.Call):
@@ -457,7 +446,7 @@ class Parser:
             if self.kw("in"):
                 self.i += 1
                 dom = self.parse_binary(1)
-                return A.Expr(A.SomeDecl([_call_term("in3", [first, second, dom], loc)], loc), location=loc)
+                return A.Expr(A.SomeDecl([call_term("in3", [first, second, dom], loc)], loc), location=loc)
             symbols = [first, second]
             while self.k[self.i] == ",":
                 self.i += 1
@@ -465,7 +454,7 @@ class Parser:
         elif self.kw("in"):
             self.i += 1
             dom = self.parse_binary(1)
-            return A.Expr(A.SomeDecl([_call_term("in", [first, dom], loc)], loc), location=loc)
+            return A.Expr(A.SomeDecl([call_term("in", [first, dom], loc)], loc), location=loc)
         else:
             symbols = [first]
         for s in symbols:
@@ -502,7 +491,7 @@ class Parser:
                 if self.kw("in"):
                     self.i += 1
                     rhs = self.parse_binary(1)
-                    lhs = _call_term("in3", [lhs, mid, rhs], lhs.location)
+                    lhs = call_term("in3", [lhs, mid, rhs], lhs.location)
                 else:
                     self.i = save
             except _Bail:
@@ -511,7 +500,7 @@ class Parser:
         while self.kw("in"):
             self.i += 1
             rhs = self.parse_binary(1)
-            lhs = _call_term("in", [lhs, rhs], lhs.location)
+            lhs = call_term("in", [lhs, rhs], lhs.location)
         return lhs
 
     def parse_binary(self, min_prec: int, lhs: A.Term | None = None) -> A.Term:
@@ -525,7 +514,7 @@ class Parser:
                 return lhs
             self.i += 1
             rhs = self.parse_binary(prec + 1)
-            lhs = _call_term(op, [lhs, rhs], lhs.location)
+            lhs = call_term(op, [lhs, rhs], lhs.location)
 
     def parse_list(self, end: str) -> list[A.Term]:
         """Comma-separated infix terms up to and including `end` (trailing comma allowed)."""
@@ -594,7 +583,7 @@ class Parser:
                 self.i += 1
                 return A.Term(A.Number("-" + text), loc)
             operand = self.parse_term()
-            return A.Term(A.Call(_op_ref("minus", loc), [A.Term(A.Number("0"), loc), operand]), loc)
+            return A.Term(A.Call(op_ref("minus", loc), [A.Term(A.Number("0"), loc), operand]), loc)
         else:
             self.unexpected("a term")
         return self.parse_postfix(A.Term(value, loc))
@@ -737,40 +726,6 @@ class Parser:
                 pass
             self.errors.extend(sub.errors)
         return A.Term(A.TemplateString(out, raw), loc)
-
-
-_TOKEN_NAMES = {NUM: "number", STR: "string", RAW: "string", TMPL: "template string"}
-_VALUE_NAMES: dict[type, str] = {
-    A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Var: "var",
-    A.Ref: "ref", A.Call: "call", A.Array: "array", A.Object: "object", A.Set: "set",
-    A.ArrayComprehension: "arraycomprehension", A.SetComprehension: "setcomprehension",
-    A.ObjectComprehension: "objectcomprehension", A.TemplateString: "templatestring",
-}
-
-
-def _value_name(v: A.Value) -> str:
-    return _VALUE_NAMES.get(type(v), "term")
-
-
-def _evaluated_part(t: A.Term) -> str | None:
-    """`var`, `ref` or `call` if the term holds one outside comprehensions (OPA's names)."""
-    v = t.value
-    if isinstance(v, A.Var):
-        return "var"
-    if isinstance(v, A.Ref):
-        return "ref"
-    if isinstance(v, A.Call | A.TemplateString):
-        return "call"
-    items: list[A.Term] = []
-    if isinstance(v, A.Array | A.Set):
-        items = v.items
-    elif isinstance(v, A.Object):
-        items = [x for kv in v.items for x in kv]
-    for x in items:
-        found = _evaluated_part(x)
-        if found is not None:
-            return found
-    return None
 
 
 def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:
