@@ -5,6 +5,13 @@ Precedence, lowest first (as OPA's grammar): `:=`/`=` (expression level) < `in` 
 operators are left-associative. `.x`, `[x]` (refs) bind only when written without
 whitespace before them. Comprehension heads are plain terms (`[x | ...]`), as in OPA.
 
+As in OPA, the key-value membership `k, v in xs` is read wherever a term starts an
+expression, a parenthesised term, a ref bracket, a rule value or `contains` key, an `else`
+value or a `with` value; list items (arrays, sets, objects, call arguments) take the plain
+`x in xs` only. After a rule's first `if`, a `{` is first read as one literal (an object,
+a comprehension, ...) and only a bare set term falls back to a `{ body }`. A function head
+with neither value nor body (`f("x")`) is a function that is true.
+
 Errors never escape as anything but RegoError / RegoErrors: a statement-level error is
 recorded, the parser skips to the next line starting in column 1, and goes on (up to
 MAX_ERRORS errors per file).
