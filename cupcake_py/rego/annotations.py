@@ -46,12 +46,16 @@ def _str_list(v: Any, key: str) -> list[str]:
 def _author(v: Any) -> A.AuthorAnnotation:
     if isinstance(v, str):
         text = v.strip()
+        if not text:
+            raise _Invalid("invalid author definition: author is an empty string")
         if text.endswith(">") and "<" in text:
             name, _, email = text[:-1].rpartition("<")
             return A.AuthorAnnotation(name.strip(), email.strip())
         return A.AuthorAnnotation(text, "")
-    if isinstance(v, dict) and set(v) <= {"name", "email"} and v:
-        return A.AuthorAnnotation(_str(v.get("name", ""), "name"), _str(v.get("email", ""), "email"))
+    if isinstance(v, dict) and set(v) <= {"name", "email"}:
+        name, email = _str(v.get("name", ""), "name").strip(), _str(v.get("email", ""), "email").strip()
+        if name or email:
+            return A.AuthorAnnotation(name, email)
     raise _Invalid("each author must be a string `Name <email>` or an object with `name`/`email`")
 
 
@@ -66,9 +70,10 @@ def _related(v: Any) -> list[A.RelatedResourceAnnotation]:
         raise _Invalid("`related_resources` must be a list")
     out = []
     for x in v:
-        if isinstance(x, str):
+        if isinstance(x, str) and x.strip():
             out.append(A.RelatedResourceAnnotation(x))
-        elif isinstance(x, dict) and "ref" in x and set(x) <= {"ref", "description"}:
+        elif isinstance(x, dict) and isinstance(x.get("ref"), str) and x["ref"].strip() \
+                and set(x) <= {"ref", "description"}:
             out.append(A.RelatedResourceAnnotation(_str(x["ref"], "ref"), _str(x.get("description", ""), "description")))
         else:
             raise _Invalid("each related resource must be a URL string or an object with `ref` [and `description`]")

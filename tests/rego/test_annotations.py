@@ -155,3 +155,15 @@ def test_metadata_block_without_yaml_is_an_error_as_in_opa(block: str) -> None:
     with pytest.raises(RegoErrors) as info:
         parse_module(f"package a\n{block}p := 1\n", "t.rego")
     assert "expected METADATA block, found whitespace" in str(info.value)
+
+
+@pytest.mark.parametrize("block", [
+    '# authors:\n# - ""',
+    "# authors:\n# - name: ''\n#   email: ' '",
+    '# related_resources:\n# - ""',
+    "# related_resources:\n# - description: no ref",
+    "# related_resources:\n# - ref: ''",
+])
+def test_empty_authors_and_resources_are_errors_as_in_opa(block: str) -> None:
+    with pytest.raises(RegoErrors):
+        parse_module(f"package a\n# METADATA\n{block}\np := 1\n", "t.rego")
