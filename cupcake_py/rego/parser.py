@@ -132,7 +132,9 @@ class Parser:
                 elif self.kw("package"):
                     self.fail("a module has exactly one `package` declaration")
                 else:
-                    module.rules.append(self.parse_rule())
+                    rule = self.parse_rule()
+                    module.rules.append(rule)
+                    module.rules.extend(self.chained_bodies(rule))
                 self.end_statement()
             except _Bail:
                 self.recover(begin)
@@ -306,6 +308,22 @@ class Parser:
             if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
                 break
         return rule
+
+    def chained_bodies(self, rule: A.Rule) -> list[A.Rule]:
+        """`p if { a } { b }`: each further `{ body }` after a rule's body is one more rule with
+        the same head (OPA's chained rule bodies); not after an `else` chain."""
+        out: list[A.Rule] = []
+        has_body = not (len(rule.body) == 1 and rule.body[0].generated)
+        while has_body and self.k[self.i] == "{":
+            if rule.else_ is not None:
+                self.fail("expected `else` keyword before another rule body")
+            loc = self.loc()
+            self.i += 1
+            h = rule.head
+            head = A.Head(copy.deepcopy(h.ref), copy.deepcopy(h.args), copy.deepcopy(h.key), copy.deepcopy(h.value),
+                          h.assign, loc)
+            out.append(A.Rule(head, self.parse_body("}"), location=loc))
+        return out
 
     def check_default(self, head: A.Head, loc: Location) -> None:
         """OPA's checks of a default rule: a value that needs no evaluation (comprehensions

@@ -126,3 +126,18 @@ def test_printer_keeps_the_body_an_else_follows() -> None:
     printed = print_module(m)
     assert parse_module(printed, "u.rego") == m
     assert "else := 2 if" in printed
+
+
+def test_chained_rule_bodies_are_rules_with_the_same_head() -> None:
+    m = parse_module("package p\nq := 1 if { false } { true }\nf(x) if x > 1\n{ x < 0 }\n", "t.rego")
+    assert [(r.head.name, sx(r.head.value), [sx(e) for e in r.body]) for r in m.rules] == [
+        ("q", "#1", ["false"]), ("q", "#1", ["true"]), ("f", "true", ["(gt x #1)"]), ("f", "true", ["(lt x #0)"])]
+
+
+@pytest.mark.parametrize("src", [
+    "p := 1 if { false } else := 2 if { true } { true }",  # after an else chain: `else` expected
+    "p := 1\n{ true }",  # a rule without a body has nothing to chain to
+])
+def test_chained_bodies_that_are_errors(src: str) -> None:
+    with pytest.raises(RegoErrors):
+        parse_module("package p\n" + src + "\n", "t.rego")
