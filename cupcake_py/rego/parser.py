@@ -20,7 +20,9 @@ MAX_ERRORS errors per file).
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable
+from decimal import Decimal
 from typing import NoReturn, TypeVar
 
 from cupcake_py.errors import Location
@@ -618,6 +620,8 @@ class Parser:
         text = self.x[i]
         if len(text) > 1 and text[0] == "0" and text[1].isdigit():
             self.fail("expected number without leading zero", i)
+        if ("e" in text or "E" in text or len(text) > 30_000) and _binary_exponent(text) > 100_000:
+            self.fail("number too big", i)
         return "0" + text if text.startswith(".") else text
 
     def parse_postfix(self, term: A.Term) -> A.Term:
@@ -751,6 +755,16 @@ class Parser:
                 pass
             self.errors.extend(sub.errors)
         return A.Term(A.TemplateString(out, raw), loc)
+
+
+def _binary_exponent(text: str) -> int:
+    """|e| of the number as m * 2**e with 0.5 <= m < 1 (OPA rejects |e| > 1e5: `number too big`)."""
+    d = Decimal(text)
+    if d == 0:
+        return 0
+    exp10 = d.adjusted()
+    mantissa = abs(float(d.scaleb(-exp10)))
+    return abs(math.floor((exp10 + math.log10(mantissa)) * math.log2(10)) + 1)
 
 
 def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:

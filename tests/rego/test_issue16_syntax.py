@@ -100,11 +100,20 @@ def test_number_literals(text: str, want: str) -> None:
     assert sx(e) == f"(assign x {want})"
 
 
-@pytest.mark.parametrize("text", ["01", "-007", "00.5"])
-def test_leading_zeros_are_rejected(text: str) -> None:
+@pytest.mark.parametrize(("text", "message"), [
+    ("01", "expected number without leading zero"), ("-007", "expected number without leading zero"),
+    ("00.5", "expected number without leading zero"),
+    ("1e30103", "number too big"), ("-1e400000", "number too big"),  # |binary exponent| > 1e5, as OPA
+])
+def test_numbers_opa_rejects(text: str, message: str) -> None:
     with pytest.raises(RegoErrors) as info:
         parse_query(f"x := {text}")
-    assert "expected number without leading zero" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_large_but_allowed_exponents() -> None:
+    assert sx(parse_query("x := 1e30102")[0]) == "(assign x #1e30102)"
+    assert sx(parse_query("x := 1e-30103")[0]) == "(assign x #1e-30103)"
 
 
 @pytest.mark.parametrize("src", [
