@@ -150,3 +150,9 @@ def test_chained_rule_bodies_are_rules_with_the_same_head() -> None:
 def test_chained_bodies_that_are_errors(src: str) -> None:
     with pytest.raises(RegoErrors):
         parse_module("package p\n" + src + "\n", "t.rego")
+
+
+def test_unpaired_surrogate_escapes_become_replacement_characters() -> None:
+    """Go's JSON decoder (OPA's string literals) turns an unpaired `\\uD800` into U+FFFD."""
+    (e,) = parse_query('x := ["\\ud800", "a\\udc00", "\\ud83d\\ude00"]')
+    assert sx(e) == r'(assign x ["\ufffd" "a\ufffd" "\ud83d\ude00"])'  # sx escapes as JSON does
