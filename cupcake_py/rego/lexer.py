@@ -77,7 +77,7 @@ class Tokens:
         return loc
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decode_string(body: str) -> str | None:
@@ -92,7 +92,7 @@ def decode_string(body: str) -> str | None:
     except ValueError:
         return None
     # a `\uD800`-style escape left unpaired: U+FFFD, as Go's JSON decoder (OPA) makes it
-    return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
+    return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
 
 
 def _decode_template_literal(text: str, raw: bool) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.lexer import LONE_SURROGATE
 
 
 def _annotations_json(a: A.Annotations) -> dict[str, Any]:
@@ -35,8 +36,8 @@ def json_term(v: Any, loc: A.Location) -> A.Term:
         return A.Term(A.Boolean(v), loc)
     if isinstance(v, int | float):
         return A.Term(A.Number(str(v)), loc)
-    if isinstance(v, str):
-        return A.Term(A.String(v), loc)
+    if isinstance(v, str):  # YAML may hold an unpaired surrogate escape: U+FFFD, as Go decodes it
+        return A.Term(A.String(LONE_SURROGATE.sub("\ufffd", v)), loc)
     if isinstance(v, list):
         return A.Term(A.Array([json_term(x, loc) for x in v]), loc)
     if isinstance(v, dict):
