@@ -750,6 +750,9 @@ class Parser:
                 e = sub.parse_literal()
                 if sub.k[sub.i] != EOF:
                     sub.unexpected("`}` closing the template expression")
+                banned = _template_ban(e)
+                if banned:
+                    sub.fail(f"unexpected {banned} in template-string expression", e.location)
                 out.append(e)
             except _Bail:
                 pass
@@ -757,13 +760,28 @@ class Parser:
         return A.Term(A.TemplateString(out, raw), loc)
 
 
+def _template_ban(e: A.Expr) -> str | None:
+    """What OPA refuses inside a template hole: negation, `=`, `:=`, `every`, `some`."""
+    if e.negated:
+        return "negation ('not')"
+    if isinstance(e.terms, A.Every):
+        return "'every'"
+    if isinstance(e.terms, A.SomeDecl):
+        return "'some'"
+    if isinstance(e.terms, list):
+        op = A.operator_name(e.terms[0])
+        return {"eq": "unification ('=')", "assign": "assignment (':=')"}.get(op or "")
+    return None
+
+
 def _binary_exponent(text: str) -> int:
     """|e| of the number as m * 2**e with 0.5 <= m < 1 (OPA rejects |e| > 1e5: `number too big`)."""
-    d = Decimal(text)
+    digits, _, exp = text.lower().partition("e")
+    d = Decimal(digits)  # the exponent apart: it may be beyond any Decimal context
     if d == 0:
         return 0
-    exp10 = d.adjusted()
-    mantissa = abs(float(d.scaleb(-exp10)))
+    exp10 = d.adjusted() + int(exp or "0")
+    mantissa = abs(float(d.scaleb(-d.adjusted())))
     return abs(math.floor((exp10 + math.log10(mantissa)) * math.log2(10)) + 1)
 
 

@@ -156,3 +156,13 @@ def test_unpaired_surrogate_escapes_become_replacement_characters() -> None:
     """Go's JSON decoder (OPA's string literals) turns an unpaired `\\uD800` into U+FFFD."""
     (e,) = parse_query('x := ["\\ud800", "a\\udc00", "\\ud83d\\ude00"]')
     assert sx(e) == r'(assign x ["\ufffd" "a\ufffd" "\ud83d\ude00"])'  # sx escapes as JSON does
+
+
+@pytest.mark.parametrize(("hole", "what"), [
+    ("some x", "'some'"), ("every x in [1] { true }", "'every'"), ("not true", "negation ('not')"),
+    ("x := 1", "assignment (':=')"), ("x = 1", "unification ('=')"),
+])
+def test_template_holes_refuse_what_opa_refuses(hole: str, what: str) -> None:
+    with pytest.raises(RegoErrors) as info:
+        parse_query(f'x := $"a{{{hole}}}b"')
+    assert f"unexpected {what} in template-string expression" in str(info.value)
