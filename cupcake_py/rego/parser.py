@@ -20,16 +20,23 @@ MAX_ERRORS errors per file).
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable
-from decimal import Decimal
 from typing import NoReturn, TypeVar
 
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize
-from cupcake_py.rego.parse_nodes import TOKEN_NAMES, call_term, evaluated_part, op_ref, true_body, value_name
+from cupcake_py.rego.parse_nodes import (
+    TOKEN_NAMES,
+    call_term,
+    default_rule_problem,
+    number_problem,
+    op_ref,
+    template_hole_problem,
+    true_body,
+    value_name,
+)
 
 KEYWORDS = frozenset(
     {"as", "contains", "default", "else", "every", "false", "if", "import", "in", "not", "null",
@@ -271,7 +278,9 @@ class Parser:
         elif self.k[self.i] == "{":
             self.v0_error(head, name)
         if default:
-            self.check_default(head, loc)
+            problem = default_rule_problem(head)
+            if problem:
+                self.fail(f"illegal default rule ({problem})", loc)
         if head.key is None and head.value is None:
             if body is None and head.args is None:
                 self.v0_error(head, name, bodiless=True)
@@ -326,22 +335,6 @@ class Parser:
                           h.assign, loc)
             out.append(A.Rule(head, self.parse_body("}"), location=loc))
         return out
-
-    def check_default(self, head: A.Head, loc: Location) -> None:
-        """OPA's checks of a default rule: a value that needs no evaluation (comprehensions
-        aside), and plain, distinct variables as function arguments."""
-        if head.value is None:
-            self.fail("illegal default rule (must have a value)", loc)
-        found = evaluated_part(head.value)
-        if found is not None:
-            self.fail(f"illegal default rule (value cannot contain {found})", loc)
-        seen: set[str] = set()
-        for a in head.args or []:
-            if not isinstance(a.value, A.Var):
-                self.fail(f"illegal default rule (arguments cannot contain {value_name(a.value)})", loc)
-            if a.value.name in seen and a.value.name != "_":
-                self.fail(f"illegal default rule (arguments cannot be repeated {a.value.name})", loc)
-            seen.add(a.value.name)
 
     def v0_error(self, head: A.Head, name: str, bodiless: bool = False) -> NoReturn:
         ref = head.ref
@@ -618,10 +611,9 @@ class Parser:
     def number_text(self, i: int) -> str:
         """The number at token i as JSON-valid text: `.5` is 0.5; `01` is an error (as OPA)."""
         text = self.x[i]
-        if len(text) > 1 and text[0] == "0" and text[1].isdigit():
-            self.fail("expected number without leading zero", i)
-        if ("e" in text or "E" in text or len(text) > 30_000) and _binary_exponent(text) > 100_000:
-            self.fail("number too big", i)
+        problem = number_problem(text)
+        if problem:
+            self.fail(problem, i)
         return "0" + text if text.startswith(".") else text
 
     def parse_postfix(self, term: A.Term) -> A.Term:
@@ -750,7 +742,7 @@ class Parser:
                 e = sub.parse_literal()
                 if sub.k[sub.i] != EOF:
                     sub.unexpected("`}` closing the template expression")
-                banned = _template_ban(e)
+                banned = template_hole_problem(e)
                 if banned:
                     sub.fail(f"unexpected {banned} in template-string expression", e.location)
                 out.append(e)
@@ -758,31 +750,6 @@ class Parser:
                 pass
             self.errors.extend(sub.errors)
         return A.Term(A.TemplateString(out, raw), loc)
-
-
-def _template_ban(e: A.Expr) -> str | None:
-    """What OPA refuses inside a template hole: negation, `=`, `:=`, `every`, `some`."""
-    if e.negated:
-        return "negation ('not')"
-    if isinstance(e.terms, A.Every):
-        return "'every'"
-    if isinstance(e.terms, A.SomeDecl):
-        return "'some'"
-    if isinstance(e.terms, list):
-        op = A.operator_name(e.terms[0])
-        return {"eq": "unification ('=')", "assign": "assignment (':=')"}.get(op or "")
-    return None
-
-
-def _binary_exponent(text: str) -> int:
-    """|e| of the number as m * 2**e with 0.5 <= m < 1 (OPA rejects |e| > 1e5: `number too big`)."""
-    digits, _, exp = text.lower().partition("e")
-    d = Decimal(digits)  # the exponent apart: it may be beyond any Decimal context
-    if d == 0:
-        return 0
-    exp10 = d.adjusted() + int(exp or "0")
-    mantissa = abs(float(d.scaleb(-d.adjusted())))
-    return abs(math.floor((exp10 + math.log10(mantissa)) * math.log2(10)) + 1)
 
 
 def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:
