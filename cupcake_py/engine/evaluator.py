@@ -63,13 +63,15 @@ class BundleSource:
     """Bundles and policy instances for one-shot evaluations: the bundle from the disk cache
     (built on a miss), a fresh module instance per evaluation."""
 
-    def load(self, cfg: ConfigDir, use_cache: bool) -> tuple[bundles.Bundle, bool]:
-        return bundles.load(cfg, use_cache=use_cache)
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
+        """(bundle, cache hit); `builtins`: the --builtins modules."""
+        return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
 
     def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
         from cupcake_py.host import HostOptions, PolicyModule
 
-        return PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit)).instantiate()
+        module = PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit))
+        return module.instantiate(builtins=custom_implementations(b))
 
     def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
         """Called after each evaluation of `inst` (trapped or not); one-shot instances are dropped."""
@@ -207,7 +209,7 @@ class Evaluation:
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
-                b, hit = self.source.load(cfg, not self.opts.no_cache)
+                b, hit = self.source.load(cfg, not self.opts.no_cache, self.opts.builtins)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
@@ -231,6 +233,24 @@ class Evaluation:
             combined.extend(ds)
         with self.trace.phase("synthesis"):
             return synthesize(combined)
+
+
+def custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
+    """Host implementations of the custom builtins the bundle's module calls (their modules are
+    imported only then); None when it calls none. A missing one fails closed."""
+    if not b.custom_builtins:
+        return None
+    from cupcake_py.host.builtin_index import FAMILY_OF
+
+    names = [n for n in b.host_builtins if n not in FAMILY_OF]
+    if not names:
+        return None
+    from cupcake_py.custom_builtins import CustomBuiltinError, implementations_for
+
+    try:
+        return dict(implementations_for(names, b.custom_builtins))
+    except CustomBuiltinError as e:
+        raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
 
 
 def _warm_up(routed_bundles: list[bundles.Bundle]) -> None:

@@ -15,6 +15,8 @@ bundle of each directory and a reusable policy instance per bundle.
   `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
   any failure, so the server's memory stays flat however many requests it answers.
 - At most `MAX_CONFIGS` directories are kept (least recently used dropped).
+- Custom builtin modules (--builtins, rulebook custom_builtins) are imported once per process:
+  a change to their Python code needs a new server (a change to the rulebook is seen as usual).
 Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
 """
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py.engine import bundle as bundles
-from cupcake_py.engine.evaluator import BundleSource
+from cupcake_py.engine.evaluator import BundleSource, custom_implementations
 from cupcake_py.engine.project import ConfigDir, shipped_policies_path
 from cupcake_py.engine.watch import TreeWatch
 from cupcake_py.record import Record
@@ -115,7 +117,7 @@ class WarmSource(BundleSource):
         self.reloads = 0  # bundles (re)loaded after a signature change (observable by tests)
         self.resets = 0  # instances rebuilt
 
-    def load(self, cfg: ConfigDir, use_cache: bool) -> tuple[bundles.Bundle, bool]:
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
         where = (cfg.scope, cfg.cupcake_path)
         known = self._configs.pop(where, None)
         if known is not None and use_cache and known.watch.quiet():
@@ -129,7 +131,7 @@ class WarmSource(BundleSource):
                 self._configs[where] = _Config(sig, known.bundle, watch)
                 return known.bundle, True
         try:
-            b, hit = bundles.load(cfg, use_cache=use_cache)
+            b, hit = bundles.load(cfg, use_cache=use_cache, builtins=builtins)
         except BaseException:
             watch.close()
             raise
@@ -150,7 +152,7 @@ class WarmSource(BundleSource):
             del self._modules[next(iter(self._modules))]
         inst = warm.instance
         if inst is None:
-            inst = warm.module.instantiate()
+            inst = warm.module.instantiate(builtins=custom_implementations(b))
             warm.instance, warm.uses = inst, 0
         inst.set_deadline(deadline)
         warm.instance = None  # held by the evaluation until `evaluated` gives it back
