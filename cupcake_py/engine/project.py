@@ -21,7 +21,7 @@ import stat
 from cupcake_py.cache_mac import KEY_NAME
 from cupcake_py.errors import CupcakeError
 from cupcake_py.record import FrozenRecord
-from cupcake_py.userdirs import global_config_dir, home_dir
+from cupcake_py.userdirs import global_config_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -226,8 +226,8 @@ def _entries(directory: str, top: bool) -> list[os.DirEntry[str]]:
 def rego_paths(directory: str) -> list[str]:
     """Policy sources below `directory`: *.rego recursively, in path order, without unit-test
     files (`*_test.rego`); [] when it does not exist. A subdirectory that cannot be read, a
-    symlinked directory (not followed: its policies would be skipped) and a `.rego` entry that is
-    not a regular file are ProjectErrors."""
+    symlinked directory (not followed: its policies would be skipped), a dangling symbolic link
+    and a `.rego` entry that is not a regular file are ProjectErrors."""
     found: list[str] = []
     pending = [(directory, True)]
     while pending:
@@ -238,6 +238,8 @@ def rego_paths(directory: str) -> list[str]:
             elif e.is_symlink() and e.is_dir():
                 raise ProjectError(f"{e.path}: a symbolic link to a directory; policies are not read through "
                                    "directory links (copy the directory or link the files)")
+            elif e.is_symlink() and not os.path.exists(e.path):
+                raise ProjectError(f"{e.path}: a dangling symbolic link in the configuration")
             elif e.name.endswith(".rego") and not is_test_file(e.name):
                 if not e.is_file():
                     raise ProjectError(f"{e.path}: not a readable regular file")
