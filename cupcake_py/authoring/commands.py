@@ -139,7 +139,7 @@ def init_cmd(
         written = scaffold.init_global(force)
     else:
         make_global = not no_global and not scaffold.global_exists()
-        written = scaffold.init_project(directory, force) + (scaffold.init_global(force) if make_global else [])
+        written = scaffold.init_project(directory, force) + (scaffold.init_global(force, plugin=False) if make_global else [])
     for w in written:
         typer.echo(f"{w.action:<11} {w.path}")
     kept = [w for w in written if w.action == "kept"]

@@ -172,13 +172,17 @@ def config_home() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
-def init_global(force: bool = False) -> list[Written]:
+def init_global(force: bool = False, plugin: bool = True) -> list[Written]:
+    """The global configuration; `plugin`: also the global OpenCode plugin (not when a project
+    init sets up the global config alongside its own plugin: OpenCode would load both and
+    evaluate every tool call twice)."""
     root = config_home() / "cupcake"
     _private_dir(root)
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
     (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
-    out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    if plugin:
+        out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
     return out
 
 

@@ -19,7 +19,6 @@ from cupcake_py.rego import parse_module
 from cupcake_py.rego.errors import RegoErrors
 from cupcake_py.wasm import compile_policy
 
-
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("compile_large", REPO / "benches/compile_large.py")
 assert _spec is not None and _spec.loader is not None
