@@ -117,6 +117,9 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
     if scope == "global":
         text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init --harness opencode`",
                             "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
+        text += ("\n# require_project_config: deny every tool call in a directory without a project .cupcake/\n"
+                 "# (so hiding or removing a project's configuration never leaves the global policies alone).\n"
+                 "# require_project_config: true\n")
     return text
 
 
