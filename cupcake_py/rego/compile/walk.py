@@ -4,7 +4,7 @@ and the walk over every expression of a body (source or compiled shape)."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
