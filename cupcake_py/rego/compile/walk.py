@@ -66,15 +66,18 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     return ()
 
 
+_CLOSURES = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
+
+
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
-    """Var names in a term outside closures (comprehensions)."""
+    """Var names in a term outside closures (comprehensions). (Exact type tests: the AST
+    classes have no subclasses, and this runs once per term per pass.)"""
     v = t.value
-    if isinstance(v, A.Var):
-        if v.name not in ROOTS:
-            out.add(v.name)
-    elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
-        pass
-    else:
+    tv = type(v)
+    if tv is A.Var:
+        if v.name not in ROOTS:  # type: ignore[union-attr]
+            out.add(v.name)  # type: ignore[union-attr]
+    elif tv not in _CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
