@@ -84,3 +84,11 @@ def test_opencode_environment_overrides_are_state(env: Path, monkeypatch: pytest
     assert paths[str(env / "oc.json")]["kind"] == "agent_config"
     assert paths[str(env / "g")]["kind"] == "config"  # --global-config DIR
     assert paths[str(env / "w/.cupcake")]["kind"] == "config"  # no project: where one would be found
+
+
+def test_engine_sources_inside_the_project_are_the_projects_files(env: Path) -> None:
+    """Developing cupcake-py under cupcake: its own checkout is ordinary project files."""
+    repo = os.path.dirname(PACKAGE_DIR)
+    inside = _by_path(guardrails_input(ConfigDir("project", repo + "/.cupcake", repo), None, repo))
+    outside = _by_path(guardrails_input(None, None, str(env)))
+    assert PACKAGE_DIR not in inside and PACKAGE_DIR in outside
