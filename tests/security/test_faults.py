@@ -452,3 +452,19 @@ def test_opencode_json_plugin_options_cannot_switch_cupcake_off(tmp_path: Path) 
     proc = subprocess.run([node, str(driver), BUNDLE.as_uri(), str(w.project)], capture_output=True, text=True,
                           env=w.env, cwd=w.project, timeout=120)
     assert proc.stdout.startswith("BLOCKED") and "no rm" in proc.stdout, (proc.stdout, proc.stderr)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux only (child subreaper)")
+def test_subreaper_only_in_an_armed_process() -> None:
+    """`cupcake eval` arms it; a long-lived process (tests, authoring commands) never becomes a
+    subreaper, which would collect orphaned zombies it never reaps."""
+    import sys
+
+    from cupcake_py.engine import reaper
+
+    assert reaper.become_subreaper() is False  # this pytest process is not armed
+    probe = ("import ctypes; from cupcake_py.engine import reaper; reaper.arm(); ok = reaper.become_subreaper(); "
+             "libc = ctypes.CDLL(None); v = ctypes.c_int(); libc.prctl(37, ctypes.byref(v), 0, 0, 0); "
+             "print(ok, v.value)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["True", "1"], out
