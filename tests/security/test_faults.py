@@ -21,6 +21,7 @@ traceback, and nothing may keep running afterwards.
 | guardrails switched off in the rulebook | evaluation as configured + a loud warning every evaluation |
 | a signal starts `(setsid sleep … &)` (own session, re-parented on exit) | killed at the end of the eval |
 | a signal exceeds the deadline | deny, exit 2; its process group is gone |
+| a long-lived process using the signal runner (tests, authoring) | never becomes a subreaper (only `cupcake eval`) |
 | opencode.json plugin options `enabled: false`, `failMode: "open"`, `cupcakePath` | ignored: the real cupcake still decides |
 
 Where root's DAC override would hide a permission fault, the process runs without
