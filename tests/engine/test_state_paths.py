@@ -66,6 +66,11 @@ def test_every_kind_is_listed_with_the_contract_shape(env: Path, monkeypatch: py
     assert sys.executable in paths or os.path.realpath(sys.executable) in paths
 
 
+def test_custom_builtin_code_is_state(env: Path) -> None:
+    paths = _by_path(guardrails_input(None, None, str(env), [str(env / "ext/builtins.py")]))
+    assert paths[str(env / "ext/builtins.py")]["kind"] == "executable"
+
+
 def test_symlinked_locations_are_listed_resolved_too(env: Path) -> None:
     real = env / "real-project"
     (real / ".cupcake").mkdir(parents=True)
