@@ -175,9 +175,19 @@ def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
             _term_exprs(w.value, out)
 
 
+_LEAVES = frozenset({A.Null, A.Boolean, A.Number, A.String, A.Var})  # values without sub-terms
+
+
 def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
     tv = type(v)
+    if tv in _LEAVES:
+        return
+    if tv is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
+        for c in v.terms:  # type: ignore[union-attr]
+            if type(c.value) not in _LEAVES:
+                _term_exprs(c, out)
+        return
     if tv is A.ArrayComprehension or tv is A.SetComprehension:
         _term_exprs(v.term, out)  # type: ignore[union-attr]
         _body_exprs(v.body, out)  # type: ignore[union-attr]
