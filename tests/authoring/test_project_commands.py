@@ -85,7 +85,10 @@ def test_fresh_init_enables_safe_defaults_and_says_so(project: Path, tmp_path: P
     assert decide("write", {"filePath": str(project / ".cupcake/rulebook.yml"), "content": "{}"}) in ("deny", "block")
     assert decide("edit", {"filePath": str(glob / "rulebook.yml"), "oldString": "a", "newString": "b"}) in (
         "deny", "block")
+    assert decide("bash", {"command": "rm -rf /home/nobody/x"}) == "ask"  # deletes outside the project
+    assert decide("bash", {"command": "find /var/tmp/x -delete"}) == "ask"
     # ordinary work stays allowed
+    assert decide("bash", {"command": "rm -rf build"}) == "allow"
     assert decide("bash", {"command": "git commit -m x"}) == "allow"
     assert decide("read", {"filePath": str(project / "README.md")}) == "allow"
     assert decide("bash", {"command": "ls -la"}) == "allow"
