@@ -8,7 +8,8 @@ traceback, and nothing may keep running afterwards.
 | bundle re-MACed with a guessed key | policy applies; MAC warning |
 | .cwasm of another policy copied over the entry / payload bit flip | policy applies; MAC warning |
 | truncated bundle, garbage .cwasm, a directory where an entry belongs | policy applies (rebuilt) |
-| cache MAC key with mode 0644 / not a regular file / wrong size / a symlink | policy applies; caches off; warning |
+| cache MAC key with mode 0644 / not a regular file / wrong size / a symlink / another owner | policy applies; caches off; warning |
+| first evaluations racing to create the key | one key; every cache entry verifies |
 | policies subdirectory unreadable (mode 000) | deny, exit 2, configuration error |
 | policies subdirectory is a file / a dangling symlink / a symlink to a dir | deny, exit 2, configuration error |
 | a `.rego` that is a dangling symlink or a FIFO | deny, exit 2, configuration error |
@@ -234,6 +235,20 @@ def test_key_is_created_private_and_once(tmp_path: Path) -> None:
     assert_denied(*w.eval())
     assert w.key.read_bytes() == key
     assert sorted(os.listdir(w.key.parent)) == ["cache.key"]  # no temporary files left
+
+
+def test_concurrent_first_evaluations_agree_on_one_key(tmp_path: Path) -> None:
+    w = World(tmp_path)
+    procs = [subprocess.Popen([*cupcake_command(), "eval", "--harness", "opencode"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=w.project, env=w.env)
+             for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(bash(w.project, "rm -rf x"), timeout=120)
+        assert_denied(json.loads(out), p.returncode, err.decode())
+    assert sorted(os.listdir(w.key.parent)) == ["cache.key"] and len(w.key.read_bytes()) == 32
+    resp, code, stderr = w.eval()
+    assert_denied(resp, code, stderr)
+    assert "MAC" not in stderr  # every entry written by the racers verifies under the one key
 
 
 # ------------------------------------------------------------------ unreadable configuration
