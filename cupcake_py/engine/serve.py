@@ -178,6 +178,9 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("cupcake serve: --stdio is required (the only transport: JSON lines on stdin/stdout)\n")
         return 2
     _setup_logging(opts.log_level)
+    from cupcake_py.engine import reaper
+
+    reaper.arm()  # as in eval: signal daemons are re-parented to the server and killed after each request
     try:
         return serve(opts, sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:
