@@ -76,8 +76,8 @@ def test_custom_aggregator_is_kept(tmp_path: Path) -> None:
     make_config(tmp_path / ".cupcake", {"a": POLICIES["a"]})
     system = tmp_path / ".cupcake/system"
     system.mkdir()
-    (system / "evaluate.rego").write_text(
-        (Path(bundles.shipped_policies_path()) / "system/evaluate.rego").read_text())
+    for f in (Path(bundles.shipped_policies_path()) / "system").glob("*.rego"):  # an own copy of the system dir
+        (system / f.name).write_text(f.read_text())
     b = bundles.build(find_project(str(tmp_path)), "k")
     inst = PolicyModule(b.wasm, HostOptions(cache_dir=None)).instantiate()
     assert ROUTED_ENTRYPOINT not in inst.entrypoints and bundles.ENTRYPOINT in inst.entrypoints
@@ -96,4 +96,6 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
     opts = EvalOptions(policy_dir=str(tmp_path), no_global=True, no_cache=True, debug_files=True)
     final = Evaluation(opts, trace).run(json.dumps(ev).encode())
     assert final.kind == "allow"
-    assert trace.notes["project policy input"][ROUTED_INPUT] == {"cupcake.policies.a": True}
+    got = trace.notes["project policy input"][ROUTED_INPUT]
+    assert got == dict.fromkeys(trace.phases[-1]["routed_policies"], True)
+    assert "cupcake.policies.a" in got and "cupcake.policies.ed" not in got
