@@ -83,6 +83,7 @@ const TIGHTENS: Record<keyof PluginConfig, (value: unknown, current: unknown) =>
   askMode: (v) => v === "deny",
   logLevel: () => true,
   showToasts: (v) => v === true,
+  mode: () => true, // spawn and serve run the same engine on the same policies and both fail closed
 };
 
 export const OPTIONS_ORIGIN = "plugin options in opencode.json";

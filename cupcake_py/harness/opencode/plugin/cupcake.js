@@ -39,7 +39,9 @@ var TIGHTENS = {
   failMode: (v) => v === "closed",
   askMode: (v) => v === "deny",
   logLevel: () => true,
-  showToasts: (v) => v === true
+  showToasts: (v) => v === true,
+  mode: () => true
+  // spawn and serve run the same engine on the same policies and both fail closed
 };
 var OPTIONS_ORIGIN = "plugin options in opencode.json";
 function applyLayer(target, layer, origin, problems, tightenOnly = false) {
