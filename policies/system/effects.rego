@@ -1,0 +1,186 @@
+# METADATA
+# scope: package
+# title: What a tool call touches, for the builtin policies
+# description: >-
+#   One view over the structured input (docs/input.md): `input.tool_paths` (every path any tool
+#   names, with its access) and, for Bash, `input.shell` (cupcake_py.shell: resolved commands,
+#   effects, glob patterns, opaque parts, git facts). Policies ask:
+#     targets          {path, access, via} every concrete path touched: access is read, write,
+#                      delete, link or execute (tool paths of access unknown count as write)
+#     globs            {pattern, access} unexpanded shell globs (absolute) of writes/deletes/links
+#     uncertain_change reasons why a write/delete/link target may be unknown (opaque parts,
+#                      no analysis, a hard link that could not be compared)
+#     uncertain_read   reasons why a read target may be unknown
+#     commands         the simple commands (name, argv, …); source: the raw command, lower-cased
+#   A Bash event without `input.shell`, or one the parser rejected, is uncertain in every way.
+#   No regex and no host builtins: string and set operations only.
+# custom:
+#   routing:
+#     required_events: []
+#     required_tools: []
+#     required_signals: []
+package cupcake.system.effects
+
+import rego.v1
+
+pre if input.hook_event_name == "PreToolUse"
+
+bash if {
+	pre
+	input.tool_name == "Bash"
+}
+
+shell := input.shell if {
+	bash
+	is_object(input.shell)
+}
+
+analysed if shell.parsed == true
+
+source := lower(s) if {
+	bash
+	s := object.get(input, ["shell", "source"], object.get(input, ["tool_input", "command"], ""))
+	is_string(s)
+}
+
+commands := [c | some c in object.get(shell, "commands", []); is_object(c)]
+
+# Names of the commands that run (basename, wrappers peeled); null names left out.
+names contains c.name if {
+	some c in commands
+	is_string(c.name)
+}
+
+git := [g | some g in object.get(shell, "git", []); is_object(g)]
+
+facts := {f | some f in object.get(shell, "facts", []); is_string(f)}
+
+effect_kinds := {"reads": "read", "writes": "write", "deletes": "delete", "links": "link", "executes": "execute"}
+
+# ------------------------------------------------------------------------------ targets
+
+targets contains {"path": p, "access": access, "via": "shell"} if {
+	some kind, access in effect_kinds
+	some p in object.get(shell, ["effects", kind], [])
+	is_string(p)
+}
+
+targets contains {"path": e.path, "access": tool_access(e.access), "via": e.arg} if {
+	pre
+	some e in object.get(input, "tool_paths", [])
+	is_string(e.path)
+}
+
+# Events made before tool_paths existed (hand-written inputs): the resolved path and patch files.
+targets contains {"path": input.resolved_file_path, "access": legacy_access, "via": "resolved_file_path"} if {
+	pre
+	not input.tool_paths
+	is_string(input.resolved_file_path)
+}
+
+targets contains {"path": p, "access": "write", "via": "affected_files"} if {
+	pre
+	not input.tool_paths
+	some p in object.get(input, "affected_files", [])
+	is_string(p)
+}
+
+tool_access("read") := "read"
+
+tool_access("write") := "write"
+
+tool_access("delete") := "delete"
+
+tool_access(a) := "write" if not a in {"read", "delete"}
+
+reading_tools := {"Read", "Grep", "Glob", "List", "LS", "WebFetch"}
+
+legacy_access := "read" if input.tool_name in reading_tools
+
+else := "write"
+
+changing := {"write", "delete", "link"}
+
+changes contains t if {
+	some t in targets
+	t.access in changing
+}
+
+reads contains t if {
+	some t in targets
+	t.access in {"read", "execute"}
+}
+
+globs contains {"pattern": p, "access": access} if {
+	some kind, access in effect_kinds
+	access in changing
+	some p in object.get(shell, ["patterns", kind], [])
+	is_string(p)
+}
+
+read_globs contains p if {
+	some p in object.get(shell, ["patterns", "reads"], [])
+	is_string(p)
+}
+
+# ------------------------------------------------------------------------------ uncertainty
+
+opaque contains o if {
+	some o in object.get(shell, "opaque", [])
+	is_object(o)
+}
+
+uncertain_change contains concat("", [o.kind, ": ", object.get(o, "reason", "unknown")]) if {
+	some o in opaque
+	o.kind in {"writes", "deletes", "links", "command"}
+}
+
+uncertain_change contains "the command was not analysed (no shell analysis in the input)" if {
+	bash
+	not shell
+}
+
+uncertain_change contains "the command could not be parsed" if {
+	shell
+	not analysed
+}
+
+uncertain_change contains concat("", ["hard link ", p, " could not be compared with every protected path"]) if {
+	some p in object.get(input, "link_uncertain", [])
+}
+
+uncertain_read contains concat("", [o.kind, ": ", object.get(o, "reason", "unknown")]) if {
+	some o in opaque
+	o.kind in {"reads", "executes", "command"}
+}
+
+uncertain_read contains r if {
+	some r in uncertain_change
+	not startswith(r, "writes: ")
+	not startswith(r, "deletes: ")
+	not startswith(r, "links: ")
+}
+
+# One line naming the uncertainty, for reasons.
+first_reason(reasons) := sort(reasons)[0]
+
+# ------------------------------------------------------------------------------ helpers
+
+# The last component of a path.
+basename(p) := parts[count(parts) - 1] if parts := split(p, "/")
+
+# The directory of an absolute path ("/" for top-level entries).
+dirname(p) := d if {
+	parts := split(p, "/")
+	d := concat("/", array.slice(parts, 0, count(parts) - 1))
+	d != ""
+} else := "/"
+
+# argv words after argv[0] that are strings.
+args(c) := [a | some i, a in object.get(c, "argv", []); i > 0; is_string(a)]
+
+# A command word or argument is opaque.
+has_opaque_word(c) if {
+	some a in object.get(c, "argv", [])
+	a == null
+}
