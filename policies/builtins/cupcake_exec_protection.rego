@@ -46,7 +46,7 @@ names_cupcake_word(name) if {
 }
 
 runners := {
-	"python", "python3", "python2", "pypy3", "uvx", "npx", "pnpx", "bunx", "pipx", "uv", "poetry", "pdm", "hatch",
+	"uvx", "npx", "pnpx", "bunx", "pipx", "uv", "poetry", "pdm", "hatch",
 	"pip", "pip3", "cargo", "brew", "apt", "apt-get", "yum", "dnf", "snap", "npm", "pnpm", "yarn", "gem", "alias",
 	"function", "declare", "typeset", "ln", "install",
 }
@@ -79,6 +79,16 @@ runs contains concat("", ["`", c.name, "` runs or installs cupcake"]) if {
 	c.name in runners
 	some a in effects.args(c)
 	names_cupcake(a)
+}
+
+runs contains concat("", ["`", c.name, " -m ", m, "` runs cupcake"]) if {
+	some c in effects.commands
+	startswith(object.get(c, "name", ""), "python")
+	args := effects.args(c)
+	some i, a in args
+	a == "-m"
+	m := args[i + 1]
+	names_cupcake(m)
 }
 
 runs contains concat("", ["the command executes ", t.path]) if {

@@ -58,6 +58,7 @@ halt contains decision("BUILTIN-PROTECTED-PATHS-PARENT", concat("", [
 	t.access == "delete"
 	some c in compiled
 	paths.ancestor_of(t.path, c)
+	not paths.matches(t.path, c)
 }
 
 halt contains decision("BUILTIN-PROTECTED-PATHS", concat("", [

@@ -9,8 +9,8 @@
 #   redirections, `source`, links), recursive readers (grep -r, rg, tar, zip, cp -r, rsync)
 #   over a directory holding one (input.secrets_below), `git show REV:path`, environment dumps
 #   (`env`, `printenv`, `export -p`, `declare -x`, `set`), credential-printing commands, and
-#   Glob/Grep patterns hunting for secrets. Opaque reads (inline interpreter code, `$(…)`)
-#   whose text hints at a secret answer `on_uncertain`. Reasons mask the file name.
+#   Glob/Grep patterns hunting for secrets. Opaque reads (inline interpreter code, `$(…)`
+#   operands, commands computed at run time) answer `on_uncertain`. Reasons mask the file name.
 # custom:
 #   severity: HIGH
 #   id: GLOBAL-BUILTIN-SENSITIVE-DATA
@@ -238,20 +238,14 @@ glob_key("pattern") if input.tool_name == "Glob"
 
 # ------------------------------------------------------------------------------ uncertainty
 
-hints := [".env", "id_rsa", "id_ed25519", "id_ecdsa", ".ssh", ".aws", ".netrc", ".pem", ".git-credentials", "secret", "credential", "password", "token", "environ", "getenv", "process.env", "os.environ", "printenv"]
+uncertain contains r if some r in effects.uncertain_read
 
-uncertain contains r if {
-	some r in effects.uncertain_read
-	some h in hints
-	contains(effects.source, h)
-}
-
-deny contains decision(concat("", ["cannot tell statically what the command reads, and it mentions secrets (", effects.first_reason(uncertain), ")"])) if {
+deny contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "deny"
 	count(uncertain) > 0
 }
 
-ask contains decision(concat("", ["cannot tell statically what the command reads, and it mentions secrets (", effects.first_reason(uncertain), ")"])) if {
+ask contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
 	count(uncertain) > 0
 }

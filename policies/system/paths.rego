@@ -29,6 +29,10 @@ is_glob(s) if contains(s, "?")
 
 is_glob(s) if contains(s, "[")
 
+glob_flag(s) := true if is_glob(s)
+
+else := false
+
 # {pattern, norm, glob, absolute, parts, location, anchored}: parts are the pattern's components (the
 # first is "" when absolute); location is where the pattern lives (relative ones below cwd),
 # cut before the first wildcard component; anchored: parts below cwd for relative patterns.
@@ -40,7 +44,7 @@ compile(pattern, cwd) := c if {
 	c := {
 		"pattern": pattern,
 		"norm": norm,
-		"glob": is_glob(norm),
+		"glob": glob_flag(norm),
 		"absolute": absolute,
 		"parts": parts,
 		"location": location_of(parts, absolute, cwd),
