@@ -1,0 +1,455 @@
+"""The statement walker: a tree-sitter-bash syntax tree -> commands in execution order.
+
+In: a shell string, the state it starts in (cwd, variables, positional parameters,
+functions) and the shared `Result`. Out: every simple command (including those inside
+`$(..)`, loops, conditionals, functions called, and nested shells/scripts, which
+`semantics` hands back to `run_string`) appended to the result with its effects.
+State flows along `;`/`&&`/`||` and is merged (differences become unknown) where control
+flow may or may not have run a part: branches of `if`/`case`, loop bodies, the left side of
+`&&`/`||`. Pipeline stages and subshells run in copies. A syntax error makes the result
+unparsed (everything opaque; the walk still reports what it recognised). Raises only
+`Deadline`, which `analyze` turns into opacity.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cupcake_py.shell import semantics
+from cupcake_py.shell.model import Cmd, Field
+from cupcake_py.shell.parse import parse
+from cupcake_py.shell.words import Expander, Scope, text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tree_sitter import Node
+
+    from cupcake_py.shell.model import Result
+
+MAX_LOOP_VALUES = 64
+REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+SKIP = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end", "heredoc_start", "do", "done",
+                  "then", "fi", "else", "elif", "if", "while", "until", "for", "in", "case", "esac", "{", "}",
+                  "(", ")", "!", "&&", "||", "|", "|&", "function", "select"})
+
+
+class State(Scope):
+    """Shell state along a command line. `values`: name -> value (None: unset); names in
+    `unknown` have a value only known at run time; names in neither come from `env`."""
+
+    __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
+                 "walker")
+
+    def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
+        self.cwd = cwd
+        self.values: dict[str, str | None] = {}
+        self.exported: set[str] = set()
+        self.unknown: set[str] = set()
+        self.env = env
+        self.args = args
+        self.functions: dict[str, tuple[Node, Walker]] = {}
+        self.dirstack: list[str | None] = []
+        self.made_dirs: set[str] = set()
+        self.walker = walker
+
+    def copy(self) -> State:
+        other = State(self.cwd, self.env, self.args, self.walker)
+        other.values = dict(self.values)
+        other.exported = set(self.exported)
+        other.unknown = set(self.unknown)
+        other.functions = dict(self.functions)
+        other.dirstack = list(self.dirstack)
+        other.made_dirs = set(self.made_dirs)
+        return other
+
+    def child(self, walker: Walker, cwd: str | None, overlay: dict[str, str | None],
+              args: list[str] | None) -> State:
+        """The state a new shell process starts in: exported variables and the command's
+        prefix assignments; everything else comes from the (unknown) environment."""
+        env = dict(self.env)
+        for name in self.exported:
+            value = self.values.get(name)
+            if value is not None and name not in self.unknown:
+                env[name] = value
+        new = State(cwd, env, args, walker)
+        for name, value in overlay.items():
+            if value is None:
+                new.unknown.add(name)
+            else:
+                new.values[name] = value
+            new.exported.add(name)
+        new.unknown |= {n for n in self.exported if n in self.unknown}
+        new.made_dirs = set(self.made_dirs)
+        return new
+
+    def lookup(self, name: str) -> tuple[bool, str | None]:
+        if name in self.unknown:
+            return False, None
+        if name in self.values:
+            return True, self.values[name]
+        if name == "PWD":
+            return (self.cwd is not None), self.cwd
+        if name in self.env:
+            return True, self.env[name]
+        return False, None
+
+    def assign(self, name: str, value: str | None, *, export: bool = False) -> None:
+        if value is None:
+            self.unknown.add(name)
+            self.values.pop(name, None)
+        else:
+            self.unknown.discard(name)
+            self.values[name] = value
+        if export:
+            self.exported.add(name)
+
+    def unset(self, name: str) -> None:
+        self.unknown.discard(name)
+        self.values[name] = None
+
+    def invalidate(self, name: str) -> None:
+        self.assign(name, None)
+
+    def positional(self) -> list[str] | None:
+        return self.args
+
+    def substitute(self, node: Node) -> str | None:
+        inner = self.copy()
+        start = len(self.walker.result.commands)
+        self.walker.sequence(node, inner)
+        made = self.walker.result.commands[start:]
+        if node.type == "command_substitution" and len(made) == 1 and made[0].name == "pwd" \
+                and len(made[0].fields) == 1 and made[0].cwd is not None:
+            return made[0].cwd
+        return None
+
+    def merge(self, others: list[State]) -> None:
+        """After control flow that may have run any of `others` (or none): keep what agrees."""
+        for other in others:
+            if other.cwd != self.cwd:
+                self.cwd = None
+            names = set(self.values) | set(other.values) | self.unknown | other.unknown
+            for name in names:
+                if self.lookup(name) != other.lookup(name):
+                    self.invalidate(name)
+            self.exported |= other.exported
+            self.functions.update(other.functions)
+            self.made_dirs |= other.made_dirs
+
+
+class Ctx:
+    """Per-statement context: where stdin comes from."""
+
+    __slots__ = ("stdin",)
+
+    def __init__(self, stdin: tuple[str, object] | None = None) -> None:
+        self.stdin = stdin
+
+
+class Walker:
+    """Walks one parsed shell string (nested strings get their own walker)."""
+
+    __slots__ = ("src", "result", "depth", "origin")
+
+    def __init__(self, src: bytes, result: Result, depth: int, origin: str) -> None:
+        self.src = src
+        self.result = result
+        self.depth = depth
+        self.origin = origin
+
+    # -- entry points ---------------------------------------------------------------------------
+    def run(self, root: Node, state: State) -> None:
+        if root.has_error:
+            self.result.parsed = self.result.parsed and self.depth > 0
+            reason = "the command line does not parse" if self.depth == 0 else \
+                f"nested shell code ({self.origin}) does not parse"
+            for kind in ("command", "reads", "writes", "deletes", "links", "executes"):
+                self.result.mark(kind, reason, None)
+        self.sequence(root, state)
+
+    def run_string(self, code: str, state: State, origin: str) -> None:
+        """Analyse nested shell code at depth + 1 in `state` (a child state for new shells,
+        the same state for eval/source)."""
+        tree = parse(code.encode("utf-8", "surrogatepass"))
+        walker = Walker(code.encode("utf-8", "surrogatepass"), self.result, self.depth + 1, origin)
+        old = state.walker
+        state.walker = walker
+        try:
+            walker.run(tree, state)
+        finally:
+            state.walker = old
+
+    def expander(self, state: State) -> Expander:
+        return Expander(self.src, state, self.result)
+
+    # -- statements -----------------------------------------------------------------------------
+    def sequence(self, node: Node, state: State, ctx: Ctx | None = None) -> None:
+        for child in node.children:
+            if child.type not in SKIP and child.is_named:
+                self.statement(child, state, ctx or Ctx())
+
+    def statement(self, node: Node, state: State, ctx: Ctx) -> None:
+        self.result.check()
+        handler = STATEMENTS.get(node.type)
+        if handler is not None:
+            handler(self, node, state, ctx)
+        else:
+            self._other(node, state, ctx)
+
+    def _other(self, node: Node, state: State, ctx: Ctx) -> None:
+        """Anything else (test commands, arithmetic, errors): its substitutions still run."""
+        if node.type == "ERROR":
+            self.result.parsed = False
+        for child in node.children:
+            if child.type in STATEMENTS:
+                self.statement(child, state, ctx)
+            elif child.type in ("command_substitution", "process_substitution"):
+                state.substitute(child)
+            elif child.type in ("arithmetic_expansion", "expansion"):
+                self.expander(state).chunks([child])
+            elif child.child_count:
+                self._other(child, state, ctx)
+
+    def _list(self, node: Node, state: State, ctx: Ctx) -> None:
+        parts = [c for c in node.children if c.is_named and c.type != "comment"]
+        ops = [c.type for c in node.children if c.type in ("&&", "||")]
+        if len(parts) != 2 or len(ops) != 1:
+            self.sequence(node, state, ctx)
+            return
+        before = state.copy()
+        self.statement(parts[0], state, ctx)
+        after_left = state.copy()
+        if ops[0] == "||":
+            # the right side runs when the left failed: anywhere between before and after
+            state.merge([before])
+        self.statement(parts[1], state, ctx)
+        state.merge([after_left] if ops[0] == "||" else [before])
+
+    def _pipeline(self, node: Node, state: State, ctx: Ctx) -> None:
+        stages = [c for c in node.children if c.is_named and c.type != "comment"]
+        stdin = ctx.stdin
+        for stage in stages:
+            start = len(self.result.commands)
+            self.statement(stage, state.copy(), Ctx(stdin))
+            made = [c for c in self.result.commands[start:] if c.depth == self.depth]
+            stdin = ("cmd", made[-1]) if len(made) == 1 else ("opaque", "output of a compound pipeline stage")
+
+    def _subshell(self, node: Node, state: State, ctx: Ctx) -> None:
+        self.sequence(node, state.copy(), ctx)
+
+    def _group(self, node: Node, state: State, ctx: Ctx) -> None:
+        self.sequence(node, state, ctx)
+
+    def _if(self, node: Node, state: State, ctx: Ctx) -> None:
+        branches: list[State] = []
+        cur: State | None = None
+        for child in node.children:
+            if child.type == "then":
+                cur = state.copy()
+                branches.append(cur)
+            elif child.type in ("elif_clause", "else_clause"):
+                branch = state.copy()
+                self.sequence(child, branch, ctx)
+                branches.append(branch)
+            elif child.is_named and child.type not in SKIP:
+                self.statement(child, state if cur is None else cur, ctx)
+        if not any(c.type == "else_clause" for c in node.children):
+            branches.append(state.copy())
+        merged = branches[0]
+        merged.merge(branches[1:])
+        _replace_state(state, merged)
+
+    def _clause(self, node: Node, state: State, ctx: Ctx) -> None:
+        self.sequence(node, state, ctx)
+
+    def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
+        before = state.copy()
+        self.sequence(node, state, ctx)
+        state.merge([before])
+
+    def _for(self, node: Node, state: State, ctx: Ctx) -> None:
+        var = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values_nodes = [c for c in node.children_by_field_name("value")]
+        name = text(self.src, var) if var is not None else ""
+        if values_nodes:
+            fields: list[Field] = []
+            for group in _words(values_nodes):
+                fields.extend(self.expander(state).fields(group))
+        else:
+            fields = [Field(a) for a in (state.args or [])] if state.args is not None else \
+                [Field(None, reason="for without `in` iterates over unknown positional parameters")]
+        if body is None:
+            return
+        static = all(f.value is not None for f in fields) and len(fields) <= MAX_LOOP_VALUES
+        if not static:
+            before = state.copy()
+            state.invalidate(name)
+            self.sequence(body, state, ctx)
+            state.merge([before])
+            return
+        for f in fields:
+            state.assign(name, f.value)
+            self.sequence(body, state, ctx)
+
+    def _c_for(self, node: Node, state: State, ctx: Ctx) -> None:
+        for child in node.children:
+            if child.type == "variable_assignment":
+                n = child.child_by_field_name("name")
+                if n is not None:
+                    state.invalidate(text(self.src, n))
+        body = node.child_by_field_name("body")
+        before = state.copy()
+        if body is not None:
+            self.sequence(body, state, ctx)
+        state.merge([before])
+
+    def _case(self, node: Node, state: State, ctx: Ctx) -> None:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            self.expander(state).fields([value], glob=False)
+        branches = []
+        for item in node.children:
+            if item.type != "case_item":
+                continue
+            branch = state.copy()
+            for child in item.children:
+                if child.type in STATEMENTS:
+                    self.statement(child, branch, ctx)
+            branches.append(branch)
+        state.merge(branches)
+
+    def _function(self, node: Node, state: State, ctx: Ctx) -> None:
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is not None and body is not None:
+            state.functions[text(self.src, name)] = (body, self)
+
+    def _negated(self, node: Node, state: State, ctx: Ctx) -> None:
+        self.sequence(node, state, ctx)
+
+    def _assignment(self, node: Node, state: State, ctx: Ctx) -> None:
+        name, value = self.assignment(node, state)
+        if name is not None:
+            state.assign(name, value, export=name in state.exported)
+
+    def assignment(self, node: Node, state: State) -> tuple[str | None, str | None]:
+        """(name, static value or None) of `name=value`; arrays and `+=` of unknowns are opaque."""
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return None, None
+        if name_node.type == "subscript":
+            inner = name_node.child_by_field_name("name")
+            if value_node is not None:
+                self.expander(state).chunks([value_node])
+            return (text(self.src, inner) if inner is not None else None), None
+        name = text(self.src, name_node)
+        if value_node is None:
+            value: str | None = ""
+        elif value_node.type == "array":
+            for c in value_node.children:
+                if c.is_named:
+                    self.expander(state).fields([c])
+            value = None
+        else:
+            value = self.expander(state).single([value_node]).value
+        if b"+=" in self.src[node.start_byte:node.end_byte].split(b"=", 1)[0] + b"=" and value is not None:
+            known, old = state.lookup(name)
+            value = (old or "") + value if known else None
+        return name, value
+
+    def _declaration(self, node: Node, state: State, ctx: Ctx) -> None:
+        semantics.declaration(self, node, state)
+
+    def _unset(self, node: Node, state: State, ctx: Ctx) -> None:
+        exp = self.expander(state)
+        for child in node.children[1:]:
+            if child.is_named:
+                for f in exp.fields([child], glob=False):
+                    if f.value is not None and not f.value.startswith("-"):
+                        state.unset(f.value)
+                    elif f.value is None:
+                        self.result.mark("command", "unset of a name known only at run time", None)
+
+    def _redirected(self, node: Node, state: State, ctx: Ctx) -> None:
+        body = node.child_by_field_name("body")
+        redirects = [c for c in node.children if c.type in REDIRECT_NODES]
+        records, stdin = semantics.redirects(self, redirects, state, None)
+        start = len(self.result.commands)
+        if body is not None:
+            self.statement(body, state, Ctx(stdin or ctx.stdin))
+        made = [c for c in self.result.commands[start:] if c.depth == self.depth]
+        targets = made[-1:] if body is not None and body.type in ("list", "pipeline") else made
+        for cmd in targets:
+            cmd.redirects.extend(records)
+
+    def _command(self, node: Node, state: State, ctx: Ctx) -> None:
+        semantics.simple_command(self, node, state, ctx)
+
+    def call_function(self, name: str, state: State, args: list[str] | None, cmd: Cmd) -> bool:
+        found = state.functions.get(name)
+        if found is None:
+            return False
+        body, walker = found
+        if self.depth + 1 > self.result.budget.max_depth:
+            self.result.mark("command", f"function {name} nested deeper than the analysis budget", cmd)
+            return True
+        inner = Walker(walker.src, self.result, self.depth + 1, f"function:{name}")
+        saved_args, saved_walker = state.args, state.walker
+        state.args, state.walker = args, inner
+        try:
+            inner.statement(body, state, Ctx())
+        finally:
+            state.args, state.walker = saved_args, saved_walker
+        return True
+
+
+def _replace_state(target: State, source: State) -> None:
+    for slot in State.__slots__:
+        setattr(target, slot, getattr(source, slot))
+
+
+def _words(nodes: list[Node]) -> list[list[Node]]:
+    """Adjacent nodes (no blank between them) form one shell word."""
+    groups: list[list[Node]] = []
+    for n in nodes:
+        if groups and groups[-1][-1].end_byte == n.start_byte:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return groups
+
+
+words_of = _words
+
+STATEMENTS: dict[str, Callable[[Walker, Node, State, Ctx], None]] = {
+    "program": Walker.sequence,
+    "list": Walker._list,
+    "pipeline": Walker._pipeline,
+    "subshell": Walker._subshell,
+    "compound_statement": Walker._group,
+    "do_group": Walker._group,
+    "if_statement": Walker._if,
+    "while_statement": Walker._loop,
+    "until_statement": Walker._loop,
+    "for_statement": Walker._for,
+    "select_statement": Walker._for,
+    "c_style_for_statement": Walker._c_for,
+    "case_statement": Walker._case,
+    "function_definition": Walker._function,
+    "negated_command": Walker._negated,
+    "variable_assignment": Walker._assignment,
+    "variable_assignments": Walker._group,
+    "declaration_command": Walker._declaration,
+    "unset_command": Walker._unset,
+    "redirected_statement": Walker._redirected,
+    "command": Walker._command,
+}
+
+
+def initial_state(walker: Walker, cwd: str, env: dict[str, str]) -> State:
+    state = State(os.path.normpath(cwd), env, [], walker)
+    return state
