@@ -12,7 +12,8 @@ Out: the same dict with (copied, never shared) lists extended: for every effect 
 
 Roots compared (expanded, bounded): guardrail `state_paths` (whole trees for `dir: true`),
 guardrail `protected_paths`, `protected_paths.paths` without wildcards (relative ones below
-cwd), and `.env*` files in cwd. At most MAX_ENTRIES directory entries are examined per event,
+cwd), `.env*` files in cwd and, when sensitive_data_protection is on, the secret-looking files
+below cwd (enrich.secrets_below.scan). At most MAX_ENTRIES directory entries are examined per event,
 and the walk only happens when some candidate actually has another name.
 Symlinks need nothing here: effects and tool paths are realpath-resolved already.
 """
@@ -47,6 +48,10 @@ def _roots(policy_input: dict[str, Any]) -> list[str]:
         roots += [os.path.join(cwd, n) for n in os.listdir(cwd) if n.startswith(".env")]
     except OSError:
         roots.append(os.path.join(cwd, ".env"))  # unreadable cwd: the walk below marks it incomplete
+    if "sensitive_data_protection" in cfg:
+        from cupcake_py.enrich.secrets_below import scan
+
+        roots += scan(cwd)  # secret-looking files below cwd (bounded pre-filter)
     return [os.path.normpath(r) for r in roots]
 
 

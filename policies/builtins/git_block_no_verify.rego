@@ -46,7 +46,25 @@ excepted(g) if {
 checked contains g if {
 	some g in effects.git
 	not excepted(g)
+	not harmless_config(g)
 }
+
+# `git config user.email x` writes .git/config but cannot disable hooks: only hooksPath, aliases,
+# includes, editors and whole-file edits can.
+harmless_config(g) if {
+	g.subcommand == "config"
+	every a in object.get(g, "args", []) {
+		is_string(a)
+		not hook_relevant_config(lower(a))
+	}
+}
+
+hook_relevant_config(a) if {
+	some w in ["hookspath", "alias", "include", "core.", "--edit", "--file", "--blob", "--remove-section", "--rename-section", "--unset-all", "--replace-all", "--global", "--system"]
+	contains(a, w)
+}
+
+hook_relevant_config(a) if a in {"-e", "-f"}
 
 reason_text(g) := concat("; ", [r | some r in object.get(g, "reasons", []); is_string(r)]) if {
 	count(object.get(g, "reasons", [])) > 0

@@ -54,8 +54,7 @@ halt contains decision("BUILTIN-PROTECTED-PATHS", concat("", [
 halt contains decision("BUILTIN-PROTECTED-PATHS-PARENT", concat("", [
 	"'", c.pattern, "' would be affected by the ", t.access, " of ", t.path,
 ])) if {
-	some t in effects.changes
-	t.access == "delete"
+	some t in effects.tree_changes
 	some c in compiled
 	paths.ancestor_of(t.path, c)
 	not paths.matches(t.path, c)

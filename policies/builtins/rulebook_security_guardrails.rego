@@ -73,8 +73,7 @@ halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.pat
 }
 
 halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " removes Cupcake state ", s.path])) if {
-	some t in effects.changes
-	t.access == "delete"
+	some t in effects.tree_changes
 	some s in state
 	holds(t.path, s)
 	not under(t.path, s)
@@ -87,8 +86,7 @@ halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.pat
 }
 
 halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " removes protected path '", c.pattern, "'"])) if {
-	some t in effects.changes
-	t.access == "delete"
+	some t in effects.tree_changes
 	some c in compiled
 	paths.ancestor_of(t.path, c)
 	not paths.matches(t.path, c)

@@ -171,6 +171,17 @@ deny contains decision(concat("", ["git ", g.subcommand, " prints ", mask(p)])) 
 	sensitive(concat("/", [input.cwd, p]))
 }
 
+# git diff/log/blame/show of a secret file given as a path (tracked or `--no-index`).
+deny contains decision(concat("", ["git ", g.subcommand, " prints ", mask(p)])) if {
+	some g in effects.git
+	g.subcommand in {"show", "diff", "log", "blame", "grep", "annotate", "format-patch", "archive"}
+	some a in g.args
+	is_string(a)
+	not startswith(a, "-")
+	p := concat("/", [object.get(effects.commands[g.command], "cwd", input.cwd), a])
+	sensitive(p)
+}
+
 deny contains decision("the command dumps the environment, which holds secrets") if {
 	"env_dump" in effects.facts
 }

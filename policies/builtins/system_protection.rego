@@ -126,8 +126,7 @@ halt contains decision(concat("", ["the command reads ", t.path])) if {
 
 # rm -rf /, rm -rf ~, rm -rf /usr, mv ~ …: a delete of an ancestor of a protected location.
 halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " removes ", loc])) if {
-	some t in effects.changes
-	t.access == "delete"
+	some t in effects.tree_changes
 	d := trim_right(lower(t.path), "/")
 	some loc in all_locations
 	paths.within(loc, d)

@@ -7,6 +7,8 @@
 #   effects, glob patterns, opaque parts, git facts). Policies ask:
 #     targets          {path, access, via} every concrete path touched: access is read, write,
 #                      delete, link or execute (tool paths of access unknown count as write)
+#     tree_changes     changes that reach everything below their path (deletes, and writes of
+#                      tree writers: rsync, unzip, tar -x, chmod -R, git checkout/restore/reset)
 #     globs            {pattern, access} unexpanded shell globs (absolute) of writes/deletes/links
 #     uncertain_change reasons why a write/delete/link target may be unknown (opaque parts,
 #                      no analysis, a hard link that could not be compared)
@@ -121,6 +123,55 @@ globs contains {"pattern": p, "access": access} if {
 read_globs contains p if {
 	some p in object.get(shell, ["patterns", "reads"], [])
 	is_string(p)
+}
+
+# Commands that write a whole tree below a directory operand (a write effect on a directory
+# then reaches everything under it): rsync, unzip, tar -x, cpio, chmod/chown -R, and git
+# subcommands that rewrite the work tree.
+tree_write if {
+	some c in commands
+	c.name in {"rsync", "unzip", "cpio", "7z", "ditto"}
+}
+
+tree_write if {
+	some c in commands
+	c.name in {"chmod", "chown", "chgrp", "setfacl", "chattr"}
+	some a in args(c)
+	recursive_flag(a)
+}
+
+tree_write if {
+	some c in commands
+	c.name == "tar"
+	some a in args(c)
+	not startswith(a, "--")
+	contains(a, "x")
+	count(a) < 8
+}
+
+tree_write if {
+	some g in git
+	g.subcommand in {"checkout", "restore", "reset", "clean", "stash", "switch"}
+}
+
+recursive_flag(a) if a in {"-R", "--recursive"}
+
+recursive_flag(a) if {
+	startswith(a, "-")
+	not startswith(a, "--")
+	contains(a, "R")
+}
+
+# Changes that reach everything below their path: deletes always, writes of tree writers.
+tree_changes contains t if {
+	some t in changes
+	t.access == "delete"
+}
+
+tree_changes contains t if {
+	tree_write
+	some t in changes
+	t.access == "write"
 }
 
 # ------------------------------------------------------------------------------ uncertainty

@@ -94,6 +94,8 @@ def build(root: Path) -> World:
     builtins.setdefault("git_pre_check", {"checks": [{"command": "true", "message": "checks failed"}]})
     rulebook.write_text(yaml.safe_dump(book, sort_keys=False))
     _write(project, FILES)
+    for script in ("scripts/evil.sh", "scripts/ok.sh"):
+        (project / script).chmod(0o755)
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True, env=env)
     hook = project / ".git" / "hooks" / "pre-commit"
     hook.write_text("#!/bin/sh\nexit 0\n")
