@@ -8,7 +8,8 @@ signals:                     # shell signals: sh -c COMMAND in the project root,
 builtins:                    # a listed builtin is enabled unless `enabled: false`
   # every protecting builtin also takes on_uncertain: ask (default) | deny | allow
   protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
-  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}
+  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}   # ON even when not listed;
+                               # `enabled: false` switches it off (a warning on every evaluation)
   git_block_no_verify: {exceptions: []}
   git_pre_check: {checks: [{command: "make lint", message: "lint failed"}]}
   post_edit_check: {by_extension: {py: {command: "ruff check", message: "ruff failed"}}}
@@ -17,6 +18,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
 telemetry: {enabled: false, destination: .cupcake/telemetry}
 preprocessing: {script_inspection: true}
+require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
 ```
 """
 
@@ -147,7 +149,8 @@ class CupcakeExecProtection(Guarding):
 
 class Builtins(_Strict):
     protected_paths: ProtectedPaths | None = None
-    rulebook_security_guardrails: RulebookSecurity | None = None
+    # Cupcake's own protection: on unless the rulebook says `enabled: false`.
+    rulebook_security_guardrails: RulebookSecurity | None = Field(default_factory=RulebookSecurity)
     git_block_no_verify: GitBlockNoVerify | None = None
     git_pre_check: GitPreCheck | None = None
     post_edit_check: PostEditCheck | None = None
@@ -186,6 +189,7 @@ class Rulebook(_Strict):
     builtins: Builtins = Field(default_factory=Builtins)
     telemetry: Telemetry = Field(default_factory=Telemetry)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+    require_project_config: bool = False
 
     @field_validator("signals")
     @classmethod
