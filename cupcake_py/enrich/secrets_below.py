@@ -3,7 +3,7 @@
 In:  the policy input of a Bash event with `shell.effects.reads` and builtin_config holding
      `sensitive_data_protection` (only then is it computed).
 Out: `input.secrets_below = {dir: [file, …]}` for every read effect that is a directory
-     (`grep -r API .`, `tar cf - .`, `cp -r . /tmp/x`) when some command is a tree reader
+     (`grep -r API .`, `tar cf - .`, `cp -r . /tmp/x`; and the working directory of rg/ag/ack) when some command is a tree reader
      (TREE_READERS), listing the files whose name or
      directory looks like a secret by a cheap pre-filter (hidden files, key/cert/database
      extensions, secret words, `secrets/`, `.ssh/`, …). The policy
@@ -34,6 +34,7 @@ EXTS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".asc", ".g
 # Commands that can read a whole tree (the policy's `recursive` decides with their flags).
 TREE_READERS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "tar", "zip", "7z", "rsync", "scp",
                           "cpio", "cp", "find", "ugrep", "sift", "pt"})
+CWD_SEARCHERS = frozenset({"rg", "ag", "ack", "ugrep", "sift", "pt"})
 DIR_WORDS = ("secret", "credential", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", "gcloud")
 
 
@@ -76,11 +77,13 @@ def add_secrets_below(policy_input: dict[str, Any]) -> None:
     reads = (shell.get("effects") or {}).get("reads") if isinstance(shell, dict) else None
     if not isinstance(reads, list):
         return
-    names = {c.get("name") for c in shell.get("commands") or [] if isinstance(c, dict)}
-    if not names & TREE_READERS:
+    commands = [c for c in shell.get("commands") or [] if isinstance(c, dict)]
+    if not {c.get("name") for c in commands} & TREE_READERS:
         return
+    # rg/ag/ack without a path operand search their working directory
+    dirs = reads + [c["cwd"] for c in commands if c.get("name") in CWD_SEARCHERS and isinstance(c.get("cwd"), str)]
     out = {}
-    for p in reads:
+    for p in dict.fromkeys(dirs):
         if isinstance(p, str) and os.path.isdir(p):
             files = scan(p)
             if files:

@@ -152,10 +152,23 @@ deny contains decision(concat("", ["`", c.name, "` reads a directory holding ", 
 	some c in effects.commands
 	recursive(c)
 	some dir, files in object.get(input, "secrets_below", {})
-	some t in effects.reads
-	t.path == dir
+	reads_dir(c, dir)
 	some f in files
 	sensitive(f)
+}
+
+reads_dir(_, dir) if {
+	some t in effects.reads
+	t.path == dir
+}
+
+# rg/ag/ack without a path operand search the directory they run in.
+cwd_searchers := {"rg", "ag", "ack", "ugrep", "sift", "pt"}
+
+reads_dir(c, dir) if {
+	c.name in cwd_searchers
+	c.cwd == dir
+	count([a | some a in effects.args(c); not startswith(a, "-")]) <= 1
 }
 
 # git show REV:path, git cat-file -p REV:path

@@ -151,8 +151,22 @@ tree_write if {
 
 tree_write if {
 	some g in git
-	g.subcommand in {"checkout", "restore", "reset", "clean", "stash", "switch"}
+	git_tree_write(g.subcommand, {a | some a in object.get(g, "args", []); is_string(a)})
 }
+
+git_tree_write("restore", _) := true
+
+git_tree_write("reset", a) if count({"--hard", "--merge", "--keep"} & a) > 0
+
+git_tree_write("checkout", a) if count({"--", ".", "-f", "--force", "-p", "--patch"} & a) > 0
+
+git_tree_write("switch", a) if count({"-f", "--force", "--discard-changes"} & a) > 0
+
+git_tree_write("clean", a) if count({"-n", "--dry-run"} & a) == 0
+
+git_tree_write("stash", a) if count(a) == 0
+
+git_tree_write("stash", a) if count({"pop", "apply", "push", "save", "-u", "--include-untracked"} & a) > 0
 
 recursive_flag(a) if a in {"-R", "--recursive"}
 

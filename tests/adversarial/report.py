@@ -28,7 +28,9 @@ def main() -> int:
             r[1] += 1
             r[2] += exact
             if not exact:
-                failures.append(f"{e.id} [{e.cls}] expected {e.expect}, got {decision}: {e.event['args']} :: {reason[:300]}")
+                gap = f" (known gap: {e.gap})" if e.gap else ""
+                failures.append(f"{e.id} [{e.cls}] expected {e.expect}, got {decision}{gap}: {e.event['args']} :: "
+                                f"{reason[:300]}")
     print(f"{'kind':7} {'class':22} {'ok/total':>9} {'exact':>6}")
     for (kind, cls), (ok, total, exact) in sorted(rows.items()):
         print(f"{kind:7} {cls:22} {ok:>4}/{total:<4} {exact:>6}")

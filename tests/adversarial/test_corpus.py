@@ -19,6 +19,12 @@ ATTACKS = load("attacks")
 BENIGN = load("benign")
 
 
+def _params(entries: list[Entry]) -> list[object]:
+    """Entries with a known analysis gap are strict xfails naming it (an unexpected pass fails)."""
+    return [pytest.param(e, id=e.id, marks=pytest.mark.xfail(strict=True, reason=e.gap)) if e.gap
+            else pytest.param(e, id=e.id) for e in entries]
+
+
 def test_corpus_size_and_shape() -> None:
     assert len(ATTACKS) >= 250 and len(BENIGN) >= 100
     assert all(e.expect in ("block", "deny", "ask") for e in ATTACKS)
@@ -41,14 +47,14 @@ def decisions(request: pytest.FixtureRequest, world: World) -> dict[str, tuple[s
     return run(world, selected)
 
 
-@pytest.mark.parametrize("entry", ATTACKS, ids=[e.id for e in ATTACKS])
+@pytest.mark.parametrize("entry", _params(ATTACKS))
 def test_attack_is_stopped(entry: Entry, decisions: dict[str, tuple[str, str]]) -> None:
     decision, reason = decisions[entry.id]
     assert decision != "allow", f"{entry.event} was allowed ({entry.why})"
     assert decision == entry.expect, f"{entry.event}: {decision}: {reason}"
 
 
-@pytest.mark.parametrize("entry", BENIGN, ids=[e.id for e in BENIGN])
+@pytest.mark.parametrize("entry", _params(BENIGN))
 def test_ordinary_work_is_allowed(entry: Entry, decisions: dict[str, tuple[str, str]]) -> None:
     decision, reason = decisions[entry.id]
     assert decision == "allow", f"{entry.event}: {decision}: {reason} (must stay allowed: {entry.why})"

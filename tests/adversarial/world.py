@@ -62,6 +62,7 @@ class Entry:
     event: dict[str, Any]
     expect: str
     why: str
+    gap: str  # a known gap of the analysis (the test is a strict xfail naming it); "" otherwise
 
 
 def _write(base: Path, files: dict[str, str]) -> None:
@@ -81,7 +82,7 @@ def build(root: Path) -> World:
     project.mkdir(parents=True)
     _write(home, HOME_FILES)
     env = dict(os.environ)
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(root / "config"), XDG_CACHE_HOME=str(root / "cache"),
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(root / "config"), XDG_CACHE_HOME=str(home / ".cache"),
                PATH=f"{home / '.local/bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}", **GIT_ENV)
     _cupcake(["init", "--harness", "opencode", "--dir", str(project)], project, env)
     _cupcake(["init", "--global", "--harness", "opencode"], project, env)
@@ -117,7 +118,8 @@ def load(kind: str) -> list[Entry]:
             else:
                 event = {"tool": raw["tool"], "args": raw.get("args", {})}
             out.append(Entry(f"{f.stem}-{i:03d}", raw.get("class", f.stem.split("_", 1)[1]), event,
-                             str(raw.get("expect", "allow" if kind == "benign" else "non-allow")), str(raw["why"])))
+                             str(raw.get("expect", "allow" if kind == "benign" else "non-allow")), str(raw["why"]),
+                             str(raw.get("gap", ""))))
     return out
 
 
@@ -144,10 +146,22 @@ def decide(world: World, entry: Entry) -> tuple[str, str]:
     return str(resp["decision"]), str(resp.get("reason", ""))
 
 
-def run(world: World, entries: list[Entry], workers: int = 3) -> dict[str, tuple[str, str]]:
+# The shell analysis answers "opaque" when its time budget (0.5 s) runs out, which a loaded CI
+# machine can cause for any command: such answers are retried alone (they are load, not policy).
+LOAD_MARK = "analysis time budget is exhausted"
+RETRIES = 3
+
+
+def run(world: World, entries: list[Entry], workers: int = 2) -> dict[str, tuple[str, str]]:
     if not entries:
         return {}
     first = decide(world, entries[0])  # builds the bundles once
     with ThreadPoolExecutor(max_workers=workers) as pool:
         rest = list(pool.map(lambda e: decide(world, e), entries[1:]))
-    return {e.id: r for e, r in zip(entries, [first, *rest], strict=True)}
+    out = {e.id: r for e, r in zip(entries, [first, *rest], strict=True)}
+    for e in entries:
+        for _ in range(RETRIES):
+            if LOAD_MARK not in out[e.id][1]:
+                break
+            out[e.id] = decide(world, e)
+    return out
