@@ -95,7 +95,19 @@ halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.pat
 halt contains decision(concat("", ["the glob ", g.pattern, " can reach Cupcake state ", s.path])) if {
 	some g in effects.globs
 	some s in state
-	paths.glob_overlaps(g.pattern, paths.compile(s.path, "/"))
+	state_glob(g.pattern, s)
+}
+
+# A glob can name the state entry, something below a directory entry, or an ancestor.
+state_glob(g, s) if {
+	object.get(s, "dir", false) == true
+	paths.glob_overlaps(g, paths.compile(s.path, "/"))
+}
+
+state_glob(g, s) if {
+	object.get(s, "dir", false) != true
+	count(split(g, "/")) <= count(split(s.path, "/"))
+	paths.glob_overlaps(g, paths.compile(s.path, "/"))
 }
 
 halt contains decision(concat("", ["the glob ", g, " can reach protected path '", c.pattern, "'"])) if {
@@ -136,6 +148,35 @@ halt contains decision(concat("", [input.tool_name, " ", key, " '", text, "' nam
 	is_string(text)
 	names_state(lower(text))
 }
+
+# A Glob/Grep pattern that can expand into the state (`.cup*/**/*.rego`).
+halt contains decision(concat("", [input.tool_name, " pattern '", text, "' can reach protected path '", c.pattern, "'"])) if {
+	some text in search_globs
+	some c in compiled
+	paths.glob_overlaps(text, c)
+}
+
+halt contains decision(concat("", [input.tool_name, " pattern '", text, "' can reach read-protected Cupcake state ", s.path])) if {
+	some text in search_globs
+	some s in state
+	object.get(s, "read_protected", false) == true
+	state_glob(text, s)
+}
+
+search_globs contains concat("/", [trim_right(search_base, "/"), text]) if {
+	effects.pre
+	input.tool_name in search_tools
+	some key in ["pattern", "include"]
+	text := input.tool_input[key]
+	is_string(text)
+	paths.is_glob(text)
+	not startswith(text, "/")
+}
+
+search_base := t.path if {
+	some t in effects.targets
+	t.via == "args.path"
+} else := input.cwd
 
 # Prompts and free text of other tools (Task, WebFetch, skills, MCP) that mention the state.
 text_tools := {"Task", "WebFetch", "Skill", "TodoWrite"}

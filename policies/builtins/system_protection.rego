@@ -147,14 +147,17 @@ halt contains decision(concat("", ["the glob ", g.pattern, " can expand to ", lo
 
 privileged := {"sudo", "doas", "su", "pkexec", "run0", "sudoedit"}
 
-halt contains decision(concat("", ["`", w, "` is not permitted"])) if {
+privileged_words contains w if {
 	some c in effects.commands
 	some w in array.concat(object.get(c, "wrappers", []), [c.name])
 	w in privileged
 }
 
+halt contains decision(concat("", ["`", w, "` is not permitted"])) if some w in privileged_words
+
 halt contains decision("privileged execution is not permitted") if {
 	"privileged" in effects.facts
+	count(privileged_words) == 0
 }
 
 # crontab FILE / crontab -e / crontab - (crontab -l only lists)
