@@ -54,7 +54,7 @@ def measure(project: Path, command: str, rounds: int) -> list[dict[str, Any]]:
         module = PolicyModule.load(b.wasm, HostOptions(deadline=60.0))
         counts: Counter[str] = Counter()
 
-        def wrap(name: str, fn: Any) -> Any:
+        def wrap(name: str, fn: Any, counts: Counter[str] = counts) -> Any:
             def call(bctx: Any, *args: Any) -> Any:
                 counts[name] += 1
                 return fn(bctx, *args)

@@ -105,6 +105,18 @@ def _arg_access(tool_access: str, key: str) -> str:
     return tool_access
 
 
+_PATH_KEY_WORDS = ("path", "file", "dir", "folder", "source", "src", "dest", "target", "location")
+
+
+def _path_key(key: str) -> bool:
+    k = key.lower()
+    return k in _SOURCE_ARGS or k in _DEST_ARGS or any(w in k for w in _PATH_KEY_WORDS)
+
+
+def _plain(value: str) -> bool:
+    return 0 < len(value) <= MAX_PATH_CHARS and "\n" not in value and "\x00" not in value and "://" not in value
+
+
 def looks_like_path(value: str, cwd: str) -> bool:
     """Whether a string argument of an unknown tool names a file-system path."""
     if not value or len(value) > MAX_PATH_CHARS or "\n" in value or "\x00" in value:
@@ -142,7 +154,7 @@ def _unknown_tool(tool_name: str, args: dict[str, Any], cwd: str) -> list[dict[s
     for arg, key, value in found:
         if key.lower().replace("-", "_") in CONTENT_ARGS:
             continue
-        if looks_like_path(value, cwd):
+        if looks_like_path(value, cwd) or (_path_key(key) and _plain(value)):
             out.append(_entry(value, cwd, arg, _arg_access(access, key)))
     return out
 
