@@ -18,6 +18,7 @@
 package cupcake.policies.builtins.cupcake_exec_protection
 
 import data.cupcake.system.effects
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "cupcake_exec_protection"], {})
@@ -25,8 +26,6 @@ config := object.get(input, ["builtin_config", "cupcake_exec_protection"], {})
 message := object.get(config, "message", "Direct execution of Cupcake binary is not permitted")
 
 on_uncertain := object.get(config, "on_uncertain", "ask")
-
-cupcake_names := {"cupcake", "cupcake-py", "cupcake_py"}
 
 # A word naming cupcake: `cupcake`, `/x/cupcake`, `cupcake_py.cli`, `cupcake-py==1.0`, `x=cupcake`.
 names_cupcake(word) if {
@@ -36,19 +35,13 @@ names_cupcake(word) if {
 
 last_of(parts) := parts[count(parts) - 1]
 
-names_cupcake_word(name) if name in cupcake_names
+names_cupcake_word(name) if name in tables.cep_cupcake_names
 
 names_cupcake_word(name) if startswith(name, "cupcake_py.")
 
 names_cupcake_word(name) if {
 	some sep in ["=", "@", "[", "<", ">"]
-	split(name, sep)[0] in cupcake_names
-}
-
-runners := {
-	"uvx", "npx", "pnpx", "bunx", "pipx", "uv", "poetry", "pdm", "hatch",
-	"pip", "pip3", "cargo", "brew", "apt", "apt-get", "yum", "dnf", "snap", "npm", "pnpm", "yarn", "gem", "alias",
-	"function", "declare", "typeset", "ln", "install",
+	split(name, sep)[0] in tables.cep_cupcake_names
 }
 
 allowed if {
@@ -76,7 +69,7 @@ runs contains concat("", ["the command runs `", c.name, "`"]) if {
 
 runs contains concat("", ["`", c.name, "` runs or installs cupcake"]) if {
 	some c in effects.commands
-	c.name in runners
+	c.name in tables.cep_runners
 	some a in effects.args(c)
 	names_cupcake(a)
 }

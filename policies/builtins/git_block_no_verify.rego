@@ -18,6 +18,7 @@
 package cupcake.policies.builtins.git_block_no_verify
 
 import data.cupcake.system.effects
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "git_block_no_verify"], {})
@@ -70,26 +71,21 @@ reason_text(g) := concat("; ", [r | some r in object.get(g, "reasons", []); is_s
 	count(object.get(g, "reasons", [])) > 0
 } else := "hooks disabled"
 
-hook_running := {"commit", "push", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "checkout", "switch", "worktree"}
-
 deny contains deny_with(message, concat("", ["`git ", object.get(g, "subcommand", "?"), "`: ", reason_text(g)])) if {
 	some g in checked
 	g.hooks_disabled == true
-	object.get(g, "subcommand", "") in hook_running
+	object.get(g, "subcommand", "") in tables.gnv_hook_running
 }
 
 deny contains deny_with(hooks_message, concat("", ["`git ", object.get(g, "subcommand", "?"), "`: ", reason_text(g)])) if {
 	some g in checked
 	g.hooks_disabled == true
-	not object.get(g, "subcommand", "") in hook_running
+	not object.get(g, "subcommand", "") in tables.gnv_hook_running
 }
-
-# Hook-runner switches in the command's environment.
-hook_switches := ["husky=0", "husky_skip_hooks=1", "skip_git_hooks=1", "pre_commit_allow_no_config=1", "lefthook=0"]
 
 deny contains deny_with(hooks_message, concat("", [s, " disables hook runners"])) if {
 	count(effects.git) > 0
-	some s in hook_switches
+	some s in tables.gnv_hook_switches
 	contains(effects.source, s)
 }
 
@@ -135,7 +131,7 @@ uncertain contains "the git subcommand is computed at run time" if {
 
 uncertain contains concat("", ["`git ", g.subcommand, "` has arguments computed at run time"]) if {
 	some g in checked
-	g.subcommand in hook_running
+	g.subcommand in tables.gnv_hook_running
 	some a in object.get(g, "args", [])
 	a == null
 }

@@ -21,6 +21,7 @@ package cupcake.policies.builtins.sensitive_data_protection
 
 import data.cupcake.system.effects
 import data.cupcake.system.paths
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "sensitive_data_protection"], {})
@@ -37,27 +38,12 @@ extra := [paths.compile(p, input.cwd) |
 
 # ------------------------------------------------------------------------------ what is sensitive
 
-key_exts := {"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3", "db"}
-
-text_exts := {"json", "yaml", "yml", "toml", "ini", "cfg", "conf", "txt", "env", "xml", "properties", "csv"}
-
-secret_names := {
-	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials",
-	".pgpass", ".my.cnf", "kubeconfig", ".kubeconfig", ".envrc", ".htpasswd", "shadow", "gshadow",
-}
-
-secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token"}
-
-secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/"}
-
-harmless_exts := {"example", "sample", "template", "dist", "tmpl", "pub"}
-
 ext(name) := parts[count(parts) - 1] if {
 	parts := split(name, ".")
 	count(parts) > 1
 } else := ""
 
-harmless(name) if ext(name) in harmless_exts
+harmless(name) if ext(name) in tables.sdp_harmless_exts
 
 sensitive_name(name) if name == ".env"
 
@@ -65,17 +51,17 @@ sensitive_name(name) if startswith(name, ".env.")
 
 sensitive_name(name) if endswith(name, ".env")
 
-sensitive_name(name) if name in secret_names
+sensitive_name(name) if name in tables.sdp_secret_names
 
-sensitive_name(name) if ext(name) in key_exts
+sensitive_name(name) if ext(name) in tables.sdp_key_exts
 
 sensitive_name(name) if {
-	some w in secret_words
+	some w in tables.sdp_secret_words
 	contains(name, w)
 	word_file(name, w)
 }
 
-word_file(name, _) if ext(name) in text_exts
+word_file(name, _) if ext(name) in tables.sdp_text_exts
 
 word_file(name, w) if endswith(name, w)
 
@@ -89,7 +75,7 @@ sensitive(path) if {
 
 sensitive(path) if {
 	lp := concat("", [lower(path), "/"])
-	some d in secret_dirs
+	some d in tables.sdp_secret_dirs
 	contains(lp, d)
 	not harmless(lower(effects.basename(path)))
 }
@@ -99,14 +85,9 @@ sensitive(path) if {
 	paths.matches(path, c)
 }
 
-mask_words := [
-	["key", "[REDACTED-KEY-FILE]"], ["secret", "[REDACTED-SECRET-FILE]"], ["credential", "[REDACTED-CREDENTIAL-FILE]"],
-	["token", "[REDACTED-TOKEN-FILE]"], [".env", "[REDACTED-ENV-FILE]"], ["password", "[REDACTED-PASSWORD-FILE]"],
-]
-
 mask(path) := m if {
 	name := lower(effects.basename(path))
-	masks := [x | some [needle, x] in mask_words; contains(lower(path), needle)]
+	masks := [x | some [needle, x] in tables.sdp_mask_words; contains(lower(path), needle)]
 	m := first_or(masks, name)
 }
 
@@ -162,11 +143,8 @@ reads_dir(_, dir) if {
 	t.path == dir
 }
 
-# rg/ag/ack without a path operand search the directory they run in.
-cwd_searchers := {"rg", "ag", "ack", "ugrep", "sift", "pt"}
-
 reads_dir(c, dir) if {
-	c.name in cwd_searchers
+	c.name in tables.sdp_cwd_searchers
 	c.cwd == dir
 	count([a | some a in effects.args(c); not startswith(a, "-")]) <= 1
 }
@@ -199,25 +177,9 @@ deny contains decision("the command dumps the environment, which holds secrets")
 	"env_dump" in effects.facts
 }
 
-# Commands that print credentials: name -> argument words that, all present, make it one.
-credential_commands := {
-	"security": [["find-generic-password"], ["find-internet-password"], ["dump-keychain"]],
-	"gpg": [["--export-secret-keys"], ["--export-secret-subkeys"]],
-	"ssh-add": [["-L"]],
-	"aws": [["configure", "get"], ["configure", "export-credentials"], ["sts", "get-session-token"], ["configure", "list"]],
-	"gcloud": [["print-access-token"], ["print-identity-token"]],
-	"az": [["get-access-token"]],
-	"kubectl": [["view", "--raw"]],
-	"gh": [["auth", "token"]],
-	"printenv": [[]],
-	"env": [[]],
-	"doppler": [["secrets"]],
-	"vault": [["read"], ["kv", "get"]],
-}
-
 deny contains decision(concat("", ["`", c.name, "` prints credentials"])) if {
 	some c in effects.commands
-	some needed in credential_commands[c.name]
+	some needed in tables.sdp_credential_commands[c.name]
 	words := {a | some a in effects.args(c)}
 	every w in needed {
 		w in words
@@ -244,15 +206,13 @@ deny contains decision(concat("", ["git config prints ", w])) if {
 
 # ------------------------------------------------------------------------------ search tools
 
-hunting := ["secret", "credential", "token", "password", ".env", ".key", ".pem", "apikey", "api_key", "id_rsa", "id_ed25519", ".sqlite", ".ssh", ".aws", ".netrc", ".npmrc"]
-
 deny contains decision("search pattern that could discover sensitive files") if {
 	effects.pre
 	input.tool_name in {"Glob", "Grep"}
 	some key in ["pattern", "include"]
 	glob_key(key)
 	text := lower(input.tool_input[key])
-	some h in hunting
+	some h in tables.sdp_hunting
 	contains(text, h)
 }
 

@@ -23,6 +23,7 @@ package cupcake.policies.builtins.system_protection
 
 import data.cupcake.system.effects
 import data.cupcake.system.paths
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "system_protection"], {})
@@ -33,32 +34,7 @@ on_uncertain := object.get(config, "on_uncertain", "ask")
 
 home := trim_right(object.get(config, "home", ""), "/")
 
-# Resolved system directories (both spellings where /bin, /lib… are symlinks into /usr).
-system_dirs := [
-	"/etc", "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec",
-	"/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/usr/share/applications", "/bin", "/sbin", "/lib",
-	"/lib32", "/lib64", "/libx32", "/boot", "/dev", "/proc", "/sys", "/var/lib", "/var/spool/cron", "/var/spool/anacron",
-	"/var/log", "/root", "/system", "/library", "/private/etc", "/private/var", "/usr/local/etc", "/snap/bin",
-	"c:/windows", "c:\\windows",
-]
-
-# Below the home directory: shell start-up, persistence and credentials.
-home_files := [
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
-	".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".inputrc", ".xprofile", ".xinitrc",
-	".xsession", ".pam_environment", ".gitconfig", ".config/git", ".config/fish", ".config/systemd",
-	".config/autostart", ".config/environment.d", ".config/nushell", ".config/powershell", ".config/upstart",
-	".ssh", ".gnupg", ".local/share/keyrings", ".local/bin", ".local/share/systemd", "library/launchagents",
-	".config", ".bash_aliases", ".bash_completion", "bin", ".cargo/bin", ".npm-global/bin",
-]
-
-# Harmless devices every program writes to.
-harmless := {
-	"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random",
-	"/dev/urandom", "/dev/full", "/dev/ptmx",
-}
-
-harmless_path(p) if p in harmless
+harmless_path(p) if p in tables.sys_harmless
 
 harmless_path(p) if startswith(p, "/dev/fd/")
 
@@ -66,11 +42,8 @@ harmless_path(p) if startswith(p, "/dev/pts/")
 
 harmless_path(p) if startswith(p, "/proc/self/fd/")
 
-# Reads of these are secret even from Bash.
-secret_reads := ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/private", "/root", "/etc/security/opasswd", "/var/lib/sudo"]
-
 locations := array.concat(
-	array.concat(system_dirs, [concat("/", [home, f]) | home != ""; some f in home_files]),
+	array.concat(tables.sys_system_dirs, [concat("/", [home, f]) | home != ""; some f in tables.sys_home_files]),
 	[p | some x in object.get(config, "additional_paths", []); is_string(x); x != ""; p := lower(trim_right(x, "/"))],
 )
 
@@ -90,7 +63,7 @@ protected(p) if {
 
 protected(p) if {
 	home != ""
-	some f in home_files
+	some f in tables.sys_home_files
 	paths.within(p, lower(concat("/", [home, f])))
 }
 
@@ -114,7 +87,7 @@ halt contains decision(concat("", [input.tool_name, " reads ", t.path])) if {
 
 halt contains decision(concat("", ["the command reads ", t.path])) if {
 	some t in effects.reads
-	some s in secret_reads
+	some s in tables.sys_secret_reads
 	paths.within(lower(t.path), s)
 }
 
@@ -145,12 +118,10 @@ halt contains decision(concat("", ["the glob ", g.pattern, " can expand to ", lo
 
 # ------------------------------------------------------------------------------ commands
 
-privileged := {"sudo", "doas", "su", "pkexec", "run0", "sudoedit"}
-
 privileged_words contains w if {
 	some c in effects.commands
 	some w in array.concat(object.get(c, "wrappers", []), [c.name])
-	w in privileged
+	w in tables.sys_privileged
 }
 
 halt contains decision(concat("", ["`", w, "` is not permitted"])) if some w in privileged_words

@@ -5,7 +5,7 @@
 #   One view over the structured input (docs/input.md): `input.tool_paths` (every path any tool
 #   names, with its access) and, for Bash, `input.shell` (cupcake_py.shell: resolved commands,
 #   effects, glob patterns, opaque parts, git facts). Policies ask:
-#     targets          {path, access, via} every concrete path touched: access is read, write,
+#     targets          {path, lpath (lower-cased), access, via} every concrete path touched: access is read, write,
 #                      delete, link or execute (tool paths of access unknown count as write)
 #     tree_changes     changes that reach everything below their path (deletes, and writes of
 #                      tree writers: rsync, unzip, tar -x, chmod -R, git checkout/restore/reset)
@@ -61,26 +61,26 @@ effect_kinds := {"reads": "read", "writes": "write", "deletes": "delete", "links
 
 # ------------------------------------------------------------------------------ targets
 
-targets contains {"path": p, "access": access, "via": "shell"} if {
+targets contains {"path": p, "lpath": lower(p), "access": access, "via": "shell"} if {
 	some kind, access in effect_kinds
 	some p in object.get(shell, ["effects", kind], [])
 	is_string(p)
 }
 
-targets contains {"path": e.path, "access": tool_access(e.access), "via": e.arg} if {
+targets contains {"path": e.path, "lpath": lower(e.path), "access": tool_access(e.access), "via": e.arg} if {
 	pre
 	some e in object.get(input, "tool_paths", [])
 	is_string(e.path)
 }
 
 # Events made before tool_paths existed (hand-written inputs): the resolved path and patch files.
-targets contains {"path": input.resolved_file_path, "access": legacy_access, "via": "resolved_file_path"} if {
+targets contains {"path": input.resolved_file_path, "lpath": lower(input.resolved_file_path), "access": legacy_access, "via": "resolved_file_path"} if {
 	pre
 	not input.tool_paths
 	is_string(input.resolved_file_path)
 }
 
-targets contains {"path": p, "access": "write", "via": "affected_files"} if {
+targets contains {"path": p, "lpath": lower(p), "access": "write", "via": "affected_files"} if {
 	pre
 	not input.tool_paths
 	some p in object.get(input, "affected_files", [])
