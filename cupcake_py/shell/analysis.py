@@ -47,7 +47,7 @@ def _walk(result: Result, source: str, cwd: str, env: dict[str, str] | None) -> 
         result.parsed = False
         _all_opaque(result, "the command contains a NUL character")
         source = source.replace("\0", " ")
-    if len(source.encode("utf-8", "surrogatepass")) > budget_bytes(result):
+    if len(source.encode("utf-8", "surrogatepass")) > result.budget.max_bytes:
         result.parsed = False
         _all_opaque(result, "the command is larger than the analysis byte budget")
         return
@@ -60,10 +60,6 @@ def _walk(result: Result, source: str, cwd: str, env: dict[str, str] | None) -> 
         walker.run(root, state)
     finally:
         git.finish(result)
-
-
-def budget_bytes(result: Result) -> int:
-    return result.budget.max_bytes
 
 
 def _default_env() -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-GIT_HEADER = re.compile(r'^diff --git ("?)a/(.+?)\1 ("?)b/(.+?)\3$')
+GIT_HEADER = r'^diff --git ("?)a/(.+?)\1 ("?)b/(.+?)\3$'  # patterns are compiled on first use (re's cache)
 
 
 def _strip(path: str, strip: int | None) -> list[str]:
@@ -31,7 +31,7 @@ def targets(diff: str, strip: int | None, *, git_style: bool = False) -> list[tu
     old: str | None = None
     deleted = False
     for line in diff.splitlines():
-        m = GIT_HEADER.match(line)
+        m = re.match(GIT_HEADER, line)
         if m:
             deleted = False
             for p in _strip("a/" + m.group(2), 1 if strip is None and git_style else strip):

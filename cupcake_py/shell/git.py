@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import diffs, handlers, options
+from cupcake_py.shell import diffs, handlers, options, tools
 from cupcake_py.shell.model import Field, absolute_path
 
 TYPE_CHECKING = False
@@ -46,7 +46,7 @@ KNOWN = frozenset((
 ).split())
 WRITES_TREE = frozenset({"checkout", "switch", "restore", "merge", "pull", "rebase", "cherry-pick", "revert",
                          "stash", "read-tree", "checkout-index", "reset", "am", "bisect", "sparse-checkout"})
-EXEC_CONFIG = re.compile(r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|diff\.external|"
+EXEC_CONFIG = (r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|diff\.external|"
                          r"diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process)|credential\.helper|"
                          r"credential\..+\.helper|gpg\.program|gpg\..+\.program|sequence\.editor|"
                          r"merge\..+\.driver|pager\..+|interactive\.difffilter|uploadpack\.packobjectshook|"
@@ -59,6 +59,12 @@ SETTERS = frozenset({"--add", "--replace-all", "--unset", "--unset-all", "--rena
 READ_ONLY_CONFIG = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
                               "--get-color", "--get-colorbool"})
 MAX_ALIASES = 8
+# environment variables git runs as commands
+EXEC_ENV = ("GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_ASKPASS",
+            "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER", "SSH_ASKPASS")
+# hook managers' switches that skip hooks (pre-commit, husky, lefthook, overcommit): name -> values that skip
+HOOK_SKIP_ENV = {"SKIP": None, "HUSKY": ("0",), "HUSKY_SKIP_HOOKS": None, "LEFTHOOK": ("0", "false"),
+                 "LEFTHOOK_EXCLUDE": None, "OVERCOMMIT_DISABLE": None, "PRE_COMMIT_ALLOW_NO_CONFIG": None}
 
 
 def _env(call: Call, name: str) -> tuple[bool, str | None]:
@@ -87,6 +93,58 @@ def _repo(cwd: str | None) -> tuple[str | None, str | None]:
             break
         d = parent
     return None, None
+
+
+MAX_CONFIG_BYTES = 1 << 16
+
+
+def _config_files(git_dir: str | None, call: Call) -> list[str]:
+    files = []
+    known, home = call.state.lookup("HOME")
+    if known and home:
+        files.append(os.path.join(home, ".gitconfig"))
+        files.append(os.path.join(home, ".config", "git", "config"))
+    if git_dir is not None:
+        real = git_dir
+        if os.path.isfile(git_dir):  # a worktree or submodule: "gitdir: PATH"
+            try:
+                with open(git_dir, encoding="utf-8", errors="replace") as fh:
+                    line = fh.read(4096).strip()
+            except OSError:
+                line = ""
+            if line.startswith("gitdir:"):
+                real = absolute_path(line[7:].strip(), os.path.dirname(git_dir)) or git_dir
+        files.append(os.path.join(real, "config"))
+    return files
+
+
+def config_aliases(git_dir: str | None, call: Call) -> dict[str, str]:
+    """[alias] entries of the config files git reads (global, XDG, repository), last wins.
+    A file that cannot be read or is too large contributes nothing; an alias that is not
+    found stays an unknown subcommand (opaque)."""
+    out: dict[str, str] = {}
+    for path in _config_files(git_dir, call):
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_CONFIG_BYTES + 1)
+        except OSError:
+            continue  # no such config: git reads nothing from it either
+        if len(data) > MAX_CONFIG_BYTES:
+            continue
+        section = ""
+        for raw in data.decode("utf-8", "replace").splitlines():
+            line = raw.strip()
+            if line.startswith("["):
+                section = line[1:line.find("]")].strip().lower() if "]" in line else ""
+                continue
+            if section != "alias" or "=" not in line or line.startswith(("#", ";")):
+                continue
+            key, _, value = line.partition("=")
+            value = value.strip()
+            if value.startswith('"') and value.endswith('"') and len(value) > 1:
+                value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            out[key.strip().lower()] = value
+    return out
 
 
 def _parse_params(text: str) -> dict[str, str | None]:
@@ -140,6 +198,20 @@ def analyze_git(call: Call) -> None:
                 git_dir = absolute_path(call.env[name] or "", cwd)
             elif name != "GIT_DIR":
                 config["?"] = None
+    for name in EXEC_ENV:
+        if name in call.env:
+            value = call.env[name]
+            if value is None:
+                call.opaque("command", f"{name} (run by git) is not static")
+                call.opaque(handlers.ALL_KINDS, f"{name} (run by git) is not static")
+            else:
+                handlers.run_code(call, Field(value), "bash -c")
+    for name, skipping in HOOK_SKIP_ENV.items():
+        known, value = _env(call, name)
+        if (known and value and (skipping is None or value.lower() in skipping)) or \
+                (name in call.env and call.env[name] is None):
+            entry["hooks_disabled"] = True
+            reasons.append(f"{name} is set: the hook manager skips hooks")
     known, wt = _env(call, "GIT_WORK_TREE")
     if known and wt:
         work_tree = absolute_path(wt, cwd)
@@ -157,31 +229,33 @@ def analyze_git(call: Call) -> None:
         if not v.startswith("-"):
             break
         name, eq, inline = v.partition("=")
+        opt: Field | None
         if name in GLOBAL_VAL and not eq and name != "--exec-path":
-            value = args[i + 1] if i + 1 < len(args) else Field(None, reason="missing value")
+            opt = args[i + 1] if i + 1 < len(args) else Field(None, reason="missing value")
             i += 2
         else:
-            value = Field(inline) if eq else None
+            opt = Field(inline) if eq else None
             i += 1
-        if name == "-C" and value is not None:
-            cwd = handlers.resolve_dir(value, cwd)
-        elif name == "-c" and value is not None:
-            if value.value is None:
+        if name == "-C" and opt is not None:
+            cwd = handlers.resolve_dir(opt, cwd)
+        elif name == "-c" and opt is not None:
+            if opt.value is None:
                 reasons.append("a -c config override is not static")
                 config["?"] = None
+                call.opaque("command", "a git -c config override is not static (config can run commands)")
             else:
-                key, has, val = value.value.partition("=")
+                key, has, val = opt.value.partition("=")
                 config[key.lower()] = val if has else "true"
-        elif name == "--config-env" and value is not None:
-            key, _, var = (value.value or "").partition("=")
-            vk, val = _env(call, var)
-            config[key.lower()] = val if vk else None
+        elif name == "--config-env" and opt is not None:
+            key, _, var = (opt.value or "").partition("=")
+            vk, env_value = _env(call, var)
+            config[key.lower()] = env_value if vk else None
             reasons.append(f"--config-env sets {key}")
-        elif name == "--git-dir" and value is not None:
-            git_dir = absolute_path(value.value, cwd) if value.value is not None else None
+        elif name == "--git-dir" and opt is not None:
+            git_dir = absolute_path(opt.value, cwd) if opt.value is not None else None
             reasons.append("--git-dir overrides the repository")
-        elif name == "--work-tree" and value is not None:
-            work_tree = absolute_path(value.value, cwd) if value.value is not None else None
+        elif name == "--work-tree" and opt is not None:
+            work_tree = absolute_path(opt.value, cwd) if opt.value is not None else None
         elif name == "--exec-path" and eq:
             reasons.append("--exec-path replaces git's programs")
             config["?"] = None
@@ -196,11 +270,16 @@ def analyze_git(call: Call) -> None:
     call.cwd = cwd
     call.cmd.cwd = cwd
     rest = args[i:]
-    # aliases
+    # aliases: -c overrides first, then the config files git would read
+    file_aliases: dict[str, str] | None = None
     for _ in range(MAX_ALIASES):
         if not rest or rest[0].value is None:
             break
         alias = config.get("alias." + rest[0].value.lower())
+        if alias is None and rest[0].value not in KNOWN:
+            if file_aliases is None:
+                file_aliases = config_aliases(git_dir, call)
+            alias = file_aliases.get(rest[0].value.lower())
         if alias is None:
             break
         reasons.append(f"alias {rest[0].value} = {alias}")
@@ -217,7 +296,7 @@ def analyze_git(call: Call) -> None:
             return
         rest = handlers.split_words(Field(alias)) + rest[1:]
     for key, value in list(config.items()):
-        if EXEC_CONFIG.match(key):
+        if re.match(EXEC_CONFIG, key):
             if value is None:
                 call.opaque("command", f"git config {key} runs a command that is not static")
                 call.opaque(handlers.ALL_KINDS, f"git config {key} runs a command that is not static")
@@ -277,6 +356,8 @@ SUB_SPECS: dict[str, dict[str, Any]] = {
     "clean": {"val": "e", "lval": ("exclude",)},
     "checkout": {"val": "bB", "lval": ("conflict", "pathspec-from-file")},
     "config": {"val": "f", "lval": ("file", "blob", "type", "default", "comment", "value")},
+    "archive": {"val": "o", "lval": ("output", "format", "prefix", "remote", "exec")},
+    "log": {"val": "n", "lval": ("max-count", "format", "pretty", "author", "since", "until", "grep")},
 }
 
 
@@ -324,6 +405,15 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
                 call.opaque("reads", f.reason or "git object not static")
     elif sub in ("apply", "am"):
         _apply(call, sub, parsed, work_tree)
+    elif sub in ("log", "diff", "blame", "annotate", "whatchanged", "difftool"):
+        for f in paths:  # their history or content is printed
+            call.effect("reads", f)
+    elif sub == "archive":
+        for f in parsed.values("-o", "--output"):
+            call.effect("writes", f)
+        p = call.effect("reads", tree)
+        if p is not None:
+            result.recursive["reads"][p] = None
     elif sub == "grep":
         p = call.effect("reads", Field(".") if not paths else paths[0])
         if p is not None:
@@ -392,16 +482,16 @@ def _apply(call: Call, sub: str, parsed: options.Parsed, work_tree: str | None) 
         for f in parsed.operands:
             call.effect("reads", f)
         return
-    strip = next((int(f.value) for f in parsed.values("-p") if (f.value or "").isdigit()), None)
+    strip = next((int(f.value or "0") for f in parsed.values("-p") if (f.value or "").isdigit()), None)
     if sub == "am":
         for f in parsed.operands:
             call.effect("reads", f)
         call.opaque("writes+deletes", "git am targets come from mailbox patches (not parsed)")
         return
-    sources = parsed.operands or [None]
+    sources: list[Field | None] = list(parsed.operands) or [None]
     base = work_tree or call.cwd
-    for f in sources:
-        content = handlers.diff_source(call, f)
+    for src in sources:
+        content = tools.diff_source(call, src)
         if content is None:
             call.opaque("writes+deletes", "git apply targets come from a diff that is not known statically")
             continue

@@ -196,8 +196,12 @@ class Expansion:
         self.truncated = truncated
 
 
-def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline: float) -> Expansion:
-    """The paths `pattern` matches (as bash prints them: relative stays relative)."""
+def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline: float,
+           options: frozenset[str] = frozenset()) -> Expansion:
+    """The paths `pattern` matches (as bash prints them: relative stays relative). `options`:
+    the shopt settings in force (dotglob, globstar, nocaseglob)."""
+    dotglob = "dotglob" in options
+    flags = re.S | (re.I if "nocaseglob" in options else 0)
     absolute = pattern.startswith("/")
     comps = _components(pattern[1:] if absolute else pattern)
     # (text so far as bash prints it, directory on disk)
@@ -207,7 +211,13 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
     for n, comp in enumerate(comps):
         last = n == len(comps) - 1
         nxt: list[tuple[str, str]] = []
-        if not has_glob(comp):
+        if comp == "**" and "globstar" in options:
+            for shown, disk in current:
+                found, cut = _tree(shown, disk, dotglob, max_dirs - scanned, deadline, with_files=last)
+                scanned += len(found)
+                truncated = truncated or cut
+                nxt.extend(found)
+        elif not has_glob(comp):
             lit = unescape(comp)
             for shown, disk in current:
                 path = os.path.join(disk, lit)
@@ -218,8 +228,8 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
                         continue
                     nxt.append((_join(shown, lit), path))
         else:
-            rx = re.compile(translate(comp) + r"\Z", re.S)
-            dot_ok = unescape(comp[:1]) == "." or comp.startswith("\\.")
+            rx = re.compile(translate(comp) + r"\Z", flags)
+            dot_ok = dotglob or unescape(comp[:1]) == "." or comp.startswith("\\.")
             for shown, disk in current:
                 scanned += 1
                 if scanned > max_dirs or time.monotonic() > deadline:
@@ -240,6 +250,30 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
             break
     matches = sorted(shown for shown, _ in current)
     return Expansion(matches[:max_matches], truncated or len(matches) > max_matches)
+
+
+def _tree(shown: str, disk: str, dotglob: bool, budget: int, deadline: float,
+          with_files: bool) -> tuple[list[tuple[str, str]], bool]:
+    """`**` (globstar): the directory itself and everything below it (files only when `**`
+    is the last component), breadth first within the budget."""
+    out: list[tuple[str, str]] = [(shown, disk)] if not with_files or shown else []
+    queue = [(shown, disk)]
+    listed = 0
+    while queue:
+        s, d = queue.pop(0)
+        listed += 1
+        if listed > budget or time.monotonic() > deadline:
+            return out, True
+        for name in _listdir(d):
+            if name.startswith(".") and not dotglob:
+                continue
+            path = os.path.join(d, name)
+            is_dir = os.path.isdir(path) and not os.path.islink(path)
+            if is_dir:
+                queue.append((_join(s, name), path))
+            if is_dir or with_files:
+                out.append((_join(s, name), path))
+    return out, False
 
 
 def _join(shown: str, name: str) -> str:

@@ -28,6 +28,13 @@ class Budget(Record):
 
     __slots__ = ("max_depth", "max_bytes", "max_commands", "max_glob_matches", "max_glob_dirs", "seconds",
                  "max_words")
+    max_depth: int  # nested shells, eval, scripts, functions
+    max_bytes: int  # script and archive bytes read in one analysis
+    max_commands: int
+    max_glob_matches: int  # per glob
+    max_glob_dirs: int  # directories listed per glob
+    seconds: float  # wall-clock deadline of one analysis
+    max_words: int
 
     def __init__(self, max_depth: int = 4, max_bytes: int = 4 << 20, max_commands: int = 2000,
                  max_glob_matches: int = 1000, max_glob_dirs: int = 2000, seconds: float = 0.5,
@@ -38,23 +45,41 @@ class Budget(Record):
 class Field(Record):
     """One word after expansion. `value` None: opaque (`reason` says why). `pattern`: the glob
     this field came from (relative as written, quoted glob characters backslash-escaped).
-    `split`: an unquoted opaque part may expand to any number of words."""
+    `split`: an unquoted opaque part may expand to any number of words. `prefix`: the static
+    text before the first opaque part (`-j` of `-j$(nproc)`)."""
 
-    __slots__ = ("value", "pattern", "reason", "split")
+    __slots__ = ("value", "pattern", "reason", "split", "prefix")
+    value: str | None
+    pattern: str | None
+    reason: str | None
+    split: bool
+    prefix: str
 
     def __init__(self, value: str | None, pattern: str | None = None, reason: str | None = None,
-                 split: bool = False) -> None:
-        self._fill(value, pattern, reason, split)
+                 split: bool = False, prefix: str = "") -> None:
+        self._fill(value, pattern, reason, split, prefix)
 
 
 class Cmd(Record):
     """A simple command being analysed (becomes one entry of `commands`)."""
 
-    __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index")
+    __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index",
+                 "stdin")
+    name: str | None
+    fields: list[Field]
+    wrappers: list[str]
+    cwd: str | None
+    redirects: list[dict[str, Any]]
+    origin: str
+    depth: int
+    opaque: list[str]
+    env: dict[str, str | None]
+    index: int
+    stdin: tuple[str, object] | None  # where its input comes from (internal: not in the JSON)
 
     def __init__(self, name: str | None, fields: list[Field], wrappers: list[str], cwd: str | None,
                  origin: str, depth: int, env: dict[str, str | None]) -> None:
-        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1)
+        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None)
 
     def argv(self) -> list[str | None]:
         return [f.value for f in self.fields]
@@ -131,6 +156,8 @@ class Result:
             return None
         if kind == "writes" and absolute in QUIET_DEVICES:
             return absolute
+        if absolute.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a socket
+            self.fact("network")
         real = os.path.realpath(absolute)
         self.effects[kind][real] = None
         if own and real != absolute:

@@ -42,7 +42,7 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
     while i < n:
         f = fields[i]
         v = f.value
-        if v is None or not v.startswith("-") or v == "-" or (v.startswith("+") and False):
+        if v is None or not v.startswith("-") or v == "-":
             if posix:
                 out.end = i
                 return out

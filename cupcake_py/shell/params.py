@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     Operand = Callable[[int, int, bool], list[Chunk]]
 
 LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q = range(5)
-HEAD = re.compile(r"\$\{(#(?!\}))?(!)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?")
-SIMPLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])")
+HEAD = (r"\$\{(#(?!\}))?(!)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?")
+SIMPLE = (r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])")
 OPERATORS = (":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
              "^^", "^", ",,", ",", "@", ":")
 RUNTIME = frozenset({"?", "$", "!", "-", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS",
@@ -120,12 +120,12 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         return [(kind, value)]
 
     if not raw.startswith("${"):
-        m = SIMPLE.fullmatch(raw)
+        m = re.fullmatch(SIMPLE, raw)
         if m is None:
             return [(opaque, f"expansion {raw[:60]!r} is not understood")]
         known, value, why = _value(m.group(1), scope)
         return out(value or "") if known else [(opaque, why)]
-    m = HEAD.match(raw)
+    m = re.match(HEAD, raw)
     if m is None:
         return [(opaque, f"parameter expansion {raw[:60]!r} is not understood")]
     length, indirect, name, subscript = m.group(1), m.group(2), m.group(3), m.group(4)
@@ -151,6 +151,9 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
     arg_start = rest_start + len(op)
     if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
         if not known:
+            operand(arg_start, end, quoted)  # its substitutions may run: analyse them
+            if op in (":=", "="):
+                scope.invalidate(name)
             return [(opaque, why)]
         missing = value is None or (op.startswith(":") and value == "")
         if op in (":+", "+"):
@@ -166,13 +169,13 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         return [(opaque, why)]
     value = value or ""
     if op in ("#", "##", "%", "%%"):
-        pattern = _pattern(operand(arg_start, end, True))
+        pattern = _pattern(operand(arg_start, end, False))
         if pattern is None:
             return [(opaque, f"the pattern of {raw[:60]!r} is not static")]
         return out(_trim(value, pattern, op))
     if op in ("/", "//", "/#", "/%"):
         mid = _split_slash(raw, arg_start, end)
-        pattern = _pattern(operand(arg_start, mid, True))
+        pattern = _pattern(operand(arg_start, mid, False))
         rep_chunks = operand(mid + 1, end, True) if mid < end else []
         if pattern is None or any(k in (OPAQUE, OPAQUE_Q) for k, _ in rep_chunks):
             return [(opaque, f"the pattern of {raw[:60]!r} is not static")]

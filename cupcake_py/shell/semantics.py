@@ -12,20 +12,21 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import handlers, options
+from cupcake_py.shell import git, handlers, options, tools
 from cupcake_py.shell.model import Cmd, Field
-from cupcake_py.shell.table import ALIASES, COMMANDS, WRAPPERS
+from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
 from cupcake_py.shell.words import QUOTED, text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from tree_sitter import Node
 
     from cupcake_py.shell.walker import Ctx, State, Walker
 
-ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+ASSIGNMENT = r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"
 REDIRECT_KINDS = {">": "writes", ">>": "writes", ">|": "writes", "&>": "writes", "&>>": "writes",
                   "<": "reads", "<>": "reads+writes", ">&": "writes", "<&": "reads", "&>|": "writes"}
 DECLARE_DUMP = frozenset({"-p", "-x", "+x"})
@@ -61,19 +62,13 @@ class Call:
                 self.result.mark(kind, reason, self.cmd)
 
 
-def canonical(name: str) -> str:
-    for pattern, repl in ALIASES:
-        if pattern.match(name):
-            return pattern.sub(repl, name)
-    return name
-
-
 def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
-    from cupcake_py.shell.walker import REDIRECT_NODES, words_of
+    from cupcake_py.shell.walker import REDIRECT_NODES, heredoc_tails, words_of
 
     overlay: dict[str, str | None] = {}
     word_nodes: list[Node] = []
     redirect_nodes: list[Node] = []
+    inline: list[Node] = []
     for child in node.children:
         if child.type == "variable_assignment":
             name, value = walker.assignment(child, state)
@@ -83,18 +78,25 @@ def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
             redirect_nodes.append(child)
         elif child.type == "command_name":
             word_nodes.extend(child.children)
+        elif child.type in ("subshell", "compound_statement"):  # `time ( … )`, `time { …; }`
+            inline.append(child)
         elif child.is_named and child.type not in ("comment", "subscript"):
             word_nodes.append(child)
     exp = walker.expander(state)
     fields: list[Field] = []
     for group in words_of(word_nodes):
         fields.extend(exp.fields(group))
+    redirect_nodes, tails = heredoc_tails(redirect_nodes)
     records, stdin = redirects(walker, redirect_nodes, state, None)
     if not fields:
         for name, value in overlay.items():
             state.assign(name, value, export=name in state.exported)
+        walker.run_tails(tails, state, None)
         return
-    execute(walker, state, fields, overlay, stdin or ctx.stdin, records)
+    cmd = execute(walker, state, fields, overlay, stdin or ctx.stdin, records)
+    for statement in inline:
+        walker.statement(statement, state, ctx)
+    walker.run_tails(tails, state, cmd)
 
 
 def redirects(walker: Walker, nodes: list[Node], state: State,
@@ -220,10 +222,12 @@ def execute(walker: Walker, state: State, fields: list[Field], overlay: dict[str
         if spec.get("cwd_unknown"):
             rest = rest[spec.get("pos", 0):]
             cwd = None
+            for kind in ("reads", "writes", "deletes", "links", "executes"):
+                pending.append((kind, Field(None, reason=f"{name}: the command's paths are inside another root")))
         elif spec.get("pos"):
             rest = rest[spec["pos"]:]
         if spec.get("assign"):
-            while rest and rest[0].value is not None and (m := ASSIGNMENT.match(rest[0].value)):
+            while rest and rest[0].value is not None and (m := re.match(ASSIGNMENT, rest[0].value, re.S)):
                 env[m.group(1)] = m.group(2)
                 rest = rest[1:]
             if rest and rest[0].value is None and rest[0].split:
@@ -261,6 +265,14 @@ def _add(walker: Walker, state: State, fields: list[Field], wrappers: list[str],
     walker.result.add_command(cmd)
     for kind, value in pending:
         walker.result.path(kind, value, cwd, cmd)
+    for var in ("LD_PRELOAD", "LD_AUDIT"):  # libraries loaded into the command run as code
+        if var in env:
+            libs = env[var]
+            if libs is None:
+                walker.result.mark("executes", f"{var} is not static", cmd)
+            else:
+                for lib in libs.replace(":", " ").split():
+                    walker.result.path("executes", Field(lib), cwd, cmd)
     if head is None:
         reason = fields[0].reason if fields else "empty command"
         walker.result.mark("command", f"the command name is not static ({reason})", cmd)
@@ -273,6 +285,7 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
               env: dict[str, str | None], stdin: tuple[str, object] | None, records: list[dict[str, Any]],
               pending: list[tuple[str, Field]]) -> Cmd:
     cmd = _add(walker, state, fields, wrappers, cwd, env, records, pending)
+    cmd.stdin = stdin
     if cmd.name is None:
         for f in fields[1:]:
             if f.value is not None:
@@ -280,6 +293,8 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
         return cmd
     head = fields[0].value or ""
     call = Call(walker, state, cmd, cmd.name, fields[1:], cwd, stdin, env)
+    if not wrappers and "/" not in head and handlers.expand_alias(call):
+        return cmd
     if not wrappers and "/" not in head and walker.call_function(cmd.name, state, [
             f.value for f in fields[1:] if f.value is not None] if all(f.value is not None for f in fields[1:])
             else None, cmd):
@@ -297,7 +312,7 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
         walker.result.fact(tag)
     handler = spec.get("handler")
     if handler is not None:
-        handlers.HANDLERS[handler](call)
+        HANDLERS[handler](call)
     else:
         apply_spec(call, spec)
     return cmd
@@ -322,13 +337,23 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     operands = [f for f in parsed.operands if f.value != "-"]
     layout, _, kinds_s = spec.get("ops", "each:none").partition(":")
     kinds = kinds_s.split(",")
+    programs = parsed.values(*spec.get("script", ()))
     if layout == "first" and parsed.has(*spec.get("script", ())):
         layout, kinds = "each", kinds[1:]
+    elif layout == "first" and operands:
+        programs = programs + operands[:1]
+    if spec.get("program_rx"):
+        for program in programs:
+            if program.value is None or re.search(spec["program_rx"], program.value):
+                call.opaque("writes+deletes+executes", f"{call.name} program may write files or run commands")
+    for opt in spec.get("inline", ()):
+        if parsed.has(opt):
+            call.opaque("reads+writes+deletes", f"inline program ({call.name} {opt})")
     assigned = layout_kinds(layout, kinds, len(operands))
     remote = spec.get("remote", False)
     recursive = spec.get("recursive")
-    is_recursive = recursive is True or (bool(recursive) and parsed.has(*recursive))
-    if layout != "each" and any(f.value is None and f.split for f in operands):
+    is_recursive = recursive is True or (isinstance(recursive, tuple) and parsed.has(*recursive))
+    if _roles_unknown(layout, kinds, operands):
         for kind in set(kinds):
             call.opaque(kind, "operands known only at run time may shift which operand is which")
     for f, kind in zip(operands, assigned, strict=True):
@@ -344,19 +369,35 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
             call.state.made_dirs.add(path)
     if spec.get("into_dir") and len(operands) >= 2 and layout == "last":
         handlers.into_dir(call, operands[-1], operands[:-1], kinds[0])
+    if spec.get("single_into_cwd") and len(operands) == 1 and operands[0].value is not None:
+        call.effect(kinds[0], Field(os.path.basename(operands[0].value.rstrip("/")) or "."))
     for opt, (where, kind) in spec.get("extra", {}).items():
         if parsed.has(opt) and operands:
             for f in (operands[-1:] if where == "last" else operands[:-1] if where == "rest" else operands):
                 path = call.effect(kind, f)
                 if path is not None:
                     call.result.recursive[kind][path] = None
-    if not operands and spec.get("implicit"):
+    if spec.get("implicit") and all(k == "none" for k in assigned):
         path = call.effect(spec["implicit"], Field("."))
         if path is not None and is_recursive:
             call.result.recursive[spec["implicit"]][path] = None
     for kind, reason in spec.get("opaque", {}).items():
         call.opaque(kind, reason)
     return parsed
+
+
+def _roles_unknown(layout: str, kinds: list[str], operands: list[Field]) -> bool:
+    """An opaque operand that may expand to any number of words hides which operand has
+    the distinguished role (the first for `first`, the last for `last`, the leading ones
+    for `pos`)."""
+    split = [i for i, f in enumerate(operands) if f.value is None and f.split]
+    if not split or layout == "each":
+        return False
+    if layout == "first":
+        return split[0] == 0
+    if layout == "last":
+        return split[-1] == len(operands) - 1
+    return split[0] < len(kinds) - 1
 
 
 def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
@@ -369,3 +410,12 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
     if layout == "pos":
         return [kinds[min(i, len(kinds) - 1)] for i in range(n)]
     return [kinds[0]] * n
+
+
+# table.py `handler` names -> functions
+HANDLERS: dict[str, Callable[[Call], None]] = {
+    "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
+    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "shopt": handlers.shopt, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
+    "awk": tools.awk, "unzip": tools.unzip, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
+    "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
+}

@@ -21,11 +21,14 @@ A command spec is a dict with these keys (all optional):
 - `facts`: tags added to `facts`; `remote`: operands `host:path` are remote (network).
 - `handler`: name of a function in handlers.py for grammars that do not fit the above.
 - `posix`: options end at the first operand.
+- `inline`: options whose value is a program the command runs (vim -c): reads, writes and
+  deletes become opaque.
+- `program_rx`: a regex; when the command's program text (its first operand, or the values
+  of its `script` options) matches, writes, deletes and executes become opaque (sed's `w`,
+  `e`, `s///w`, `s///e`).
 """
 
 from __future__ import annotations
-
-import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +38,10 @@ if TYPE_CHECKING:
 
 READER: Spec = {"ops": "each:reads"}
 DELETER: Spec = {"ops": "each:deletes", "recursive": ("-r", "-R", "--recursive")}
-EDITOR: Spec = {"ops": "each:writes", "val": "cSTuUiwW"}
+EDITOR: Spec = {"ops": "each:writes", "val": "cSTuUiwW", "lval": ("cmd",), "inline": ("-c", "--cmd", "-S")}
+# sed commands that write files or run commands: w/W/e commands, s///w and s///e flags
+SED_SIDE_EFFECTS = (r"(?:^|[;{}\n])\s*(?:[0-9$]+|/[^/]*/)?(?:,(?:[0-9$]+|/[^/]*/))?\s*!?\s*[wWe](?:\s|$)"
+                    r"|s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm0-9]*[we]")
 COMPRESS: Spec = {"ops": "each:reads+writes+deletes", "val": "S", "lval": ("suffix",),
                   "when": {o: {"ops": "each:reads"} for o in ("-c", "--stdout", "-k", "--keep", "-l", "--list",
                                                                "-t", "--test", "--to-stdout")}}
@@ -59,7 +65,8 @@ CHANGE_MODE: Spec = {"ops": "first:none,writes", "flags": "cfvRhHLP", "lval": ("
 COPY: Spec = {"ops": "last:writes,reads", "val": "tS", "lval": ("target-directory", "suffix", "backup", "reflink",
                                                                 "sparse", "preserve", "no-preserve", "context"),
               "optk": {"-t": "writes", "--target-directory": "writes"}, "into_dir": True,
-              "when": {o: {"ops": "each:reads"} for o in ("-t", "--target-directory")},
+              "when": {**{o: {"ops": "last:links,links"} for o in ("-l", "--link", "-s", "--symbolic-link")},
+                       **{o: {"ops": "each:reads"} for o in ("-t", "--target-directory")}},
               "recursive": ("-r", "-R", "-a", "--recursive", "--archive")}
 ARCHIVE_MEMBERS = "the archive's members (the files written) are known only at run time"
 INLINE = "inline interpreter program"
@@ -77,7 +84,8 @@ COMMANDS: dict[str, Spec] = {
     "install": {**COPY, "val": "tSgmo", "lval": ("target-directory", "suffix", "group", "mode", "owner"),
                 "when": {"-d": {"ops": "each:writes"}, "--directory": {"ops": "each:writes"},
                          "-t": {"ops": "each:reads"}, "--target-directory": {"ops": "each:reads"}}},
-    "ln": {"ops": "each:links", "val": "tS", "lval": ("target-directory", "suffix"), "into_dir": True,
+    "ln": {"ops": "last:links,links", "val": "tS", "lval": ("target-directory", "suffix"), "into_dir": True,
+           "single_into_cwd": True,
            "optk": {"-t": "links", "--target-directory": "links"}},
     "link": {"ops": "each:links"},
     "rsync": {"ops": "last:writes,reads", "val": "eBfTM", "remote": True, "into_dir": False,
@@ -103,9 +111,11 @@ COMMANDS: dict[str, Spec] = {
     "mkdir": {"ops": "each:writes", "val": "mZ", "lval": ("mode", "context")},
     "mkfifo": {"ops": "each:writes", "val": "mZ"}, "mknod": {"ops": "first:writes,none", "val": "mZ"},
     "sponge": {"ops": "each:writes"},
+    "fallocate": {"ops": "each:writes", "val": "lon", "lval": ("length", "offset")},
     "sed": {"ops": "first:none,reads", "val": "eflS", "oval": "i",
             "lval": ("expression", "file", "line-length", "in-place"),
             "optk": {"-f": "reads", "--file": "reads"}, "script": ("-e", "-f", "--expression", "--file"),
+            "program_rx": SED_SIDE_EFFECTS,
             "when": {o: {"ops": "first:none,reads+writes"} for o in ("-i", "--in-place")}},
     "chmod": CHANGE_MODE, "chown": CHANGE_MODE, "chgrp": CHANGE_MODE,
     "chattr": {"ops": "each:writes", "flags": "RVfv"},
@@ -123,9 +133,7 @@ COMMANDS: dict[str, Spec] = {
                                                             "temporary-directory", "buffer-size", "files0-from"),
              "optk": {"-o": "writes", "--output": "writes", "--files0-from": "reads"}},
     "zip": {"ops": "first:writes,reads", "val": "bnOtP", "recursive": ("-r", "-R")},
-    "unzip": {"ops": "first:reads,none", "val": "dxP", "optk": {"-d": "writes"},
-              "opaque": {"writes": ARCHIVE_MEMBERS},
-              "when": {o: {"opaque": {}} for o in ("-l", "-t", "-v", "-p", "-Z", "-c", "-z")}},
+    "unzip": {"handler": "unzip"},
     "7z": {"ops": "each:reads", "opaque": {"writes": ARCHIVE_MEMBERS}},
     "gzip": COMPRESS, "gunzip": COMPRESS, "bzip2": COMPRESS, "bunzip2": COMPRESS, "xz": COMPRESS,
     "unxz": COMPRESS, "lzma": COMPRESS, "compress": COMPRESS, "uncompress": COMPRESS,
@@ -174,6 +182,8 @@ COMMANDS: dict[str, Spec] = {
     "set": {"handler": "set"}, "shift": {"handler": "set"},
     "eval": {"handler": "eval"}, "source": {"handler": "source"}, ".": {"handler": "source"},
     "trap": {"handler": "trap"},
+    "at": {"handler": "at"}, "batch": {"handler": "at"}, "alias": {"handler": "alias"},
+    "shopt": {"handler": "shopt"},
     "curl": {"handler": "net"}, "wget": {"handler": "net"},
     **{n: {"handler": "shell"} for n in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh",
                                          "rbash", "ksh93", "busybox")},
@@ -195,24 +205,30 @@ COMMANDS: dict[str, Spec] = {
     **{n: {"ops": "each:none"} for n in ("echo", "true", "false", ":", "test", "[", "[[", "sleep", "date",
                                          "pwd", "whoami", "id", "uname", "hostname", "basename", "dirname",
                                          "seq", "yes", "expr", "let", "kill", "pkill", "killall", "wait",
-                                         "jobs", "fg", "bg", "type", "which", "whereis", "hash", "alias",
-                                         "unalias", "return", "exit", "break", "continue", "shopt", "umask",
+                                         "jobs", "fg", "bg", "type", "which", "whereis", "hash",
+                                         "unalias", "return", "exit", "break", "continue", "umask",
                                          "ulimit", "history", "clear", "tput", "stty", "tr", "bc", "dc",
                                          "factor", "nproc", "uptime", "ps", "top", "free", "df", "lsof",
                                          "times", "caller", "disown", "suspend", "logout",
                                          "help", "enable", "complete", "compopt", "dirs", "mktemp")},
 }
 
-ALIASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^python[0-9.]*$|^pypy[0-9.]*$"), "python"),
-    (re.compile(r"^pip[0-9.]*$"), "pip"),
-    (re.compile(r"^perl[0-9.]*$"), "perl"),
-    (re.compile(r"^ruby[0-9.]*$"), "ruby"),
-    (re.compile(r"^php[0-9.]*$"), "php"),
-    (re.compile(r"^node[0-9.]*$"), "node"),
-    (re.compile(r"^lua[0-9.]*$"), "lua"),
-    (re.compile(r"^(?:g|gnu)?(sed|awk|tar|find|grep|cp|mv|rm|ln)$"), r"\1"),
-)
+# versioned names (python3.12, pip3, perl5.36) and GNU-prefixed tools (gsed, gnutar) -> table key
+VERSIONED = {"python": "python", "pypy": "python", "pip": "pip", "perl": "perl", "ruby": "ruby", "php": "php",
+             "node": "node", "lua": "lua"}
+GNU_PREFIXED = frozenset({"sed", "awk", "tar", "find", "grep", "cp", "mv", "rm", "ln"})
+
+
+def canonical(name: str) -> str:
+    """The table key for a command name."""
+    base = name.rstrip("0123456789.")
+    if base in VERSIONED:
+        return VERSIONED[base]
+    for prefix in ("gnu", "g"):
+        if name.startswith(prefix) and name[len(prefix):] in GNU_PREFIXED:
+            return name[len(prefix):]
+    return name
+
 
 # Wrappers run the command in their operands. Keys as in COMMANDS plus:
 # `pos`: operands before the command (timeout DURATION); `cwd`: option setting the directory;
@@ -267,6 +283,7 @@ WRAPPERS: dict[str, Spec] = {
                                                           "process-slot-var"),
               "optk": {"-a": "reads", "--arg-file": "reads"}, "xargs": True},
     "parallel": {"val": "jSI", "xargs": True},
+    "coproc": {},
 }
 PRIVILEGED = frozenset(n for n, s in WRAPPERS.items() if s.get("privileged"))
 SHELLS = frozenset(n for n, s in COMMANDS.items() if s.get("handler") == "shell")

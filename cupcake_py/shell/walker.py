@@ -40,7 +40,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker")
+                 "walker", "cd_result", "aliases", "shopts")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -53,6 +53,9 @@ class State(Scope):
         self.dirstack: list[str | None] = []
         self.made_dirs: set[str] = set()
         self.walker = walker
+        self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
+        self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
+        self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -60,6 +63,8 @@ class State(Scope):
         other.exported = set(self.exported)
         other.unknown = set(self.unknown)
         other.functions = dict(self.functions)
+        other.aliases = dict(self.aliases)
+        other.shopts = self.shopts
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -115,15 +120,24 @@ class State(Scope):
     def positional(self) -> list[str] | None:
         return self.args
 
+    def glob_options(self) -> frozenset[str] | None:
+        return self.shopts
+
+    def ifs(self) -> str | None:
+        if "IFS" in self.unknown:
+            return None
+        value = self.values.get("IFS", " \t\n")
+        return " \t\n" if value is None else value
+
     def substitute(self, node: Node) -> str | None:
         inner = self.copy()
         start = len(self.walker.result.commands)
         self.walker.sequence(node, inner)
         made = self.walker.result.commands[start:]
-        if node.type == "command_substitution" and len(made) == 1 and made[0].name == "pwd" \
-                and len(made[0].fields) == 1 and made[0].cwd is not None:
-            return made[0].cwd
-        return None
+        if node.type != "command_substitution" or len(made) != 1 or made[0].redirects or made[0].wrappers:
+            return None
+        out = static_output(made[0])
+        return out.rstrip("\n") if out is not None else None
 
     def merge(self, others: list[State]) -> None:
         """After control flow that may have run any of `others` (or none): keep what agrees."""
@@ -136,6 +150,9 @@ class State(Scope):
                     self.invalidate(name)
             self.exported |= other.exported
             self.functions.update(other.functions)
+            self.aliases.update(other.aliases)
+            if self.shopts != other.shopts:
+                self.shopts = None
             self.made_dirs |= other.made_dirs
 
 
@@ -213,19 +230,41 @@ class Walker:
                 self._other(child, state, ctx)
 
     def _list(self, node: Node, state: State, ctx: Ctx) -> None:
+        ok, fail = self._cond(node, state, ctx)
+        _replace_state(state, _merge(ok, fail) or state)
+
+    def _cond(self, node: Node, state: State, ctx: Ctx) -> tuple[State | None, State | None]:
+        """(state when `node` succeeded, state when it failed); None: that outcome cannot
+        happen (a cd into an existing directory does not fail)."""
         parts = [c for c in node.children if c.is_named and c.type != "comment"]
         ops = [c.type for c in node.children if c.type in ("&&", "||")]
-        if len(parts) != 2 or len(ops) != 1:
-            self.sequence(node, state, ctx)
-            return
+        if node.type == "list" and len(parts) == 2 and len(ops) == 1:
+            before = state.copy()
+            ok_l, fail_l = self._cond(parts[0], state, ctx)
+            if ops[0] == "&&":
+                if ok_l is None:
+                    return None, fail_l
+                ok_r, fail_r = self._cond(parts[1], ok_l, ctx)
+                return ok_r, _merge(fail_l, fail_r)
+            if fail_l is None:  # still report what the right side would do (the left may fail after all)
+                self._cond(parts[1], before, ctx)
+                return ok_l, None
+            ok_r, fail_r = self._cond(parts[1], fail_l, ctx)
+            return _merge(ok_l, ok_r), fail_r
+        if node.type == "negated_command" and len(parts) == 1:
+            ok, fail = self._cond(parts[0], state, ctx)
+            return fail, ok
         before = state.copy()
-        self.statement(parts[0], state, ctx)
-        after_left = state.copy()
-        if ops[0] == "||":
-            # the right side runs when the left failed: anywhere between before and after
-            state.merge([before])
-        self.statement(parts[1], state, ctx)
-        state.merge([after_left] if ops[0] == "||" else [before])
+        state.cd_result = None
+        self.statement(node, state, ctx)
+        if state.cd_result == "sure":
+            return state, None
+        if state.cd_result == "unsure":
+            return state, before
+        if node.type in ("command", "redirected_statement", "pipeline", "subshell", "declaration_command",
+                         "variable_assignment"):
+            return state, state.copy()
+        return state, _merge(before, state)
 
     def _pipeline(self, node: Node, state: State, ctx: Ctx) -> None:
         stages = [c for c in node.children if c.is_named and c.type != "comment"]
@@ -260,9 +299,6 @@ class Walker:
         merged = branches[0]
         merged.merge(branches[1:])
         _replace_state(state, merged)
-
-    def _clause(self, node: Node, state: State, ctx: Ctx) -> None:
-        self.sequence(node, state, ctx)
 
     def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
         before = state.copy()
@@ -376,7 +412,7 @@ class Walker:
 
     def _redirected(self, node: Node, state: State, ctx: Ctx) -> None:
         body = node.child_by_field_name("body")
-        redirects = [c for c in node.children if c.type in REDIRECT_NODES]
+        redirects, tails = heredoc_tails([c for c in node.children if c.type in REDIRECT_NODES])
         records, stdin = semantics.redirects(self, redirects, state, None)
         start = len(self.result.commands)
         if body is not None:
@@ -385,6 +421,22 @@ class Walker:
         targets = made[-1:] if body is not None and body.type in ("list", "pipeline") else made
         for cmd in targets:
             cmd.redirects.extend(records)
+        self.run_tails(tails, state, made[-1] if made else None)
+
+    def run_tails(self, tails: list[Node], state: State, last: Cmd | None) -> None:
+        """What the grammar hangs onto a here-document's first line: `| next stage` or
+        `&& / || next command` (the here-document belongs to the command before)."""
+        for tail in tails:
+            if tail.type == "pipeline":
+                stdin: tuple[str, object] | None = ("cmd", last) if last is not None else None
+                for stage in tail.children:
+                    if stage.is_named and stage.type != "comment":
+                        start = len(self.result.commands)
+                        self.statement(stage, state.copy(), Ctx(stdin))
+                        made = [c for c in self.result.commands[start:] if c.depth == self.depth]
+                        stdin = ("cmd", made[-1]) if len(made) == 1 else ("opaque", "output of a pipeline stage")
+            else:
+                self.statement(tail, state, Ctx())
 
     def _command(self, node: Node, state: State, ctx: Ctx) -> None:
         semantics.simple_command(self, node, state, ctx)
@@ -405,6 +457,58 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
+
+
+def static_output(cmd: Cmd) -> str | None:
+    """What `pwd`, `echo`, `printf FORMAT` (no % or escapes) or `cat` of a here-document
+    print, when all static; None otherwise."""
+    words = [f.value for f in cmd.fields[1:]]
+    if any(w is None for w in words):
+        return None
+    args = [w or "" for w in words]
+    if cmd.name == "pwd" and not args:
+        return cmd.cwd
+    if cmd.name == "echo":
+        newline = "\n"
+        while args and args[0] in ("-n", "-E"):
+            newline = "" if args[0] == "-n" else newline
+            args = args[1:]
+        if any("\\" in a for a in args) or (args and args[0].startswith("-e")):
+            return None  # escapes: bash's and dash's echo differ
+        return " ".join(args) + newline
+    if cmd.name == "printf" and args and "%" not in args[0] and "\\" not in args[0] and not args[0].startswith("-"):
+        return args[0]
+    if cmd.name == "cat" and not args and cmd.stdin is not None and cmd.stdin[0] == "text":
+        return str(cmd.stdin[1])
+    return None
+
+
+def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Redirections with the ones nested in here-documents flattened out, and the statements
+    the grammar nests in a here-document's first line (pipeline continuations, `&&`/`||`
+    right sides)."""
+    redirects: list[Node] = []
+    tails: list[Node] = []
+    for n in nodes:
+        redirects.append(n)
+        if n.type != "heredoc_redirect":
+            continue
+        for c in n.children:
+            if c.type in REDIRECT_NODES:
+                redirects.append(c)
+            elif c.is_named and c.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"):
+                tails.append(c)
+    return redirects, tails
+
+
+def _merge(a: State | None, b: State | None) -> State | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out = a.copy()
+    out.merge([b])
+    return out
 
 
 def _replace_state(target: State, source: State) -> None:

@@ -37,8 +37,9 @@ MAX_BRACE = 1024
 ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 DQ_ESCAPABLE = frozenset('$`"\\\n')
-SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
-SIDE_EFFECT = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
+SEQUENCE = (r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
+TOO_BIG = "\0too big"
+SIDE_EFFECT = (r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
 class Scope:
@@ -57,6 +58,14 @@ class Scope:
         raise NotImplementedError
 
     def positional(self) -> list[str] | None:
+        raise NotImplementedError
+
+    def glob_options(self) -> frozenset[str] | None:
+        """shopt settings that change pathname expansion; None: not known statically."""
+        raise NotImplementedError
+
+    def ifs(self) -> str | None:
+        """The field separators (bash ignores IFS from the environment); None: not static."""
         raise NotImplementedError
 
 
@@ -224,7 +233,7 @@ class Expander:
         for child in _descendants(node):
             if child.type in ("command_substitution", "process_substitution"):
                 self.scope.substitute(child)
-        if SIDE_EFFECT.search(body):
+        if re.search(SIDE_EFFECT, body):
             for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body):
                 self.scope.invalidate(name)
         stripped = body.strip()
@@ -245,7 +254,7 @@ class Expander:
     def fields(self, nodes: Sequence[Node], *, glob: bool = True) -> list[Field]:
         out: list[Field] = []
         for alternative in _brace(self.chunks(nodes)):
-            for parts in _split(_tilde(alternative, self.scope)):
+            for parts in _split(_tilde(alternative, self.scope), self.scope.ifs()):
                 out.extend(self._glob(parts) if glob else [_plain(parts)])
         self.result.words += len(out)
         if self.result.words > self.result.budget.max_words:
@@ -259,16 +268,25 @@ class Expander:
         pattern = "".join(t if k in (LIT, EXPANDED) else _escape_glob(t) for k, t in parts)
         if not globbing.has_glob(pattern):
             return [field]
+        opts = self.scope.glob_options()
+        if opts is None:
+            return [Field(None, reason=f"glob {pattern!r} under shell options known only at run time", split=True)]
+        if "noglob" in opts:
+            return [field]
         cwd = self.scope.cwd
         if cwd is None and not pattern.startswith("/"):
             return [Field(None, pattern=None, reason=f"glob {pattern!r} in a directory not known statically")]
         budget = self.result.budget
         got = globbing.expand(pattern, cwd or "/", max_matches=budget.max_glob_matches,
-                              max_dirs=budget.max_glob_dirs, deadline=self.result.deadline)
+                              max_dirs=budget.max_glob_dirs, deadline=self.result.deadline, options=opts)
         if got.truncated:
             return [Field(None, pattern=pattern, reason=f"glob {pattern!r} matches more than the budget allows",
                           split=True)] + [Field(m, pattern=pattern) for m in got.matches]
         if not got.matches:
+            if "nullglob" in opts:
+                return []
+            if "failglob" in opts:
+                return [Field(None, reason=f"glob {pattern!r} matches nothing (failglob: the command does not run)")]
             return [Field(globbing.unescape(pattern), pattern=pattern)]
         return [Field(m, pattern=pattern) for m in got.matches]
 
@@ -291,7 +309,9 @@ def _escape_glob(s: str) -> str:
 def _plain(parts: list[Chunk]) -> Field:
     opaque = [t for k, t in parts if k in (OPAQUE, OPAQUE_Q)]
     if opaque:
-        return Field(None, reason=opaque[0], split=any(k == OPAQUE for k, _ in parts))
+        first = next(i for i, (k, _) in enumerate(parts) if k in (OPAQUE, OPAQUE_Q))
+        return Field(None, reason=opaque[0], split=any(k == OPAQUE for k, _ in parts),
+                     prefix="".join(t for _, t in parts[:first]))
     return Field("".join(t for _, t in parts))
 
 
@@ -370,6 +390,8 @@ def _brace_tokens(tokens: list[Chunk]) -> list[list[Chunk]]:
             bounds = [i] + commas + [close]
             alts = [tokens[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False)]
         elif all(k == LIT for k, _ in inner) and (seq := _sequence("".join(t for _, t in inner))) is not None:
+            if seq == [TOO_BIG]:
+                return [[(OPAQUE, "brace expansion larger than the analysis budget")]]
             alts = [[(QUOTED, s)] for s in seq]
         else:
             continue
@@ -384,7 +406,7 @@ def _brace_tokens(tokens: list[Chunk]) -> list[list[Chunk]]:
 
 
 def _sequence(inner: str) -> list[str] | None:
-    m = SEQUENCE.match(inner)
+    m = re.match(SEQUENCE, inner)
     if m is None:
         return None
     a, b, step_s = m.group(1), m.group(2), m.group(3)
@@ -396,7 +418,7 @@ def _sequence(inner: str) -> list[str] | None:
             (b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1) else 0
         rng = range(x, y + 1, step) if x <= y else range(x, y - 1, -step)
         if len(rng) > MAX_BRACE:
-            return None
+            return [TOO_BIG]
         return [str(n).zfill(width) if n >= 0 else "-" + str(-n).zfill(width - 1) for n in rng]
     if len(a) == 1 and len(b) == 1 and not a.isdigit() and not b.isdigit():
         x, y = ord(a), ord(b)
@@ -405,9 +427,23 @@ def _sequence(inner: str) -> list[str] | None:
     return None
 
 
-def _split(chunks: list[Chunk]) -> list[list[Chunk]]:
-    """Word splitting of unquoted expansion results (default IFS); empty fields vanish unless
-    a quoted part keeps them."""
+def _split(chunks: list[Chunk], ifs: str | None) -> list[list[Chunk]]:
+    """Word splitting of unquoted expansion results on IFS; empty fields vanish unless a
+    quoted part keeps them. An IFS known only at run time makes unquoted expansions opaque."""
+    if ifs is None:
+        chunks = [(OPAQUE, "IFS is not static, so word splitting is not known") if k == EXPANDED else (k, t)
+                  for k, t in chunks]
+    elif ifs == "":
+        chunks = [(QUOTED, t) if k == EXPANDED else (k, t) for k, t in chunks]
+    white = "".join(c for c in (ifs or "") if c in " \t\n")
+    other = "".join(c for c in (ifs or "") if c not in " \t\n")
+    parts = []
+    if other:
+        parts.append(f"[{re.escape(white)}]*[{re.escape(other)}][{re.escape(white)}]*" if white
+                     else f"[{re.escape(other)}]")
+    if white:
+        parts.append(f"[{re.escape(white)}]+")
+    separator = "|".join(parts) or "(?!)"
     fields: list[list[Chunk]] = []
     cur: list[Chunk] = []
     keep = False
@@ -424,7 +460,7 @@ def _split(chunks: list[Chunk]) -> list[list[Chunk]]:
                 keep = True
             cur.append((kind, t))
             continue
-        pieces = re.split(r"[ \t\n]+", t)
+        pieces = re.split(separator, t)
         for n, piece in enumerate(pieces):
             if n > 0:
                 close()
