@@ -53,6 +53,12 @@ sensitive_name(name) if endswith(name, ".env")
 
 sensitive_name(name) if name in tables.sdp_secret_names
 
+# id_rsa_work, id_ed25519_github, … (their .pub halves are harmless)
+sensitive_name(name) if {
+	some k in ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
+	startswith(name, k)
+}
+
 sensitive_name(name) if ext(name) in tables.sdp_key_exts
 
 sensitive_name(name) if {

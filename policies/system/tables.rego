@@ -29,7 +29,7 @@ sys_system_dirs := [
 # Below the home directory: shell start-up, persistence and credentials.
 sys_home_files := [
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
-	".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".inputrc", ".xprofile", ".xinitrc",
+	".zlogin", ".zlogout", ".vimrc", ".config/nvim", ".tmux.conf", ".npmrc", ".pip", ".config/pip", ".pydistutils.cfg", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".inputrc", ".xprofile", ".xinitrc",
 	".xsession", ".pam_environment", ".gitconfig", ".config/git", ".config/fish", ".config/systemd",
 	".config/autostart", ".config/environment.d", ".config/nushell", ".config/powershell", ".config/upstart",
 	".ssh", ".gnupg", ".local/share/keyrings", ".local/bin", ".local/share/systemd", "library/launchagents",
@@ -51,7 +51,7 @@ sys_secret_reads := ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/pr
 sys_privileged := {"sudo", "doas", "su", "pkexec", "run0", "sudoedit"}
 
 # sensitive_data_protection
-sdp_key_exts := {"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3", "db"}
+sdp_key_exts := {"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3", "db", "tfstate", "age"}
 
 # sensitive_data_protection
 sdp_text_exts := {"json", "yaml", "yml", "toml", "ini", "cfg", "conf", "txt", "env", "xml", "properties", "csv"}
@@ -63,10 +63,10 @@ sdp_secret_names := {
 }
 
 # sensitive_data_protection
-sdp_secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token"}
+sdp_secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token", "service-account", "service_account", "serviceaccount"}
 
 # sensitive_data_protection
-sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/"}
+sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data"}
 
 # sensitive_data_protection
 sdp_harmless_exts := {"example", "sample", "template", "dist", "tmpl", "pub"}
