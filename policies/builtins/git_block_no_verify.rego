@@ -132,8 +132,19 @@ uncertain contains "the git subcommand is computed at run time" if {
 uncertain contains concat("", ["`git ", g.subcommand, "` has arguments computed at run time"]) if {
 	some g in checked
 	g.subcommand in tables.gnv_hook_running
-	some a in object.get(g, "args", [])
+	args := object.get(g, "args", [])
+	some i, a in args
 	a == null
+	not value_of_option(args, i)
+}
+
+# An opaque word right after an option that takes a value (`-m "$MSG"`) is that value, never
+# a flag such as -n.
+value_options := {"-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--author", "--date", "-t", "--template", "--cleanup", "-o", "--push-option", "--trailer", "-S", "--gpg-sign"}
+
+value_of_option(args, i) if {
+	i > 0
+	args[i - 1] in value_options
 }
 
 uncertain contains concat("", ["a command whose name is computed at run time may run git: ", r]) if {

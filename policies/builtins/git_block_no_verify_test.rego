@@ -56,4 +56,5 @@ test_opaque_git_asks if {
 	count(gb.ask) == 1 with input as bash("git $(echo commit) -n", [g(null, [null], false)], ["git"], {})
 	count(gb.ask) == 1 with input as bash("git commit $X", [g("commit", [null], false)], ["git"], {})
 	count(gb.ask) == 0 with input as bash("git status", [g("status", [], false)], ["git"], {})
+	count(gb.ask) == 0 with input as bash("git commit -m \"$MSG\"", [g("commit", ["-m", null], false)], ["git"], {})
 }

@@ -111,3 +111,13 @@ test_reason_names_the_match if {
 	some d in pp.halt with input as tool("Edit", "/proj/secrets/a", "write")
 	d.reason == "read-only (protected_paths: Edit writes /proj/secrets/a, which matches protected path 'secrets/')"
 }
+
+test_inline_code_without_file_capabilities_is_not_uncertain if {
+	inline := [{"kind": "deletes", "reason": "inline interpreter program", "command": 0}]
+	harmless := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", "print(1+2)"]}]}})
+	count(pp.ask) == 0 with input as harmless
+	risky := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", "__import__('shutil').rmtree('sec'+'rets')"]}]}})
+	count(pp.ask) == 1 with input as risky
+	hidden := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", null]}]}})
+	count(pp.ask) == 1 with input as hidden
+}

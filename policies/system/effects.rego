@@ -193,6 +193,25 @@ tree_changes contains t if {
 opaque contains o if {
 	some o in object.get(shell, "opaque", [])
 	is_object(o)
+	not harmless_inline(o)
+}
+
+# Inline interpreter code (`python3 -c "print(1)"`, `node -e …`) is opaque to the analysis, but
+# code that names no file, process, import or encoding capability at all cannot reach a file:
+# it is not an uncertainty. Any capability word (open, os., shutil, exec, getattr, \x, …) or an
+# opaque word in the command keeps it uncertain.
+harmless_inline(o) if {
+	contains(object.get(o, "reason", ""), "inline interpreter")
+	is_number(o.command)
+	c := commands[o.command]
+	words := object.get(c, "argv", [null])
+	every w in words {
+		is_string(w)
+	}
+	code := lower(concat(" ", array.slice(words, 1, count(words))))
+	every cap in data.cupcake.system.tables.inline_capabilities {
+		not contains(code, cap)
+	}
 }
 
 uncertain_change contains concat("", [o.kind, ": ", object.get(o, "reason", "unknown")]) if {
