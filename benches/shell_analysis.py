@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,20 +49,34 @@ CHILDREN = {
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as an installed cupcake
 
 
-def _child_ms(code: str) -> float:
-    start = time.perf_counter()
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _child_ms(code: str) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one child."""
+    cpu0, start = _child_cpu(), time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=CHILD_ENV)
-    return (time.perf_counter() - start) * 1e3
+    return (time.perf_counter() - start) * 1e3, (_child_cpu() - cpu0) * 1e3
 
 
-def process_costs(runs: int) -> dict[str, float]:
-    samples: dict[str, list[float]] = {k: [] for k in CHILDREN}
+def process_costs(runs: int) -> dict[str, dict[str, float]]:
+    wall: dict[str, list[float]] = {k: [] for k in CHILDREN}
+    cpu: dict[str, list[float]] = {k: [] for k in CHILDREN}
     for _ in range(runs):  # interleaved: load changes hit every variant alike
         for name, code in CHILDREN.items():
-            samples[name].append(_child_ms(code))
-    base = statistics.median(samples["python -c pass"])
-    return {name: round(statistics.median(v) - (0 if name == "python -c pass" else base), 2)
-            for name, v in samples.items()}
+            w, c = _child_ms(code)
+            wall[name].append(w)
+            cpu[name].append(c)
+    out: dict[str, dict[str, float]] = {}
+    for name in CHILDREN:
+        base = name != "python -c pass"
+        out[name] = {
+            "wall_ms": round(statistics.median(wall[name]) - (statistics.median(wall["python -c pass"]) if base else 0), 2),
+            "cpu_ms": round(statistics.median(cpu[name]) - (statistics.median(cpu["python -c pass"]) if base else 0), 2),
+        }
+    return out
 
 
 def in_process(loops: int) -> dict[str, dict[str, float]]:
@@ -98,9 +113,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print("fresh process, median ms (python -c pass is absolute; the others are on top of it):")
-    for name, ms in result["process_ms_over_python"].items():
-        print(f"  {ms:8.2f}  {name}")
+    print("fresh process, median ms, wall / CPU (python -c pass is absolute; the others on top of it):")
+    for name, row in result["process_ms_over_python"].items():
+        print(f"  {row['wall_ms']:8.2f} {row['cpu_ms']:8.2f}  {name}")
     print("in process, per command (µs): parse only / whole analysis")
     for command, row in result["per_command"].items():
         print(f"  {row['parse_us']:8.1f} {row['analyze_us']:9.1f}  {command}")

@@ -2,13 +2,16 @@
 
 In: as `cupcake_py.shell.analyze`. Out: the `shell` dict. A missing parser, an exhausted
 budget (`Deadline`) or any unexpected error marks the whole command opaque with the reason
-(all kinds and `command`), keeping what was found before; it never raises.
+(all kinds and `command`), keeping what was found before; it never raises, except that the
+engine's own `CupcakeError`s raised into it (the evaluation's hard deadline alarm) pass
+through.
 """
 
 from __future__ import annotations
 
 import os
 
+from cupcake_py.errors import CupcakeError
 from cupcake_py.shell.model import KINDS, Budget, Deadline, Result
 
 TYPE_CHECKING = False
@@ -32,6 +35,8 @@ def run(command: str, cwd: str, *, env: dict[str, str] | None = None, budget: Bu
         _all_opaque(result, f"{exc} (the rest of the command line is not analysed)")
     except RecursionError:
         _all_opaque(result, "the command line nests too deeply to analyse")
+    except CupcakeError:
+        raise  # the engine's own stops (the hard evaluation deadline) pass through
     except Exception as exc:  # noqa: BLE001 - fail safe: an analysis bug must never pass as "fine"
         result.parsed = False
         _all_opaque(result, f"internal analysis error: {type(exc).__name__}: {exc}")

@@ -357,6 +357,8 @@ SUB_SPECS: dict[str, dict[str, Any]] = {
     "checkout": {"val": "bB", "lval": ("conflict", "pathspec-from-file")},
     "config": {"val": "f", "lval": ("file", "blob", "type", "default", "comment", "value")},
     "archive": {"val": "o", "lval": ("output", "format", "prefix", "remote", "exec")},
+    "clone": {"val": "obcju", "lval": ("origin", "branch", "config", "depth", "reference", "separate-git-dir",
+                                        "template", "upload-pack", "jobs", "filter", "shallow-since")},
     "log": {"val": "n", "lval": ("max-count", "format", "pretty", "author", "since", "until", "grep")},
 }
 
@@ -428,6 +430,9 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
         _tree_write(call, paths, tree)
     elif sub in ("clone", "init", "worktree"):
         targets = parsed.operands[1:] if sub == "clone" else parsed.operands[-1:]
+        if sub == "clone" and len(parsed.operands) == 1 and parsed.operands[0].value:
+            name = parsed.operands[0].value.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+            targets = [Field(name[:-4] if name.endswith(".git") else name)]
         for f in targets:
             call.effect("writes", f)
     if sub == "rebase":

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cupcake_py.shell.walker import State
 
 RUNTIME_CODE = "shell code known only at run time"
+STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 ALL_KINDS = "reads+writes+deletes+links+executes"
 INLINE_KINDS = "reads+writes+deletes"
 INLINE = "inline interpreter program"
@@ -112,7 +113,7 @@ def _depth_ok(call: Call, what: str) -> bool:
 
 
 def run_code(call: Call, code: Field, origin: str, *, share: bool = False,
-             args: list[str] | None = None) -> None:
+             args: list[str] | None = None, arg0: str | None = None) -> None:
     """Analyse shell code one level deeper (a new shell, or the same one for eval/source)."""
     if code.value is None:
         call.opaque("command", f"{RUNTIME_CODE} ({code.reason})")
@@ -121,6 +122,8 @@ def run_code(call: Call, code: Field, origin: str, *, share: bool = False,
     if not _depth_ok(call, origin):
         return
     state = call.state if share else call.state.child(call.walker, call.cwd, call.env, args or [])
+    if not share:
+        state.arg0 = arg0
     if share and call.cwd != call.state.cwd:
         state = call.state.copy()
         state.cwd = call.cwd
@@ -159,6 +162,12 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
              args: list[str] | None = None, origin: str = "script:") -> None:
     """A file run as a program (`./x`, `bash x`, `source x`): executes it; shell scripts are
     analysed (other interpreters' scripts are only `executes`)."""
+    if field.value in STDIN_FILES:
+        if shell:
+            stdin_script(call)
+        else:
+            call.opaque(INLINE_KINDS, f"{INLINE} read from input")
+        return
     path = call.effect("executes", field)
     if path is None:
         if field.value is not None:
@@ -166,13 +175,21 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         call.opaque("command", f"the script to run is not static ({field.reason})")
         call.opaque(ALL_KINDS, "the script to run is not static")
         return
+    if os.path.isdir(path):
+        return  # a directory does not run
     if not os.path.isfile(path):
-        if any(path in call.result.effects[k] for k in ("writes", "links")) or not os.path.lexists(path):
-            call.opaque("command", f"script {path} does not exist before the command line runs")
-            call.opaque(ALL_KINDS, f"script {path} is not there to analyse")
+        reason = f"script {path} does not exist before the command line runs" if not os.path.lexists(path) else \
+            f"script {path} is not a regular file (device, pipe or socket)"
+        call.opaque("command", reason)
+        call.opaque(ALL_KINDS, reason)
+        return
+    if any(path in call.result.effects[k] for k in ("writes", "links")):
+        call.opaque("command", f"script {path} is changed by this command line before it runs")
+        call.opaque(ALL_KINDS, f"script {path} is changed by this command line")
         return
     if not shell and not _is_shell_script(call, path):
         return
+    call.effect("reads", Field(path))  # the shell reads the script (`source .env` loads its values)
     if not _depth_ok(call, f"script {path}"):
         return
     content = read_script(call, path)
@@ -182,6 +199,7 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         state = call.state
     else:
         state = call.state.child(call.walker, call.cwd, call.env, args or [])
+        state.arg0 = field.value
     call.walker.run_string(content, state, origin + path)
 
 
@@ -248,7 +266,8 @@ def shell(call: Call) -> None:
             return
         positional = [f.value or "" for f in operands[2:]] if all(f.value is not None for f in operands[1:]) \
             else None
-        run_code(call, operands[0], "bash -c", args=positional)
+        arg0 = operands[1].value if len(operands) > 1 else call.name
+        run_code(call, operands[0], "bash -c", args=positional, arg0=arg0)
     elif operands and not stdin_mode:
         positional = [f.value or "" for f in operands[1:]] if all(f.value is not None for f in operands[1:]) \
             else None
@@ -279,9 +298,9 @@ def stdin_script(call: Call) -> None:
                 run_file(call, Field(path) if path else Field(None, reason="cat in an unknown directory"),
                          shell=True, origin="stdin-script:")
             return
-        from cupcake_py.shell.walker import static_output
+        from cupcake_py.shell.outputs import static_output
 
-        text = static_output(value) if not value.redirects else None
+        text = static_output(value, call.result) if not value.redirects else None
         if text is not None:
             run_code(call, Field(text), "stdin-script:-")
             return
@@ -493,7 +512,7 @@ def interp(call: Call) -> None:
         return
     script = parsed.values(str(spec.get("script_opt", "")))
     target = script[0] if script else (rest[0] if rest else None)
-    if target is None or target.value == "-":
+    if target is None or target.value == "-" or target.value in STDIN_FILES:
         if call.stdin is not None:
             call.opaque(INLINE_KINDS, f"{INLINE} read from input")
         return

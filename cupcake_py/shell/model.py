@@ -158,11 +158,13 @@ class Result:
             return absolute
         if absolute.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a socket
             self.fact("network")
-        real = os.path.realpath(absolute)
+        # realpath of the path as written: `..` after a symlink goes where the kernel goes
+        raw = value if value.startswith("/") else os.path.join(cwd or "/", value)
+        real = os.path.realpath(raw)
         self.effects[kind][real] = None
-        if own and real != absolute:
-            self.effects[kind][os.path.join(os.path.realpath(os.path.dirname(absolute)),
-                                            os.path.basename(absolute))] = None
+        if own and real != absolute and os.path.basename(absolute) not in ("", "..", "."):
+            own_path = os.path.join(os.path.realpath(os.path.dirname(raw.rstrip("/"))), os.path.basename(absolute))
+            self.effects[kind][own_path] = None
         if field.pattern is not None:
             pattern = absolute_path(field.pattern, cwd, pattern=True)
             if pattern is not None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     Operand = Callable[[int, int, bool], list[Chunk]]
 
-LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q = range(5)
+LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q, ARRAY_Q = range(6)
 HEAD = (r"\$\{(#(?!\}))?(!)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?")
 SIMPLE = (r"\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!-])")
 OPERATORS = (":-", ":=", ":+", ":?", "-", "=", "+", "?", "##", "#", "%%", "%", "//", "/#", "/%", "/",
@@ -35,6 +35,9 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
     """(known, value or None when unset, reason when not known)."""
     if name in RUNTIME:
         return False, None, f"${name} is known only at run time"
+    if name == "0":
+        arg0 = scope.program_name()
+        return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
     if name in ("@", "*", "#") or name.isdigit():
         args = scope.positional()
         if args is None:
@@ -44,7 +47,8 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
         if name in ("@", "*"):
             return True, " ".join(args), ""
         if name == "0":
-            return False, None, "$0 is known only at run time"
+            arg0 = scope.program_name()
+            return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
         n = int(name)
         return True, args[n - 1] if n <= len(args) else None, ""
     known, value = scope.lookup(name)
@@ -112,6 +116,37 @@ def _split_slash(raw: str, start: int, end: int) -> int:
     return end
 
 
+def _indexed(name: str, index: str, scope: Scope) -> tuple[bool, str | None, str]:
+    """${a[N]} (N a static integer, negative from the end)."""
+    items = scope.array(name)
+    if items is None:
+        return False, None, f"array {name} is not known statically"
+    if not index.lstrip("-").isdigit():
+        return False, None, f"array index {index!r} is not static"
+    i = int(index)
+    if i < 0:
+        i += len(items)
+    return True, (items[i] if 0 <= i < len(items) else None), ""
+
+
+def _element(raw: str, end: int, length: str | None, indirect: str | None, name: str, index: str, scope: Scope,
+             quoted: bool) -> list[Chunk] | None:
+    """${a[@]}, ${a[*]}, ${#a[@]}; None when the subscript is a single element."""
+    if index not in ("@", "*"):
+        return None
+    items = scope.array(name)
+    opaque = OPAQUE_Q if quoted else OPAQUE
+    if items is None or indirect or raw[end:] != "}":
+        return [(opaque, f"array expansion {raw[:60]!r} is not static")]
+    if length:
+        return [(QUOTED if quoted else EXPANDED, str(len(items)))]
+    if not items:
+        return [(EXPANDED, "")]
+    if quoted and index == "@":
+        return [(ARRAY_Q, "\0".join(items))]
+    return [(QUOTED if quoted else EXPANDED, " ".join(items))]
+
+
 def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> list[Chunk]:
     kind = QUOTED if quoted else EXPANDED
     opaque = OPAQUE_Q if quoted else OPAQUE
@@ -130,13 +165,19 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         return [(opaque, f"parameter expansion {raw[:60]!r} is not understood")]
     length, indirect, name, subscript = m.group(1), m.group(2), m.group(3), m.group(4)
     if subscript is not None:
-        return [(opaque, f"array element {raw[:60]!r} is not tracked")]
-    known, value, why = _value(name, scope)
-    if indirect:
-        if not known or value is None:
-            return [(opaque, why or f"indirect expansion {raw[:60]!r} through an unset name")]
-        known, value, why = _value(value, scope) if re.fullmatch(r"[A-Za-z_]\w*", value) else (False, None,
-                                                                                               "bad indirection")
+        got = _element(raw, m.end(), length, indirect, name, subscript[1:-1], scope, quoted)
+        if got is not None:
+            return got
+        known, value, why = _indexed(name, subscript[1:-1], scope)
+        if not known or indirect:
+            return [(opaque, why or f"array expansion {raw[:60]!r} is not static")]
+    else:
+        known, value, why = _value(name, scope)
+        if indirect:
+            if not known or value is None:
+                return [(opaque, why or f"indirect expansion {raw[:60]!r} through an unset name")]
+            known, value, why = _value(value, scope) if re.fullmatch(r"[A-Za-z_]\w*", value) else \
+                (False, None, "bad indirection")
     rest_start, end = m.end(), len(raw) - 1
     if rest_start == end:
         if length:

@@ -194,6 +194,17 @@ COMMANDS: dict[str, Spec] = {
                                        "pnpm", "bun", "apt", "apt-get", "aptitude", "dpkg", "brew", "cargo", "gem",
                                        "go", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak",
                                        "composer", "bundle")},
+    # devices, mounts, the system itself
+    **{n: {"ops": "each:writes", "facts": ("system_control",)}
+       for n in ("mkfs", "mke2fs", "mkswap", "fdisk", "sfdisk", "cfdisk", "gdisk", "parted", "wipefs", "blkdiscard",
+                 "swapon", "swapoff", "losetup", "cryptsetup", "hdparm")},
+    "mount": {"ops": "last:writes,reads", "val": "otOLUB", "facts": ("system_control",)},
+    "umount": {"ops": "each:writes", "facts": ("system_control",)},
+    **{n: {"facts": ("system_control",)}
+       for n in ("reboot", "shutdown", "halt", "poweroff", "init", "telinit", "systemctl", "service", "crontab",
+                 "useradd", "userdel", "usermod", "groupadd", "passwd", "chpasswd", "visudo", "iptables",
+                 "ip6tables", "nft", "ufw", "sysctl", "modprobe", "insmod", "rmmod", "launchctl", "kill", "pkill",
+                 "killall", "setenforce", "update-alternatives", "ldconfig")},
     "npx": {"facts": ("network", "package_install")}, "pnpx": {"facts": ("network", "package_install")},
     "printenv": {"facts": ("env_dump",)}, "compgen": {"facts": ("env_dump",)},
     "ssh": {"facts": ("network",), "val": "bcDEeFIiJLlmOopQRSWw", "optk": {"-i": "reads", "-F": "reads"},
@@ -204,7 +215,7 @@ COMMANDS: dict[str, Spec] = {
     # no file operands
     **{n: {"ops": "each:none"} for n in ("echo", "true", "false", ":", "test", "[", "[[", "sleep", "date",
                                          "pwd", "whoami", "id", "uname", "hostname", "basename", "dirname",
-                                         "seq", "yes", "expr", "let", "kill", "pkill", "killall", "wait",
+                                         "seq", "yes", "expr", "let", "wait",
                                          "jobs", "fg", "bg", "type", "which", "whereis", "hash",
                                          "unalias", "return", "exit", "break", "continue", "umask",
                                          "ulimit", "history", "clear", "tput", "stty", "tr", "bc", "dc",
@@ -224,6 +235,8 @@ def canonical(name: str) -> str:
     base = name.rstrip("0123456789.")
     if base in VERSIONED:
         return VERSIONED[base]
+    if name.startswith("mkfs."):
+        return "mkfs"
     for prefix in ("gnu", "g"):
         if name.startswith(prefix) and name[len(prefix):] in GNU_PREFIXED:
             return name[len(prefix):]

@@ -17,6 +17,7 @@ import os
 
 from cupcake_py.shell import semantics
 from cupcake_py.shell.model import Cmd, Field
+from cupcake_py.shell.outputs import static_output
 from cupcake_py.shell.parse import parse
 from cupcake_py.shell.words import Expander, Scope, text
 
@@ -40,7 +41,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases", "shopts")
+                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -56,6 +57,8 @@ class State(Scope):
         self.cd_result: str | None = None  # "sure" | "unsure" after a cd (see Walker._cond)
         self.aliases: dict[str, str | None] = {}  # defined in this line (None: value not static)
         self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
+        self.arg0: str | None = None  # $0 (the script's path as run, or bash -c's NAME)
+        self.arrays: dict[str, list[str]] = {}  # indexed arrays with static elements
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -65,6 +68,8 @@ class State(Scope):
         other.functions = dict(self.functions)
         other.aliases = dict(self.aliases)
         other.shopts = self.shopts
+        other.arg0 = self.arg0
+        other.arrays = dict(self.arrays)
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -100,6 +105,17 @@ class State(Scope):
             return True, self.env[name]
         return False, None
 
+    def array(self, name: str) -> list[str] | None:
+        """The elements of `name` as an array (a scalar is a one-element array); None: unknown."""
+        if name in self.unknown:
+            return None
+        if name in self.arrays:
+            return list(self.arrays[name])
+        known, value = self.lookup(name)
+        if not known:
+            return None
+        return [] if value is None else [value]
+
     def assign(self, name: str, value: str | None, *, export: bool = False) -> None:
         if value is None:
             self.unknown.add(name)
@@ -113,12 +129,17 @@ class State(Scope):
     def unset(self, name: str) -> None:
         self.unknown.discard(name)
         self.values[name] = None
+        self.arrays.pop(name, None)
 
     def invalidate(self, name: str) -> None:
         self.assign(name, None)
+        self.arrays.pop(name, None)
 
     def positional(self) -> list[str] | None:
         return self.args
+
+    def program_name(self) -> str | None:
+        return self.arg0
 
     def glob_options(self) -> frozenset[str] | None:
         return self.shopts
@@ -136,7 +157,7 @@ class State(Scope):
         made = self.walker.result.commands[start:]
         if node.type != "command_substitution" or len(made) != 1 or made[0].redirects or made[0].wrappers:
             return None
-        out = static_output(made[0])
+        out = static_output(made[0], self.walker.result)
         return out.rstrip("\n") if out is not None else None
 
     def merge(self, others: list[State]) -> None:
@@ -151,6 +172,10 @@ class State(Scope):
             self.exported |= other.exported
             self.functions.update(other.functions)
             self.aliases.update(other.aliases)
+            for name in set(self.arrays) | set(other.arrays):
+                if self.arrays.get(name) != other.arrays.get(name):
+                    self.arrays.pop(name, None)
+                    self.invalidate(name)
             if self.shopts != other.shopts:
                 self.shopts = None
             self.made_dirs |= other.made_dirs
@@ -377,22 +402,41 @@ class Walker:
         value_node = node.child_by_field_name("value")
         if name_node is None:
             return None, None
-        if name_node.type == "subscript":
+        append = b"+=" in self.src[node.start_byte:node.end_byte].split(b"=", 1)[0] + b"="
+        if name_node.type == "subscript":  # a[i]=v
             inner = name_node.child_by_field_name("name")
-            if value_node is not None:
-                self.expander(state).chunks([value_node])
-            return (text(self.src, inner) if inner is not None else None), None
+            index = name_node.child_by_field_name("index")
+            element = self.expander(state).single([value_node]).value if value_node is not None else ""
+            array_name = text(self.src, inner) if inner is not None else None
+            if array_name is None:
+                return None, None
+            items = state.array(array_name)
+            idx = text(self.src, index) if index is not None else ""
+            if items is None or not idx.isdigit() or int(idx) > len(items) or element is None or append:
+                state.arrays.pop(array_name, None)
+                return array_name, None
+            items = items + [""] * (int(idx) + 1 - len(items))
+            items[int(idx)] = element
+            state.arrays[array_name] = items
+            return array_name, items[0]
         name = text(self.src, name_node)
+        old_items = state.array(name) if append else []
+        state.arrays.pop(name, None)
         if value_node is None:
             value: str | None = ""
-        elif value_node.type == "array":
-            for c in value_node.children:
-                if c.is_named:
-                    self.expander(state).fields([c])
-            value = None
+        elif value_node.type == "array":  # a=(x y *.py): elements expanded like arguments
+            elements: list[Field] = []
+            exp = self.expander(state)
+            for group in _words([c for c in value_node.children if c.is_named]):
+                elements.extend(exp.fields(group))
+            if old_items is None or any(f.value is None for f in elements):
+                return name, None
+            items = old_items + [f.value or "" for f in elements]
+            state.arrays[name] = items
+            return name, items[0] if items else ""
         else:
             value = self.expander(state).single([value_node]).value
-        if b"+=" in self.src[node.start_byte:node.end_byte].split(b"=", 1)[0] + b"=" and value is not None:
+        if append and value is not None:
             known, old = state.lookup(name)
             value = (old or "") + value if known else None
         return name, value
@@ -457,30 +501,6 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
-
-
-def static_output(cmd: Cmd) -> str | None:
-    """What `pwd`, `echo`, `printf FORMAT` (no % or escapes) or `cat` of a here-document
-    print, when all static; None otherwise."""
-    words = [f.value for f in cmd.fields[1:]]
-    if any(w is None for w in words):
-        return None
-    args = [w or "" for w in words]
-    if cmd.name == "pwd" and not args:
-        return cmd.cwd
-    if cmd.name == "echo":
-        newline = "\n"
-        while args and args[0] in ("-n", "-E"):
-            newline = "" if args[0] == "-n" else newline
-            args = args[1:]
-        if any("\\" in a for a in args) or (args and args[0].startswith("-e")):
-            return None  # escapes: bash's and dash's echo differ
-        return " ".join(args) + newline
-    if cmd.name == "printf" and args and "%" not in args[0] and "\\" not in args[0] and not args[0].startswith("-"):
-        return args[0]
-    if cmd.name == "cat" and not args and cmd.stdin is not None and cmd.stdin[0] == "text":
-        return str(cmd.stdin[1])
-    return None
 
 
 def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:

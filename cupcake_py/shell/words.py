@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 # chunk kinds: literal unquoted source text (brace, tilde, glob, no split), quoted text,
 # unquoted expansion result (glob and split, no brace), opaque unquoted, opaque quoted
-LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q = range(5)
+LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q, ARRAY_Q = range(6)
+# ARRAY_Q: "${a[@]}", quoted elements that stay separate words (joined by NUL, which no value holds)
 IFS = " \t\n"
 MAX_BRACE = 1024
 ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
@@ -58,6 +59,14 @@ class Scope:
         raise NotImplementedError
 
     def positional(self) -> list[str] | None:
+        raise NotImplementedError
+
+    def program_name(self) -> str | None:
+        """$0 when known."""
+        raise NotImplementedError
+
+    def array(self, name: str) -> list[str] | None:
+        """Elements of an indexed array (a scalar: one element); None: not known statically."""
         raise NotImplementedError
 
     def glob_options(self) -> frozenset[str] | None:
@@ -249,7 +258,7 @@ class Expander:
         opaque = [c[1] for c in chunks if c[0] in (OPAQUE, OPAQUE_Q)]
         if opaque:
             return Field(None, reason=opaque[0])
-        return Field("".join(c[1] for c in chunks))
+        return Field("".join(c[1].replace("\0", " ") if c[0] == ARRAY_Q else c[1] for c in chunks))
 
     def fields(self, nodes: Sequence[Node], *, glob: bool = True) -> list[Field]:
         out: list[Field] = []
@@ -455,6 +464,13 @@ def _split(chunks: list[Chunk], ifs: str | None) -> list[list[Chunk]]:
         cur, keep = [], False
 
     for kind, t in chunks:
+        if kind == ARRAY_Q:
+            for n, element in enumerate(t.split("\0")):
+                if n > 0:
+                    close()
+                keep = True
+                cur.append((QUOTED, element))
+            continue
         if kind != EXPANDED:
             if kind in (QUOTED, OPAQUE_Q):
                 keep = True

@@ -76,3 +76,26 @@ def test_odd_inputs(project: Path) -> None:
 def test_invalid_arguments_do_not_raise() -> None:
     out = analyze(None, None)  # type: ignore[arg-type]
     VALIDATOR.validate(out)
+
+
+def test_engine_stops_pass_through(project: Path, monkeypatch: Any) -> None:
+    """The evaluation's hard-deadline alarm (a CupcakeError raised into whatever runs) is not
+    swallowed as an analysis failure; other internal errors become opacity."""
+    import pytest
+
+    from cupcake_py.errors import CupcakeError
+    from cupcake_py.shell import walker
+
+    def boom(*_a: Any, **_k: Any) -> None:
+        raise CupcakeError("hard deadline")
+
+    monkeypatch.setattr(walker.Walker, "run", boom)
+    with pytest.raises(CupcakeError):
+        _run(project, "ls")
+
+    def bug(*_a: Any, **_k: Any) -> None:
+        raise KeyError("bug")
+
+    monkeypatch.setattr(walker.Walker, "run", bug)
+    out = _run(project, "ls")
+    assert out["parsed"] is False and {o["kind"] for o in out["opaque"]} >= {"command", "writes"}

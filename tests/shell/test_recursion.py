@@ -22,7 +22,8 @@ from .conftest import opaque_kinds
     "bash s.sh", "sh s.sh", "source s.sh", ". ./s.sh", "echo 'rm -rf secrets' | at now", "at -f s.sh now", "bash < s.sh", "cat s.sh | sh", "cat s.sh | bash -s",
     "sh <<EOF\nrm -rf secrets\nEOF", "bash <<'EOF'\nrm -rf secrets\nEOF", "bash <<< 'rm -rf secrets'",
     "echo 'rm -rf secrets' | sh", "printf 'rm -rf secrets' | bash", "trap 'rm -rf secrets' EXIT",
-    "find . -name x -exec rm -rf secrets \\;", "git -c alias.x='!rm -rf secrets' x",
+    "find . -name x -exec rm -rf secrets \\;", ". /dev/stdin <<< 'rm -rf secrets'",
+    "bash /dev/stdin <<< 'rm -rf secrets'", "git -c alias.x='!rm -rf secrets' x",
     "git -c core.pager='rm -rf secrets' log", "git rebase -x 'rm -rf secrets' main",
     "git submodule foreach rm -rf secrets", "uv run rm -rf secrets", "xargs -a list rm -rf secrets",
 ])
@@ -131,3 +132,11 @@ def test_parallel_inputs_are_arguments(an: Any, project: Path) -> None:
 
 def test_chroot_makes_paths_opaque(an: Any) -> None:
     assert {"deletes", "writes"} <= opaque_kinds(an("chroot /srv rm -rf /x"))
+
+
+def test_script_dollar_zero(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/run.sh").write_text('cd "$(dirname "$0")"\nrm -rf cache\n')
+    out = an("bash tools/run.sh", cwd=tmp_path)
+    assert out["effects"]["deletes"] == [str(tmp_path / "tools/cache")] and out["opaque"] == []
+    assert an("bash -c 'rm \"$0\"' victim", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "victim")]

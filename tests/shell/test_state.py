@@ -123,3 +123,8 @@ def test_read_invalidates(an: Any) -> None:
 
 def test_set_positional(an: Any, project: Path) -> None:
     assert an("set -- .env; rm $1")["effects"]["deletes"] == [str(project / ".env")]
+
+
+def test_cd_into_a_fresh_clone(an: Any, project: Path) -> None:
+    out = an("git clone https://x.example/org/repo.git && cd repo && rm x")
+    assert out["effects"]["deletes"] == [str(project / "repo/x")] and out["opaque"] == []

@@ -135,6 +135,8 @@ def test_commands_with_unknowable_effects_are_opaque(an: Any, command: str, kind
 @pytest.mark.parametrize(("command", "fact"), [
     ("export -p", "env_dump"), ("declare -x", "env_dump"), ("declare -p", "env_dump"), ("set", "env_dump"),
     ("env", "env_dump"), ("printenv", "env_dump"), ("export", "env_dump"), ("typeset", "env_dump"),
+    ("mkfs.ext4 /dev/sdz1", "system_control"), ("systemctl stop x", "system_control"),
+    ("crontab -r", "system_control"), ("kill -9 1", "system_control"),
     ("sudo ls", "privileged"), ("doas ls", "privileged"), ("su -c ls", "privileged"), ("pkexec ls", "privileged"),
     ("curl https://x.example", "network"), ("pip install x", "package_install"), ("npm i x", "package_install"),
     ("cargo install x", "package_install"), ("apt-get install -y x", "package_install"),
@@ -215,3 +217,13 @@ def test_archive_members_are_listed(an: Any, tmp_path: Path) -> None:
     (tmp_path / "bad.tar").write_text("not a tar")
     assert "writes" in opaque_kinds(an("tar xf bad.tar", cwd=tmp_path))
     assert "writes" in opaque_kinds(an("curl -s https://x.example/a.tgz | tar xz", cwd=tmp_path))
+
+
+def test_dotdot_after_a_symlink_follows_the_kernel(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "real/sub").mkdir(parents=True)
+    (tmp_path / "real/.env").write_text("")
+    (tmp_path / "lnk").symlink_to(tmp_path / "real/sub")
+    assert an("cat lnk/../.env", cwd=tmp_path)["effects"]["reads"] == [str(tmp_path / "real/.env")]
+    out = an("rm lnk", cwd=tmp_path)  # the link itself and (conservatively) what it points to
+    assert out["effects"]["deletes"] == [str(tmp_path / "lnk"), str(tmp_path / "real/sub")]
+    assert an("cd lnk/.. && cat .env", cwd=tmp_path)["effects"]["reads"] == [str(tmp_path / ".env")]  # cd is logical

@@ -153,6 +153,10 @@ def test_extglob_in_words_does_not_parse_and_is_opaque(an: Any) -> None:
     ('cat "$(echo -n .e)nv"', ["cat", ".env"]),
     ("cat $(pwd)/.env", ["cat", None]),
     ("git commit -m \"$(cat <<'EOF'\nfix: x\nEOF\n)\"", ["git", "commit", "-m", "fix: x"]),
+    ("cat $(basename /a/x.env .env).env", ["cat", "x.env"]),
+    ("cat $(dirname a/b/c)/.env", ["cat", "a/b/.env"]),
+    ('cat "$(realpath .env)"', ["cat", None]),
+    ('cat "$(git rev-parse --show-toplevel)/.env"', ["cat", None]),
 ])
 def test_static_substitution_output(an: Any, project: Path, command: str, expected: list[str | None]) -> None:
     got = argv(an, command)
@@ -183,3 +187,21 @@ def test_glob_options(an: Any, tmp_path: Path) -> None:
     assert an("shopt -s nocaseglob; rm X.P?", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "x.py")]
     out = an("shopt -s $OPT; rm *", cwd=tmp_path)
     assert {o["kind"] for o in out["opaque"]} == {"deletes"}
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ('a=(.env "y z"); cat "${a[@]}"', ["cat", ".env", "y z"]),
+    ("a=(.env 'y z'); cat ${a[@]}", ["cat", ".env", "y", "z"]),
+    ('a=(.env "y z"); cat "${a[*]}"', ["cat", ".env y z"]),
+    ("a=(x .env); cat ${a[1]} ${a[-1]} ${#a[@]}", ["cat", ".env", ".env", "2"]),
+    ("a=(x); a+=(.env); cat ${a[1]}", ["cat", ".env"]),
+    ("a=(x y); a[1]=.env; cat ${a[@]}", ["cat", "x", ".env"]),
+    ("a=(src/*.py); cat ${a[@]}", ["cat", "src/a.py", "src/b.py"]),
+    ("a=(x); cat $a", ["cat", "x"]),
+    ("a=(); cat \"${a[@]}\" .env", ["cat", ".env"]),
+    ("a=(x); a[5]=y; cat ${a[@]}", ["cat", None]),  # sparse: not tracked
+    ("a=($(ls)); cat ${a[0]}", ["cat", None]),
+    ("cat ${undefined_array[@]}", ["cat", None]),
+])
+def test_arrays(an: Any, command: str, expected: list[str | None]) -> None:
+    assert argv(an, command) == expected
