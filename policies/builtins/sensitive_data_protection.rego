@@ -45,6 +45,13 @@ ext(name) := parts[count(parts) - 1] if {
 
 harmless(name) if ext(name) in tables.sdp_harmless_exts
 
+# credentials.example.json, secrets.sample.yaml, .env.template.local …
+harmless(name) if {
+	some e in tables.sdp_harmless_exts
+	e != "pub"
+	contains(name, concat("", [".", e, "."]))
+}
+
 sensitive_name(name) if name == ".env"
 
 sensitive_name(name) if startswith(name, ".env.")

@@ -33,7 +33,7 @@ secrets := [
 	"/p/x.vault", "/home/u/.docker/config.json", "/p/client_secret.json", "/p/.npmrc",
 ]
 
-ordinary := ["/p/README.md", "/p/src/app.py", "/p/.env.example", "/p/src/tokenizer.py", "/home/u/.ssh2", "/p/keys.py", "/p/id_rsa.pub", "/p/docs/passwords.md"]
+ordinary := ["/p/config/credentials.example.json", "/p/README.md", "/p/src/app.py", "/p/.env.example", "/p/src/tokenizer.py", "/home/u/.ssh2", "/p/keys.py", "/p/id_rsa.pub", "/p/docs/passwords.md"]
 
 test_every_tool_and_access if {
 	every path in secrets {
