@@ -73,6 +73,12 @@ uncertain contains r if {
 	some r in effects.uncertain_change
 }
 
+uncertain contains concat("", ["`", u.command, "` names ", u.path, " (protected path '", c.pattern, "'); what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some c in compiled
+	paths.matches(u.path, c)
+}
+
 deny contains decision("BUILTIN-PROTECTED-PATHS-UNCERTAIN", concat("", [
 	"cannot tell statically whether the command changes a protected path (", effects.first_reason(uncertain), ")",
 ])) if {

@@ -126,12 +126,26 @@ halt contains decision(concat("", [input.tool_name, " arguments mention protecte
 
 # ------------------------------------------------------------------------------ uncertainty
 
-deny contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(effects.uncertain_change), ")"])) if {
-	on_uncertain == "deny"
-	count(effects.uncertain_change) > 0
+uncertain contains r if some r in effects.uncertain_change
+
+uncertain contains concat("", ["`", u.command, "` names Cupcake state ", u.path, "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some s in guard.state
+	guard.under(u.lpath, s)
 }
 
-ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(effects.uncertain_change), ")"])) if {
+uncertain contains concat("", ["`", u.command, "` names ", u.path, " (protected path '", c.pattern, "'); what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some c in guard.compiled
+	paths.matches(u.path, c)
+}
+
+deny contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "deny"
+	count(uncertain) > 0
+}
+
+ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
-	count(effects.uncertain_change) > 0
+	count(uncertain) > 0
 }

@@ -237,6 +237,11 @@ glob_key("pattern") if input.tool_name == "Glob"
 
 uncertain contains r if some r in effects.uncertain_read
 
+uncertain contains concat("", ["`", u.command, "` names ", mask(u.path), "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	sensitive(u.path)
+}
+
 deny contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "deny"
 	count(uncertain) > 0

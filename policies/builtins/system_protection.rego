@@ -162,6 +162,11 @@ listing_only(c) if {
 
 uncertain contains r if some r in effects.uncertain_change
 
+uncertain contains concat("", ["`", u.command, "` names ", u.path, "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	protected(u.lpath)
+}
+
 deny contains decision(concat("", ["cannot tell statically whether the command changes a system path (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "deny"
 	count(uncertain) > 0

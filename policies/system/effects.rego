@@ -245,6 +245,60 @@ uncertain_read contains r if {
 	not startswith(r, "links: ")
 }
 
+# Path operands the analysis did not account for: an argument of a command (`black
+# config/x.yml`, `openssl … -out x`, `ssh-keygen -f ~/.ssh/k`, `--out=x`) whose path is in no
+# effect list, or only read by a program not known to only read. What the program does with it is unknown, so a policy that finds one of its
+# protected paths here treats it as uncertain. Printers and git (analysed separately) and words
+# with spaces (messages) are left out.
+accounted := {t.lpath | some t in targets}
+
+changed := {t.lpath | some t in changes}
+
+unaccounted contains {"path": p, "lpath": lp, "command": c.name} if {
+	some c in commands
+	is_string(c.name)
+	not c.name in data.cupcake.system.tables.printers
+	is_string(c.cwd)
+	some w in operand_words(c)
+	p := abs_word(w, c.cwd)
+	lp := lower(p)
+	not lp in changed
+	unknown_use(c.name, lp)
+}
+
+# The analysis has no effect for the path, or only a read by a program not known to only read
+# (it treats operands of programs it does not know as reads: `black x`, `openssl -out x`).
+unknown_use(_, lp) if not lp in accounted
+
+unknown_use(name, _) if not name in data.cupcake.system.tables.readers
+
+operand_words(c) := {w |
+	some i, a in object.get(c, "argv", [])
+	i > 0
+	is_string(a)
+	not contains(a, " ")
+	some w in option_value(a)
+	w != ""
+}
+
+option_value(a) := [a] if not startswith(a, "-")
+
+option_value(a) := [v] if {
+	startswith(a, "-")
+	parts := split(a, "=")
+	count(parts) == 2
+	v := parts[1]
+}
+
+option_value(a) := [] if {
+	startswith(a, "-")
+	count(split(a, "=")) != 2
+}
+
+abs_word(w, _) := trim_right(w, "/") if startswith(w, "/")
+
+abs_word(w, cwd) := trim_right(concat("/", [trim_right(cwd, "/"), trim_prefix(w, "./")]), "/") if not startswith(w, "/")
+
 # One line naming the uncertainty, for reasons.
 first_reason(reasons) := sort(reasons)[0]
 
