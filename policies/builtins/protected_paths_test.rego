@@ -121,3 +121,18 @@ test_inline_code_without_file_capabilities_is_not_uncertain if {
 	hidden := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", null]}]}})
 	count(pp.ask) == 1 with input as hidden
 }
+
+cmd(argv) := {"name": argv[0], "argv": argv, "cwd": "/proj"}
+
+test_unknown_programs_naming_a_protected_path_are_uncertain if {
+	black := object.union(bash({"reads": ["/proj/config/db.prod.yml"]}, {}, []), {"shell": {"commands": [cmd(["black", "config/db.prod.yml"])]}})
+	count(pp.ask) == 1 with input as black
+	out := object.union(bash({}, {}, []), {"shell": {"commands": [cmd(["openssl", "enc", "--out=secrets/x"])]}})
+	count(pp.ask) == 1 with input as out
+	cat := object.union(bash({"reads": ["/proj/config/db.prod.yml"]}, {}, []), {"shell": {"commands": [cmd(["cat", "config/db.prod.yml"])]}})
+	count(pp.ask) == 0 with input as cat
+	echo := object.union(bash({}, {}, []), {"shell": {"commands": [cmd(["echo", "secrets/x"])]}})
+	count(pp.ask) == 0 with input as echo
+	black_src := object.union(bash({"reads": ["/proj/src"]}, {}, []), {"shell": {"commands": [cmd(["black", "src"])]}})
+	count(pp.ask) == 0 with input as black_src
+}
