@@ -247,7 +247,9 @@ uncertain_read contains r if {
 
 # Path operands the analysis did not account for: an argument of a command (`black
 # config/x.yml`, `openssl … -out x`, `ssh-keygen -f ~/.ssh/k`, `--out=x`) whose path is in no
-# effect list, or only read by a program not known to only read. What the program does with it is unknown, so a policy that finds one of its
+# effect list or only read, by a program not known to only read (the analysis lists operands of
+# programs it does not know as reads; effects are realpath-resolved, words are not, so a known
+# reader naming a symlink is left to the analysis). What the program does with it is unknown, so a policy that finds one of its
 # protected paths here treats it as uncertain. Printers and git (analysed separately) and words
 # with spaces (messages) are left out.
 accounted := {t.lpath | some t in targets}
@@ -263,14 +265,8 @@ unaccounted contains {"path": p, "lpath": lp, "command": c.name} if {
 	p := abs_word(w, c.cwd)
 	lp := lower(p)
 	not lp in changed
-	unknown_use(c.name, lp)
+	not c.name in data.cupcake.system.tables.readers
 }
-
-# The analysis has no effect for the path, or only a read by a program not known to only read
-# (it treats operands of programs it does not know as reads: `black x`, `openssl -out x`).
-unknown_use(_, lp) if not lp in accounted
-
-unknown_use(name, _) if not name in data.cupcake.system.tables.readers
 
 operand_words(c) := {w |
 	some i, a in object.get(c, "argv", [])
