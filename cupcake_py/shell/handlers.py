@@ -84,11 +84,29 @@ def into_dir(call: Call, target: Field, sources: list[Field], kind: str) -> None
             call.effect(kind, Field(os.path.join(base, os.path.basename(src.value.rstrip("/")))))
 
 
-def xargs_command(parsed: options.Parsed, rest: list[Field], pending: list[tuple[str, Field]]) -> list[Field]:
+def _xargs_input(stdin: tuple[str, object] | None) -> list[str] | None:
+    """The words xargs reads when its input is static text without quotes or backslashes
+    (`echo a b | xargs …`, a here-string); None: known only at run time."""
+    from cupcake_py.shell.outputs import static_output
+
+    text: str | None = None
+    if stdin is not None and stdin[0] == "text" and isinstance(stdin[1], str):
+        text = stdin[1]
+    elif stdin is not None and stdin[0] == "cmd" and isinstance(stdin[1], Cmd) and not stdin[1].redirects:
+        text = static_output(stdin[1])
+    if text is None or any(c in text for c in "'\"\\"):
+        return None
+    return text.split()
+
+
+def xargs_command(parsed: options.Parsed, rest: list[Field], pending: list[tuple[str, Field]],
+                  stdin: tuple[str, object] | None = None) -> list[Field]:
     """The command xargs runs: its operands (default echo) with the arguments it reads from
-    stdin, which are opaque."""
+    its input: static words from `echo`/`printf`/here-strings, otherwise opaque."""
     command = rest or [Field("echo")]
     opaque = Field(None, reason="xargs supplies arguments from its input", split=True)
+    words = _xargs_input(stdin) if not parsed.has("-0", "--null", "-d", "--delimiter", "-a", "--arg-file",
+                                                   "-E", "-e", "--eof") else None
     values = [f.value for f in command]
     if ":::" in values or "::::" in values:  # GNU parallel: inputs follow ::: (files after ::::)
         cut = min(values.index(s) for s in (":::", "::::") if s in values)
@@ -100,7 +118,12 @@ def xargs_command(parsed: options.Parsed, rest: list[Field], pending: list[tuple
     if parsed.has("-i") and not repl:
         repl = ["{}"]
     if repl:
+        if words is not None and len(words) == 1:
+            return [Field(f.value.replace(repl[0], words[0])) if (f.value is not None and repl[0] in f.value) else f
+                    for f in command]
         return [opaque if (f.value is not None and repl[0] in f.value) else f for f in command]
+    if words is not None:
+        return command + [Field(w) for w in words]
     return command + [opaque]
 
 

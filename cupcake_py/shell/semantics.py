@@ -246,7 +246,7 @@ def execute(walker: Walker, state: State, fields: list[Field], overlay: dict[str
                 result.path("writes", f, cwd, cmd)
             return cmd
         if spec.get("xargs"):
-            rest = handlers.xargs_command(parsed, rest, pending)
+            rest = handlers.xargs_command(parsed, rest, pending, stdin)
         if not rest:
             cmd = _add(walker, state, fields, wrappers[:-1], cwd, env, records, pending)
             if name == "env":

@@ -71,20 +71,39 @@ def find(call: Call) -> None:
         if p is not None:
             call.result.recursive["reads"][p] = None
     where = ", ".join(r.value or "?" for r in roots)
+    found = _find_matches(call, roots, args[i:])
+    if found is not None and not found[1] and any(call.result.effects[k] for k in ("writes", "links", "deletes")):
+        found = None  # nothing matches now, but this line changes files first: the whole tree
     while i < len(args):
         v = args[i].value
         if v == "-delete":
-            for r in roots:
-                p = call.effect("deletes", r)
-                if p is not None:
-                    call.result.recursive["deletes"][p] = None
+            if found is not None:
+                for m in found[1]:
+                    call.effect("deletes", Field(m, pattern=found[0]))
+                call.result.patterns["deletes"][found[2]] = None
+            else:
+                for r in roots:
+                    p = call.effect("deletes", r)
+                    if p is not None:
+                        call.result.recursive["deletes"][p] = None
         elif v in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             while j < len(args) and args[j].value not in (";", "+"):
                 j += 1
-            inner = [Field(None, reason=f"find supplies the file names (under {where})", split=True)
-                     if (f.value is not None and "{}" in f.value) else f for f in args[i + 1:j]]
-            if inner:
+            each = j < len(args) and args[j].value == ";"
+            runs: list[list[Field]] = []
+            template = args[i + 1:j]
+            if found is not None and v in ("-exec", "-ok") and (not each or len(found[1]) <= 64):
+                names = [Field(m, pattern=found[0]) for m in found[1]]
+                groups = [[n] for n in names] if each else ([names] if names else [])
+                for group in groups:
+                    runs.append([x for f in template for x in (group if f.value == "{}" else [f])])
+            else:
+                runs.append([Field(None, reason=f"find supplies the file names (under {where})", split=True)
+                             if (f.value is not None and "{}" in f.value) else f for f in template])
+            for inner in runs:
+                if not inner:
+                    continue
                 state = call.state.copy()
                 if v in ("-execdir", "-okdir"):
                     state.cwd = None
@@ -99,6 +118,39 @@ def find(call: Call) -> None:
         elif v is None:
             call.opaque("command", args[i].reason or "find expression known only at run time")
         i += 1
+
+
+FIND_BRANCHING = frozenset({"-o", "-or", "!", "-not", ",", "(", ")"})
+
+
+def _find_matches(call: Call, roots: list[Field], expr: list[Field]) -> tuple[str, list[str], str] | None:
+    """For `find ROOT … -name NAME …` (one root, a plain conjunction: no -o, !, -not, groups):
+    the files it can select, listed with bash's globstar (a superset: the other tests only
+    narrow it), as (pattern relative to cwd, matches, absolute pattern). None: not narrowed."""
+    from cupcake_py.shell import globbing
+
+    values = [f.value for f in expr]
+    if len(roots) != 1 or roots[0].value is None or None in values or FIND_BRANCHING & set(values):
+        return None
+    names = [values[k + 1] for k, v in enumerate(values[:-1]) if v == "-name"]
+    root = roots[0].value
+    if not names or not names[0] or "/" in (names[0] or "") or (call.cwd is None and not root.startswith("/")):
+        return None
+    escaped = "".join("\\" + c if c in "*?[]\\()|!@+" else c for c in root.rstrip("/") or "/")
+    pattern = escaped.rstrip("/") + "/**/" + (names[0] or "")
+    budget = call.result.budget
+    got = globbing.expand(pattern, call.cwd or "/", max_matches=budget.max_glob_matches,
+                          max_dirs=budget.max_glob_dirs, deadline=call.result.deadline,
+                          options=frozenset({"globstar", "dotglob"}))
+    if got.truncated:
+        return None
+    matches = list(got.matches)
+    base = os.path.basename(os.path.normpath(root))
+    if re.match(globbing.translate(names[0] or "") + r"\Z", base, re.S) and os.path.lexists(
+            absolute_path(root, call.cwd) or ""):
+        matches.insert(0, root)  # find tests the starting point too
+    absolute = absolute_path(pattern, call.cwd, pattern=True)
+    return (pattern, matches, absolute) if absolute is not None else None
 
 
 TAR_VAL = "fCTXbIKLgHVNM"

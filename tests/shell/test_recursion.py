@@ -22,7 +22,7 @@ from .conftest import opaque_kinds
     "bash s.sh", "sh s.sh", "source s.sh", ". ./s.sh", "echo 'rm -rf secrets' | at now", "at -f s.sh now", "bash < s.sh", "cat s.sh | sh", "cat s.sh | bash -s",
     "sh <<EOF\nrm -rf secrets\nEOF", "bash <<'EOF'\nrm -rf secrets\nEOF", "bash <<< 'rm -rf secrets'",
     "echo 'rm -rf secrets' | sh", "printf 'rm -rf secrets' | bash", "trap 'rm -rf secrets' EXIT",
-    "find . -name x -exec rm -rf secrets \\;", ". /dev/stdin <<< 'rm -rf secrets'",
+    "find . -iname x -exec rm -rf secrets \\;", ". /dev/stdin <<< 'rm -rf secrets'",
     "bash /dev/stdin <<< 'rm -rf secrets'", "git -c alias.x='!rm -rf secrets' x",
     "git -c core.pager='rm -rf secrets' log", "git rebase -x 'rm -rf secrets' main",
     "git submodule foreach rm -rf secrets", "uv run rm -rf secrets", "xargs -a list rm -rf secrets",
@@ -105,7 +105,7 @@ def test_xargs_replace_string(an: Any) -> None:
 
 
 def test_find_exec_file_names_are_opaque(an: Any) -> None:
-    out = an("find . -name '*.py' -exec rm {} +")
+    out = an("find . -iname '*.py' -exec rm {} +")  # -iname: not narrowed (see below)
     assert "deletes" in opaque_kinds(out)
     assert [c["name"] for c in out["commands"]] == ["find", "rm"]
 
@@ -140,3 +140,38 @@ def test_script_dollar_zero(an: Any, tmp_path: Path) -> None:
     out = an("bash tools/run.sh", cwd=tmp_path)
     assert out["effects"]["deletes"] == [str(tmp_path / "tools/cache")] and out["opaque"] == []
     assert an("bash -c 'rm \"$0\"' victim", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "victim")]
+
+
+def test_find_name_narrows_to_the_matching_files(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "pyc/sub").mkdir(parents=True)
+    for f in ("pyc/a.pyc", "pyc/sub/b.pyc", "pyc/sub/.env", ".env"):
+        (tmp_path / f).write_text("")
+    want = [str(tmp_path / "pyc/a.pyc"), str(tmp_path / "pyc/sub/b.pyc")]
+    for command in ("find pyc -name '*.pyc' -delete", "find pyc -name '*.pyc' -exec rm {} +",
+                    "find pyc -type f -name '*.pyc' -exec rm -f {} \\;"):
+        out = an(command, cwd=tmp_path)
+        assert out["effects"]["deletes"] == want, command
+        assert out["patterns"]["deletes"] == [str(tmp_path / "pyc/**/*.pyc")]
+        assert out["opaque"] == [], command
+    # negations, alternatives and case-insensitive names are not narrowed: the whole tree
+    for command in ("find pyc ! -name '*.pyc' -delete", "find pyc -name x -o -type f -delete",
+                    "find pyc -iname '*.PYC' -delete"):
+        assert an(command, cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / "pyc")], command
+    assert an("find .env -name .env -delete", cwd=tmp_path)["effects"]["deletes"] == [str(tmp_path / ".env")]
+    out = an("find pyc -name '*.tmp' -exec rm -rf {} +", cwd=tmp_path)  # nothing matches: rm does not run
+    assert out["effects"]["deletes"] == [] and out["opaque"] == []
+    out = an("touch pyc/x.tmp; find pyc -name '*.tmp' -delete", cwd=tmp_path)  # the line creates files first
+    assert out["effects"]["deletes"] == [str(tmp_path / "pyc")]
+    assert str(tmp_path / ".env") in an("find . -name '.e*' -delete", cwd=tmp_path)["effects"]["deletes"]
+
+
+@pytest.mark.parametrize(("command", "argv"), [
+    ("echo secrets .env | xargs rm -rf", ["rm", "-rf", "secrets", ".env"]),
+    ("xargs rm <<< 'a b'", ["rm", "a", "b"]),
+    ("printf 'x' | xargs -I{} mv {} {}.bak", ["mv", "x", "x.bak"]),
+    ("ls | xargs rm", ["rm", None]),
+    ("echo \"'a b'\" | xargs rm", ["rm", None]),  # xargs quoting: not guessed
+    ("echo a | xargs -0 rm", ["rm", None]),
+])
+def test_xargs_static_input(an: Any, command: str, argv: list[str | None]) -> None:
+    assert an(command)["commands"][-1]["argv"] == argv
