@@ -233,6 +233,19 @@ glob_key("include") := true
 
 glob_key("pattern") if input.tool_name == "Glob"
 
+# MCP search tools (`filesystem_search_files {path, pattern}`) hunting for secrets by name.
+deny contains decision("search pattern that could discover sensitive files") if {
+	effects.pre
+	not input.tool_name in {"Glob", "Grep", "Bash"}
+	some w in ["search", "find", "glob", "list"]
+	contains(lower(input.tool_name), w)
+	some key in ["pattern", "glob", "include", "name", "filename", "query"]
+	text := lower(input.tool_input[key])
+	is_string(text)
+	some h in tables.sdp_hunting
+	contains(text, h)
+}
+
 # ------------------------------------------------------------------------------ uncertainty
 
 uncertain contains r if some r in effects.uncertain_read
