@@ -224,7 +224,9 @@ deny contains decision("search pattern that could discover sensitive files") if 
 	input.tool_name in {"Glob", "Grep"}
 	some key in ["pattern", "include"]
 	glob_key(key)
-	text := lower(input.tool_input[key])
+	raw := input.tool_input[key]
+	is_string(raw)
+	text := lower(raw)
 	some h in tables.sdp_hunting
 	contains(text, h)
 }
@@ -240,8 +242,9 @@ deny contains decision("search pattern that could discover sensitive files") if 
 	some w in ["search", "find", "glob", "list"]
 	contains(lower(input.tool_name), w)
 	some key in ["pattern", "glob", "include", "name", "filename", "query"]
-	text := lower(input.tool_input[key])
-	is_string(text)
+	raw := input.tool_input[key]
+	is_string(raw)
+	text := lower(raw)
 	some h in tables.sdp_hunting
 	contains(text, h)
 }
