@@ -241,7 +241,7 @@ deny contains decision("search pattern that could discover sensitive files") if 
 	not input.tool_name in {"Glob", "Grep", "Bash"}
 	some w in ["search", "find", "glob", "list"]
 	contains(lower(input.tool_name), w)
-	some key in ["pattern", "glob", "include", "name", "filename", "query"]
+	some key in ["pattern", "glob", "include", "name", "filename"]
 	raw := input.tool_input[key]
 	is_string(raw)
 	text := lower(raw)
