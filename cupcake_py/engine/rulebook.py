@@ -19,6 +19,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
 telemetry: {enabled: false, destination: .cupcake/telemetry}
 preprocessing: {script_inspection: true}
 require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
+custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
 
@@ -190,6 +191,9 @@ class Rulebook(_Strict):
     telemetry: Telemetry = Field(default_factory=Telemetry)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
     require_project_config: bool = False
+    # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
+    # .py paths relative to the .cupcake directory.
+    custom_builtins: list[str] = Field(default_factory=list)
 
     @field_validator("signals")
     @classmethod
