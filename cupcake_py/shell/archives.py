@@ -14,6 +14,8 @@ MAX_MEMBERS = 2000
 
 
 def members(path: str, kind: str, budget: int) -> tuple[list[str] | None, str]:
+    if os.path.exists(path) and not os.path.isfile(path):
+        return None, f"archive {path} is not a regular file (device, pipe or socket); its members are not known"
     try:
         size = os.path.getsize(path)
     except OSError as exc:

@@ -124,6 +124,8 @@ def config_aliases(git_dir: str | None, call: Call) -> dict[str, str]:
     found stays an unknown subcommand (opaque)."""
     out: dict[str, str] = {}
     for path in _config_files(git_dir, call):
+        if not os.path.isfile(path):
+            continue  # missing (git reads nothing) or not a regular file (never opened: it could block)
         try:
             with open(path, "rb") as fh:
                 data = fh.read(MAX_CONFIG_BYTES + 1)

@@ -174,6 +174,10 @@ def read_script(call: Call, path: str, what: str = "script") -> str | None:
         call.opaque(ALL_KINDS, f"{what} {path} cannot be read")
         return None
     call.result.bytes_read += len(data)
+    if b"\0" in data:
+        call.opaque("command", f"{what} {path} is binary (NUL bytes): not analysed as shell code")
+        call.opaque(ALL_KINDS, f"{what} {path} is binary")
+        return None
     if len(data) > remaining:
         call.opaque("command", f"{what} {path} exceeds the analysis byte budget")
         call.opaque(ALL_KINDS, f"{what} {path} exceeds the analysis byte budget")
@@ -356,6 +360,58 @@ def alias(call: Call) -> None:
             call.state.aliases[name] = value
 
 
+SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/opt/homebrew/", "/nix/store/", "/snap/")
+
+
+def local_program(call: Call, head: str) -> bool:
+    """A command word with a slash outside the system directories (`./ls`, `/tmp/x/rm`) that
+    is not a compiled program: it runs as the file it is, whatever its name."""
+    path = absolute_path(head, call.cwd)
+    if path is None:
+        return True
+    real = os.path.realpath(path)
+    if real.startswith(SYSTEM_DIRS) and path.startswith(SYSTEM_DIRS):
+        return False
+    if not os.path.isfile(real):
+        return True
+    try:
+        with open(real, "rb") as fh:
+            return not fh.read(4).startswith(b"\x7fELF")
+    except OSError:
+        return True
+
+
+def path_script(call: Call, dirs: list[str]) -> bool:
+    """A command name found in a PATH directory this line put first: when that file is a
+    shell script (or is written by this line) it is what runs, so it is analysed."""
+    for d in dirs:
+        base = absolute_path(d or ".", call.cwd)
+        if base is None:
+            continue
+        candidate = os.path.join(base, call.name)
+        written = os.path.realpath(candidate) in call.result.effects["writes"]
+        if written or (os.path.isfile(candidate) and os.access(candidate, os.X_OK)):
+            if written or _is_shell_script(call, candidate):
+                run_file(call, Field(candidate), shell=True)
+                return True
+            return False  # a program: the table's semantics of the name apply
+    return False
+
+
+def hash_(call: Call) -> None:
+    """`hash -p FILE NAME`: later commands named NAME run FILE."""
+    parsed = options.parse(call.args, {"val": "pt"})
+    for f in parsed.values("-p"):
+        for name in parsed.operands:
+            if name.value is None or f.value is None:
+                call.opaque("command", "hash -p with a name or file known only at run time")
+                call.opaque(ALL_KINDS, "hash -p with a name or file known only at run time")
+            else:
+                import shlex
+
+                call.state.aliases[name.value] = shlex.quote(f.value)
+
+
 def expand_alias(call: Call) -> bool:
     value = call.state.aliases.get(call.name)
     if call.name not in call.state.aliases:
@@ -409,11 +465,15 @@ def cd(call: Call) -> None:
         elif target.value is not None and target.value.startswith(("+", "-")) and call.name == "pushd":
             new = None
         else:
-            new = resolve_dir(target, old)
-        state.cd_result = "unsure"
-        if new is not None and (os.path.isdir(new) or os.path.realpath(new) in state.made_dirs or
-                                os.path.realpath(new) in call.result.effects["writes"]):
-            state.cd_result = "sure"
+            new = _cdpath(state, target.value) or resolve_dir(target, old)
+        state.cd_result = "unsure"  # the failure path (cwd unchanged) stays possible
+        real = os.path.realpath(new) if new is not None else ""
+        changed = any(real in call.result.effects[k] for k in ("writes", "deletes", "links"))
+        if new is not None and os.path.isdir(new):
+            if not changed:  # chmod 000 d; cd d … may fail: then it is unsure
+                state.cd_result = "sure"
+        elif new is not None and (real in state.made_dirs or real in call.result.effects["writes"]):
+            state.cd_result = "sure"  # created earlier in the line (mkdir, git clone …)
         elif new is not None:
             call.cmd.opaque.append(f"cd to {new}, which does not exist before the command line runs")
             new = None
@@ -428,8 +488,27 @@ def cd(call: Call) -> None:
         call.cmd.opaque.append("the directory after this command is not known statically")
 
 
+def _cdpath(state: State, target: str | None) -> str | None:
+    """`cd NAME` searches $CDPATH first (when the line sets it)."""
+    if target is None or target.startswith(("/", "./", "../")) or target in (".", ".."):
+        return None
+    known, value = state.lookup("CDPATH")
+    if not known or not value:
+        return None
+    for entry in value.split(":"):
+        base = absolute_path(entry or ".", state.cwd)
+        if base is not None and os.path.isdir(os.path.join(base, target)):
+            return os.path.normpath(os.path.join(base, target))
+    return None
+
+
 def read(call: Call) -> None:
     """Builtins that set variables from run-time input (read, mapfile, getopts, printf -v)."""
+    if call.name == "let":  # arithmetic: every name it mentions may change
+        for f in call.args:
+            for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.value or ""):
+                call.state.invalidate(name)
+        return
     if call.name == "printf":
         parsed = options.parse(call.args, {"val": "v"}, posix=True)
         for f in parsed.values("-v"):

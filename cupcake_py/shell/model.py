@@ -150,6 +150,9 @@ class Result:
         value = field.value
         if not value:
             return None
+        if "\0" in value:
+            self.mark(kind, "a path with a NUL byte (never a real file name)", cmd)
+            return None
         absolute = absolute_path(value, cwd)
         if absolute is None:
             self.mark(kind, f"relative path {value!r} in a directory not known statically", cmd)

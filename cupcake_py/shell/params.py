@@ -53,7 +53,7 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
         return True, args[n - 1] if n <= len(args) else None, ""
     known, value = scope.lookup(name)
     if not known:
-        return False, None, f"${name} is not set in the command line and not known from the environment"
+        return False, None, f"${name} has no value known statically (not set in the line, or set from run-time data)"
     return True, value, ""
 
 

@@ -168,7 +168,7 @@ def declaration(walker: Walker, node: Node, state: State) -> None:
             names += 1
             if name is not None:
                 export = keyword == "export" or "-x" in flags or name in state.exported
-                if "-n" in flags:
+                if flags & {"-n", "-i", "-a", "-A", "-l", "-u"}:  # nameref, arithmetic, arrays, case
                     value = None
                 state.assign(name, value, export=export)
                 fields.append(Field(None if value is None else f"{name}={value}",
@@ -299,10 +299,12 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
             f.value for f in fields[1:] if f.value is not None] if all(f.value is not None for f in fields[1:])
             else None, cmd):
         return cmd
+    if "/" not in head and handlers.path_script(call, state.path_dirs):
+        return cmd
     key = canonical(cmd.name)
     spec = COMMANDS.get(key)
-    if "/" in head and spec is None and key not in WRAPPERS:
-        handlers.run_file(call, fields[0])
+    if "/" in head and (spec is None or handlers.local_program(call, head)):
+        handlers.run_file(call, fields[0])  # ./rm is whatever that file is, not rm
         return cmd
     if spec is None:
         for f in fields[1:]:
@@ -415,7 +417,7 @@ def layout_kinds(layout: str, kinds: list[str], n: int) -> list[str]:
 # table.py `handler` names -> functions
 HANDLERS: dict[str, Callable[[Call], None]] = {
     "shell": handlers.shell, "eval": handlers.eval_, "source": handlers.source, "trap": handlers.trap,
-    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "shopt": handlers.shopt, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
+    "cd": handlers.cd, "at": handlers.at, "alias": handlers.alias, "shopt": handlers.shopt, "hash": handlers.hash_, "read": handlers.read, "set": handlers.set_, "interp": handlers.interp,
     "awk": tools.awk, "unzip": tools.unzip, "dd": tools.dd, "find": tools.find, "tar": tools.tar, "patch": tools.patch,
     "net": tools.net, "pkg": tools.pkg, "git": git.analyze_git,
 }

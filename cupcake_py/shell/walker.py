@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cupcake_py.shell.model import Result
 
 MAX_LOOP_VALUES = 64
+GLOB_OPTIONS = frozenset({"dotglob", "globstar", "nullglob", "failglob", "nocaseglob"})
 REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 SKIP = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end", "heredoc_start", "do", "done",
                   "then", "fi", "else", "elif", "if", "while", "until", "for", "in", "case", "esac", "{", "}",
@@ -41,7 +42,7 @@ class State(Scope):
     `unknown` have a value only known at run time; names in neither come from `env`."""
 
     __slots__ = ("cwd", "values", "exported", "unknown", "env", "args", "functions", "dirstack", "made_dirs",
-                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays")
+                 "walker", "cd_result", "aliases", "shopts", "arg0", "arrays", "path_dirs")
 
     def __init__(self, cwd: str | None, env: dict[str, str], args: list[str] | None, walker: Walker) -> None:
         self.cwd = cwd
@@ -59,6 +60,7 @@ class State(Scope):
         self.shopts: frozenset[str] | None = frozenset()  # glob options switched on; None: unknown
         self.arg0: str | None = None  # $0 (the script's path as run, or bash -c's NAME)
         self.arrays: dict[str, list[str]] = {}  # indexed arrays with static elements
+        self.path_dirs: list[str] = []  # leading PATH entries this line sets (static part)
 
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
@@ -70,6 +72,7 @@ class State(Scope):
         other.shopts = self.shopts
         other.arg0 = self.arg0
         other.arrays = dict(self.arrays)
+        other.path_dirs = list(self.path_dirs)
         other.dirstack = list(self.dirstack)
         other.made_dirs = set(self.made_dirs)
         return other
@@ -92,6 +95,14 @@ class State(Scope):
             new.exported.add(name)
         new.unknown |= {n for n in self.exported if n in self.unknown}
         new.made_dirs = set(self.made_dirs)
+        new.path_dirs = list(self.path_dirs)
+        for var in ("BASHOPTS", "SHELLOPTS"):  # a child bash starts with these options on
+            known, value = new.lookup(var)
+            if var in new.unknown:
+                new.shopts = None
+            elif known and value and new.shopts is not None:
+                on = set(value.split(":"))
+                new.shopts = frozenset(on & GLOB_OPTIONS) | ({"noglob"} if "noglob" in on else set())
         return new
 
     def lookup(self, name: str) -> tuple[bool, str | None]:
@@ -230,7 +241,11 @@ class Walker:
     def sequence(self, node: Node, state: State, ctx: Ctx | None = None) -> None:
         for child in node.children:
             if child.type not in SKIP and child.is_named:
+                before = state.cwd
+                state.cd_result = None
                 self.statement(child, state, ctx or Ctx())
+                if state.cd_result == "unsure" and state.cwd != before:
+                    state.cwd = None  # `cd d; …`: what follows runs whether cd succeeded or not
 
     def statement(self, node: Node, state: State, ctx: Ctx) -> None:
         self.result.check()
@@ -326,9 +341,38 @@ class Walker:
         _replace_state(state, merged)
 
     def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
+        if node.type == "while_statement" and self._read_loop(node, state, ctx):
+            return
         before = state.copy()
         self.sequence(node, state, ctx)
         state.merge([before])
+
+    def _read_loop(self, node: Node, state: State, ctx: Ctx) -> bool:
+        """`while [IFS=] read [-r] NAME; do …; done < FILE` (or from a here-document, a static
+        `echo`/`cat FILE` stage): the body once per line, NAME bound to it. False: not this
+        form or the input is not static (then the loop is analysed once with NAME unknown)."""
+        conditions = [c for c in node.children_by_field_name("condition") if c.is_named]
+        body = node.child_by_field_name("body")
+        if len(conditions) != 1 or conditions[0].type != "command" or body is None:
+            return False
+        cond = conditions[0]
+        name_node = cond.child_by_field_name("name")
+        words = [text(self.src, c) for c in cond.children_by_field_name("argument")]
+        prefix = [text(self.src, c) for c in cond.children if c.type == "variable_assignment"]
+        if name_node is None or text(self.src, name_node) != "read" or prefix not in ([], ["IFS="]):
+            return False
+        raw = "-r" in words
+        names = [w for w in words if w != "-r"]
+        if len(names) != 1 or not names[0].isidentifier():
+            return False
+        lines = loop_input(ctx.stdin, self.result)
+        if lines is None or len(lines) > MAX_LOOP_VALUES or (not raw and any("\\" in ln for ln in lines)):
+            return False
+        self.statement(cond, state.copy(), ctx)  # `read` itself (listed once)
+        for line in lines:
+            state.assign(names[0], line if prefix else line.strip(" \t"))
+            self.sequence(body, state, Ctx())
+        return True
 
     def _for(self, node: Node, state: State, ctx: Ctx) -> None:
         var = node.child_by_field_name("variable")
@@ -387,6 +431,8 @@ class Walker:
         body = node.child_by_field_name("body")
         if name is not None and body is not None:
             state.functions[text(self.src, name)] = (body, self)
+            if text(self.src, name) == "command_not_found_handle":  # bash calls it for unknown commands
+                self.call_function("command_not_found_handle", state, None, None)
 
     def _negated(self, node: Node, state: State, ctx: Ctx) -> None:
         self.sequence(node, state, ctx)
@@ -435,7 +481,11 @@ class Walker:
             state.arrays[name] = items
             return name, items[0] if items else ""
         else:
-            value = self.expander(state).single([value_node]).value
+            field = self.expander(state).single([value_node])
+            value = field.value
+            if name == "PATH":  # directories searched first for command names (see semantics)
+                leading = value if value is not None else field.prefix.rpartition(":")[0]
+                state.path_dirs = leading.split(":") if leading or value == "" else []
         if append and value is not None:
             known, old = state.lookup(name)
             value = (old or "") + value if known else None
@@ -485,7 +535,7 @@ class Walker:
     def _command(self, node: Node, state: State, ctx: Ctx) -> None:
         semantics.simple_command(self, node, state, ctx)
 
-    def call_function(self, name: str, state: State, args: list[str] | None, cmd: Cmd) -> bool:
+    def call_function(self, name: str, state: State, args: list[str] | None, cmd: Cmd | None) -> bool:
         found = state.functions.get(name)
         if found is None:
             return False
@@ -501,6 +551,39 @@ class Walker:
         finally:
             state.args, state.walker = saved_args, saved_walker
         return True
+
+
+def loop_input(stdin: tuple[str, object] | None, result: Result) -> list[str] | None:
+    """The lines a `while read` loop reads, when its input is static: a here-document or
+    here-string, a regular file within the byte budget, or a static pipeline stage."""
+    if stdin is None:
+        return None
+    kind, value = stdin
+    content: str | None = None
+    if kind == "text" and isinstance(value, str):
+        content = value
+    elif kind == "cmd" and isinstance(value, Cmd) and not value.redirects:
+        content = static_output(value)
+        words = [f.value for f in value.fields[1:]]
+        if content is None and value.name == "cat" and len(words) == 1 and words[0] and value.cwd:
+            kind, value = "file", os.path.join(value.cwd, words[0])
+    if kind == "file" and isinstance(value, str):
+        path = os.path.realpath(value)
+        if not os.path.isfile(path) or os.path.getsize(path) > result.budget.max_bytes - result.bytes_read or \
+                path in result.effects["writes"]:
+            return None
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None  # unreadable: the loop stays opaque (its variable is unknown)
+        result.bytes_read += len(data)
+        if b"\0" in data:
+            return None
+        content = data.decode("utf-8", "replace")
+    if content is None:
+        return None
+    return content.split("\n")[:-1] if content.endswith("\n") else content.split("\n")
 
 
 def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:

@@ -257,7 +257,7 @@ class Expander:
         chunks = _tilde(self.chunks(nodes), self.scope, assignment=True)
         opaque = [c[1] for c in chunks if c[0] in (OPAQUE, OPAQUE_Q)]
         if opaque:
-            return Field(None, reason=opaque[0])
+            return _plain(chunks)
         return Field("".join(c[1].replace("\0", " ") if c[0] == ARRAY_Q else c[1] for c in chunks))
 
     def fields(self, nodes: Sequence[Node], *, glob: bool = True) -> list[Field]:

@@ -29,6 +29,7 @@ def make_project(root: Path) -> Path:
                     "p.diff": "diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-a\n+b\n",
                     "del.diff": "--- a/.env\n+++ /dev/null\n@@ -1 +0,0 @@\n-API=1\n"}.items():
         (root / f).write_text(text)
+    (root / "blob.bin").write_bytes(b"\x7fELF\0\0rm -rf secrets\0")  # binary: never shell code
     os.chmod(root / "outer.sh", 0o755)
     os.chmod(root / "tool.py", 0o755)
     subprocess.run(["git", "init", "-q", str(root)], check=True)

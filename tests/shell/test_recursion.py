@@ -175,3 +175,21 @@ def test_find_name_narrows_to_the_matching_files(an: Any, tmp_path: Path) -> Non
 ])
 def test_xargs_static_input(an: Any, command: str, argv: list[str | None]) -> None:
     assert an(command)["commands"][-1]["argv"] == argv
+
+
+def test_binary_scripts_are_opaque_not_parsed(an: Any) -> None:
+    for command in ("cat s.sh blob.bin | sh", "bash blob.bin", ". ./blob.bin"):
+        out = an(command)
+        assert {"command", "deletes"} <= opaque_kinds(out), command
+        assert not [o for o in out["opaque"] if o["reason"].startswith("internal")], command
+
+
+def test_special_files_are_never_opened(an: Any, tmp_path: Path) -> None:
+    """A FIFO as a script, archive or patch would block a reader: it is opaque, unopened."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    for command in ("tar xf fifo", "unzip fifo", "bash fifo", "cat fifo | sh", ". ./fifo", "patch -i fifo",
+                    "git apply fifo", "./fifo"):
+        out = an(command, cwd=tmp_path)
+        assert {"writes"} <= opaque_kinds(out), command

@@ -128,3 +128,24 @@ def test_set_positional(an: Any, project: Path) -> None:
 def test_cd_into_a_fresh_clone(an: Any, project: Path) -> None:
     out = an("git clone https://x.example/org/repo.git && cd repo && rm x")
     assert out["effects"]["deletes"] == [str(project / "repo/x")] and out["opaque"] == []
+
+
+def test_arithmetic_and_typed_declarations_invalidate(an: Any) -> None:
+    for command in ("x=a; let x=5; rm $x", "declare -i n=1+1; rm f$n", "declare -l v=ABC; cat $v"):
+        out = an(command)
+        assert out["commands"][-1]["argv"][1] is None, command
+
+
+def test_while_read_over_static_input(an: Any, tmp_path: Path) -> None:
+    (tmp_path / "list.txt").write_text(".env\nsecrets\n")
+    want = [str(tmp_path / ".env"), str(tmp_path / "secrets")]
+    for command in ('while IFS= read -r f; do rm "$f"; done < list.txt',
+                    "cat list.txt | while read f; do rm -rf $f; done",
+                    "while read -r f; do rm $f; done <<EOF\n.env\nsecrets\nEOF",
+                    "printf '.env' | while read f; do rm $f; secrets=1; rm secrets; done"):
+        out = an(command, cwd=tmp_path)
+        assert out["effects"]["deletes"] == want, command
+        assert out["opaque"] == [], command
+    for command in ('ls | while read f; do rm "$f"; done', "while read f; do rm $f; done < missing.txt",
+                    "while read a b; do rm $a; done < list.txt"):
+        assert "deletes" in {o["kind"] for o in an(command, cwd=tmp_path)["opaque"]}, command
