@@ -76,6 +76,10 @@ test_globs_overlap_properly if {
 	ids(bash({"writes": ["/proj/src/a.py"]}, {"writes": ["/proj/src/*.py"]}, [])) == set()
 	ids(bash({}, {"deletes": ["/proj/build/*"]}, [])) == set()
 	ids(bash({}, {"writes": ["/proj/*.md"]}, [])) == set()
+	# find . -name '*.log' -delete
+	ids(bash({}, {"deletes": ["/proj/**/*.log"]}, [])) == set()
+	ids(bash({}, {"deletes": ["/proj/**/*.lock"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({}, {"deletes": ["/proj/**/secrets"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
 }
 
 test_uncertain_changes_ask if {

@@ -215,8 +215,23 @@ lit_tail(g) := t if {
 # deeper matches exist on disk and so are in the expanded effects already.
 glob_overlaps(gpath, c) if {
 	gs := split(lower(gpath), "/")
+	not "**" in gs
 	k := min([count(gs), count(c.anchored)])
 	every i in numbers.range(0, k - 1) {
 		pair_ok(gs[i], c.anchored[i])
 	}
+}
+
+# `dir/**/name`: the part before `**` is a prefix as above; the last component must be able to
+# name the protected path's last component (files below a protected directory that match exist
+# on disk, so they are in the expanded effects already).
+glob_overlaps(gpath, c) if {
+	gs := split(lower(gpath), "/")
+	some idx, g in gs
+	g == "**"
+	k := min([idx, count(c.anchored)])
+	every i in numbers.range(0, k - 1) {
+		pair_ok(gs[i], c.anchored[i])
+	}
+	pair_ok(gs[count(gs) - 1], c.anchored[count(c.anchored) - 1])
 }

@@ -128,13 +128,14 @@ gnv_hook_switches := ["husky=0", "husky_skip_hooks=1", "skip_git_hooks=1", "pre_
 # effects: words of inline interpreter code that can reach files, processes or hidden code
 inline_capabilities := [
 	"open", "write", "remove", "unlink", "rmtree", "rmdir", "rename", "replace", "shutil", "os.", "os,", " os",
-	"subprocess", "system", "popen", "spawn", "exec", "eval", "compile", "import", "require", "getattr",
+	"subprocess", "system", "popen", "spawn", "exec", "eval", "compile", "__import__", "importlib", "require", "getattr",
 	"globals", "builtins", "path", "fs", "file", "chmod", "chown", "link", "mkdir", "truncate", "copy", "move",
 	"ctypes", "pickle", "marshal", "base64", "codec", "decode", "fromhex", "chr(", "\\x", "\\u", "child_process",
 	"process.", "io.", "sys.modules", "environ", "env", "socket", "http", "url", "delete", "dump", "save",
 	"pty", "`", "$(", "glob", "walk", "listdir", "scandir", "read", "load", "dir(", "vars(", "setattr", "lambda",
 	"unlink", "cwd", "chdir", "home", "expanduser", "~", "/", "..", "sys.argv", "input(", "stdin", "perl", "qx",
 	"backtick", "%x", "syscall", "dlopen", "ffi", "deno.", "bun.", "kernel", "file_put", "passthru", "shell",
+	"sqlite", "posix", "runpy", "mmap", "shelve", "dbm", "webbrowser", "pip", "setuptools", "distutils", "site",
 ]
 
 # effects: commands whose operands are text, never files touched (git is analysed on its own)
