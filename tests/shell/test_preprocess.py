@@ -32,3 +32,9 @@ def test_other_tools_get_no_shell_analysis(project: Path) -> None:
 def test_unparsable_command_is_opaque_not_an_error(project: Path) -> None:
     shell = preprocess(_event("bash", {"command": "cat <<< ((( $("}, project))["shell"]
     assert shell["parsed"] is False and shell["opaque"]
+
+
+def test_the_schema_is_a_valid_json_schema() -> None:
+    from .conftest import SCHEMA
+
+    VALIDATOR.check_schema(SCHEMA)
