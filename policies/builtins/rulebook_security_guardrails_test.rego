@@ -99,3 +99,8 @@ test_reason if {
 	some d in rs.halt with input as tool("Write", "/proj/opencode.json", "write")
 	d.reason == "Cupcake configuration files are protected from modification (rulebook_security_guardrails: Write write of /proj/opencode.json (Cupcake agent_config))"
 }
+
+test_double_star_globs if {
+	halted(object.union(tool("Glob", "/proj", "read"), {"tool_input": {"pattern": ".cup*/**/*.rego"}}))
+	not halted(object.union(tool("Glob", "/proj", "read"), {"tool_input": {"pattern": "src/**/*.py"}}))
+}

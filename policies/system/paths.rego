@@ -222,9 +222,10 @@ glob_overlaps(gpath, c) if {
 	}
 }
 
-# `dir/**/name`: the part before `**` is a prefix as above; the last component must be able to
-# name the protected path's last component (files below a protected directory that match exist
-# on disk, so they are in the expanded effects already).
+# `dir/**/name`: the part before `**` is a prefix as above; unless it already reaches into the
+# protected path, the last component must be able to name the protected path's last component
+# (files below a protected directory that match exist on disk, so they are in the expanded
+# effects already).
 glob_overlaps(gpath, c) if {
 	gs := split(lower(gpath), "/")
 	some idx, g in gs
@@ -233,5 +234,14 @@ glob_overlaps(gpath, c) if {
 	every i in numbers.range(0, k - 1) {
 		pair_ok(gs[i], c.anchored[i])
 	}
-	pair_ok(gs[count(gs) - 1], c.anchored[count(c.anchored) - 1])
+	below_or_named(gs, idx, c.anchored)
+}
+
+# The part before `**` already reaches into the protected path (`.cup*/**/*.rego`) …
+below_or_named(_, idx, anchored) if idx >= count(anchored)
+
+# … or the last component can name the protected path's last component (`**/*.lock`).
+below_or_named(gs, idx, anchored) if {
+	idx < count(anchored)
+	pair_ok(gs[count(gs) - 1], anchored[count(anchored) - 1])
 }
