@@ -63,6 +63,7 @@ class Evaluation:
         self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
+        self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
 
     # -- steps -------------------------------------------------------------------
 
@@ -144,7 +145,7 @@ class Evaluation:
             from cupcake_py.engine.state_paths import guardrails_input
 
             with self.trace.phase("state_paths"):
-                self._guardrails = guardrails_input(*self.configs, event["cwd"])
+                self._guardrails = guardrails_input(*self.configs, event["cwd"], self.custom_code)
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
@@ -199,6 +200,7 @@ class Evaluation:
                     raise EngineError(f"configuration error: the global rulebook {cfg.rulebook_path} sets "
                                       f"require_project_config: true and there is no .cupcake directory in "
                                       f"{os.getcwd()} or its parents (run `cupcake init --harness opencode`)")
+        self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]

@@ -5,8 +5,10 @@ provider started outlives the evaluation, even when an exception or the hard dea
 own cleanup short. A child that leads its own process group (shell signals run with
 start_new_session) has its whole group killed. Elsewhere than Linux this does nothing.
 
-`become_subreaper()` (called before the first signal process is spawned) makes this process a
-child subreaper (Linux `prctl(PR_SET_CHILD_SUBREAPER)`): a descendant whose parent exits, such
+`become_subreaper()` (called before the first signal or git process is spawned) makes this
+process a child subreaper, when `arm()` was called first (`cupcake eval` arms it: a short-lived
+process that reaps everything at its end; a long-lived one such as a test run or an authoring
+command would collect its orphans as zombies) (Linux `prctl(PR_SET_CHILD_SUBREAPER)`): a descendant whose parent exits, such
 as a daemon a signal started with `(setsid cmd &)` in its own session, is re-parented to
 cupcake instead of init, so `kill_children` finds and kills it too. Killing a child can orphan
 its own children, which then become ours: `kill_children` repeats until none is left.
@@ -22,11 +24,19 @@ PR_SET_CHILD_SUBREAPER = 36
 MAX_ROUNDS = 64  # kill rounds (each can orphan a deeper generation, re-parented to us)
 
 _subreaper: list[bool] = []
+_armed: list[bool] = []
+
+
+def arm() -> None:
+    """Let `become_subreaper` act in this process (called by `cupcake eval`, which reaps at exit)."""
+    _armed.append(True)
 
 
 def become_subreaper() -> bool:
-    """Make this process a child subreaper (once; Linux only). False when that is impossible
-    (another OS, no libc): then daemonised descendants can escape, as before."""
+    """Make this process a child subreaper (once; Linux only; only once `arm()` was called). False
+    when not armed or impossible (another OS, no libc): then daemonised descendants can escape."""
+    if not _armed:
+        return False
     if not _subreaper:
         ok = False
         if os.path.isdir(TASKS):

@@ -11,7 +11,10 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
   native-code caches), key (the cache MAC key: read_protected), plugin (OpenCode plugin and
   custom-tool dirs, project and global, and $OPENCODE_CONFIG_DIR), agent_config (opencode.json /
   opencode.jsonc, project and global, and $OPENCODE_CONFIG), executable (the running cupcake
-  entry point and its interpreter, the `cupcake` found on PATH, the cupcake_py package), state ($XDG_STATE_HOME/cupcake-py).
+  entry point and its interpreter, the `cupcake` found on PATH, custom builtin modules named by
+  a `.py` path, the cupcake_py package and the
+  shipped policies, except when they lie inside the project: a checkout of cupcake-py being
+  developed), state ($XDG_STATE_HOME/cupcake-py).
 - `path_dirs`: the absolute directories on PATH (creating or replacing a file named `cupcake`
   in one of them is a violation: the plugin runs the first `cupcake` on PATH).
 
@@ -30,6 +33,7 @@ from cupcake_py.userdirs import global_config_dir, home_dir, user_cache_dir, use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from cupcake_py.engine.project import ConfigDir
@@ -91,7 +95,9 @@ def path_dirs() -> list[str]:
     return out
 
 
-def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str) -> list[dict[str, Any]]:
+def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
+                code: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`code`: files of Python code the evaluation runs (custom builtin modules named by path)."""
     c = _Collector()
     roots = [project.root_path] if project is not None else []
     if cwd and os.path.isabs(cwd) and cwd not in roots:
@@ -118,10 +124,17 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str) -> 
         c.add(extra_file, "agent_config", False)
     for exe in _executables():
         c.add(exe, "executable", False)
-    c.add(PACKAGE_DIR, "executable", True)
-    c.add(shipped_policies_path(), "config", True)
+    for f in code:
+        c.add(f, "executable", False)
+    # The engine's code and shipped policies, unless the project IS a checkout of cupcake-py
+    # (developing cupcake-py under cupcake: its sources are the project's ordinary files).
+    inside = tuple(r.rstrip("/") + "/" for r in roots)
+    for path, kind in ((PACKAGE_DIR, "executable"), (shipped_policies_path(), "config")):
+        if not (path + "/").startswith(inside):
+            c.add(path, kind, True)
     return c.out
 
 
-def guardrails_input(project: ConfigDir | None, glob: ConfigDir | None, cwd: str) -> dict[str, Any]:
-    return {"state_paths": state_paths(project, glob, cwd), "path_dirs": path_dirs()}
+def guardrails_input(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
+                     code: Sequence[str] = ()) -> dict[str, Any]:
+    return {"state_paths": state_paths(project, glob, cwd, code), "path_dirs": path_dirs()}

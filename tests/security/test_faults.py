@@ -8,7 +8,8 @@ traceback, and nothing may keep running afterwards.
 | bundle re-MACed with a guessed key | policy applies; MAC warning |
 | .cwasm of another policy copied over the entry / payload bit flip | policy applies; MAC warning |
 | truncated bundle, garbage .cwasm, a directory where an entry belongs | policy applies (rebuilt) |
-| cache MAC key with mode 0644 / not a regular file / wrong size / a symlink | policy applies; caches off; warning |
+| cache MAC key with mode 0644 / not a regular file / wrong size / a symlink / another owner | policy applies; caches off; warning |
+| first evaluations racing to create the key | one key; every cache entry verifies |
 | policies subdirectory unreadable (mode 000) | deny, exit 2, configuration error |
 | policies subdirectory is a file / a dangling symlink / a symlink to a dir | deny, exit 2, configuration error |
 | a `.rego` that is a dangling symlink or a FIFO | deny, exit 2, configuration error |
@@ -21,6 +22,7 @@ traceback, and nothing may keep running afterwards.
 | guardrails switched off in the rulebook | evaluation as configured + a loud warning every evaluation |
 | a signal starts `(setsid sleep … &)` (own session, re-parented on exit) | killed at the end of the eval |
 | a signal exceeds the deadline | deny, exit 2; its process group is gone |
+| a long-lived process using the signal runner (tests, authoring) | never becomes a subreaper (only `cupcake eval`) |
 | opencode.json plugin options `enabled: false`, `failMode: "open"`, `cupcakePath` | ignored: the real cupcake still decides |
 
 Where root's DAC override would hide a permission fault, the process runs without
@@ -233,6 +235,20 @@ def test_key_is_created_private_and_once(tmp_path: Path) -> None:
     assert_denied(*w.eval())
     assert w.key.read_bytes() == key
     assert sorted(os.listdir(w.key.parent)) == ["cache.key"]  # no temporary files left
+
+
+def test_concurrent_first_evaluations_agree_on_one_key(tmp_path: Path) -> None:
+    w = World(tmp_path)
+    procs = [subprocess.Popen([*cupcake_command(), "eval", "--harness", "opencode"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=w.project, env=w.env)
+             for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(bash(w.project, "rm -rf x"), timeout=120)
+        assert_denied(json.loads(out), p.returncode, err.decode())
+    assert sorted(os.listdir(w.key.parent)) == ["cache.key"] and len(w.key.read_bytes()) == 32
+    resp, code, stderr = w.eval()
+    assert_denied(resp, code, stderr)
+    assert "MAC" not in stderr  # every entry written by the racers verifies under the one key
 
 
 # ------------------------------------------------------------------ unreadable configuration
@@ -452,3 +468,19 @@ def test_opencode_json_plugin_options_cannot_switch_cupcake_off(tmp_path: Path) 
     proc = subprocess.run([node, str(driver), BUNDLE.as_uri(), str(w.project)], capture_output=True, text=True,
                           env=w.env, cwd=w.project, timeout=120)
     assert proc.stdout.startswith("BLOCKED") and "no rm" in proc.stdout, (proc.stdout, proc.stderr)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux only (child subreaper)")
+def test_subreaper_only_in_an_armed_process() -> None:
+    """`cupcake eval` arms it; a long-lived process (tests, authoring commands) never becomes a
+    subreaper, which would collect orphaned zombies it never reaps."""
+    import sys
+
+    from cupcake_py.engine import reaper
+
+    assert reaper.become_subreaper() is False  # this pytest process is not armed
+    probe = ("import ctypes; from cupcake_py.engine import reaper; reaper.arm(); ok = reaper.become_subreaper(); "
+             "libc = ctypes.CDLL(None); v = ctypes.c_int(); libc.prctl(37, ctypes.byref(v), 0, 0, 0); "
+             "print(ok, v.value)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["True", "1"], out
