@@ -134,7 +134,9 @@ def test_example_policy_fires_through_cupcake_eval(project: Path, tmp_path: Path
 def test_verify_fresh_project_is_safe(project: Path) -> None:
     r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
     assert r.exit_code == 0, r.output
-    assert "PreToolUse:Bash -> 2 policies" in r.output and "- cupcake.policies.opencode.example" in r.output
+    # git_block_no_verify routes every tool (a file or MCP tool may change .git/hooks too)
+    assert "PreToolUse -> 3 policies" in r.output and "- cupcake.policies.builtins.git_block_no_verify" in r.output
+    assert "PreToolUse:Bash -> 1 policy" in r.output and "- cupcake.policies.opencode.example" in r.output
     assert "builtins enabled: rulebook_security_guardrails, git_block_no_verify" in r.output
     assert "WASM" in r.output and "15/15 passed" in r.output and "safe to install" in r.output
 
