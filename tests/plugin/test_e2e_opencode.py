@@ -152,7 +152,7 @@ def test_edit_of_protected_path_is_blocked(world: World) -> None:
     assert part.error.startswith(
         f'Blocked by cupcake policy [rule BUILTIN-PROTECTED-PATHS]: this edit call (filePath: "{world.protected}")'
     )
-    assert f"{world.protected} matches protected path 'protected/'" in part.error
+    assert f"{world.protected}, which matches protected path 'protected/'" in part.error
     assert world.protected.read_text() == "original\n"
     assert world.main.tool_message(part.call_id) == part.error
 
