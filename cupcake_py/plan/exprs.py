@@ -3,8 +3,8 @@ bare terms and `with` (input/data replacement, rule/function/builtin mocking).""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
-from cupcake_py.plan.state import KV, Gen, K, plan_error
+from cupcake_py import ir
+from cupcake_py.plan.state import Gen, K, plan_error
 from cupcake_py.plan.terms import TermPlanner
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
@@ -254,6 +254,3 @@ class ExprPlanner(TermPlanner):
         loc, path, op = items[0]
         blk = self.block(lambda: self._nest_with(items[1:], k))
         self.emit(ir.WithStmt(local=loc, path=tuple(self.string(p) for p in path), value=op, block=blk))
-
-    def plan_value(self, t: A.Term, k: KV) -> None:
-        self.plan_term(t, k)

@@ -3,7 +3,7 @@ partial sets, and object documents (partial objects and ref heads)."""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.plan.exprs import ExprPlanner
 from cupcake_py.plan.state import FuncCtx, K
 from cupcake_py.rego.compile.nodes import CRule, Group

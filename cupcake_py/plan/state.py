@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import Compiled, Group, Node

@@ -3,7 +3,7 @@ merged with base data) and unification."""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.plan.state import KV, K, State, plan_error
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import Node
