@@ -9,7 +9,11 @@ start_new_session) has its whole group killed. Elsewhere than Linux this does no
 from __future__ import annotations
 
 import os
-from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+
+try:
+    from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+except ImportError:  # not a CPython private module everywhere: the public one has the same constant
+    from signal import SIGKILL
 
 TASKS = "/proc/self/task"
 
