@@ -116,19 +116,19 @@ class Stmt:
     KEYS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
 
 
-_S = TypeVar("_S", bound=type[Stmt])
+_T = TypeVar("_T", bound=Stmt)
 
 
-@dataclass_transform()
-def _stmt(*keys: tuple[str, str, str]) -> Callable[[_S], _S]:
+@dataclass_transform(frozen_default=True)  # (3.11 accepts the 3.12 keyword through **kwargs)
+def _stmt(*keys: tuple[str, str, str]) -> Callable[[type[_T]], type[_T]]:
     """Declare a statement: a frozen, slotted dataclass with its JSON fields
     (python field, JSON key, kind). Kinds: loc, op, int, str, block, blocks, ops, locs, ints.
     ``dataclass_transform`` lets a type checker see the generated constructor."""
 
-    def wrap(cls: _S) -> _S:
-        cls = dataclass(frozen=True, slots=True)(cls)
-        cls.KEYS = keys
-        return cls
+    def wrap(cls: type[_T]) -> type[_T]:
+        made = dataclass(frozen=True, slots=True)(cls)
+        made.KEYS = keys
+        return made
 
     return wrap
 

@@ -47,8 +47,10 @@ class RulePlanner(ExprPlanner):
             if g.kind == "set":
                 blocks.append(self.block(lambda: self.emit(ir.MakeSetStmt(target=ret))))
                 for r in plain:
-                    blocks.append(self._body_block(r, lambda r=r: self.plan_term(
-                        r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret)))))  # type: ignore[arg-type]
+                    def add_key(r: CRule = r) -> None:
+                        self.plan_term(r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret)))  # type: ignore[arg-type]
+
+                    blocks.append(self._body_block(r, add_key))
             elif g.kind == "object":
                 blocks.append(self.block(lambda: self.emit(ir.MakeObjectStmt(target=ret))))
                 # deeper rules first: a shallower rule whose value overlaps them then conflicts
@@ -72,7 +74,11 @@ class RulePlanner(ExprPlanner):
             self.at(r.location)
             if prelude is not None:
                 prelude()
-            self._args(r, lambda: self.plan_body(r.body, lambda: (self.at(r.location), k())))
+            self._args(r, lambda: self.plan_body(r.body, done))
+
+        def done() -> None:
+            self.at(r.location)
+            k()
 
         return self.scoped(run)
 
@@ -108,8 +114,8 @@ class RulePlanner(ExprPlanner):
                 c = c.else_
             first = ir.Block((ir.BlockStmt(blocks=tuple(chain)),))
         self.at(r.location)
-        second = self.block(lambda: (self.emit(ir.IsDefinedStmt(source=t)),
-                                     self.emit(ir.AssignVarOnceStmt(source=ir.Local(t), target=ret))))
+        second = self.block(lambda: self.emit_all(ir.IsDefinedStmt(source=t),
+                                                  ir.AssignVarOnceStmt(source=ir.Local(t), target=ret)))
         return [first, second]
 
     def _default(self, r: CRule, ret: int) -> ir.Block:
@@ -132,8 +138,11 @@ class RulePlanner(ExprPlanner):
             while c is not None:
                 pre: K = (lambda: self.emit(ir.ResetLocalStmt(target=t))) if c is r else (
                     lambda: self.emit(ir.IsUndefinedStmt(source=t)))
-                chain.append(self._body_block(c, lambda c=c: self.plan_term(c.value, lambda op: self.emit(
-                    ir.AssignVarOnceStmt(source=op, target=t))), pre))
+
+                def assign(c: CRule = c) -> None:
+                    self.plan_term(c.value, lambda op: self.emit(ir.AssignVarOnceStmt(source=op, target=t)))  # type: ignore[arg-type]
+
+                chain.append(self._body_block(c, assign, pre))
                 c = c.else_
             chain_stmt = ir.BlockStmt(blocks=tuple(chain))
 

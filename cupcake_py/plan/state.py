@@ -111,6 +111,15 @@ class State:
             set_(s, "col", loc.col)
         self.fx.stmts.append(s)
 
+    def emit_all(self, *stmts: ir.Stmt) -> None:
+        for s in stmts:
+            self.emit(s)
+
+    def emit_then(self, s: ir.Stmt, k: K) -> None:
+        """Emit `s`, then continue with `k` (the usual step: one check, then the rest)."""
+        self.emit(s)
+        k()
+
     def block(self, fn: K) -> ir.Block:
         saved = self.fx.stmts
         self.fx.stmts = []
