@@ -20,22 +20,29 @@ import textwrap
 
 import pytest
 
-# private module(s) -> (cupcake module that imports it, probe code run after the import,
-# expected probe output). `_sha2`/`_sha256` are alternatives (3.12+ / 3.11): one must exist.
-CASES = {
-    ("_json",): ("cupcake_py.jsonio", None, None),
-    ("_signal",): ("cupcake_py.engine.reaper", "print(int(m.SIGKILL))", "9"),
-    ("_sha2", "_sha256"): (
+# (private module(s), cupcake module that imports it, probe code run after the import, expected
+# probe output); probe None = no fallback, a clear error instead. `_sha2`/`_sha256` are
+# alternatives (3.12+ / 3.11): one must exist.
+_BLAKE2_PROBE = "import hashlib; print(m.blake2b is hashlib.blake2b, m.blake2b(b'abc', digest_size=8).hexdigest())"
+_BLAKE2_OUT = "True " + __import__("hashlib").blake2b(b"abc", digest_size=8).hexdigest()
+CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
+    (("_json",), "cupcake_py.jsonio", None, None),
+    (("_signal",), "cupcake_py.engine.reaper", "print(int(m.SIGKILL))", "9"),
+    (
+        ("_sha2", "_sha256"),
         "cupcake_py.engine.bundle",
         "import hashlib; print(m.sha256 is hashlib.sha256, m.sha256(b'abc').hexdigest()[:16])",
         "True ba7816bf8f01cfea",
     ),
-    ("_blake2",): (
-        "cupcake_py.host.cache",
-        "import hashlib; print(m.blake2b is hashlib.blake2b, m.blake2b(b'abc', digest_size=8).hexdigest())",
-        "True " + __import__("hashlib").blake2b(b"abc", digest_size=8).hexdigest(),
+    (("_blake2",), "cupcake_py.host.cache", _BLAKE2_PROBE, _BLAKE2_OUT),
+    (("_blake2",), "cupcake_py.cache_mac", _BLAKE2_PROBE, _BLAKE2_OUT),
+    (
+        ("_operator",),
+        "cupcake_py.cache_mac",
+        "import hmac; print(m._compare_digest is hmac.compare_digest, m._compare_digest(b'a', b'a'))",
+        "True True",
     ),
-}
+)
 # `fast_eval` imports `_signal` too (as the `signal` name it calls setitimer/signal on).
 FAST_EVAL_PROBE = "print(m.signal.__name__, m.signal.SIGALRM == 14, callable(m.signal.setitimer))"
 
@@ -67,15 +74,15 @@ def _run_without(blocked: tuple[str, ...], module: str, probe: str | None) -> su
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("names", list(CASES), ids=lambda n: "/".join(n))
+@pytest.mark.parametrize("names", sorted({c[0] for c in CASES}), ids="/".join)
 def test_private_module_present_on_this_python(names: tuple[str, ...]) -> None:
     """On the supported CPython the fast path is really taken (a guard is no excuse to lose it)."""
     assert any(importlib.util.find_spec(n) is not None for n in names), f"none of {names} on {sys.version}"
 
 
-@pytest.mark.parametrize("names", [n for n, (_, probe, _) in CASES.items() if probe], ids=lambda n: "/".join(n))
-def test_fallback_to_the_public_module_works(names: tuple[str, ...]) -> None:
-    module, probe, expected = CASES[names]
+@pytest.mark.parametrize(("names", "module", "probe", "expected"), [c for c in CASES if c[2]],
+                         ids=[f"{'/'.join(c[0])}-{c[1]}" for c in CASES if c[2]])
+def test_fallback_to_the_public_module_works(names: tuple[str, ...], module: str, probe: str, expected: str) -> None:
     out = _run_without(names, module, probe)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == expected
@@ -106,7 +113,7 @@ def test_every_private_import_on_the_eval_path_is_listed() -> None:
     import pathlib
 
     root = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
-    listed = {n for names in CASES for n in names}
+    listed = {n for names, *_ in CASES for n in names}
     found: dict[str, str] = {}
     for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
