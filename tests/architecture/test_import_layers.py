@@ -5,7 +5,8 @@ counts, wherever it is: at the top, inside a function (lazy imports), under TYPE
 A module may import modules of its own layer or of a lower one. An import of a higher layer
 is a violation unless it is listed in EXCEPTIONS with its reason and the issue that removes it;
 the list is exact: a new violation fails, and so does an exception that no longer occurs
-(delete it when the issue lands). docs/architecture.md section "Import layers" shows the table.
+(delete it when the issue lands). docs/architecture.md section "Import layers" shows both tables,
+and two tests keep it equal to LAYERS and EXCEPTIONS.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import ast
 import functools
 import pathlib
+import re
 from collections.abc import Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
@@ -159,3 +161,39 @@ def test_a_new_upward_import_is_caught() -> None:
     """The rank comparison flags an upward edge (ir importing plan) and allows a downward one."""
     assert RANK[_unit("cupcake_py.plan.planner")] > RANK[_unit("cupcake_py.ir.nodes")]
     assert RANK[_unit("cupcake_py.engine.bundle")] > RANK[_unit("cupcake_py.wasm")]
+
+
+def _doc_rows(header: str) -> list[list[str]]:
+    """Cells of the markdown table under `header` in docs/architecture.md's import-layer section."""
+    text = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("### Import layers", 1)[1].split("\n## ", 1)[0]
+    table = section.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in table.splitlines()[2:]]
+    return [[c.strip() for c in row] for row in rows]
+
+
+def _ticked(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _expand(name: str) -> list[str]:
+    m = re.fullmatch(r"(.*)\{(.*)\}", name)
+    return [m.group(1) + part for part in m.group(2).split(",")] if m else [name]
+
+
+def test_the_docs_table_matches_the_layers() -> None:
+    documented = []
+    for rank, name, holds in _doc_rows("| rank | layer | holds |"):
+        listed = holds.split("`:", 1)[0] + "`" if "`:" in holds else holds
+        units = {t.removesuffix("/").removesuffix(".py") for t in _ticked(listed)}
+        documented.append((int(rank), name, units | ({"__init__"} if "package root" in holds else set())))
+    assert documented == [(i, name, set(units)) for i, (name, units, _) in enumerate(LAYERS)]
+
+
+def test_the_docs_table_matches_the_exceptions() -> None:
+    documented = set()
+    for importer, imported, _why in _doc_rows("| importer | imports |"):
+        for src in _ticked(importer):
+            for dst in (d for t in _ticked(imported) for d in _expand(t)):
+                documented.add(("cupcake_py." + src.removesuffix(".py").replace("/", "."), "cupcake_py." + dst))
+    assert documented == set(EXCEPTIONS)
