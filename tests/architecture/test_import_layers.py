@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("host", frozenset({"host"}), "wasmtime host, Rego builtin functions"),
     ("custom_builtins", frozenset({"custom_builtins"}), "project-supplied Rego builtin functions (declared for rego, run by host)"),
     ("shell", frozenset({"shell"}), "static analysis of shell commands"),
+    ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
     ("engine", frozenset({"engine"}), "discovery, rulebook, routing, signals, synthesis"),
     ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
@@ -55,6 +56,9 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.data"): _WIRED,
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.preprocess"): _WIRED,
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.validate"): _WIRED,
+    ("cupcake_py.enrich.tool_paths", "cupcake_py.harness.opencode.patch"): (
+        "the apply_patch envelope parser lives with the OpenCode harness; issue 17 (harness layer)"
+    ),
     ("cupcake_py.engine.fast_eval", "cupcake_py.harness.opencode.response"): (
         "fail-closed answers are written in OpenCode's response shape; issue 17"
     ),
