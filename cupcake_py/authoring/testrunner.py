@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +30,7 @@ from typing import Any, Literal
 from cupcake_py.authoring import instrument
 from cupcake_py.authoring.test_eval import EvalSetup, Evaluator, Outcome, evaluate
 from cupcake_py.errors import CupcakeError, Location
+from cupcake_py.gc_pause import gc_paused
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import find_rego_files, parse_module, read_source
 from cupcake_py.rego.errors import RegoErrors, format_text
@@ -374,23 +373,8 @@ def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw:
 
     opts = options or TestOptions(**kw)
     scope = opts.builtins.declared() if opts.builtins else nullcontext()
-    with scope, _few_collections():
+    with scope, gc_paused():
         return _run(paths, opts)
-
-
-@contextmanager
-def _few_collections() -> Iterator[None]:
-    """Parsing and compiling a large policy set allocates millions of AST objects and frees
-    almost none: the cyclic GC's default thresholds would rescan them over and over (half of
-    the build time on 1,000 files, measured). Collect rarely while the tests build and run."""
-    import gc
-
-    old = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 @dataclass

@@ -25,17 +25,21 @@ def rule_terms(c: CRule) -> list[A.Term]:
     return [t for t in (*c.rel, c.key, c.value) if t is not None]
 
 
-def all_exprs(c: CRule) -> Iterator[A.Expr]:
-    yield from body_exprs(c.body)
+def all_exprs(c: CRule) -> list[A.Expr]:
+    out = body_exprs(c.body)
     for t in rule_terms(c):
-        yield from term_exprs(t)
+        out += term_exprs(t)
+    return out
 
 
-def check_calls(groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
-    """OPA's undefined-function/arity stage (`funcs`) and its type errors on calls (`types`)."""
+def check_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink, types: ErrorSink) -> None:
+    """In one walk over every expression: the `with` targets (`withs`, check_with_target),
+    OPA's undefined-function/arity stage (`funcs`) and its type errors on calls (`types`)."""
     for g in groups.values():
         for c in rule_chain(g):
             for e in all_exprs(c):
+                for w in e.with_:
+                    check_with_target(w, groups, withs)
                 check_call(e, groups, funcs, types)
 
 
@@ -132,20 +136,12 @@ def type_text(t: dict | None) -> str:
     return ty
 
 
-def check_withs(groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
-    """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
-    for g in groups.values():
-        for c in rule_chain(g):
-            for e in all_exprs(c):
-                for w in e.with_:
-                    check_with_target(w, groups, errors)
-
-
 _TARGET_ERROR = "with keyword target must reference existing input, data, or a function"
 _REPLACE = "with keyword replacing built-in function: "
 
 
 def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
+    """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
     t = w.target.value
     loc = w.target.location
     ref = t if isinstance(t, A.Ref) else A.Ref([w.target]) if isinstance(t, A.Var) else None

