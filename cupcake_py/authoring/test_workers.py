@@ -26,7 +26,7 @@ from cupcake_py.authoring.test_eval import EvalSetup, Outcome, evaluate
 
 MIN_TESTS = 300  # below this, one process builds and runs the tests faster than several
 
-_shared: tuple[Any, ...] | None = None  # (modules, compiled, chunks, sources, setup, tests), set before the fork
+_shared: tuple[Any, ...] | None = None  # (modules, compiled, chunks, sources, setup, tests, base), set before the fork
 
 ChunkResult = tuple[list[tuple[bytes, list[int]]], list[tuple[int, str]], list[Outcome], dict[str, float], float]
 
@@ -54,14 +54,14 @@ def chunks_of(tests: Sequence[Any], n: int) -> list[list[int]]:
 
 def _chunk(i: int) -> ChunkResult:
     """Build and evaluate chunk i (in a worker, or here)."""
-    from cupcake_py.authoring.testrunner import build_tests
+    from cupcake_py.authoring.test_parts import build_or_reuse
 
     assert _shared is not None
-    modules, compiled, chunks, sources, setup, tests = _shared
+    modules, compiled, chunks, sources, setup, tests, base = _shared
     cases = [tests[k] for k in chunks[i]]
     where = {(c.package, c.name): k for c, k in zip(cases, chunks[i], strict=True)}
     phases: dict[str, float] = {}
-    parts, errors = build_tests(modules, cases, sources, phases, compiled)
+    parts, errors = build_or_reuse(modules, compiled, cases, sources, phases, base)
     outcomes: list[Outcome] = []
     native = 0.0
     t0 = time.perf_counter()
@@ -75,7 +75,7 @@ def _chunk(i: int) -> ChunkResult:
 
 
 def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], sources: dict[str, str],
-                     setup: EvalSetup, n: int) -> tuple[list[Any], list[Any], dict[tuple[str, str], Outcome],
+                     setup: EvalSetup, n: int, base: str = "") -> tuple[list[Any], list[Any], dict[tuple[str, str], Outcome],
                                                         dict[str, float], float] | None:
     """(parts, errors, outcome per test, phase seconds, native seconds), or None when the
     processes could not be started (the caller then builds here)."""
@@ -88,7 +88,7 @@ def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], source
     chunks = chunks_of(tests, n)
     if len(chunks) < 2:
         return None
-    _shared = (modules, compiled, chunks, sources, setup, tests)
+    _shared = (modules, compiled, chunks, sources, setup, tests, base)
     try:
         # with `fork`, every worker is forked at the first submit, before this process evaluates
         # its own chunk (and starts wasmtime); a dead worker breaks the pool, never hangs it

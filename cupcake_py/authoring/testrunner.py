@@ -403,8 +403,12 @@ def _from_cache(hit: tuple[dict[str, Any], list[bytes]]) -> _Work:
 
 
 def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOptions, setup: EvalSetup,
-           phases: dict[str, float]) -> _Work:
+           phases: dict[str, float], base: str) -> _Work:
+    """Parse and compile everything; plan, generate and evaluate the tests in chunks (a chunk
+    whose dependencies did not change since a previous run reuses its modules: test_parts;
+    `base` is the key of what every chunk depends on, "" without the cache)."""
     from cupcake_py.authoring.test_data import DataError, check_conflicts
+    from cupcake_py.authoring.test_parts import build_or_reuse
     from cupcake_py.authoring.test_workers import build_in_workers, workers_for_build
     from cupcake_py.rego.compile import compile_modules
 
@@ -428,14 +432,14 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     _lap(phases, "compile", t)
     n = workers_for_build(len(tests), opts.parallel)
     if n > 1:
-        got = build_in_workers(built, compiled, tests, sources, setup, n)
+        got = build_in_workers(built, compiled, tests, sources, setup, n, base)
         if got is not None:
             work.parts, work.errors, work.outcomes, worker_phases, work.native_s = got
             for k, v in worker_phases.items():
                 phases[k] = phases.get(k, 0.0) + v
             work.workers = n
             return work
-    work.parts, work.errors = build_tests(built, tests, sources, phases, compiled)
+    work.parts, work.errors = build_or_reuse(built, compiled, tests, sources, phases, base)
     return work
 
 
@@ -460,7 +464,8 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
         out.cached = True
         _lap(phases, "parse", t)
     else:
-        work = _build(paths, files, data, opts, setup, phases)
+        base = test_cache.build_key([], data_paths, opts.key_text()) if key else ""
+        work = _build(paths, files, data, opts, setup, phases, base)
         if key and work.parts and not work.errors:
             index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
             test_cache.store(key, {"tests": [c.to_json() for c in work.tests],
