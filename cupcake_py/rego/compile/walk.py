@@ -12,6 +12,9 @@ from cupcake_py.rego.compile.nodes import NotBody
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"
 ROOTS = frozenset({"data", "input"})
+SCALARS = frozenset({A.String, A.Number, A.Boolean, A.Null})  # value types without sub-terms ...
+LEAVES = SCALARS | {A.Var}  # ... and with vars: the fast exits of the term walks
+CLOSURES = frozenset({A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension})
 
 
 def is_generated(name: str) -> bool:
@@ -69,12 +72,11 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     """Var names in a term outside closures (comprehensions)."""
     v = t.value
-    if isinstance(v, A.Var):
-        if v.name not in ROOTS:
-            out.add(v.name)
-    elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
-        pass
-    else:
+    kind = type(v)
+    if kind is A.Var:
+        if v.name not in ROOTS:  # type: ignore[union-attr]
+            out.add(v.name)  # type: ignore[union-attr]
+    elif kind not in SCALARS and kind not in CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
@@ -172,13 +174,10 @@ def _body_into(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
             _term_into(w.value, out)
 
 
-_LEAVES = frozenset({A.Var, A.String, A.Number, A.Boolean, A.Null})
-
-
 def _term_into(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
     kind = type(v)
-    if kind in _LEAVES:
+    if kind in LEAVES:
         return
     if kind is A.ArrayComprehension or kind is A.SetComprehension:
         _term_into(v.term, out)  # type: ignore[union-attr]
@@ -195,7 +194,7 @@ def _term_into(t: A.Term, out: list[A.Expr]) -> None:
                 _term_into(p, out)
     else:
         for c in term_children(v):
-            if type(c.value) not in _LEAVES:
+            if type(c.value) not in LEAVES:
                 _term_into(c, out)
 
 
