@@ -70,9 +70,9 @@ def dependencies(compiled: Compiled, cases: Sequence[TestCase]) -> set[str] | No
                     if isinstance(t, A.Ref):
                         reach(ref_targets(t, compiled.tree))
         i += 1
+    enclosing = {q[:k] for q in packages for k in range(1, len(q) + 1)}
     for m in compiled.modules:  # package and subpackages METADATA: rego.metadata.chain
-        p = tuple(m.package.dotted().split("."))
-        if any(q[:len(p)] == p for q in packages):
+        if tuple(m.package.dotted().split(".")) in enclosing:
             files.add(_module_file(m))
     return files
 

@@ -409,7 +409,7 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     `base` is the key of what every chunk depends on, "" without the cache)."""
     from cupcake_py.authoring.test_data import DataError, check_conflicts
     from cupcake_py.authoring.test_parts import build_or_reuse
-    from cupcake_py.authoring.test_workers import build_in_workers, workers_for_build
+    from cupcake_py.authoring.test_workers import build_in_workers, chunk_count, chunks_of, workers_for_build
     from cupcake_py.rego.compile import compile_modules
 
     t = time.perf_counter()
@@ -439,7 +439,10 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
                 phases[k] = phases.get(k, 0.0) + v
             work.workers = n
             return work
-    work.parts, work.errors = build_or_reuse(built, compiled, tests, sources, phases, base)
+    for idx in chunks_of(tests, chunk_count(len(tests), 1)):
+        parts, errors = build_or_reuse(built, compiled, [tests[k] for k in idx], sources, phases, base)
+        work.parts += parts
+        work.errors += errors
     return work
 
 

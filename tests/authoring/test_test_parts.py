@@ -121,3 +121,17 @@ def test_damaged_entries_are_rebuilt(tree: Path) -> None:
     (tree / "corp" / "p2.rego").write_text(POLICY.format(i=2) + "\nextra := 1\n")
     again = tr.run_tests([tree])
     assert "plan" in again.phases and _statuses(again) == _statuses(first)
+
+
+def test_chunks_are_small_stable_and_never_split_a_package() -> None:
+    from cupcake_py.authoring.test_workers import CHUNK_TESTS, chunk_count, chunks_of
+
+    cases = [tr.TestCase(f"p{i // 3}", f"test_{i}", tr.Location("f", 1, 1), None, 0) for i in range(1000)]
+    n = chunk_count(len(cases), 2)
+    assert n == 4 and chunk_count(10, 2) == 2 and chunk_count(10, 1) == 1
+    chunks = chunks_of(cases, n)
+    assert [k for c in chunks for k in c] == list(range(1000))
+    assert all(len(c) <= CHUNK_TESTS + 3 for c in chunks)
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        assert cases[a[-1]].package != cases[b[0]].package
+    assert chunks_of(cases, chunk_count(len(cases), 2)) == chunks  # the same tests, the same chunks
