@@ -1,5 +1,5 @@
 """The cyclic garbage collector paused while a large policy set is parsed, compiled and
-planned (`cupcake test`, `cupcake build`).
+planned (`cupcake test`, `cupcake build`, the engine's bundle build on a cache miss).
 
 In: nothing. Out: a context manager; inside it the cyclic GC does not run, on leaving it
 is re-enabled (when it was enabled before) with its thresholds unchanged. Reference

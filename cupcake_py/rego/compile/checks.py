@@ -32,9 +32,10 @@ def all_exprs(c: CRule) -> list[A.Expr]:
     return out
 
 
-def check_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink, types: ErrorSink) -> None:
-    """In one walk over every expression: the `with` targets (`withs`, check_with_target),
-    OPA's undefined-function/arity stage (`funcs`) and its type errors on calls (`types`)."""
+def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
+                          types: ErrorSink) -> None:
+    """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
+    errors on calls (`types`), in one walk over every expression (each sink keeps source order)."""
     for g in groups.values():
         for c in rule_chain(g):
             for e in all_exprs(c):
