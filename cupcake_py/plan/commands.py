@@ -49,7 +49,7 @@ def build_cmd(
     from cupcake_py.gc_pause import gc_paused
 
     try:
-        with declared_for(builtins), gc_paused():
+        with declared_for(builtins), gc_paused(freeze=True):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))
