@@ -6,6 +6,9 @@ are written: private to the user, replaced atomically.
   a leading `~` / `$HOME` / `${HOME}` with it.
 - `user_cache_dir(name)`: `$XDG_CACHE_HOME/cupcake-py/<name>` (else `~/.cache/...`); the
   bundle cache is "bundles", the host's native-code cache "modules".
+- `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py` (else `~/.local/state/cupcake-py`): the
+  per-user state (the audit/history database, cupcake_py/governance). The one place that
+  names it; the self-protection guardrails list it as protected state.
 - `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
   be created or when someone else owns it or can write to it (a cache entry that others can
   plant is not trusted: native code is loaded from it).
@@ -47,6 +50,11 @@ def expand_home(path: str, home: str | None = None) -> str:
 def user_cache_dir(name: str) -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home_dir(), ".cache")
     return os.path.join(base, "cupcake-py", name)
+
+
+def user_state_dir() -> str:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(home_dir(), ".local", "state")
+    return os.path.join(base, "cupcake-py")
 
 
 def private_dir(path: str, what: str) -> bool:

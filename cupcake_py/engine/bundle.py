@@ -2,7 +2,7 @@
 
 A bundle holds everything an evaluation needs: the WASM module built by our compiler
 (entrypoint `cupcake/system/evaluate`), the routing table, the signals, the injected
-builtin configuration and the rulebook options. It is cached on disk under
+builtin configuration, the rulebook options and the governance (audit/history) settings. It is cached on disk under
 `$XDG_CACHE_HOME/cupcake-py/bundles/<key>.bundle`, where the key is the sha256 of every
 source that can go into it (policies, shipped system and builtin policies, rulebook,
 signal files), the harness, the cupcake-py version, the compiler's own files, and $HOME /
@@ -63,7 +63,7 @@ class BundleError(CupcakeError):
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "wasm")
+                 "sources", "host_builtins", "governance", "wasm")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -74,23 +74,25 @@ class Bundle(Record):
     script_inspection: bool
     sources: list[str]
     host_builtins: list[str]  # builtins the module calls on the host
+    governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
     wasm: bytes
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
                  policies: dict[str, dict[str, Any]] | None = None, signals: dict[str, dict[str, Any]] | None = None,
                  builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
                  script_inspection: bool = True, sources: list[str] | None = None,
-                 host_builtins: list[str] | None = None, wasm: bytes = b"") -> None:
+                 host_builtins: list[str] | None = None, governance: dict[str, Any] | None = None,
+                 wasm: bytes = b"") -> None:
         self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
                    {} if signals is None else signals, {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
-                   [] if host_builtins is None else host_builtins, wasm)
+                   [] if host_builtins is None else host_builtins, {} if governance is None else governance, wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
-                "host_builtins": self.host_builtins}
+                "host_builtins": self.host_builtins, "governance": self.governance}
 
 
 # ----------------------------------------------------------------------------- sources
@@ -187,7 +189,7 @@ def cache_dir() -> str:
 
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
-                                  "sources": list, "host_builtins": list}
+                                  "sources": list, "host_builtins": list, "governance": dict}
 
 
 def encode(bundle: Bundle) -> bytes:
@@ -265,6 +267,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
     from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.governance.settings import bundle_settings
 
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
@@ -316,6 +319,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
         script_inspection=rulebook.preprocessing.script_inspection,
         sources=[_tagged(f, cfg) for _, f in parsed],
         host_builtins=host_builtins,
+        governance=bundle_settings(rulebook, any("history" in r.signals for r in by_pkg.values())),
         wasm=wasm,
     )
     return bundle

@@ -22,6 +22,7 @@ from cupcake_py.engine.project import ConfigDir, find_global, find_project
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError
+from cupcake_py.governance.settings import merge as merge_governance
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.validate import EventError, validate_event
 
@@ -60,6 +61,12 @@ class Evaluation:
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
+        # governance (audit log, input.history): merged settings of the loaded bundles, None when off
+        self.governance: dict[str, Any] | None = None
+        self.bundle_keys: list[str] = []
+        self.project_root: str | None = None
+        self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
+        self.final: FinalDecision | None = None
 
     # -- steps -------------------------------------------------------------------
 
@@ -95,7 +102,7 @@ class Evaluation:
         from cupcake_py.engine.signals import run_signals
 
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
-        native = [n for n in wanted if n not in b.signals]
+        native = [n for n in wanted if n not in b.signals and n != "history"]
         stdin = jsonio.dumps(enriched)
         values: dict[str, Any] = {}
         with self.trace.phase("signals"):
@@ -106,12 +113,31 @@ class Evaluation:
                 ph.setdefault("signals", []).extend(
                     {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
                     for n in native)
+            if "history" in wanted:
+                values["history"] = self.history(enriched, cwd)
+                ph.setdefault("signals", []).append(
+                    {"name": "history", "ok": True, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True})
             if shell:
                 for r in run_signals(shell, stdin, cwd, self.deadline):
                     values[r.name] = r.value
                     ph.setdefault("signals", []).append(
                         {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
         return values
+
+    def history(self, enriched: dict[str, Any], cwd: str) -> dict[str, Any]:
+        """input.history from the governance database; any failure fails the evaluation closed."""
+        from cupcake_py.governance import history, store
+
+        settings = self.governance
+        if settings is None:  # a routed policy reads history, so its bundle records (settings.bundle_settings)
+            raise EngineError("a policy requires the history signal but no bundle records evaluations")
+        try:
+            conn = store.connect(None, settings["write_budget_ms"] / 1000.0)
+            return history.gather(conn, settings, enriched, cwd, self.now)
+        except store.StoreError as e:
+            raise EngineError(f"the history signal is unavailable: {e}") from None
+        except Exception as e:  # sqlite3.Error and anything else: fail closed, naming the signal
+            raise EngineError(f"the history signal failed: {type(e).__name__}: {e}") from None
 
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host import HostOptions, PolicyModule
@@ -140,6 +166,8 @@ class Evaluation:
         enriched = self.enriched(event, b.script_inspection)
         signals = self.signals(cfg, b, routed, enriched, cwd, ph)
         policy_input = dict(enriched)
+        if "history" in signals:
+            policy_input["history"] = signals.pop("history")
         policy_input["signals"] = signals
         policy_input["builtin_config"] = b.builtin_config
         if self.opts.debug_files:
@@ -170,6 +198,9 @@ class Evaluation:
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
+        self.bundle_keys = [b.key for _, b, _ in loaded]
+        self.project_root = project.root_path if project is not None else event["cwd"]
+        self.governance = merge_governance([b.governance for _, b, _ in loaded])
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]

@@ -81,6 +81,7 @@ def main(argv: list[str]) -> int:
     trace = Trace()
     opts = EvalOptions()
     evaluation = None
+    final = None
     code = 2
     resp: dict[str, Any]
     try:
@@ -124,11 +125,43 @@ def main(argv: list[str]) -> int:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _reap()
+    settings = getattr(evaluation, "governance", None)
+    if settings is not None:
+        failure = _audit(evaluation, trace, resp, None if trace.error else getattr(final, "kind", None))
+        if failure is not None and settings["mode"] == "required":
+            resp = failure_response(f"the audit log could not be written and the rulebook says `audit: required` "
+                                    f"(fail closed): {failure}")
+            trace.error = failure
+            code = 2
+        elif failure is not None:
+            sys.stderr.write(f"cupcake: warning: the audit record was not written ({failure}); "
+                             "the decision stands\n")
     trace.response = resp
     if not _emit(resp):
         return 2
     _after(opts, trace, evaluation)
     return code
+
+
+def _audit(evaluation: Any, trace: Trace, resp: dict[str, Any], kind: str | None) -> str | None:
+    """Append the evaluation's audit record (cupcake_py/governance); the failure text, or None."""
+    try:
+        from cupcake_py.governance.audit import evaluation_row, write_evaluation
+        from cupcake_py.harness.opencode import data
+
+        event = next(iter(evaluation._enriched.values()), None)
+        if event is None:
+            raw = trace.notes.get("event")
+            if not isinstance(raw, dict):
+                return None  # the event itself was invalid: nothing to attribute a record to
+            event = {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
+        row = evaluation_row(event, "opencode", evaluation.project_root or "", kind or resp["decision"],
+                             list(resp.get("rule_ids") or ()), resp.get("reason"), trace.error, trace.timing_dict(),
+                             ",".join(evaluation.bundle_keys), evaluation.now)
+        write_evaluation(evaluation.governance, row, evaluation.now)
+    except Exception as e:  # noqa: BLE001 - reported by the caller (warning, or fail closed when required)
+        return f"{type(e).__name__}: {e}" if not isinstance(e, CupcakeError) else str(e)
+    return None
 
 
 def _reap() -> None:
