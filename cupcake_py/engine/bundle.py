@@ -54,7 +54,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-3\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance", "harness/opencode")
 
 
 class BundleError(CupcakeError):

@@ -77,7 +77,8 @@ def write_session_event(settings: dict[str, Any], session_id: str, kind: str, ha
     conn = store.connect(db, budget)
     event = {"hook_event_name": SESSION_EVENTS[kind], "session_id": session_id, "tool": "",
              "args": {"parent_id": parent_id} if parent_id else {}}
-    row = evaluation_row(event, harness, project, "allow", [], None, None, {}, "", now)
+    row = evaluation_row(event, harness, project, "none", [], None, None, {}, "", now)
+    row["summary"] = f"session {kind}" + (f" (parent {parent_id})" if parent_id else "")
 
     def tx(c: sqlite3.Connection) -> None:
         new_id, _ = chain.append(c, row)
