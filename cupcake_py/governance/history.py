@@ -41,6 +41,11 @@ _WINDOW_SQL = ("SELECT decision, tool, rule_ids, CAST((? - ts) / 60 AS INTEGER) 
                "FROM audit WHERE {col} = ? AND ts >= ? AND event = 'PreToolUse' GROUP BY 1, 2, 3, 4")
 
 
+_LAST_SQL = ("SELECT ts, tool, decision, rule_ids, summary, call_key FROM audit "
+             "WHERE session_id = ? AND event = 'PreToolUse' ORDER BY ts DESC LIMIT ?")
+_TIMEOUT_SQL = "SELECT until, rule_id, reason FROM timeouts WHERE session_id = ? ORDER BY until DESC LIMIT 1"
+
+
 def utc(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
@@ -68,8 +73,7 @@ def windows(conn: sqlite3.Connection, column: str, value: str, now: float, minut
 
 
 def _timeout(conn: sqlite3.Connection, session: str, now: float, timeout_rules: dict[str, int]) -> dict[str, Any]:
-    row = conn.execute("SELECT until, rule_id, reason FROM timeouts WHERE session_id = ? ORDER BY until DESC LIMIT 1",
-                       (session,)).fetchone()
+    row = conn.execute(_TIMEOUT_SQL, (session,)).fetchone()
     out: dict[str, Any] = {"active": False, "until": None, "until_utc": None, "minutes_left": 0, "rule_id": None,
                            "reason": None, "ended": None,
                            "new_until_utc": {r: utc(now + s) for r, s in timeout_rules.items()}}
@@ -85,9 +89,7 @@ def _timeout(conn: sqlite3.Connection, session: str, now: float, timeout_rules: 
 
 
 def _last_calls(conn: sqlite3.Connection, session: str, n: int) -> list[dict[str, Any]]:
-    rows = conn.execute("SELECT ts, tool, decision, rule_ids, summary, call_key FROM audit "
-                        "WHERE session_id = ? AND event = 'PreToolUse' ORDER BY ts DESC, id DESC LIMIT ?",
-                        (session, n)).fetchall()
+    rows = conn.execute(_LAST_SQL, (session, n)).fetchall()
     return [{"ts": ts, "tool": tool, "decision": d, "rule_ids": r.split(",") if r else [], "summary": s, "key": k}
             for ts, tool, d, r, s, k in rows]
 
