@@ -221,11 +221,13 @@ class Audit(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _shorthand(cls, v: Any) -> Any:
-        """`audit: on|off|required` (YAML reads a bare on/off as true/false)."""
+        """`audit: on|off|required` and `mode: on|off` (YAML reads a bare on/off as true/false)."""
         if isinstance(v, bool):
             return {"mode": "on" if v else "off"}
         if isinstance(v, str):
             return {"mode": v}
+        if isinstance(v, dict) and isinstance(v.get("mode"), bool):
+            return {**v, "mode": "on" if v["mode"] else "off"}
         return v
 
 
