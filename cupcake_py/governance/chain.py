@@ -21,7 +21,7 @@ cannot write to anchor it externally.
 from __future__ import annotations
 
 from cupcake_py import jsonio
-from cupcake_py.governance.store import AUDIT_COLUMNS, GENESIS
+from cupcake_py.governance.store import AUDIT_COLUMNS
 from cupcake_py.record import Record
 
 try:

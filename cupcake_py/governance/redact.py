@@ -20,8 +20,6 @@ Pure functions; never fail on odd input (non-dict args, non-string values are ke
 
 from __future__ import annotations
 
-import re
-
 from cupcake_py import jsonio
 
 try:
@@ -31,6 +29,7 @@ except ImportError:  # pragma: no cover - older CPython
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 MAX_INPUT = 4000
@@ -38,30 +37,55 @@ MAX_SUMMARY = 200
 REDACTED = "[REDACTED]"
 SECRET_FILE = "[REDACTED: secret path]"
 
-_SECRET_WORDS = r"(?:secret|token|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth(?:orization)?|session[_-]?key|client[_-]?secret)"
-SECRET_KEY = re.compile(rf"(?i)^[a-z0-9_.-]*{_SECRET_WORDS}[a-z0-9_.-]*$")
 
-# (pattern, replacement); applied in order to every string value.
-PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"),
+class _Lazy:
+    """A regex compiled on first use: most calls hold no candidate for most patterns, and
+    compiling all of them costs a few ms per `cupcake eval` (the `needles` guard skips them)."""
+
+    __slots__ = ("source", "compiled")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.compiled: re.Pattern[str] | None = None
+
+    def get(self) -> re.Pattern[str]:
+        if self.compiled is None:
+            import re
+
+            self.compiled = re.compile(self.source)
+        return self.compiled
+
+
+_SECRET_WORDS = (r"(?:secret|token|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|private[_-]?key|credential"
+                 r"|auth(?:orization)?|session[_-]?key|client[_-]?secret)")
+# lowercase substrings without which no _SECRET_WORDS match is possible
+_WORD_NEEDLES = ("secret", "token", "passw", "passwd", "key", "credential", "auth")
+SECRET_KEY = _Lazy(rf"(?i)^[a-z0-9_.-]*{_SECRET_WORDS}[a-z0-9_.-]*$")
+
+# (needles, pattern, replacement): applied in order to every string value in which one of the
+# lowercase needles occurs.
+PATTERNS: tuple[tuple[tuple[str, ...], _Lazy, str], ...] = (
+    (("private key",), _Lazy(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)"),
      "[REDACTED PRIVATE KEY]"),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), REDACTED),
-    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), REDACTED),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), REDACTED),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), REDACTED),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), REDACTED),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), REDACTED),
-    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 " + REDACTED),
-    (re.compile(r"(?i)(://[^/\s:@]+:)[^@\s/]+@"), r"\1" + REDACTED + "@"),
+    (("akia", "asia"), _Lazy(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), REDACTED),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     _Lazy(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), REDACTED),
+    (("xox",), _Lazy(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), REDACTED),
+    (("sk-",), _Lazy(r"\bsk-[A-Za-z0-9_-]{16,}"), REDACTED),
+    (("aiza",), _Lazy(r"\bAIza[0-9A-Za-z_-]{30,}"), REDACTED),
+    (("eyj",), _Lazy(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), REDACTED),
+    (("bearer", "basic"), _Lazy(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 " + REDACTED),
+    (("@",), _Lazy(r"(?i)(://[^/\s:@]+:)[^@\s/]+@"), r"\1" + REDACTED + "@"),
     # NAME=value / NAME: value / "name": "value" where NAME is secret-ish (dotenv, YAML, JSON, shell)
-    (re.compile(rf"(?i)([A-Za-z0-9_.-]*{_SECRET_WORDS}[A-Za-z0-9_.-]*[\"']?\s*[=:]\s*)(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;&|]+)"),
-     r"\1" + REDACTED),
+    (_WORD_NEEDLES, _Lazy(rf"(?i)([A-Za-z0-9_.-]*{_SECRET_WORDS}[A-Za-z0-9_.-]*[\"']?\s*[=:]\s*)"
+                          r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;&|]+)"), r"\1" + REDACTED),
     # --token VALUE / --password=VALUE
-    (re.compile(rf"(?i)(--?[a-z0-9-]*{_SECRET_WORDS}[a-z0-9-]*(?:=|\s+))(\"[^\"]*\"|'[^']*'|\S+)"), r"\1" + REDACTED),
+    (_WORD_NEEDLES, _Lazy(rf"(?i)(--?[a-z0-9-]*{_SECRET_WORDS}[a-z0-9-]*(?:=|\s+))(\"[^\"]*\"|'[^']*'|\S+)"),
+     r"\1" + REDACTED),
 )
 
 # The known secret paths (the sensitive-data rules' list, policies/builtins/sensitive_data_protection.rego).
-SECRET_PATH = re.compile("|".join((
+SECRET_PATH = _Lazy("|".join((
     r"(^|/)\.env(\.[^/]*)?$", r"(^|/)[^/]*\.env$", r"(^|/)\.envrc$",
     r"\.(pem|key|p12|pfx|jks|keystore|ppk|asc|gpg|kdbx)$",
     r"(^|/)id_(rsa|dsa|ecdsa|ed25519)$", r"/\.ssh/", r"/\.gnupg/",
@@ -72,25 +96,32 @@ SECRET_PATH = re.compile("|".join((
     r"\.(json|ya?ml|toml|ini|cfg|conf|txt|env|xml|properties|csv)$",
     r"(^|/)[^/]*(secret|credential|password|passwd|api[_-]?key|token)s?$",
 )))
-_HARMLESS = re.compile(r"\.(example|sample|template|dist|tmpl|pub)$")
+_HARMLESS = (".example", ".sample", ".template", ".dist", ".tmpl", ".pub")
 _PATH_KEYS = frozenset({"filePath", "path", "file_path"})
 _FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "List", "Glob", "Grep"})
 
 
 def is_secret_path(path: str) -> bool:
     p = path.lower()
-    return _HARMLESS.search(p) is None and SECRET_PATH.search(p) is not None
+    return not p.endswith(_HARMLESS) and SECRET_PATH.get().search(p) is not None
+
+
+def _secret_key(key: str) -> bool:
+    low = key.lower()
+    return any(n in low for n in _WORD_NEEDLES) and SECRET_KEY.get().match(key) is not None
 
 
 def redact_text(text: str) -> str:
-    for pattern, repl in PATTERNS:
-        text = pattern.sub(repl, text)
+    low = text.lower()
+    for needles, pattern, repl in PATTERNS:
+        if any(n in low for n in needles):
+            text = pattern.get().sub(repl, text)
     return text
 
 
 def redact_value(value: Any, sensitive_path: bool = False, key: str = "") -> Any:
     if isinstance(value, dict):
-        return {k: REDACTED if SECRET_KEY.match(k) and not isinstance(v, (dict, list)) and v not in (None, "")
+        return {k: REDACTED if not isinstance(v, (dict, list)) and v not in (None, "") and _secret_key(k)
                 else redact_value(v, sensitive_path, k) for k, v in value.items()}
     if isinstance(value, list):
         return [redact_value(v, sensitive_path, key) for v in value]
@@ -114,7 +145,19 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
+_memo: list[Any] = [None, None]  # [event, digest]: history and the audit record digest the same event
+
+
 def call_digest(event: dict[str, Any]) -> tuple[str, str, str, str]:
+    if _memo[0] is event:
+        digest: tuple[str, str, str, str] = _memo[1]
+        return digest
+    digest = _digest(event)
+    _memo[0], _memo[1] = event, digest
+    return digest
+
+
+def _digest(event: dict[str, Any]) -> tuple[str, str, str, str]:
     tool = str(event.get("tool_name") or event.get("tool") or "")
     args = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else event.get("args")
     if not isinstance(args, dict):

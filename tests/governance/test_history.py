@@ -4,7 +4,6 @@ and cost independent of the log size (indexed queries)."""
 from __future__ import annotations
 
 import calendar
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

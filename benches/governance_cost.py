@@ -1,0 +1,161 @@
+"""What governance adds to a cold `cupcake eval`: the stateless path, audit writes, and
+audit + the history signal (rate_limit, escalation, loop_guard), side by side.
+
+    .venv/bin/python benches/governance_cost.py [--runs 15] [--log-rows 100000]
+
+Three copies of one project (a routed Bash policy): `audit: off`, `audit: on` (one
+hash-chained record per eval) and the three history builtins enabled (history read + record).
+The governance database is first filled with --log-rows records of other sessions, so the
+numbers include a big log (history queries must not grow with it). Runs are interleaved; prints
+medians of wall and child CPU time and the difference to the stateless path, plus in-process
+timings of the history read and the audit write alone (best of 200), and the median of the
+engine's own `signals` phase (history read including opening the database) from the audit
+records. Note: the history row also evaluates three more policies (their WASM time is not the
+signal's cost); the signal's cost is its imports plus the `signals` phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from benches.eval_cold import timed  # noqa: E402
+from cupcake_py.harness.opencode.examples import cupcake_command  # noqa: E402
+
+POLICY = """# METADATA
+# custom:
+#   routing:
+#     required_events: ["PreToolUse"]
+#     required_tools: ["Bash"]
+package cupcake.policies.opencode.no_rm
+
+import rego.v1
+
+deny contains {"rule_id": "NO-RM", "reason": "no rm -rf", "severity": "HIGH"} if {
+	contains(input.tool_input.command, "rm -rf")
+}
+"""
+
+RULEBOOKS = {
+    "stateless (audit: off)": "audit: off\n",
+    "audit: on (write)": "audit: on\n",
+    "history builtins (read+write)": ("builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 1000}]}\n"
+                                      "  escalation: {}\n  loop_guard: {max_repeats: 50}\n"),
+}
+
+
+def _fill(db: str, rows: int) -> None:
+    from cupcake_py.governance import chain, store
+    from cupcake_py.governance.audit import evaluation_row
+
+    conn = store.connect(db, 5.0)
+    now = time.time()
+
+    def tx(c: object) -> None:
+        for i in range(rows):
+            ev = {"hook_event_name": "PreToolUse", "session_id": f"old{i % 200}", "tool_name": "Bash",
+                  "tool_input": {"command": f"echo {i}"}}
+            chain.append(c, evaluation_row(ev, "opencode", "/elsewhere", "allow", [], None, None, {}, "k",  # type: ignore[arg-type]
+                                           now - 86400 + i * 0.5))
+
+    store.write(conn, tx, 60.0)
+    store.close_all()
+
+
+def _in_process(db: str, project: str) -> tuple[float, float]:
+    """(best history read, best audit write) in seconds, in this process."""
+    from cupcake_py.governance import audit, history, store
+    from cupcake_py.governance.settings import DEFAULT_WINDOWS
+
+    settings = {"mode": "on", "retention_days": 30, "max_rows": 10**9, "write_budget_ms": 1000, "history_last_n": 50,
+                "windows": list(DEFAULT_WINDOWS), "timeout_rules": {"BUILTIN-ESCALATION": 600}}
+    conn = store.connect(db, 1.0)
+    ev = {"hook_event_name": "PreToolUse", "session_id": "bench-inproc", "tool_name": "Bash",
+          "tool_input": {"command": "ls -la"}}
+    reads, writes = [], []
+    for _ in range(200):
+        now = time.time()
+        t0 = time.perf_counter()
+        history.gather(conn, settings, ev, project, now)
+        t1 = time.perf_counter()
+        audit.write_evaluation(settings, audit.evaluation_row(ev, "opencode", project, "allow", [], None, None, {},
+                                                              "k", now), now, db)
+        t2 = time.perf_counter()
+        reads.append(t1 - t0)
+        writes.append(t2 - t1)
+    store.close_all()
+    return min(reads), min(writes)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--log-rows", type=int, default=100_000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        env = dict(os.environ, XDG_CACHE_HOME=str(root / "cache"), XDG_CONFIG_HOME=str(root / "config"),
+                   XDG_STATE_HOME=str(root / "state"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        (root / "config").mkdir()
+        db = str(root / "state" / "cupcake-py" / "governance.sqlite3")
+        os.environ["XDG_STATE_HOME"] = env["XDG_STATE_HOME"]
+        t0 = time.perf_counter()
+        _fill(db, args.log_rows)
+        print(f"filled the log with {args.log_rows} records in {time.perf_counter() - t0:.1f} s")
+        eval_cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
+        events: dict[str, tuple[Path, bytes]] = {}
+        for i, (name, rulebook) in enumerate(RULEBOOKS.items()):
+            project = root / f"p{i}"
+            (project / ".cupcake/policies/opencode").mkdir(parents=True)
+            (project / ".cupcake/policies/opencode/no_rm.rego").write_text(POLICY)
+            (project / ".cupcake/rulebook.yml").write_text(rulebook)
+            ev = {"hook_event_name": "PreToolUse", "session_id": f"bench{i}", "cwd": str(project), "tool": "bash",
+                  "args": {"command": "ls -la"}}
+            events[name] = (project, json.dumps(ev).encode())
+            _, _, out = timed(eval_cmd, events[name][1], project, env)
+            print(f"warm-up {name}: {out.decode().strip()}")
+        wall: dict[str, list[float]] = {k: [] for k in events}
+        cpu: dict[str, list[float]] = {k: [] for k in events}
+        for _ in range(args.runs):
+            for name, (project, stdin) in events.items():
+                w, c, _ = timed(eval_cmd, stdin, project, env)
+                wall[name].append(w)
+                cpu[name].append(c)
+        base = "stateless (audit: off)"
+        bw, bc = statistics.median(wall[base]), statistics.median(cpu[base])
+        print(f"{'':32} {'wall median ms':>14} {'+ms':>7}   {'CPU median ms':>13} {'+ms':>7}")
+        for name in events:
+            w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+            print(f"{name:32} {w * 1000:14.1f} {(w - bw) * 1000:7.1f}   {c * 1000:13.1f} {(c - bc) * 1000:7.1f}")
+        from cupcake_py.governance import store
+
+        conn = store.connect(db, 5.0)
+        phases = [json.loads(t) for (t,) in conn.execute("SELECT timings FROM audit WHERE session_id = 'bench2'")]
+        store.close_all()
+        sig = statistics.median(p.get("signals", 0.0) for p in phases)
+        print(f"the engine's own `signals` phase (history read incl. connect), median of {len(phases)}: {sig:.2f} ms")
+        read, write = _in_process(db, str(root / "p2"))
+        print(f"in-process, {args.log_rows}-record log: history read {read * 1000:.2f} ms, "
+              f"audit write {write * 1000:.2f} ms (best of 200)")
+        imp = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                              "import cupcake_py.governance.history, cupcake_py.governance.audit"],
+                             capture_output=True, text=True, env=env).stderr.splitlines()
+        print("import cost (cumulative us):", ", ".join(
+            f"{line.split('|')[2].strip()} {line.split('|')[1].strip()}" for line in imp
+            if line.rstrip().endswith(("sqlite3", "governance.history", "governance.audit", "governance.redact"))))
+        print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, {args.runs} runs each")
+
+
+if __name__ == "__main__":
+    main()
