@@ -136,9 +136,11 @@ def list_cmd(
     from rich.table import Table
 
     table = Table("id", "time (UTC)", "session", "event", "decision", "rules", "call", box=None)
+    for col in table.columns[:-1]:
+        col.no_wrap = True
     for r in records:
         table.add_row(str(r.id), r.time, r.session_id, r.event, r.decision, ",".join(r.rule_ids), r.summary[:80])
-    Console(soft_wrap=False).print(table)
+    Console(width=None if sys.stdout.isatty() else 240).print(table)  # redirected: never cut ids
 
 
 @audit_app.command("stats")

@@ -75,6 +75,7 @@ class Scenario:
     protected_paths: tuple[str, ...] = ("protected/",)  # the shipped builtin, enabled in the rulebook
     signals: dict[str, dict[str, Any]] = field(default_factory=dict)  # rulebook `signals:`
     plugin_timeout_ms: int = 30_000  # generous: under load one `cupcake eval` took 3 s here
+    rulebook: dict[str, Any] = field(default_factory=dict)  # more rulebook entries (`builtins:` entries are merged)
 
 
 @dataclass
@@ -246,6 +247,11 @@ class OpenCodeE2E:
         if sc.protected_paths:
             rulebook["builtins"]["protected_paths"] = {"paths": list(sc.protected_paths)}
         rulebook["signals"] = dict(sc.signals)
+        for key, value in sc.rulebook.items():
+            if key == "builtins":
+                rulebook["builtins"] = {**(rulebook.get("builtins") or {}), **value}
+            else:
+                rulebook[key] = value
         rulebook["telemetry"] = {"enabled": True, "destination": ".cupcake/telemetry"}
         rulebook_path.write_text(yaml.safe_dump(rulebook, sort_keys=False))
         plugin_config = {"timeoutMs": sc.plugin_timeout_ms, "logLevel": "info"}
