@@ -155,7 +155,7 @@ def _audit(evaluation: Any, trace: Trace, resp: dict[str, Any], kind: str | None
             if not isinstance(raw, dict):
                 return None  # the event itself was invalid: nothing to attribute a record to
             event = {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
-        row = evaluation_row(event, "opencode", evaluation.project_root or "", kind or resp["decision"],
+        row = evaluation_row(event, evaluation.opts.harness, evaluation.project_root or "", kind or resp["decision"],
                              list(resp.get("rule_ids") or ()), resp.get("reason"), trace.error, trace.timing_dict(),
                              ",".join(evaluation.bundle_keys), evaluation.now)
         write_evaluation(evaluation.governance, row, evaluation.now)

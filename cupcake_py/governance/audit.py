@@ -2,7 +2,8 @@
 timeouts. Imported by `cupcake eval` only when a bundle records (settings.merge is not None).
 
 - `evaluation_row(event, harness, project, decision, rule_ids, reason, error, timings, bundle_key,
-  now) -> dict`: the record (store.AUDIT_COLUMNS) with the input redacted (redact.call_digest).
+  now) -> dict`: the record (store.AUDIT_COLUMNS) with the input redacted (redact.call_digest)
+  and the reason and error text redacted too (policies may quote the call).
 - `write_evaluation(settings, row, now, db) -> None`: appends the record in one transaction
   bounded by `write_budget_ms`; a halt by a rule of `timeout_rules` starts a timeout for
   the session (unless one is running); every 256th record prunes by the retention settings.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from cupcake_py import __version__, jsonio
 from cupcake_py.governance import chain, store
-from cupcake_py.governance.redact import call_digest
+from cupcake_py.governance.redact import call_digest, redact_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,8 +36,9 @@ def evaluation_row(event: dict[str, Any], harness: str, project: str, decision: 
         "ts": now, "harness": harness, "session_id": str(event.get("session_id") or "unknown"), "project": project,
         "event": str(event.get("hook_event_name") or ""), "tool": str(event.get("tool_name") or event.get("tool") or ""),
         "call_key": key, "summary": summary, "input": text, "input_sha256": digest, "decision": decision,
-        "rule_ids": ",".join(sorted(set(rule_ids))), "reasons": jsonio.dumps([reason] if reason else []).decode(),
-        "error": error or "", "timings": jsonio.dumps({k: round(v * 1000, 3) for k, v in timings.items()}).decode(),
+        "rule_ids": ",".join(sorted(set(rule_ids))),
+        "reasons": jsonio.dumps([redact_text(reason)] if reason else []).decode(),  # reasons may quote the call
+        "error": redact_text(error or ""), "timings": jsonio.dumps({k: round(v * 1000, 3) for k, v in timings.items()}).decode(),
         "version": __version__, "bundle_key": bundle_key,
     }
 

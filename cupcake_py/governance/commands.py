@@ -241,8 +241,10 @@ def export_cmd(
 
 @audit_app.command("prune")
 def prune_cmd(
-    days: int | None = typer.Option(None, "--days", min=0, help="Delete records older than this (default: 30)."),
-    max_rows: int | None = typer.Option(None, "--max-rows", min=0, help="Keep at most this many records."),
+    days: int | None = typer.Option(None, "--days", min=0, help="Delete records older than this (default: the "
+                                    "rulebook's audit.retention_days for the current directory, else 30)."),
+    max_rows: int | None = typer.Option(None, "--max-rows", min=0, help="Keep at most this many records (default: "
+                                        "the rulebook's audit.max_rows, else no cap)."),
     vacuum: bool = typer.Option(False, "--vacuum", help="Then VACUUM: give the freed space back to the disk."),
     db: Path | None = DB_OPTION,
 ) -> None:
@@ -254,8 +256,9 @@ def prune_cmd(
     from cupcake_py.governance import chain, store
 
     conn = _conn(db)
-    keep_days = 30 if days is None else days
-    keep_rows = 1 << 62 if max_rows is None else max_rows
+    configured = _configured_retention() if days is None or max_rows is None else None
+    keep_days = days if days is not None else configured[0] if configured else 30
+    keep_rows = max_rows if max_rows is not None else configured[1] if configured else 1 << 62
     try:
         n = store.write(conn, lambda c: chain.prune(c, time.time() - keep_days * 86400, keep_rows), 5.0)
         if vacuum:
@@ -312,6 +315,16 @@ def session_event_cmd(
     except (CupcakeError, jsonio.JSONError) as e:
         raise _fail(str(e)) from None
     sys.stdout.write('{"recorded":true}\n')
+
+
+def _configured_retention() -> tuple[int, int] | None:
+    """(retention_days, max_rows) of the rulebooks for the current directory, None when they do not
+    record (or cannot be loaded: prune then uses its own defaults)."""
+    try:
+        settings, _ = _settings_for(os.getcwd())
+    except CupcakeError:
+        return None
+    return None if settings is None else (settings["retention_days"], settings["max_rows"])
 
 
 def _settings_for(cwd: str) -> tuple[dict[str, Any] | None, str]:

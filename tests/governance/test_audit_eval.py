@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -195,3 +196,60 @@ def test_history_unavailable_fails_closed(tmp_path: Path, cache: Path) -> None:
     (w.state / "cupcake-py").write_text("not a directory")
     resp, code, _ = w.eval("echo fine")
     assert code == 2 and resp["decision"] == "deny" and "history signal is unavailable" in resp["reason"]
+
+
+def test_prune_uses_the_configured_retention(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from cupcake_py.governance import audit, store
+    from tests.governance.helpers import SETTINGS, row
+
+    w = World(tmp_path, cache, "audit: {mode: on, retention_days: 2}\n")
+    now = time.time()
+    for age_days in (5, 4, 3):  # written before the rulebook's 2-day retention
+        audit.write_evaluation(SETTINGS, row(now - age_days * 86400), now - age_days * 86400, str(w.db))
+    store.close_all()
+    assert w.eval("echo recent")[1] == 0
+    pruned = w.audit("prune")
+    assert pruned.returncode == 0 and "pruned 3 record(s)" in pruned.stdout, pruned.stdout + pruned.stderr
+    listed = [json.loads(x) for x in w.audit("list", "--json").stdout.splitlines()]
+    assert [r["summary"] for r in listed] == ["Bash: echo recent"]
+    assert w.audit("verify").returncode == 0
+
+
+def test_a_read_only_database(tmp_path: Path, cache: Path) -> None:
+    """The database cannot be written: its directory is a read-only mount (as root, in a private mount
+    namespace), or the file is read-only (other users)."""
+    w = World(tmp_path, cache, "audit: on\n")
+    assert w.eval("echo warm")[1] == 0
+    for mode, expect_code in (("on", 0), ("required", 2)):
+        (w.project / ".cupcake" / "rulebook.yml").write_text(f"audit: {mode}\n")
+        resp, code, err = _eval_read_only(w)
+        assert code == expect_code, err
+        if mode == "on":
+            assert resp == {"decision": "allow"} and "warning: the audit record was not written" in err, err
+        else:
+            assert resp["decision"] == "deny" and "audit: required" in resp["reason"], resp
+    assert json.loads(w.audit("verify", "--json").stdout)["records"] == 1  # only the warm-up was written
+
+
+def _eval_read_only(w: World) -> tuple[dict[str, Any], int, str]:
+    ev = {"hook_event_name": "PreToolUse", "session_id": "ro", "cwd": str(w.project), "tool": "bash",
+          "args": {"command": "echo fine"}}
+    cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
+    state = str(w.db.parent)
+    if os.geteuid() == 0:  # root writes read-only files: make the state dir a read-only mount instead
+        if shutil.which("unshare") is None:
+            pytest.skip("root without unshare(1): cannot make the database read-only")
+        cmd = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+               state, *cmd]
+    else:
+        os.chmod(w.db, 0o400)
+    try:
+        p = subprocess.run(cmd, input=json.dumps(ev).encode(), capture_output=True, cwd=w.project, env=w.env,
+                           timeout=180)
+    finally:
+        os.chmod(w.db, 0o600)
+    if p.returncode not in (0, 2) or not p.stdout.strip():
+        pytest.skip(f"could not run with a read-only state dir here: {p.stderr.decode()[-300:]}")
+    return json.loads(p.stdout), p.returncode, p.stderr.decode()
