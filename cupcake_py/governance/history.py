@@ -56,7 +56,8 @@ def windows(conn: sqlite3.Connection, column: str, value: str, now: float, minut
     lower = now - max(minutes) * 60
     if since is not None:
         lower = max(lower, since)
-    out = {f"{m}m": {"calls": 0, "by_decision": {}, "by_rule": {}, "by_tool": {}} for m in minutes}
+    out: dict[str, dict[str, Any]] = {f"{m}m": {"calls": 0, "by_decision": {}, "by_rule": {}, "by_tool": {}}
+                                      for m in minutes}
     rows = conn.execute(_WINDOW_SQL.format(col=column), (now, now, value, lower)).fetchall()
     for decision, tool, rule_ids, age, n in rows:
         rules = rule_ids.split(",") if rule_ids else []
