@@ -77,3 +77,18 @@ def test_large_inputs_are_clipped() -> None:
 
 def test_redact_text_leaves_prose_alone() -> None:
     assert redact_text("the secret of good code is tests") == "the secret of good code is tests"
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ALNUM = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=36, max_size=40)
+_PROSE = st.text(alphabet="abcdefgh ./-=:\n", max_size=40)
+
+
+@given(_PROSE, st.sampled_from(["ghp_", "AKIA", "sk-", "xoxb-"]), _ALNUM, _PROSE)
+def test_token_shapes_never_survive_anywhere_in_a_command(before: str, prefix: str, body: str, after: str) -> None:
+    secret = prefix + (body.upper()[:16] if prefix == "AKIA" else body)
+    text = f"{before} {secret} {after}"
+    _, _, stored, _ = call_digest({"tool_name": "Bash", "tool_input": {"command": text}})
+    assert secret not in stored and secret[4:] not in stored

@@ -169,3 +169,25 @@ def test_a_halt_by_a_timeout_rule_starts_one_timeout(db: str) -> None:
     audit.write_evaluation(SETTINGS, row(T0 + 6, decision="halt", rules=("OTHER",)), T0 + 6, db)
     rows = store.connect(db).execute("SELECT session_id, started, until, rule_id, reason FROM timeouts").fetchall()
     assert rows == [("s1", T0, T0 + 600, "BUILTIN-ESCALATION", "in timeout")]
+
+
+def _write_one(args: tuple[str, int]) -> str:
+    db, i = args
+    try:
+        audit.write_evaluation({**SETTINGS, "write_budget_ms": 2000}, row(T0 + i, session=f"c{i}"), T0 + i, db)
+        return "ok"
+    except store.StoreError as e:
+        return str(e)
+
+
+def test_concurrent_first_use_creates_one_schema_and_loses_nothing(db: str) -> None:
+    """Many processes writing to a database that does not exist yet (migration + WAL switch race)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(12) as pool:
+        results = pool.map(_write_one, [(db, i) for i in range(24)])
+    assert results == ["ok"] * 24
+    conn = store.connect(db)
+    v = chain.verify(conn)
+    assert v.ok and v.records == 24
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
