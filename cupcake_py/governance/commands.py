@@ -248,8 +248,10 @@ def prune_cmd(
     vacuum: bool = typer.Option(False, "--vacuum", help="Then VACUUM: give the freed space back to the disk."),
     db: Path | None = DB_OPTION,
 ) -> None:
-    """Delete the oldest records now (evaluations also prune by the rulebook's retention, every
-    256 records). The chain stays verifiable: its anchor moves to the first record kept.
+    """Delete the oldest records now; the chain stays verifiable.
+
+    Evaluations also prune by the rulebook's retention, every 256 records. Only a prefix is
+    deleted and the chain's anchor moves to the first record kept.
     """
     import time
 
@@ -288,8 +290,9 @@ def session_event_cmd(
     harness: str = typer.Option("opencode", "--harness", help="The agent harness sending the event."),
     db: Path | None = DB_OPTION,
 ) -> None:
-    """Record a session lifecycle event from the harness plugin (JSON on stdin:
-    {"session_id", "event": "created"|"compacted", "cwd", "parent_id"?}).
+    """Record a session lifecycle event (sent by the harness plugin).
+
+    JSON on stdin: {"session_id", "event": "created"|"compacted", "cwd", "parent_id"?}.
 
     Recorded only when the project's (or global) rulebook records evaluations; prints
     {"recorded": true|false}. Failures are reported on stderr (exit 2); they never block the agent.
