@@ -3,15 +3,15 @@ audit + the history signal (rate_limit, escalation, loop_guard), side by side.
 
     .venv/bin/python benches/governance_cost.py [--runs 15] [--log-rows 100000]
 
-Three copies of one project (a routed Bash policy): `audit: off`, `audit: on` (one
-hash-chained record per eval) and the three history builtins enabled (history read + record).
+Four copies of one project (a routed Bash policy plus a probe policy): `audit: off`,
+`audit: on` (one hash-chained record per eval), `audit: on` with the probe requiring the
+`history` signal, and the three history builtins instead of the probe.
 The governance database is first filled with --log-rows records of other sessions, so the
 numbers include a big log (history queries must not grow with it). Runs are interleaved; prints
 medians of wall and child CPU time and the difference to the stateless path, plus in-process
 timings of the history read and the audit write alone (best of 200), and the median of the
 engine's own `signals` phase (history read including opening the database) from the audit
-records. Note: the history row also evaluates three more policies (their WASM time is not the
-signal's cost); the signal's cost is its imports plus the `signals` phase.
+records.
 """
 
 from __future__ import annotations
@@ -46,11 +46,27 @@ deny contains {"rule_id": "NO-RM", "reason": "no rm -rf", "severity": "HIGH"} if
 }
 """
 
+PROBE = """# METADATA
+# custom:
+#   routing:
+#     required_events: ["PreToolUse"]
+#     required_tools: ["Bash"]{signals}
+package cupcake.policies.opencode.probe
+
+import rego.v1
+
+deny contains {{"rule_id": "PROBE", "reason": "too many calls", "severity": "LOW"}} if {{
+	input.history.session.windows["1m"].calls > 100000
+}}
+"""
+
+# name -> (rulebook, probe policy reads input.history)
 RULEBOOKS = {
-    "stateless (audit: off)": "audit: off\n",
-    "audit: on (write)": "audit: on\n",
-    "history builtins (read+write)": ("builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 1000}]}\n"
-                                      "  escalation: {}\n  loop_guard: {max_repeats: 50}\n"),
+    "stateless (audit: off)": ("audit: off\n", False),
+    "audit: on (write)": ("audit: on\n", False),
+    "audit: on + history signal": ("audit: on\n", True),
+    "history builtins (read+write)": (("builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 1000}]}\n"
+                                      "  escalation: {}\n  loop_guard: {max_repeats: 50}\n"), False),
 }
 
 
@@ -115,10 +131,13 @@ def main() -> None:
         print(f"filled the log with {args.log_rows} records in {time.perf_counter() - t0:.1f} s")
         eval_cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
         events: dict[str, tuple[Path, bytes]] = {}
-        for i, (name, rulebook) in enumerate(RULEBOOKS.items()):
+        for i, (name, (rulebook, reads_history)) in enumerate(RULEBOOKS.items()):
             project = root / f"p{i}"
             (project / ".cupcake/policies/opencode").mkdir(parents=True)
             (project / ".cupcake/policies/opencode/no_rm.rego").write_text(POLICY)
+            if i < 3:  # the same probe policy: the last two rows differ only in requiring `history`
+                signals = '\n#     required_signals: ["history"]' if reads_history else ""
+                (project / ".cupcake/policies/opencode/probe.rego").write_text(PROBE.format(signals=signals))
             (project / ".cupcake/rulebook.yml").write_text(rulebook)
             ev = {"hook_event_name": "PreToolUse", "session_id": f"bench{i}", "cwd": str(project), "tool": "bash",
                   "args": {"command": "ls -la"}}
@@ -134,10 +153,16 @@ def main() -> None:
                 cpu[name].append(c)
         base = "stateless (audit: off)"
         bw, bc = statistics.median(wall[base]), statistics.median(cpu[base])
-        print(f"{'':32} {'wall median ms':>14} {'+ms':>7}   {'CPU median ms':>13} {'+ms':>7}")
+        print(f"{'':32} {'wall median ms':>14} {'+ms':>7} {'vs prev':>8}   {'CPU median ms':>13} {'+ms':>7} "
+              f"{'vs prev':>8}")
+        prev_w, prev_c = bw, bc
         for name in events:
             w, c = statistics.median(wall[name]), statistics.median(cpu[name])
-            print(f"{name:32} {w * 1000:14.1f} {(w - bw) * 1000:7.1f}   {c * 1000:13.1f} {(c - bc) * 1000:7.1f}")
+            print(f"{name:32} {w * 1000:14.1f} {(w - bw) * 1000:7.1f} {(w - prev_w) * 1000:8.1f}   {c * 1000:13.1f} "
+                  f"{(c - bc) * 1000:7.1f} {(c - prev_c) * 1000:8.1f}")
+            prev_w, prev_c = w, c
+        print("  rows 1-3 evaluate the same two policies: row 2 - row 1 = the audit write, row 3 - row 2 = the "
+              "history signal; row 4 evaluates the three history builtins instead of the probe policy")
         from cupcake_py.governance import store
 
         conn = store.connect(db, 5.0)
