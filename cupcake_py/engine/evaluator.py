@@ -66,7 +66,6 @@ class Evaluation:
         self.bundle_keys: list[str] = []
         self.project_root: str | None = None
         self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
-        self.final: FinalDecision | None = None
 
     # -- steps -------------------------------------------------------------------
 
@@ -138,6 +137,16 @@ class Evaluation:
             raise EngineError(f"the history signal is unavailable: {e}") from None
         except Exception as e:  # sqlite3.Error and anything else: fail closed, naming the signal
             raise EngineError(f"the history signal failed: {type(e).__name__}: {e}") from None
+
+    def audit_event(self) -> dict[str, Any] | None:
+        """The event an audit record describes: preprocessed when a policy was routed, else the
+        validated event with its policy-facing tool_name; None when the event was invalid."""
+        for enriched in self._enriched.values():
+            return enriched
+        raw = self.trace.notes.get("event")
+        if not isinstance(raw, dict):
+            return None
+        return {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
 
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host import HostOptions, PolicyModule

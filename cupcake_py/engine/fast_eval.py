@@ -147,14 +147,10 @@ def _audit(evaluation: Any, trace: Trace, resp: dict[str, Any], kind: str | None
     """Append the evaluation's audit record (cupcake_py/governance); the failure text, or None."""
     try:
         from cupcake_py.governance.audit import evaluation_row, write_evaluation
-        from cupcake_py.harness.opencode import data
 
-        event = next(iter(evaluation._enriched.values()), None)
+        event = evaluation.audit_event()
         if event is None:
-            raw = trace.notes.get("event")
-            if not isinstance(raw, dict):
-                return None  # the event itself was invalid: nothing to attribute a record to
-            event = {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
+            return None  # the event itself was invalid: nothing to attribute a record to
         row = evaluation_row(event, evaluation.opts.harness, evaluation.project_root or "", kind or resp["decision"],
                              list(resp.get("rule_ids") or ()), resp.get("reason"), trace.error, trace.timing_dict(),
                              ",".join(evaluation.bundle_keys), evaluation.now)
