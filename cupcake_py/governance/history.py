@@ -18,7 +18,8 @@ Windows count PreToolUse evaluations (one per attempted tool call) whose time is
 the window before `now`; decisions are the engine's kinds (halt, deny, block, ask, modify,
 allow). Records stamped after `now` (the clock was set back) count in every window, so a
 clock change never lets an agent out early. When the session's last timeout has ended, its
-counts restart at the timeout's end (a timeout wipes the slate). `repeats` is how many of
+counts restart at the timeout's end (a timeout wipes the slate). A subagent's session (its
+parent known from the harness's session.created event) is in its parent's timeout too. `repeats` is how many of
 the session's latest calls in a row had this call's key (redact.call_digest).
 
 Cost: three indexed queries plus one row lookup; each reads only the rows of the widest window
@@ -43,7 +44,8 @@ _WINDOW_SQL = ("SELECT decision, tool, rule_ids, CAST((? - ts) / 60 AS INTEGER) 
 
 _LAST_SQL = ("SELECT ts, tool, decision, rule_ids, summary, call_key FROM audit "
              "WHERE session_id = ? AND event = 'PreToolUse' ORDER BY ts DESC LIMIT ?")
-_TIMEOUT_SQL = "SELECT until, rule_id, reason FROM timeouts WHERE session_id = ? ORDER BY until DESC LIMIT 1"
+_TIMEOUT_SQL = ("SELECT until, rule_id, reason FROM timeouts WHERE session_id IN (?, ?) "
+                "ORDER BY until DESC LIMIT 1")
 
 
 def utc(ts: float) -> str:
@@ -73,8 +75,11 @@ def windows(conn: sqlite3.Connection, column: str, value: str, now: float, minut
     return out
 
 
-def _timeout(conn: sqlite3.Connection, session: str, now: float, timeout_rules: dict[str, int]) -> dict[str, Any]:
-    row = conn.execute(_TIMEOUT_SQL, (session,)).fetchone()
+def _timeout(conn: sqlite3.Connection, session: str, parent: str | None, now: float,
+             timeout_rules: dict[str, int]) -> dict[str, Any]:
+    """The latest timeout of the session or of its parent session (a subagent's session shares
+    its parent's timeout)."""
+    row = conn.execute(_TIMEOUT_SQL, (session, parent or session)).fetchone()
     out: dict[str, Any] = {"active": False, "until": None, "until_utc": None, "minutes_left": 0, "rule_id": None,
                            "reason": None, "ended": None,
                            "new_until_utc": {r: utc(now + s) for r, s in timeout_rules.items()}}
@@ -99,7 +104,6 @@ def gather(conn: sqlite3.Connection, settings: dict[str, Any], event: dict[str, 
            now: float) -> dict[str, Any]:
     session = str(event.get("session_id") or "unknown")
     minutes = list(settings["windows"])
-    timeout = _timeout(conn, session, now, settings["timeout_rules"])
     last = _last_calls(conn, session, int(settings["history_last_n"]))
     summary, key, _, _ = call_digest(event)
     repeats = 0
@@ -109,6 +113,7 @@ def gather(conn: sqlite3.Connection, settings: dict[str, Any], event: dict[str, 
         repeats += 1
     info = conn.execute("SELECT created, parent_id, compactions, last_compaction FROM sessions WHERE session_id = ?",
                         (session,)).fetchone() or (None, None, 0, None)
+    timeout = _timeout(conn, session, info[1], now, settings["timeout_rules"])
     return {
         "now": now,
         "now_utc": utc(now),

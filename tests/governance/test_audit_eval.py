@@ -253,3 +253,26 @@ def _eval_read_only(w: World) -> tuple[dict[str, Any], int, str]:
     if p.returncode not in (0, 2) or not p.stdout.strip():
         pytest.skip(f"could not run with a read-only state dir here: {p.stderr.decode()[-300:]}")
     return json.loads(p.stdout), p.returncode, p.stderr.decode()
+
+
+def test_ordinary_work_stays_allowed_with_the_history_builtins(tmp_path: Path, cache: Path) -> None:
+    """Benign: distinct commands, a command repeated once, edits of different files and other sessions all
+    pass with rate_limit, escalation and loop_guard enabled at their usual settings."""
+    w = World(tmp_path, cache, "builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 30}]}\n"
+                               "  escalation: {}\n  loop_guard: {}\n")
+    for command in ("git status", "ls -la", "pytest -q", "pytest -q", "git diff", "make lint", "git status"):
+        resp, code, err = w.eval(command)
+        assert (resp, code) == ({"decision": "allow"}, 0), (command, resp, err)
+    resp, code, _ = w.eval("rm -rf build")  # one denial is not an escalation
+    assert resp["rule_ids"] == ["NO-RM"]
+    assert w.eval("echo next")[0] == {"decision": "allow"}
+
+
+def test_rate_limit_asks_then_denies_through_the_engine(tmp_path: Path, cache: Path) -> None:
+    w = World(tmp_path, cache, "builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 2, action: deny}]}\n")
+    assert w.eval("echo 1")[0] == {"decision": "allow"}
+    assert w.eval("echo 2")[0] == {"decision": "allow"}
+    resp = w.eval("echo 3")[0]
+    assert resp["decision"] == "deny" and resp["rule_ids"] == ["BUILTIN-RATE-LIMIT"]
+    assert "2 Bash calls in the last 1 min; at most 2 allowed" in resp["reason"]
+    assert w.eval("echo 1", session="fresh")[0] == {"decision": "allow"}

@@ -127,7 +127,27 @@ def test_queries_use_the_indexes_whatever_the_log_size(db: str) -> None:
     assert h["session"]["windows"]["1m"]["calls"] == 1 and len(h["session"]["last_calls"]) == 1
     queries = [(history._WINDOW_SQL.format(col="session_id"), (0, 0, "s1", 0)),
                (history._WINDOW_SQL.format(col="project"), (0, 0, "/p", 0)),
-               (history._LAST_SQL, ("s1", 10)), (history._TIMEOUT_SQL, ("s1",))]
+               (history._LAST_SQL, ("s1", 10)), (history._TIMEOUT_SQL, ("s1", "s0"))]
     for sql, args in queries:
         plan = " ".join(r[-1] for r in conn.execute("EXPLAIN QUERY PLAN " + sql, args))
         assert "USING" in plan and "INDEX" in plan and "SCAN audit" not in plan, (sql, plan)
+
+
+def test_a_subagent_session_shares_its_parents_timeout(db: str) -> None:
+    """Escaping a timeout through a subagent (a new session) does not work once the harness told us the
+    child's parent; an unrelated session is not affected."""
+    audit.write_session_event(SETTINGS, "child", "created", "opencode", "/p", "s1", MIDNIGHT, db)
+    audit.write_session_event(SETTINGS, "stranger", "created", "opencode", "/p", None, MIDNIGHT, db)
+    _write(db, MIDNIGHT + 1, decision="halt", rules=("BUILTIN-ESCALATION",), reason="timeout")
+    child = _gather(db, MIDNIGHT + 5, event(session="child"))
+    assert child["timeout"]["active"] and child["session"]["parent_id"] == "s1"
+    assert child["session"]["started_at"] == MIDNIGHT
+    assert not _gather(db, MIDNIGHT + 5, event(session="stranger"))["timeout"]["active"]
+
+
+def test_session_lifecycle_is_in_history(db: str) -> None:
+    audit.write_session_event(SETTINGS, "s1", "created", "opencode", "/p", None, MIDNIGHT - 100, db)
+    audit.write_session_event(SETTINGS, "s1", "compacted", "opencode", "/p", None, MIDNIGHT - 10, db)
+    s = _gather(db, MIDNIGHT)["session"]
+    assert (s["started_at"], s["compactions"], s["last_compaction"]) == (MIDNIGHT - 100, 1, MIDNIGHT - 10)
+    assert s["windows"]["60m"]["calls"] == 0  # lifecycle records are not tool calls
