@@ -21,13 +21,9 @@ cannot write to anchor it externally.
 from __future__ import annotations
 
 from cupcake_py import jsonio
+from cupcake_py.engine.bundle import sha256  # the builtin sha256 (hashlib loads OpenSSL: ~2 ms)
 from cupcake_py.governance.store import AUDIT_COLUMNS
 from cupcake_py.record import Record
-
-try:
-    from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
-except ImportError:  # pragma: no cover - older CPython
-    from hashlib import sha256  # type: ignore[assignment]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -21,11 +21,7 @@ Pure functions; never fail on odd input (non-dict args, non-string values are ke
 from __future__ import annotations
 
 from cupcake_py import jsonio
-
-try:
-    from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
-except ImportError:  # pragma: no cover - older CPython
-    from hashlib import sha256  # type: ignore[assignment]
+from cupcake_py.engine.bundle import sha256  # the builtin sha256 (hashlib loads OpenSSL: ~2 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
