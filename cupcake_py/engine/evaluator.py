@@ -97,17 +97,15 @@ class Evaluation:
                         wanted.append(s)
         if not wanted:
             return {}
-        from cupcake_py.engine import native_signals
-        from cupcake_py.engine.signals import run_signals
-
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
         native = [n for n in wanted if n not in b.signals and n != "history"]
-        stdin = jsonio.dumps(enriched)
         values: dict[str, Any] = {}
         with self.trace.phase("signals"):
             self.remaining("signals")
             t0 = time.perf_counter()
             if native:
+                from cupcake_py.engine import native_signals
+
                 values.update(native_signals.gather(native, enriched, cwd, self.deadline))
                 ph.setdefault("signals", []).extend(
                     {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
@@ -116,8 +114,10 @@ class Evaluation:
                 values["history"] = self.history(enriched, cwd)
                 ph.setdefault("signals", []).append(
                     {"name": "history", "ok": True, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True})
-            if shell:
-                for r in run_signals(shell, stdin, cwd, self.deadline):
+            if shell:  # the shell runner (subprocess, selectors, signal) loads only for shell signals
+                from cupcake_py.engine.signals import run_signals
+
+                for r in run_signals(shell, jsonio.dumps(enriched), cwd, self.deadline):
                     values[r.name] = r.value
                     ph.setdefault("signals", []).append(
                         {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
