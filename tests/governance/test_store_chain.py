@@ -191,3 +191,8 @@ def test_concurrent_first_use_creates_one_schema_and_loses_nothing(db: str) -> N
     v = chain.verify(conn)
     assert v.ok and v.records == 24
     assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+
+
+def test_integer_timestamps_still_verify(db: str) -> None:
+    audit.write_evaluation(SETTINGS, row(1_800_000_000), 1_800_000_000, db)  # type: ignore[arg-type]
+    assert chain.verify(store.connect(db)).ok
