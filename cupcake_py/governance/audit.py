@@ -33,7 +33,9 @@ def evaluation_row(event: dict[str, Any], harness: str, project: str, decision: 
                    now: float) -> dict[str, Any]:
     summary, key, text, digest = call_digest(event)
     return {
-        "ts": float(now), "harness": harness,  # REAL in SQLite: an int would read back as a float and break the hash "session_id": str(event.get("session_id") or "unknown"), "project": project,
+        # ts is REAL in SQLite: an int would read back as a float and no longer match its hash
+        "ts": float(now), "harness": harness, "session_id": str(event.get("session_id") or "unknown"),
+        "project": project,
         "event": str(event.get("hook_event_name") or ""), "tool": str(event.get("tool_name") or event.get("tool") or ""),
         "call_key": key, "summary": summary, "input": text, "input_sha256": digest, "decision": decision,
         "rule_ids": ",".join(sorted(set(rule_ids))),
