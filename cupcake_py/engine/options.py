@@ -15,7 +15,7 @@ class UsageError(CupcakeError):
 
 class EvalOptions(Record):
     __slots__ = ("harness", "policy_dir", "global_config", "no_global", "strict", "timeout", "wasm_max_memory",
-                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "help")
+                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "builtins", "help")
     harness: str
     policy_dir: str | None
     global_config: str | None
@@ -29,20 +29,23 @@ class EvalOptions(Record):
     trace: set[str]
     log_level: str
     no_cache: bool
+    builtins: list[str]
     help: bool
 
     def __init__(self, harness: str = "opencode", policy_dir: str | None = None, global_config: str | None = None,
                  no_global: bool = False, strict: bool = False, timeout: float = 5.0,
                  wasm_max_memory: int = 64 * 1024 * 1024, max_input_bytes: int = 8 * 1024 * 1024,
                  debug_files: bool = False, debug_dir: str | None = None, trace: set[str] | None = None,
-                 log_level: str = "warning", no_cache: bool = False, help: bool = False) -> None:
+                 log_level: str = "warning", no_cache: bool = False, builtins: list[str] | None = None,
+                 help: bool = False) -> None:
         self._fill(harness, policy_dir, global_config, no_global, strict, timeout, wasm_max_memory, max_input_bytes,
-                   debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache, help)
+                   debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache,
+                   [] if builtins is None else builtins, help)
 
 
 TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
 
-# (flag, attribute, kind, metavar, help). kind: flag | str | float | size | trace | choice:<a|b>
+# (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--harness", "harness", "choice:opencode", "NAME", "Agent harness whose events arrive on stdin (only `opencode`)."),
     ("--policy-dir", "policy_dir", "str", "DIR",
@@ -63,6 +66,9 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--log-level", "log_level", "choice:debug|info|warning|error", "LEVEL",
      "Log verbosity on stderr (debug also prints tracebacks of internal errors)."),
     ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
+    ("--builtins", "builtins", "list", "MODULE",
+     "Python module (name or .py path; repeatable, or comma-separated) with custom Rego builtins "
+     "(docs/custom-builtins.md). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
     ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
     ("--help", "help", "flag", "", "Show this help and exit."),
 )
@@ -108,6 +114,8 @@ def parse_args(argv: list[str]) -> EvalOptions:
             raise UsageError(f"{name} needs a value")
         if kind == "str":
             setattr(opts, attr, value)
+        elif kind == "list":
+            getattr(opts, attr).extend(s.strip() for s in value.split(",") if s.strip())
         elif kind == "float":
             try:
                 f = float(value)

@@ -21,6 +21,7 @@ telemetry: {enabled: false, destination: .cupcake/telemetry}
 audit: on                    # off (default) | on | required, or the object form (docs/governance.md):
   # {mode: required, retention_days: 30, max_rows: 200000, write_budget_ms: 250, history_last_n: 10}
 preprocessing: {script_inspection: true}
+custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
 
@@ -237,6 +238,9 @@ class Rulebook(_Strict):
     telemetry: Telemetry = Field(default_factory=Telemetry)
     audit: Audit = Field(default_factory=Audit)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+    # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
+    # .py paths relative to the .cupcake directory.
+    custom_builtins: list[str] = Field(default_factory=list)
 
     @field_validator("signals")
     @classmethod
