@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tests.engine.test_import_diet import NOT_IMPORTED, PROBE
-from tests.engine.test_import_diet_routed import ALLOWED_WHEN_ROUTED
+from tests.engine.test_import_diet_routed import ALLOWED_WHEN_SHELL
 from tests.governance.test_audit_eval import POLICY
 
 GOVERNANCE_EXTRA = {
@@ -47,7 +47,10 @@ def test_recording_evaluation_with_history_stays_lean(tmp_path: Path) -> None:
     assert json.loads(stdout)["rule_ids"] == ["NO-RM"] and report["code"] == 0
     loaded = set(report["modules"])
     assert {"cupcake_py.governance.history", "cupcake_py.governance.audit", "_sqlite3"} <= loaded
-    forbidden = {**{m: w for m, w in NOT_IMPORTED.items() if m not in ALLOWED_WHEN_ROUTED
+    # a routed Bash event parses its command (ALLOWED_WHEN_SHELL); no shell signal runs here, so
+    # `signal` (the shell-signal runner's subprocess) must stay out too
+    allowed = ALLOWED_WHEN_SHELL - {"signal"}
+    forbidden = {**{m: w for m, w in NOT_IMPORTED.items() if m not in allowed
                     and not m.startswith("cupcake_py.governance")}, **GOVERNANCE_EXTRA}
     offenders = {m: why for m, why in forbidden.items() if m in loaded}
     assert not offenders, offenders
