@@ -44,12 +44,13 @@ class World:
         self.env.pop("CI", None)
         self.db = self.state / "cupcake-py" / "governance.sqlite3"
 
-    def eval(self, command: str, session: str = "s1") -> tuple[dict[str, Any], int, str]:
+    def eval(self, command: str, session: str = "s1", deadline: float = 5.0) -> tuple[dict[str, Any], int, str]:
         ev = {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(self.project), "tool": "bash",
               "args": {"command": command}}
-        p = subprocess.run([*cupcake_command(), "eval", "--harness", "opencode"], input=json.dumps(ev).encode(),
-                           capture_output=True, cwd=self.project, env=self.env, timeout=180)
-        return json.loads(p.stdout), p.returncode, p.stderr.decode()
+        p = subprocess.run([*cupcake_command(), "eval", "--harness", "opencode", "--timeout", str(deadline)],
+                           input=json.dumps(ev).encode(), capture_output=True, cwd=self.project, env=self.env,
+                           timeout=180)
+        return json.loads(p.stdout), p.returncode, p.stdout.decode() + p.stderr.decode()
 
     def audit(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*cupcake_command(), "audit", *args], input=stdin, capture_output=True, text=True,
@@ -66,7 +67,8 @@ def test_fifty_parallel_evaluations_write_fifty_chained_records(tmp_path: Path, 
     assert w.eval("echo warm", session="warm")[:2] == ({"decision": "allow"}, 0)  # compiles the bundle
 
     def one(i: int) -> tuple[dict[str, Any], int, str]:
-        return w.eval("rm -rf x" if i % 2 else f"echo {i}", session=f"par{i % 5}")
+        # a generous evaluation deadline: 50 processes on a loaded 2-core machine must not fail closed on time
+        return w.eval("rm -rf x" if i % 2 else f"echo {i}", session=f"par{i % 5}", deadline=120.0)
 
     with ThreadPoolExecutor(max_workers=50) as pool:
         results = list(pool.map(one, range(50)))
