@@ -6,9 +6,11 @@ are written: private to the user, replaced atomically.
   a leading `~` / `$HOME` / `${HOME}` with it.
 - `user_cache_dir(name)`: `$XDG_CACHE_HOME/cupcake-py/<name>` (else `~/.cache/...`); the
   bundle cache is "bundles", the host's native-code cache "modules".
-- `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py` (else `~/.local/state/cupcake-py`): the
-  per-user state (the audit/history database, cupcake_py/governance). The one place that
-  names it; the self-protection guardrails list it as protected state.
+- `global_config_dir()`: `$XDG_CONFIG_HOME/cupcake` (else `~/.config/cupcake`), the global
+  configuration (and the cache MAC key); `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py`
+  (else `~/.local/state/cupcake-py`), the per-user state (the audit/history database,
+  cupcake_py/governance), protected by the self-protection guardrails.
+- `warn(text)`: a security-relevant warning, always written to stderr (whatever --log-level).
 - `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
   be created or when someone else owns it or can write to it (a cache entry that others can
   plant is not trusted: native code is loaded from it).
@@ -52,9 +54,23 @@ def user_cache_dir(name: str) -> str:
     return os.path.join(base, "cupcake-py", name)
 
 
+def global_config_dir() -> str:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home_dir(), ".config")
+    return os.path.join(os.path.normpath(base), "cupcake")
+
+
 def user_state_dir() -> str:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(home_dir(), ".local", "state")
-    return os.path.join(base, "cupcake-py")
+    return os.path.join(os.path.normpath(base), "cupcake-py")
+
+
+def warn(text: str) -> None:
+    import sys
+
+    try:
+        sys.stderr.write(f"cupcake: WARNING: {text}\n")
+    except (OSError, ValueError):  # stderr closed: the warning cannot be shown, the answer is unaffected
+        pass
 
 
 def private_dir(path: str, what: str) -> bool:

@@ -7,7 +7,8 @@ signals:                     # shell signals: sh -c COMMAND in the project root,
   NAME: {command: "…", timeout_seconds: 5}
 builtins:                    # a listed builtin is enabled unless `enabled: false`
   protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
-  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}
+  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}   # ON even when not listed;
+                               # `enabled: false` switches it off (a warning on every evaluation)
   git_block_no_verify: {exceptions: []}
   git_pre_check: {checks: [{command: "make lint", message: "lint failed"}]}
   post_edit_check: {by_extension: {py: {command: "ruff check", message: "ruff failed"}}}
@@ -21,6 +22,7 @@ telemetry: {enabled: false, destination: .cupcake/telemetry}
 audit: on                    # off (default) | on | required, or the object form (docs/governance.md):
   # {mode: required, retention_days: 30, max_rows: 200000, write_budget_ms: 250, history_last_n: 10}
 preprocessing: {script_inspection: true}
+require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
 custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
@@ -173,7 +175,8 @@ class LoopGuard(Builtin):
 
 class Builtins(_Strict):
     protected_paths: ProtectedPaths | None = None
-    rulebook_security_guardrails: RulebookSecurity | None = None
+    # Cupcake's own protection: on unless the rulebook says `enabled: false`.
+    rulebook_security_guardrails: RulebookSecurity | None = Field(default_factory=RulebookSecurity)
     git_block_no_verify: GitBlockNoVerify | None = None
     git_pre_check: GitPreCheck | None = None
     post_edit_check: PostEditCheck | None = None
@@ -238,6 +241,7 @@ class Rulebook(_Strict):
     telemetry: Telemetry = Field(default_factory=Telemetry)
     audit: Audit = Field(default_factory=Audit)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+    require_project_config: bool = False
     # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
     # .py paths relative to the .cupcake directory.
     custom_builtins: list[str] = Field(default_factory=list)
