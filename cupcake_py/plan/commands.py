@@ -46,16 +46,18 @@ def build_cmd(
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.gc_pause import gc_paused
 
     try:
-        with declared_for(builtins):
+        with declared_for(builtins), gc_paused(freeze=True):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))
 
 
 def _build(paths: list[Path], entrypoint: list[str], output: Path | None, emit: Emit, data: Path | None) -> None:
-    from cupcake_py.plan import compile_entrypoints, ir
+    from cupcake_py import ir
+    from cupcake_py.plan import compile_entrypoints
     from cupcake_py.rego import find_rego_files, parse_module, read_source
     from cupcake_py.rego.compile import compile_modules
 

@@ -1,9 +1,8 @@
-"""Small AST helpers shared by the compile passes: fresh names, variable collection, copying,
+"""Small AST helpers shared by the compile passes: fresh names, variable collection
 and the walk over every expression of a body (source or compiled shape)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from cupcake_py.rego import ast as A
@@ -12,6 +11,9 @@ from cupcake_py.rego.compile.nodes import NotBody
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"
 ROOTS = frozenset({"data", "input"})
+SCALARS = frozenset({A.String, A.Number, A.Boolean, A.Null})  # value types without sub-terms ...
+LEAVES = SCALARS | {A.Var}  # ... and with vars: the fast exits of the term walks
+CLOSURES = frozenset({A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension})
 
 
 def is_generated(name: str) -> bool:
@@ -47,10 +49,6 @@ class Names:
         return f"__t{self.n}__"
 
 
-def clone(x):  # type: ignore[no-untyped-def]
-    return copy.deepcopy(x)
-
-
 def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     """Direct sub-terms of a value, NOT descending into comprehension bodies."""
     t = type(v)
@@ -66,9 +64,6 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     return ()
 
 
-_CLOSURES = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
-
-
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     """Var names in a term outside closures (comprehensions). (Exact type tests: the AST
     classes have no subclasses, and this runs once per term per pass.)"""
@@ -77,7 +72,7 @@ def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     if tv is A.Var:
         if v.name not in ROOTS:  # type: ignore[union-attr]
             out.add(v.name)  # type: ignore[union-attr]
-    elif tv not in _CLOSURES:
+    elif tv not in CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
@@ -175,17 +170,14 @@ def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
             _term_exprs(w.value, out)
 
 
-_LEAVES = frozenset({A.Null, A.Boolean, A.Number, A.String, A.Var})  # values without sub-terms
-
-
 def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
     tv = type(v)
-    if tv in _LEAVES:
+    if tv in LEAVES:
         return
     if tv is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
         for c in v.terms:  # type: ignore[union-attr]
-            if type(c.value) not in _LEAVES:
+            if type(c.value) not in LEAVES:
                 _term_exprs(c, out)
         return
     if tv is A.ArrayComprehension or tv is A.SetComprehension:
@@ -204,7 +196,3 @@ def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     else:
         for c in term_children(v):
             _term_exprs(c, out)
-
-
-def is_ground(t: A.Term) -> bool:
-    return not vars_deep_term(t, set())
