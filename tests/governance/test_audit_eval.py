@@ -74,10 +74,13 @@ def test_fifty_parallel_evaluations_write_fifty_chained_records(tmp_path: Path, 
         results = list(pool.map(one, range(50)))
     for i, (resp, code, err) in enumerate(results):
         assert code == 0, err
-        assert resp["decision"] == ("deny" if i % 2 else "allow"), resp
+        # the rm calls are refused by NO-RM; the shell analysis may also ask when its time budget runs out
+        # on the overloaded machine, so the echo calls are allowed or asked, never denied
+        assert resp["decision"] in (("deny",) if i % 2 else ("allow", "ask")), resp
     conn = sqlite3.connect(w.db)
     assert conn.execute("SELECT COUNT(*) FROM audit WHERE session_id LIKE 'par%'").fetchone()[0] == 50
-    assert conn.execute("SELECT COUNT(*) FROM audit WHERE decision = 'deny' AND rule_ids = 'NO-RM'").fetchone()[0] == 25
+    recorded = conn.execute("SELECT COUNT(*) FROM audit WHERE decision = 'deny' AND rule_ids LIKE '%NO-RM%'").fetchone()
+    assert recorded[0] == 25
     conn.close()
     v = w.audit("verify", "--json")
     report = json.loads(v.stdout)
