@@ -47,6 +47,7 @@ ENRICHED_FIELDS = frozenset({
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
     "builtin_config", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
+    "history",  # the engine's `history` signal (docs/governance.md)
 })
 
 

@@ -2,7 +2,7 @@
 
 A bundle holds everything an evaluation needs: the WASM module built by our compiler
 (entrypoint `cupcake/system/evaluate`), the routing table, the signals, the injected
-builtin configuration and the rulebook options. It is cached on disk under
+builtin configuration, the rulebook options and the governance (audit/history) settings. It is cached on disk under
 `$XDG_CACHE_HOME/cupcake-py/bundles/<key>.bundle`, where the key is the sha256 of every
 source that can go into it (policies, shipped system and builtin policies, rulebook,
 signal files), the harness, the cupcake-py version, the compiler's own files, and $HOME /
@@ -61,7 +61,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-5\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance", "harness/opencode")
 
 
 class BundleError(CupcakeError):
@@ -73,7 +73,7 @@ GUARDRAILS = "rulebook_security_guardrails"
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "require_project_config", "wasm")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -86,6 +86,7 @@ class Bundle(Record):
     host_builtins: list[str]  # builtins the module calls on the host
     custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
+    governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
     wasm: bytes
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
@@ -93,19 +94,21 @@ class Bundle(Record):
                  builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
-                 require_project_config: bool = False, wasm: bytes = b"") -> None:
+                 require_project_config: bool = False, governance: dict[str, Any] | None = None,
+                 wasm: bytes = b"") -> None:
         self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
                    {} if signals is None else signals, {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   require_project_config, wasm)
+                   require_project_config, {} if governance is None else governance, wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
                 "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins,
-                "require_project_config": self.require_project_config}
+                "require_project_config": self.require_project_config,
+                "governance": self.governance}
 
     @property
     def guardrails_disabled(self) -> bool:
@@ -213,7 +216,7 @@ def cache_dir() -> str:
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
                                   "sources": list, "host_builtins": list, "custom_builtins": list,
-                                  "require_project_config": bool}
+                                  "require_project_config": bool, "governance": dict}
 
 
 def encode(bundle: Bundle, key: bytes) -> bytes:
@@ -339,6 +342,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.governance.settings import bundle_settings
 
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
@@ -409,6 +413,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         host_builtins=host_builtins,
         custom_builtins=list(custom.sources) if custom is not None else [],
         require_project_config=rulebook.require_project_config,
+        governance=bundle_settings(rulebook, any("history" in r.signals for r in by_pkg.values())),
         wasm=wasm,
     )
     return bundle

@@ -28,6 +28,7 @@ from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError
+from cupcake_py.governance.settings import merge as merge_governance
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.validate import EventError, validate_event
 from cupcake_py.userdirs import warn
@@ -96,6 +97,11 @@ class Evaluation:
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
         self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
+        # governance (audit log, input.history): merged settings of the loaded bundles, None when off
+        self.governance: dict[str, Any] | None = None
+        self.bundle_keys: list[str] = []
+        self.project_root: str | None = None
+        self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
 
     # -- steps -------------------------------------------------------------------
 
@@ -127,27 +133,56 @@ class Evaluation:
                         wanted.append(s)
         if not wanted:
             return {}
-        from cupcake_py.engine import native_signals
-        from cupcake_py.engine.signals import run_signals
-
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
-        native = [n for n in wanted if n not in b.signals]
-        stdin = jsonio.dumps(enriched)
+        native = [n for n in wanted if n not in b.signals and n != "history"]
         values: dict[str, Any] = {}
         with self.trace.phase("signals"):
             self.remaining("signals")
             t0 = time.perf_counter()
             if native:
+                from cupcake_py.engine import native_signals
+
                 values.update(native_signals.gather(native, enriched, cwd, self.deadline))
                 ph.setdefault("signals", []).extend(
                     {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
                     for n in native)
-            if shell:
-                for r in run_signals(shell, stdin, cwd, self.deadline):
+            if "history" in wanted:
+                values["history"] = self.history(enriched, cwd)
+                ph.setdefault("signals", []).append(
+                    {"name": "history", "ok": True, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True})
+            if shell:  # the shell runner (subprocess, selectors, signal) loads only for shell signals
+                from cupcake_py.engine.signals import run_signals
+
+                for r in run_signals(shell, jsonio.dumps(enriched), cwd, self.deadline):
                     values[r.name] = r.value
                     ph.setdefault("signals", []).append(
                         {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
         return values
+
+    def history(self, enriched: dict[str, Any], cwd: str) -> dict[str, Any]:
+        """input.history from the governance database; any failure fails the evaluation closed."""
+        from cupcake_py.governance import history, store
+
+        settings = self.governance
+        if settings is None:  # a routed policy reads history, so its bundle records (settings.bundle_settings)
+            raise EngineError("a policy requires the history signal but no bundle records evaluations")
+        try:
+            conn = store.connect(None, settings["write_budget_ms"] / 1000.0)
+            return history.gather(conn, settings, enriched, cwd, self.now)
+        except store.StoreError as e:
+            raise EngineError(f"the history signal is unavailable: {e}") from None
+        except Exception as e:  # sqlite3.Error and anything else: fail closed, naming the signal
+            raise EngineError(f"the history signal failed: {type(e).__name__}: {e}") from None
+
+    def audit_event(self) -> dict[str, Any] | None:
+        """The event an audit record describes: preprocessed when a policy was routed, else the
+        validated event with its policy-facing tool_name; None when the event was invalid."""
+        for enriched in self._enriched.values():
+            return enriched
+        raw = self.trace.notes.get("event")
+        if not isinstance(raw, dict):
+            return None
+        return {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
 
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
@@ -193,6 +228,8 @@ class Evaluation:
         enriched = self.enriched(event, b.script_inspection)
         signals = self.signals(cfg, b, routed, enriched, cwd, ph)
         policy_input = dict(enriched)
+        if "history" in signals:
+            policy_input["history"] = signals.pop("history")
         policy_input["signals"] = signals
         policy_input["builtin_config"] = self.builtin_config(b, event)
         from cupcake_py.enrich import for_policies
@@ -243,6 +280,9 @@ class Evaluation:
                                       f"require_project_config: true and there is no .cupcake directory in "
                                       f"{os.getcwd()} or its parents (run `cupcake init --harness opencode`)")
         self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
+        self.bundle_keys = [b.key for _, b, _ in loaded]
+        self.project_root = project.root_path if project is not None else event["cwd"]
+        self.governance = merge_governance([b.governance for _, b, _ in loaded])
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]

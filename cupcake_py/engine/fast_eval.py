@@ -128,6 +128,7 @@ def answer(opts: EvalOptions, trace: Trace, evaluation: Evaluation,
     fail-closed deny with code 2. Shared by `cupcake eval` and `cupcake serve`."""
     from cupcake_py.harness.opencode.response import response
 
+    final = None
     try:
         signal.signal(signal.SIGALRM, _alarm)
         evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
@@ -141,7 +142,26 @@ def answer(opts: EvalOptions, trace: Trace, evaluation: Evaluation,
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _reap()
+    resp, code = _audited(evaluation, trace, resp, code, None if trace.error else getattr(final, "kind", None))
     trace.response = resp
+    return resp, code
+
+
+def _audited(evaluation: Evaluation, trace: Trace, resp: dict[str, Any], code: int,
+             kind: str | None) -> tuple[dict[str, Any], int]:
+    """(response, code) after the audit record is written (when the rulebook enables the audit
+    log): a failed write is a warning, or the fail-closed deny under `audit: required`."""
+    settings = getattr(evaluation, "governance", None)
+    if settings is None:
+        return resp, code
+    failure = _audit(evaluation, trace, resp, kind)
+    if failure is None:
+        return resp, code
+    if settings["mode"] == "required":
+        trace.error = failure
+        return failure_response(f"the audit log could not be written and the rulebook says `audit: required` "
+                                f"(fail closed): {failure}"), 2
+    sys.stderr.write(f"cupcake: warning: the audit record was not written ({failure}); the decision stands\n")
     return resp, code
 
 
@@ -160,6 +180,23 @@ def _failure(opts: EvalOptions, trace: Trace, e: BaseException) -> tuple[dict[st
     else:
         sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
     return failure_response(f"internal error: {type(e).__name__}: {e}"), 2
+
+
+def _audit(evaluation: Any, trace: Trace, resp: dict[str, Any], kind: str | None) -> str | None:
+    """Append the evaluation's audit record (cupcake_py/governance); the failure text, or None."""
+    try:
+        from cupcake_py.governance.audit import evaluation_row, write_evaluation
+
+        event = evaluation.audit_event()
+        if event is None:
+            return None  # the event itself was invalid: nothing to attribute a record to
+        row = evaluation_row(event, evaluation.opts.harness, evaluation.project_root or "", kind or resp["decision"],
+                             list(resp.get("rule_ids") or ()), resp.get("reason"), trace.error, trace.timing_dict(),
+                             ",".join(evaluation.bundle_keys), evaluation.now)
+        write_evaluation(evaluation.governance, row, evaluation.now)
+    except Exception as e:  # noqa: BLE001 - reported by the caller (warning, or fail closed when required)
+        return f"{type(e).__name__}: {e}" if not isinstance(e, CupcakeError) else str(e)
+    return None
 
 
 def _reap() -> None:

@@ -14,6 +14,17 @@ if (argv[0] === "--version") {
   process.stdout.write("cupcake-fake 9.9.9\n");
   process.exit(0);
 }
+if (argv[0] === "audit" && argv[1] === "session-event") {
+  // Session lifecycle (src/lifecycle.ts): logged next to the eval log, as <log>.lifecycle.
+  const parts = [];
+  for await (const chunk of process.stdin) parts.push(chunk);
+  if (process.env.FAKE_CUPCAKE_LOG) {
+    const lifecycle = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    appendFileSync(`${process.env.FAKE_CUPCAKE_LOG}.lifecycle`, `${JSON.stringify({ argv, lifecycle })}\n`);
+  }
+  process.stdout.write('{"recorded":true}\n');
+  process.exit(0);
+}
 if (argv[0] === "serve") {
   await import("./fake-serve.mjs");
 } else if (argv[0] !== "eval" || argv[1] !== "--harness" || argv[2] !== "opencode") {

@@ -433,6 +433,35 @@ async function selfTest(config, directory) {
   return line;
 }
 
+// src/lifecycle.ts
+var LIFECYCLE_TIMEOUT_MS = 1e4;
+var str = (v) => typeof v === "string" && v !== "" ? v : void 0;
+function lifecycleFromBus(event, directory) {
+  if (event.type !== "session.created") return void 0;
+  const props = event.properties ?? {};
+  const id = str(props.info?.id) ?? str(props.sessionID);
+  if (id === void 0) return void 0;
+  const out = { session_id: id, event: "created", cwd: directory };
+  const parent = str(props.info?.parentID);
+  if (parent !== void 0) out.parent_id = parent;
+  return out;
+}
+function sendLifecycle(config, directory, ev, reporter) {
+  runProcess({
+    command: config.cupcakePath,
+    args: ["audit", "session-event", "--harness", "opencode"],
+    cwd: directory,
+    stdin: `${JSON.stringify(ev)}
+`,
+    timeoutMs: Math.min(config.timeoutMs, LIFECYCLE_TIMEOUT_MS)
+  }).then(
+    (res) => {
+      if (res.code !== 0) reporter.log("debug", `session ${ev.event} not recorded: exit ${res.code} ${res.stderr.trim()}`);
+    },
+    (err) => reporter.log("debug", `session ${ev.event} not recorded: ${err.message}`)
+  );
+}
+
 // src/hooks.ts
 var isArgs = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function applyArgsInPlace(target, updated) {
@@ -546,7 +575,12 @@ function createHooks(deps, run = evaluate) {
       const items = context.get(input.sessionID);
       if (items.length > 0) output.system.push(contextBlock(items));
     },
+    event: async ({ event }) => {
+      const lc = lifecycleFromBus(event, directory);
+      if (lc !== void 0) sendLifecycle(config, directory, lc, reporter);
+    },
     "experimental.session.compacting": async (input, output) => {
+      sendLifecycle(config, directory, { session_id: input.sessionID, event: "compacted", cwd: directory }, reporter);
       const items = context.get(input.sessionID);
       if (items.length > 0) output.context.push(contextBlock(items));
     }
