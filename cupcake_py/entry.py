@@ -20,7 +20,7 @@ def main() -> None:
 
         gc.set_threshold(100_000, 50, 100)
         try:
-            from cupcake_py.engine.fast_eval import main as eval_main
+            from cupcake_py.fast_eval import main as eval_main
         except ImportError:
             pass
         else:

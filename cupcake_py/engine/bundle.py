@@ -22,7 +22,6 @@ import os
 
 from cupcake_py import __version__, jsonio
 from cupcake_py.engine.project import (
-    HARNESS,
     PACKAGE_DIR,
     ConfigDir,
     global_config_dir,
@@ -54,7 +53,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-3\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine")
 
 
 class BundleError(CupcakeError):
@@ -108,7 +107,7 @@ def _in_builtins_dir(p: str) -> bool:
 
 
 def _candidate_builtins(cfg: ConfigDir) -> dict[str, str]:
-    """Builtin policy per name: the project's policies/opencode/builtins/<name>.rego, else
+    """Builtin policy per name: the project's policies/<harness>/builtins/<name>.rego, else
     the shipped policies/builtins/<name>.rego."""
     found = {stem(os.path.basename(p)): p for p in rego_paths(os.path.join(shipped_policies_path(), "builtins"))}
     found.update({stem(os.path.basename(p)): p for p in rego_paths(os.path.join(cfg.policies_path, "builtins"))
@@ -156,7 +155,7 @@ def _tagged(p: str, cfg: ConfigDir) -> str:
 def cache_key(cfg: ConfigDir) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed)."""
     h = sha256()
-    h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
+    h.update(f"harness={cfg.harness}\nscope={cfg.scope}\n".encode())
     # builtin_config expands `~` and names the global config dir at build time.
     h.update(f"home={home_dir()}\nglobal={global_config_dir()}/\n".encode())
     h.update(compiler_fingerprint().encode())

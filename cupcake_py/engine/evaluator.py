@@ -21,14 +21,14 @@ from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
-from cupcake_py.errors import CupcakeError
-from cupcake_py.harness.opencode import data
-from cupcake_py.harness.opencode.validate import EventError, validate_event
+from cupcake_py.errors import CupcakeError, EventError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+    from cupcake_py.engine.harness_api import Harness
 
 
 class EngineError(CupcakeError):
@@ -39,7 +39,8 @@ class DeadlineError(EngineError):
     pass
 
 
-def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
+def parse_event(raw: bytes, max_bytes: int) -> Any:
+    """The decoded JSON value of the event (the harness validates it)."""
     if len(raw) > max_bytes:
         raise EventError(f"the event is larger than {max_bytes} bytes (see --max-input-bytes)")
     if not raw.strip():
@@ -48,13 +49,15 @@ def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
         value = jsonio.loads(raw)
     except jsonio.JSONError as e:
         raise EventError(f"the event is not valid JSON: {e}") from None
-    return validate_event(value)
+    return value
 
 
 class Evaluation:
-    def __init__(self, opts: EvalOptions, trace: Trace) -> None:
+    def __init__(self, opts: EvalOptions, trace: Trace, harness: Harness) -> None:
         self.opts = opts
         self.trace = trace
+        self.harness = harness
+        self.event: dict[str, Any] | None = None  # the validated event (for the harness's answer)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
@@ -71,10 +74,8 @@ class Evaluation:
 
     def enriched(self, event: dict[str, Any], script_inspection: bool) -> dict[str, Any]:
         if script_inspection not in self._enriched:
-            from cupcake_py.harness.opencode.preprocess import preprocess
-
             with self.trace.phase("preprocess"):
-                self._enriched[script_inspection] = preprocess(event, script_inspection=script_inspection)
+                self._enriched[script_inspection] = self.harness.preprocess(event, script_inspection=script_inspection)
         return self._enriched[script_inspection]
 
     def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: str,
@@ -152,11 +153,13 @@ class Evaluation:
 
     def run(self, raw: bytes) -> FinalDecision:
         with self.trace.phase("validate"):
-            event = parse_event(raw, self.opts.max_input_bytes)
+            event = self.harness.validate(parse_event(raw, self.opts.max_input_bytes))
+        self.event = event
         self.trace.notes["event"] = event
         with self.trace.phase("discover"):
-            project = find_project(self.opts.policy_dir)
-            glob = None if self.opts.no_global else find_global(self.opts.global_config)
+            name = self.harness.name
+            project = find_project(self.opts.policy_dir, harness=name)
+            glob = None if self.opts.no_global else find_global(self.opts.global_config, harness=name)
             if project is None and glob is None:
                 raise EngineError(f"no .cupcake directory in {os.getcwd()} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
@@ -171,14 +174,15 @@ class Evaluation:
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
         with self.trace.phase("route"):
-            tool_name = data.mapped_tool_name(event["tool"])
-            routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]
+            tool_name = self.harness.tool_name(event)
+            event_name = self.harness.event_name(event)
+            routes = [lookup(b.routing, event_name, tool_name) for _, b, _ in loaded]
         with self.trace.phase("warmup"):
             _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r])
         self.deadline = time.monotonic() + self.opts.timeout
         if self.on_deadline is not None:
             self.on_deadline(self.opts.timeout)
-        cwd = project.root_path if project is not None else event["cwd"]
+        cwd = project.root_path if project is not None else self.harness.cwd(event)
         combined = DecisionSet()
         for (cfg, b, hit), routed in zip(loaded, routes, strict=True):
             ds = self.phase(cfg, b, hit, routed, event, cwd)

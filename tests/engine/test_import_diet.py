@@ -36,7 +36,7 @@ NOT_IMPORTED = {
 PROBE = """
 import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
-from cupcake_py.engine.fast_eval import main
+from cupcake_py.fast_eval import main
 code = main(["--harness", "opencode"])
 modules = sorted(sys.modules)  # before the probe's own json import
 sys.stdout.flush()

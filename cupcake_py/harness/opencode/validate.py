@@ -10,7 +10,7 @@ the event are kept; arguments a model adds beyond a tool's known ones pass throu
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.errors import EventError
 from cupcake_py.harness.opencode import data
 
 TYPE_CHECKING = False
@@ -21,8 +21,7 @@ _SUPPORTED = frozenset({"$schema", "title", "description", "type", "required", "
                         "const", "minLength", "additionalProperties", "allOf", "if", "then"})
 
 
-class EventError(CupcakeError):
-    """The event is not a valid OpenCode event; the message says where and why."""
+__all__ = ["EventError", "args_errors", "json_type", "schema_errors", "validate_event"]
 
 
 def json_type(v: Any) -> str:

@@ -1,5 +1,5 @@
 """`cupcake eval` in the typer app: serves `--help` and runs the same fast path
-(`cupcake_py.engine.fast_eval`) when eval comes after global options."""
+(`cupcake_py.fast_eval`) when eval comes after global options."""
 
 from __future__ import annotations
 
@@ -36,6 +36,6 @@ def register(app: typer.Typer) -> None:
         add_help_option=True,
     )
     def eval_command(ctx: typer.Context) -> None:
-        from cupcake_py.engine.fast_eval import main
+        from cupcake_py.fast_eval import main
 
         raise typer.Exit(main(list(ctx.args)))

@@ -1,11 +1,16 @@
-"""`cupcake eval`: one event on stdin → one JSON decision line on stdout.
+"""`cupcake eval`: one event on stdin → one answer on stdout, in the format of the harness
+chosen by `--harness` (cupcake_py/harness/: opencode, claude), which this module hands to the
+engine (cupcake_py/engine/evaluator.py imports no harness).
 
 Imported by `cupcake_py.entry` without typer: this module and what it imports at the
 top stay lean (no typer, pydantic, YAML or compiler; those load only to rebuild a bundle
 or to print --help).
 
-Exit status: 0 decision printed; 1 decision is deny/block and --strict; 2 fail-closed
-error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}).
+Exit status (opencode): 0 decision printed; 1 decision is deny/block and --strict; 2 fail-closed
+error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}). claude: 0 decision
+printed (Claude Code's JSON), 2 fail-closed error (reason on stderr; Claude Code blocks).
+`--hard-timeout` bounds the whole process (bundle builds included): past it, the answer is the
+harness's fail-closed one.
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ from cupcake_py import jsonio
 from cupcake_py.engine.observe import Trace, append_telemetry, print_trace, write_debug_file
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
-from cupcake_py.harness.opencode.response import failure_response
+from cupcake_py.harness import UnknownHarness, get
 from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
     from typing import Any
+
+    from cupcake_py.engine.harness_api import Answer, Harness
 
 log = LazyLogger("cupcake_py.engine")
 
@@ -56,11 +63,20 @@ def _show_help() -> int:
     return 0
 
 
-def _emit(obj: dict[str, Any]) -> bool:
-    """Write the one answer line; False when stdout is gone (nothing else can be reported)."""
+def _emit(answer: Answer) -> bool:
+    """Write the answer (stderr text, then the one stdout line); False when stdout is gone
+    (nothing else can be reported)."""
+    if answer.stderr:
+        try:
+            sys.stderr.write(answer.stderr if answer.stderr.endswith("\n") else answer.stderr + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    if answer.stdout is None:
+        return True
     try:
         out = sys.stdout.buffer
-        out.write(jsonio.dumps(obj) + b"\n")
+        out.write(jsonio.dumps(answer.stdout) + b"\n")
         out.flush()
     except Exception:  # noqa: BLE001 - closed, broken or missing stdout
         try:  # nothing more can be written; keep the interpreter from complaining at exit
@@ -81,41 +97,52 @@ def main(argv: list[str]) -> int:
     trace = Trace()
     opts = EvalOptions()
     evaluation = None
-    code = 2
-    resp: dict[str, Any]
+    harness: Harness | None = None
+    answer: Answer | None = None
+    failure: str | None = None
     try:
         try:
             opts = parse_args(argv)
-        except UsageError as e:
+            harness = get(opts.harness)
+        except (UsageError, UnknownHarness) as e:
             sys.stderr.write(f"cupcake eval: {e}\n")
-            raise
+            raise UsageError(str(e)) from None
         if opts.help:
             return _show_help()
+        signal.signal(signal.SIGALRM, _alarm)
+        hard_end = None
+        if opts.hard_timeout is not None:
+            hard_end = _monotonic() + opts.hard_timeout
+            signal.setitimer(signal.ITIMER_REAL, opts.hard_timeout)
         _setup_logging(opts.log_level)
         from cupcake_py.engine.evaluator import Evaluation
-        from cupcake_py.harness.opencode.response import response
 
         with trace.phase("read"):
             raw = _read_stdin(opts.max_input_bytes)
-        evaluation = Evaluation(opts, trace)
-        signal.signal(signal.SIGALRM, _alarm)
-        evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
+        evaluation = Evaluation(opts, trace, harness)
+
+        def on_deadline(seconds: float) -> None:
+            alarm = seconds + GRACE_SECONDS
+            if hard_end is not None:
+                alarm = max(0.001, min(alarm, hard_end - _monotonic()))
+            signal.setitimer(signal.ITIMER_REAL, alarm)
+
+        evaluation.on_deadline = on_deadline
         final = evaluation.run(raw)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        resp = response(final)
-        code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
+        answer = harness.respond(final, evaluation.event or {}, opts.strict)
     except UsageError as e:
-        resp = failure_response(f"bad command line: {e}")
+        failure = f"bad command line: {e}"
         trace.error = str(e)
     except CupcakeError as e:
-        resp = failure_response(str(e))
+        failure = str(e)
         trace.error = str(e)
         log.debug("fail closed", exc_info=True)
     except RecursionError:
-        resp = failure_response("input too deeply nested")
+        failure = "input too deeply nested"
         trace.error = "RecursionError"
     except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
-        resp = failure_response(f"internal error: {type(e).__name__}: {e}")
+        failure = f"internal error: {type(e).__name__}: {e}"
         trace.error = f"{type(e).__name__}: {e}"
         if opts.log_level == "debug":
             log.exception("internal error")
@@ -124,11 +151,32 @@ def main(argv: list[str]) -> int:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _reap()
-    trace.response = resp
-    if not _emit(resp):
+    if answer is None:
+        answer = _failure_answer(harness, failure or "no answer", evaluation)
+    trace.response = answer.stdout
+    if not _emit(answer):
         return 2
     _after(opts, trace, evaluation)
-    return code
+    return answer.exit
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _failure_answer(harness: Harness | None, message: str, evaluation: object) -> Answer:
+    """The harness's fail-closed answer (the default harness's when --harness itself was bad).
+    A failure while formatting it falls back to the plainest blocking answer."""
+    event = getattr(evaluation, "event", None)
+    try:
+        return (harness or get(None)).fail(message, event)
+    except BaseException as e:  # noqa: BLE001 - the answer must still block
+        from cupcake_py.engine.harness_api import Answer
+
+        text = message if message.startswith("cupcake:") else f"cupcake: {message}"
+        return Answer({"decision": "deny", "reason": text}, 2, f"{text} ({type(e).__name__} while answering)")
 
 
 def _reap() -> None:
