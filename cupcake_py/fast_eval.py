@@ -29,7 +29,6 @@ from cupcake_py.lazylog import LazyLogger
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
-    from typing import Any
 
     from cupcake_py.engine.harness_api import Answer, Harness
 
