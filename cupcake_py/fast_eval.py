@@ -168,7 +168,7 @@ def _monotonic() -> float:
 def _failure_answer(harness: Harness | None, message: str, evaluation: object) -> Answer:
     """The harness's fail-closed answer (the default harness's when --harness itself was bad).
     A failure while formatting it falls back to the plainest blocking answer."""
-    event = getattr(evaluation, "event", None)
+    event = getattr(evaluation, "event", None) or getattr(evaluation, "decoded", None)
     try:
         return (harness or get(None)).fail(message, event)
     except BaseException as e:  # noqa: BLE001 - the answer must still block

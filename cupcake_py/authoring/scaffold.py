@@ -1,12 +1,14 @@
-"""`cupcake init --harness opencode [--global]`: the files a new configuration starts with.
+"""`cupcake init --harness opencode|claude [--global]`: the files a new configuration starts with.
 
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
-system/ (copies of the shipped aggregator and helpers), policies/opencode/example.rego
-(a policy that fires on `git push --force`), tests/opencode/example_test.rego (its
+system/ (copies of the shipped aggregator and helpers), policies/<harness>/example.rego
+(a policy that fires on `git push --force`), tests/<harness>/example_test.rego (its
 tests; kept outside policies/ so the engine never compiles them into the bundle),
-signals/, and the OpenCode plugin at `.opencode/plugin/cupcake.js`.
-Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/opencode/,
-signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`.
+signals/, and the agent's hook: the OpenCode plugin at `.opencode/plugin/cupcake.js`, or
+cupcake's hooks merged into `.claude/settings.json` (cupcake_py/harness/claude/install.py).
+Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/<harness>/,
+signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js` or the hooks in
+`~/.claude/settings.json`.
 
 Idempotent: an existing file with the same content is left alone, a different one is
 kept unless `force`."""
@@ -67,7 +69,7 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "allowed_commands: []"),
 }
 
-Action = Literal["created", "unchanged", "kept", "overwritten"]
+Action = Literal["created", "unchanged", "kept", "overwritten", "removed"]
 
 
 @dataclass(frozen=True)
@@ -132,32 +134,71 @@ def _private_dir(d: Path) -> None:
         d.chmod(0o700)
 
 
-def init_project(directory: Path, force: bool = False) -> list[Written]:
+# What the example policy's comment says the tool input is, per harness.
+_TOOL_INPUT_NOTE = {
+    "opencode": "# input.tool_input is OpenCode's args for the tool (bash: command, timeout, workdir).",
+    "claude": "# input.tool_input is Claude Code's tool_input (Bash: command, timeout, description);\n"
+              "# input.tool_name is normalised (Bash, Edit, Write, Read, Task, mcp__server__tool, ...).",
+}
+
+
+def template(name: str, harness: str) -> bytes:
+    """A template with its harness-specific names (package path, policy dir, comments)."""
+    text = (TEMPLATES / name).read_text("utf-8")
+    if harness != "opencode":
+        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE[harness])
+        text = text.replace("cupcake.policies.opencode.", f"cupcake.policies.{harness}.")
+        text = text.replace("policies/opencode/", f"policies/{harness}/")
+        text = text.replace("--harness opencode", f"--harness {harness}")
+    return text.encode()
+
+
+def _agent_hook(directory: Path | None, force: bool, harness: str) -> Written:
+    """The agent's side: the OpenCode plugin file, or cupcake's Claude Code hooks."""
+    if harness == "claude":
+        from cupcake_py.harness.claude.install import install
+
+        path, action = install(directory)
+        return Written(path, action)  # type: ignore[arg-type]
+    dest = (directory / ".opencode" if directory is not None else config_home() / "opencode") / "plugin" / "cupcake.js"
+    return _write(dest, PLUGIN.read_bytes(), force)
+
+
+def init_project(directory: Path, force: bool = False, harness: str = "opencode") -> list[Written]:
     cupcake = directory / ".cupcake"
     _private_dir(cupcake)
     out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
-    out.append(_write(cupcake / "policies" / "opencode" / "example.rego", (TEMPLATES / "example.rego").read_bytes(),
+    out.append(_write(cupcake / "policies" / harness / "example.rego", template("example.rego", harness), force))
+    out.append(_write(cupcake / "tests" / harness / "example_test.rego", template("example_test.rego", harness),
                       force))
-    out.append(_write(cupcake / "tests" / "opencode" / "example_test.rego",
-                      (TEMPLATES / "example_test.rego").read_bytes(), force))
     (cupcake / "signals").mkdir(exist_ok=True)
-    out.append(_write(directory / ".opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    out.append(_agent_hook(directory, force, harness))
     return out
+
+
+def uninstall_hooks(directory: Path | None, harness: str) -> list[Written]:
+    """Remove cupcake's hooks from the agent's settings (Claude Code); .cupcake/ stays."""
+    if harness != "claude":
+        return []
+    from cupcake_py.harness.claude.install import uninstall
+
+    path, action = uninstall(directory)
+    return [Written(path, action)]  # type: ignore[arg-type]
 
 
 def config_home() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
-def init_global(force: bool = False) -> list[Written]:
+def init_global(force: bool = False, harness: str = "opencode") -> list[Written]:
     root = config_home() / "cupcake"
     _private_dir(root)
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
-    (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
+    (root / "policies" / harness).mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
-    out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    out.append(_agent_hook(None, force, harness))
     return out
 
 

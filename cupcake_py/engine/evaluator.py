@@ -58,6 +58,7 @@ class Evaluation:
         self.trace = trace
         self.harness = harness
         self.event: dict[str, Any] | None = None  # the validated event (for the harness's answer)
+        self.decoded: Any = None  # the decoded JSON, valid or not (a failure answer may use its event name)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
@@ -153,7 +154,8 @@ class Evaluation:
 
     def run(self, raw: bytes) -> FinalDecision:
         with self.trace.phase("validate"):
-            event = self.harness.validate(parse_event(raw, self.opts.max_input_bytes))
+            self.decoded = parse_event(raw, self.opts.max_input_bytes)
+            event = self.harness.validate(self.decoded)
         self.event = event
         self.trace.notes["event"] = event
         with self.trace.phase("discover"):

@@ -10,8 +10,8 @@ final decision back into the agent's wire format:
 - `preprocess(event, script_inspection=...)`: the policy input (harness-neutral fields
   included, see cupcake_py/enrich/tool_call.py). Never raises for a validated event.
 - `respond(final, event, strict)`: the `Answer` for a final decision.
-- `fail(message, event)`: the fail-closed `Answer` for any failure (event None when the
-  failure came before a valid event). Must block whatever the agent does with it.
+- `fail(message, event)`: the fail-closed `Answer` for any failure (event: the validated event,
+  else the decoded JSON value of any type, else None). Must block whatever the agent does with it.
 `name` is the `--harness` value and the policy subdirectory (`.cupcake/policies/<name>/`).
 
 This module is imported at run time only by the harnesses (for `Answer`); the engine uses
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
         def respond(self, final: FinalDecision, event: dict[str, Any], strict: bool) -> Answer: ...
 
-        def fail(self, message: str, event: dict[str, Any] | None) -> Answer: ...
+        def fail(self, message: str, event: Any) -> Answer: ...
 
 
 class Answer(FrozenRecord):

@@ -1,0 +1,69 @@
+"""The Claude Code harness as the value `cupcake eval --harness claude` hands to the engine
+(protocol: cupcake_py/engine/harness_api.py).
+
+Events: Claude Code's command hooks (PreToolUse, PostToolUse, PostToolUseFailure,
+UserPromptSubmit, SessionStart, Stop, SubagentStop, PreCompact, SessionEnd, PermissionRequest,
+Notification) as installed by `cupcake init --harness claude` (install.py). Answers:
+response.py. Claude Code runs the tool when a hook exits 1, times out or prints invalid JSON,
+so every failure here answers exit 2 (blocking) and install.py wraps the command so a crash
+or a kill becomes exit 2 too.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cupcake_py.engine.harness_api import Answer
+    from cupcake_py.engine.synthesis import FinalDecision
+
+
+class ClaudeCode:
+    name = "claude"
+    events = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
+                        "SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"})
+
+    def validate(self, value: Any) -> dict[str, Any]:
+        from cupcake_py.harness.claude.validate import validate_event
+
+        return validate_event(value)
+
+    def event_name(self, event: dict[str, Any]) -> str:
+        return str(event["hook_event_name"])
+
+    def tool_name(self, event: dict[str, Any]) -> str | None:
+        tool = event.get("tool_name")
+        if not isinstance(tool, str):
+            return None
+        from cupcake_py.harness.claude.data import mapped_tool_name
+
+        return mapped_tool_name(tool)
+
+    def cwd(self, event: dict[str, Any]) -> str:
+        return str(event["cwd"])
+
+    def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
+        from cupcake_py.harness.claude.preprocess import preprocess
+
+        return preprocess(event, script_inspection=script_inspection)
+
+    def respond(self, final: FinalDecision, event: dict[str, Any], strict: bool) -> Answer:
+        from cupcake_py.harness.claude.preprocess import added_aliases
+        from cupcake_py.harness.claude.response import respond
+
+        drop: set[str] = set()
+        tool, args = event.get("tool_name"), event.get("tool_input")
+        if isinstance(tool, str) and isinstance(args, dict):
+            from cupcake_py.harness.claude.data import mapped_tool_name
+
+            drop = set(added_aliases(mapped_tool_name(tool), args))
+        return respond(final, event, strict, drop)
+
+    def fail(self, message: str, event: dict[str, Any] | None) -> Answer:
+        from cupcake_py.harness.claude.response import failure
+
+        return failure(message, event)
+
+
+HARNESS = ClaudeCode()
