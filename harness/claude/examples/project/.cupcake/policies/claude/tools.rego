@@ -16,15 +16,6 @@ deny contains {
 	startswith(input.mcp.tool, "delete_")
 }
 
-ask contains {
-	"rule_id": "EXAMPLE-MCP-PROD",
-	"severity": "MEDIUM",
-	"reason": "the prod-db MCP server touches production: confirm this call",
-} if {
-	input.mcp.server == "prod-db"
-	not startswith(input.mcp.tool, "delete_")
-}
-
 # Claude Code's subagent tool (Agent) is normalised to Task, the name OpenCode's has too.
 deny contains {
 	"rule_id": "EXAMPLE-SUBAGENT-BYPASS",
@@ -33,6 +24,15 @@ deny contains {
 } if {
 	input.tool_name == "Task"
 	regex.match(`(?i)(skip|bypass|disable)\s+(the\s+)?(permission|hook|cupcake)`, input.tool_input.prompt)
+}
+
+ask contains {
+	"rule_id": "EXAMPLE-MCP-PROD",
+	"severity": "MEDIUM",
+	"reason": "the prod-db MCP server touches production: confirm this call",
+} if {
+	input.mcp.server == "prod-db"
+	not startswith(input.mcp.tool, "delete_")
 }
 
 # modify: Claude Code replaces the WHOLE tool input with updatedInput; the harness keeps the other fields.
