@@ -13,8 +13,9 @@ Case file:
      "event": {...}, "expect": {...response...}, "exit": 0,
      "stderr": "..."}                                              # optional: text stderr must contain
 `$PROJECT` in any string is the (symlink-free) path of the project copy, `$HOME` the home dir.
-`run` steps execute with `sh -c` in the project copy, with a fixed git identity and no user or
-system git configuration. Cases run with `--timeout 60` unless they set --timeout (examples
+`run` steps execute with `sh -c` in the project copy, with the case's environment (its cache and
+config dirs), a fixed git identity, no user or system git configuration, and `$CUPCAKE` = the
+cupcake command (e.g. to record state with an earlier event). Cases run with `--timeout 60` unless they set --timeout (examples
 check decisions, not speed; deadlines have their own tests).
 """
 
@@ -90,7 +91,7 @@ def substitute(value: Any, mapping: dict[str, str]) -> Any:
     return value
 
 
-def materialize(case: Case, workdir: Path) -> Path:
+def materialize(case: Case, workdir: Path, env: dict[str, str] | None = None) -> Path:
     """A private copy of the case's project with its setup applied; returns its real path."""
     dest = workdir / case.name
     shutil.copytree(examples_dir(case.harness) / case.project, dest, symlinks=True)
@@ -109,7 +110,10 @@ def materialize(case: Case, workdir: Path) -> Path:
         elif "mkdir" in step:
             (dest / step["mkdir"]).mkdir(parents=True, exist_ok=True)
         elif "run" in step:
-            subprocess.run(["/bin/sh", "-c", step["run"]], cwd=dest, env={**os.environ, **GIT_ENV}, check=True,
+            import shlex
+
+            run_env = {**(env or os.environ), **GIT_ENV, "CUPCAKE": " ".join(map(shlex.quote, cupcake_command()))}
+            subprocess.run(["/bin/sh", "-c", step["run"]], cwd=dest, env=run_env, check=True,
                            capture_output=True, timeout=60)
         else:
             raise ValueError(f"{case.name}: unknown setup step {step}")
@@ -163,7 +167,7 @@ def prepare_configs(cases: list[Case], config_root: Path) -> None:
 
 
 def run_case(case: Case, workdir: Path, env: dict[str, str]) -> Outcome:
-    project = materialize(case, workdir)
+    project = materialize(case, workdir, env)
     mapping = {"$PROJECT": str(project), "$XDG_CONFIG_HOME": env.get("XDG_CONFIG_HOME", ""), "$HOME": str(Path.home())}
     event = substitute(case.event, mapping)
     stdin = event.encode("utf-8") if isinstance(event, str) else json.dumps(event).encode("utf-8")

@@ -155,30 +155,33 @@ def attacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ClaudeE2
         for name, (step, _, _) in ATTACKS.items():
             first = step.format(protected=protected, project=e2e.project)
             steps = [f"READ: {protected}", first] if first.startswith(("EDIT", "WRITE")) else [first]
-            runs[name] = e2e.run(_steps(*steps), "--include-hook-events")
+            runs[name] = e2e.run(_steps(*steps, f"CMD: echo after > after-{name}.txt"), "--include-hook-events")
         DURATIONS.append("attack worlds (shipped builtins, one session each): " +
                          ", ".join(f"{n} {r.seconds:.1f}s" for n, r in runs.items()))
         yield e2e, runs
 
 
 @pytest.mark.parametrize("name", list(ATTACKS))
-def test_shipped_builtins_stop_the_attack(
+def test_shipped_builtins_stop_the_attack_and_halt_the_session(
         attacks: tuple[ClaudeE2E, dict[str, RunResult]], name: str) -> None:
     e2e, runs = attacks
     run = runs[name]
     _, target, why = ATTACKS[name]
     if target is not None:
         assert (e2e.project / target).read_text() == "original\n"
-    attack = run.tool_uses()[-1]
+    attack, after = run.tool_uses()[-2:]
     block = run.tool_result(str(attack["id"]))
     assert block.get("is_error") is True and why in result_text(block), result_text(block)
     assert any(d["tool_use_id"] == attack["id"] for d in run.result["permission_denials"])
-    # These builtins halt: the answer is a deny plus `continue: false` (Claude Code 2.1.197 lets the deny win
-    # and keeps the session going; docs/claude-code.md).
-    answers = [json.loads(ln["stdout"]) for ln in run.lines
-               if ln.get("subtype") == "hook_response" and ln.get("hook_event") == "PreToolUse" and ln["stdout"].strip()]
-    halted = [a for a in answers if a.get("continue") is False]
-    assert halted and halted[-1]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    # These builtins halt: deny + `continue: false`. Claude Code 2.1.197 lets the deny win and keeps the session
+    # going, so cupcake remembers the halted session: the next (harmless) call is denied with the halt's reason,
+    # and the Stop that follows is answered `continue: false`.
+    assert not (e2e.project / f"after-{name}.txt").exists()
+    later = result_text(run.tool_result(str(after["id"])))
+    assert later.startswith("this session was halted by policy:") and why in later, later
+    stops = [json.loads(ln["stdout"]) for ln in run.lines if ln.get("subtype") == "hook_response"
+             and ln.get("hook_event") == "Stop" and ln["stdout"].strip()]
+    assert stops and all(s.get("continue") is False for s in stops)
 
 
 # ------------------------------------------------------------------------------ fail closed

@@ -52,6 +52,7 @@ class ClaudeCode:
         from cupcake_py.harness.claude.preprocess import added_aliases
         from cupcake_py.harness.claude.response import respond
 
+        final = sticky_halt(final, event)
         drop: set[str] = set()
         tool, args = event.get("tool_name"), event.get("tool_input")
         if isinstance(tool, str) and isinstance(args, dict):
@@ -64,6 +65,28 @@ class ClaudeCode:
         from cupcake_py.harness.claude.response import failure
 
         return failure(message, event)
+
+
+def sticky_halt(final: FinalDecision, event: dict[str, Any]) -> FinalDecision:
+    """A halt ends the whole session (halts.py): remember a tool-call halt, answer every later event of a
+    halted session as a halt, forget the session at SessionEnd."""
+    from cupcake_py.harness.claude import halts
+
+    session = event.get("session_id")
+    if not isinstance(session, str):
+        return final
+    name = event.get("hook_event_name")
+    if name == "SessionEnd":
+        halts.forget(session)
+        return final
+    earlier = halts.halted(session)
+    if earlier is not None:
+        from cupcake_py.engine.synthesis import FinalDecision
+
+        return FinalDecision("halt", f"this session was halted by policy: {earlier}")
+    if final.kind == "halt" and name in ("PreToolUse", "PermissionRequest"):
+        halts.record(session, final.reason or "halted by policy")
+    return final
 
 
 HARNESS = ClaudeCode()
