@@ -13,7 +13,7 @@ import rego.v1
 
 deny contains {"rule_id": "A", "reason": "camelCase", "severity": "LOW"} if {
 	input.tool_name == "Edit"
-	# expect: tool-input-field@16
+	# expect: tool-input-field@17
 	endswith(input.tool_input.filePath, ".env")
 }
 
