@@ -10,10 +10,10 @@ import rego.v1
 
 # expect: unknown-tool@6
 # expect: routing-unused@6
+# expect: tool-input-field@17
 
 deny contains {"rule_id": "A", "reason": "camelCase", "severity": "LOW"} if {
 	input.tool_name == "Edit"
-	# expect: tool-input-field@17
 	endswith(input.tool_input.filePath, ".env")
 }
 
