@@ -161,12 +161,13 @@ def inspect_cmd(
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
                                    "found from the current directory)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+    harness: Harness = typer.Option(Harness.opencode, "--harness", help="Whose policies/<harness>/ to list."),
 ) -> None:
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
 
-    cfg = _config(policy_dir)
+    cfg = _config(policy_dir, harness.value)
     try:
         rows = inventory.inspect_config(cfg)
     except CupcakeError as e:

@@ -107,7 +107,7 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
     head = "builtins:" if enabled_any else "builtins: {}"
     text = text.replace("builtins:\n@@BUILTINS@@", f"{head}\n{body}")
     if scope == "global":
-        text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init --harness opencode`",
+        text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init` (shared by every harness)",
                             "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
     return text
 
