@@ -24,7 +24,7 @@ node-deps:
 	@cd tests/js && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
 	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
-	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
+	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps

@@ -135,18 +135,15 @@ def init_cmd(
     kept (use --force to overwrite them); Claude Code hooks are replaced, never duplicated.
     """
     from cupcake_py.authoring import scaffold
-    from cupcake_py.harness.claude.install import InstallError
 
     try:
         if uninstall:
-            if harness is not Harness.claude:
-                raise _fail("--uninstall: only the claude harness installs hooks (delete .opencode/plugin/cupcake.js)")
             written = scaffold.uninstall_hooks(None if global_ else directory, harness.value)
         elif global_:
             written = scaffold.init_global(force, harness.value)
         else:
             written = scaffold.init_project(directory, force, harness.value)
-    except InstallError as e:
+    except CupcakeError as e:  # e.g. a Claude Code settings file that is not a JSON object
         raise _fail(str(e)) from None
     for w in written:
         typer.echo(f"{w.action:<11} {w.path}")

@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Literal
 
 from cupcake_py.engine.project import rego_files, shipped_policies_dir
+from cupcake_py.harness import get
+from cupcake_py.harness.files import write_file
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
@@ -113,18 +115,7 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
 
 
 def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Written:
-    if path.exists():
-        if path.read_bytes() == content:
-            return Written(path, "unchanged")
-        if not force:
-            return Written(path, "kept")
-        action: Action = "overwritten"
-    else:
-        action = "created"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content)
-    path.chmod(mode)
-    return Written(path, action)
+    return Written(path, write_file(path, content, force, mode))  # type: ignore[arg-type]
 
 
 def _private_dir(d: Path) -> None:
@@ -153,15 +144,10 @@ def template(name: str, harness: str) -> bytes:
     return text.encode()
 
 
-def _agent_hook(directory: Path | None, force: bool, harness: str) -> Written:
-    """The agent's side: the OpenCode plugin file, or cupcake's Claude Code hooks."""
-    if harness == "claude":
-        from cupcake_py.harness.claude.install import install
-
-        path, action = install(directory)
-        return Written(path, action)  # type: ignore[arg-type]
-    dest = (directory / ".opencode" if directory is not None else config_home() / "opencode") / "plugin" / "cupcake.js"
-    return _write(dest, PLUGIN.read_bytes(), force)
+def _agent_hook(directory: Path | None, force: bool, harness: str) -> list[Written]:
+    """The agent's side, installed by the harness itself (the OpenCode plugin file, or cupcake's
+    hooks merged into Claude Code's settings)."""
+    return [Written(Path(p), a) for p, a in get(harness).install(directory, force)]  # type: ignore[arg-type]
 
 
 def init_project(directory: Path, force: bool = False, harness: str = "opencode") -> list[Written]:
@@ -174,18 +160,13 @@ def init_project(directory: Path, force: bool = False, harness: str = "opencode"
     out.append(_write(cupcake / "tests" / harness / "example_test.rego", template("example_test.rego", harness),
                       force))
     (cupcake / "signals").mkdir(exist_ok=True)
-    out.append(_agent_hook(directory, force, harness))
+    out += _agent_hook(directory, force, harness)
     return out
 
 
 def uninstall_hooks(directory: Path | None, harness: str) -> list[Written]:
-    """Remove cupcake's hooks from the agent's settings (Claude Code); .cupcake/ stays."""
-    if harness != "claude":
-        return []
-    from cupcake_py.harness.claude.install import uninstall
-
-    path, action = uninstall(directory)
-    return [Written(path, action)]  # type: ignore[arg-type]
+    """Remove cupcake's hooks from the agent's settings; .cupcake/ stays."""
+    return [Written(Path(p), a) for p, a in get(harness).uninstall(directory)]  # type: ignore[arg-type]
 
 
 def config_home() -> Path:
@@ -198,7 +179,7 @@ def init_global(force: bool = False, harness: str = "opencode") -> list[Written]
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
     (root / "policies" / harness).mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
-    out.append(_agent_hook(None, force, harness))
+    out += _agent_hook(None, force, harness)
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from cupcake_py.engine.harness_api import Answer
@@ -61,10 +62,33 @@ class ClaudeCode:
             drop = set(added_aliases(mapped_tool_name(tool), args))
         return respond(final, event, strict, drop)
 
-    def fail(self, message: str, event: dict[str, Any] | None) -> Answer:
+    def fail(self, message: str, event: Any) -> Answer:
         from cupcake_py.harness.claude.response import failure
 
         return failure(message, event)
+
+    # -- setup (cupcake init) and examples: not on the eval path -------------------------------
+
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+        """cupcake's hooks merged into `<directory>/.claude/settings.json` (None: ~/.claude/settings.json);
+        `force` changes nothing (the user's own settings are never overwritten)."""
+        from cupcake_py.harness.claude.install import install
+
+        path, action = install(directory)
+        return [(str(path), action)]
+
+    def uninstall(self, directory: Path | None) -> list[tuple[str, str]]:
+        from cupcake_py.harness.claude.install import uninstall
+
+        path, action = uninstall(directory)
+        return [(str(path), action)]
+
+    def examples_dir(self) -> str:
+        import os
+
+        from cupcake_py.harness.claude.data import DATA
+
+        return os.path.join(DATA.dir(), "examples")
 
 
 def sticky_halt(final: FinalDecision, event: dict[str, Any]) -> FinalDecision:

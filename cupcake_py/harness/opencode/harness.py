@@ -12,9 +12,12 @@ from cupcake_py.engine.harness_api import Answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
+
+PLUGIN_FILE = ("plugin", "cupcake.js")  # below this package: the built plugin bundle (make plugin)
 
 
 class OpenCode:
@@ -48,10 +51,40 @@ class OpenCode:
         out = response(final)
         return Answer(out, 1 if strict and out["decision"] in ("deny", "block") else 0)
 
-    def fail(self, message: str, event: dict[str, Any] | None) -> Answer:
+    def fail(self, message: str, event: Any) -> Answer:
         from cupcake_py.harness.opencode.response import failure_response
 
         return Answer(failure_response(message), 2)
+
+    # -- setup (cupcake init) and examples: not on the eval path -------------------------------
+
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+        """The plugin at `<directory>/.opencode/plugin/cupcake.js` (None: the global
+        `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`)."""
+        import os
+        from pathlib import Path
+
+        from cupcake_py.harness.files import write_file
+
+        bundle = Path(__file__).resolve().parent.joinpath(*PLUGIN_FILE)
+        if directory is None:
+            base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "opencode"
+        else:
+            base = directory / ".opencode"
+        dest = base / "plugin" / "cupcake.js"
+        return [(str(dest), write_file(dest, bundle.read_bytes(), force))]
+
+    def uninstall(self, directory: Path | None) -> list[tuple[str, str]]:
+        from cupcake_py.errors import CupcakeError
+
+        raise CupcakeError("--uninstall: the OpenCode plugin is one file; delete .opencode/plugin/cupcake.js")
+
+    def examples_dir(self) -> str:
+        import os
+
+        from cupcake_py.harness.opencode.data import harness_dir
+
+        return os.path.join(harness_dir(), "examples")
 
 
 HARNESS = OpenCode()
