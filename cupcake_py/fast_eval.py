@@ -105,6 +105,7 @@ def main(argv: list[str]) -> int:
             harness = get(opts.harness)
         except (UsageError, UnknownHarness) as e:
             sys.stderr.write(f"cupcake eval: {e}\n")
+            harness = _harness_named_in(argv)
             raise UsageError(str(e)) from None
         if opts.help:
             return _show_help()
@@ -157,6 +158,22 @@ def main(argv: list[str]) -> int:
         return 2
     _after(opts, trace, evaluation)
     return answer.exit
+
+
+def _harness_named_in(argv: list[str]) -> Harness | None:
+    """The harness a bad command line asked for (its failure format), when it names a known one."""
+    for i, arg in enumerate(argv):
+        if arg == "--harness" and i + 1 < len(argv):
+            name = argv[i + 1]
+        elif arg.startswith("--harness="):
+            name = arg.partition("=")[2]
+        else:
+            continue
+        try:
+            return get(name)
+        except UnknownHarness:
+            return None
+    return None
 
 
 def _monotonic() -> float:

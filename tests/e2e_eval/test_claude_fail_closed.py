@@ -83,3 +83,14 @@ def test_hard_timeout_also_bounds_a_bundle_build(tmp_path: Path) -> None:
     out, code, err = run_eval(_bash(p), p, ["--no-cache", "--hard-timeout", "0.3"], env, harness="claude")
     assert code == 2 and "deadline" in err and out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert time.monotonic() - t0 < 10
+
+
+def test_a_bad_command_line_answers_in_the_harness_it_names(tmp_path: Path) -> None:
+    env = isolated_env(tmp_path / "cache", tmp_path / "cfg")
+    for args in (["--bogus"], ["--timeout", "x"]):
+        for harness in (["--harness", "claude"], ["--harness=claude"]):
+            proc = subprocess.run([*cupcake_command(), "eval", *harness, *args], input=b"{}", capture_output=True,
+                                  cwd=tmp_path, env=env, timeout=120)
+            assert proc.returncode == 2
+            assert json.loads(proc.stdout) == {"decision": "block", "reason": json.loads(proc.stdout)["reason"]}
+            assert "cupcake: bad command line" in proc.stderr.decode()
