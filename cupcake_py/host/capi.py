@@ -107,9 +107,15 @@ def library_path() -> str:
 _lib = ctypes.CDLL(library_path())
 
 
+# Every C function this binding declares, by C name (tests compare each signature with the
+# wasmtime package's own declaration of the same function).
+DECLARED: dict[str, ctypes._CFuncPtr] = {}
+
+
 def _c(name: str, restype: object, *argtypes: object) -> ctypes._CFuncPtr:
     fn = _lib[name]
     fn.restype, fn.argtypes = restype, list(argtypes)
+    DECLARED[name] = fn
     return fn
 
 

@@ -106,3 +106,48 @@ def test_location_is_immutable_hashable_and_keeps_its_dict_for_the_lexer() -> No
     with pytest.raises(AttributeError):
         loc.row = 1  # type: ignore[misc]
     assert copy.deepcopy(loc) == loc and pickle.loads(pickle.dumps(loc)) == loc
+
+
+def _record_classes() -> list[type]:
+    """Every Record/FrozenRecord subclass defined in the package (all its modules imported)."""
+    import importlib
+    import pkgutil
+
+    import cupcake_py
+    from cupcake_py.record import FrozenRecord, Record
+
+    for info in pkgutil.walk_packages(cupcake_py.__path__, "cupcake_py."):
+        if info.name.endswith(("__main__", ".demo")) or ".runtime.build" in info.name:
+            continue
+        importlib.import_module(info.name)
+    found: list[type] = []
+    todo: list[type] = [Record]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            todo.append(sub)
+            if sub is not FrozenRecord:
+                found.append(sub)
+    return found
+
+
+def test_every_record_constructor_fills_the_slot_of_the_same_name() -> None:
+    """`_fill` sets fields in `__slots__` order, so an `__init__` that passes its arguments in
+    another order would silently swap fields: each parameter must land in its own slot."""
+    import inspect
+
+    # constructor parameters named differently from their field (the value is converted: str paths)
+    renamed = {"ConfigDir": {"cupcake_dir": "cupcake_path", "root": "root_path"}}
+    classes = _record_classes()
+    assert len(classes) >= 10
+    for cls in classes:
+        params = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+        fields = {p.name: renamed.get(cls.__name__, {}).get(p.name, p.name) for p in params}
+        assert set(fields.values()) <= set(cls.__slots__), cls
+        args: dict[str, object] = {}
+        for p in params:
+            args[p.name] = f"/{p.name}-value" if p.name != fields[p.name] else object()
+        obj = cls(**args)
+        for name, value in args.items():
+            assert getattr(obj, fields[name]) == value, f"{cls.__qualname__}.{fields[name]}"
+        assert all(hasattr(obj, name) for name in cls.__slots__), cls

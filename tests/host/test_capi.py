@@ -38,14 +38,53 @@ def test_binding_matches_the_installed_wasmtime() -> None:
     for code, name in enumerate(capi.TRAP_NAMES):
         assert wasmtime.TrapCode(code).name.lower().replace("_", " ") == name
     assert wasmtime.TrapCode.INTERRUPT.value == capi.TRAP_INTERRUPT
-    # the same argument counts as wasmtime's declarations (our types are pointers or same-size ints)
-    ours = {"wasmtime_memorytype_new": capi.memorytype_new, "wasmtime_func_call_unchecked": capi.func_call_unchecked,
-            "wasmtime_linker_define_func_unchecked": capi.linker_define_func_unchecked,
-            "wasmtime_store_limiter": capi.store_limiter, "wasmtime_linker_instantiate": capi.linker_instantiate,
-            "wasmtime_instance_export_get": capi.instance_export_get, "wasmtime_memory_grow": capi.memory_grow,
-            "wasmtime_store_new": capi.store_new, "wasmtime_module_deserialize": capi.module_deserialize}
-    for name, fn in ours.items():
-        assert len(fn.argtypes) == len(getattr(wb, f"_{name}").argtypes), name
+
+
+def _c_kind(t: object) -> tuple[object, ...]:
+    """How a ctypes type crosses the C ABI: ("void",), ("pointer", pointee size or None) or
+    ("scalar", size, signed)."""
+    if t is None:
+        return ("void",)
+    assert isinstance(t, type)
+    if issubclass(t, ctypes._Pointer):
+        pointee = t._type_  # type: ignore[attr-defined]
+        return ("pointer", ctypes.sizeof(pointee) if issubclass(pointee, ctypes.Structure) else None)
+    if issubclass(t, (ctypes.c_void_p, ctypes.c_char_p, ctypes._CFuncPtr)):
+        return ("pointer", None)
+    if t is ctypes.c_bool:
+        return ("scalar", 1, False)
+    size = ctypes.sizeof(t)  # type: ignore[arg-type]
+    return ("scalar", size, t(-1).value == -1)  # type: ignore[operator]
+
+
+def _compatible(ours: object, theirs: object) -> bool:
+    a, b = _c_kind(ours), _c_kind(theirs)
+    if a[0] == "pointer" and b[0] == "pointer":  # an untyped pointer stands for any pointer
+        return a[1] is None or b[1] is None or a[1] == b[1]
+    return a == b
+
+
+def test_every_declared_function_matches_wasmtimes_declaration() -> None:
+    """Each of the C functions capi declares has the argument count, argument kinds (pointer,
+    or integer of the same size and signedness) and return kind of the wasmtime package's own
+    declaration of that function."""
+    assert len(capi.DECLARED) >= 60
+    for name, fn in capi.DECLARED.items():
+        theirs = getattr(wb, f"_{name}", None)
+        assert theirs is not None, f"{name}: not declared by the wasmtime package"
+        assert len(fn.argtypes) == len(theirs.argtypes), name
+        for i, (a, b) in enumerate(zip(fn.argtypes, theirs.argtypes, strict=True)):
+            assert _compatible(a, b), f"{name} argument {i}: {a} vs wasmtime's {b}"
+        assert _compatible(fn.restype, theirs.restype), f"{name} result: {fn.restype} vs wasmtime's {theirs.restype}"
+
+
+def test_signature_check_catches_a_wrong_declaration() -> None:
+    assert not _compatible(ctypes.c_uint32, ctypes.c_uint64)
+    assert not _compatible(ctypes.c_int64, ctypes.c_uint64)
+    assert not _compatible(ctypes.c_void_p, ctypes.c_uint64)
+    assert not _compatible(None, ctypes.c_void_p)
+    assert not _compatible(ctypes.POINTER(capi.Limits), ctypes.POINTER(wb.wasm_byte_vec_t))
+    assert _compatible(ctypes.POINTER(capi.ByteVec), ctypes.POINTER(wb.wasm_byte_vec_t))
 
 
 def test_module_types_compile_errors_and_serialization() -> None:
