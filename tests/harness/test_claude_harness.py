@@ -192,9 +192,12 @@ def test_strict_never_exits_1_and_failures_exit_2_with_stderr() -> None:
     f = failure("boom", pre)
     assert f.exit == 2 and f.stderr == "cupcake: boom"
     assert f.stdout is not None and f.stdout["hookSpecificOutput"]["permissionDecision"] == "deny"
-    for ev in (None, "garbage", [1], _ev("Stop")):
+    for ev in (None, "garbage", [1], _ev("UserPromptSubmit", prompt="p"), _ev("PostToolUse")):
         g = failure("boom", ev)
         assert g.exit == 2 and g.stdout == {"decision": "block", "reason": "cupcake: boom"}
+    for name in ("SessionStart", "Stop", "SubagentStop", "PreCompact", "Notification"):
+        h = failure("boom", _ev(name))  # exit 2 would stop nothing there: the session ends instead
+        assert (h.exit, h.stdout) == (0, {"continue": False, "stopReason": "cupcake: boom"})
 
 
 def test_a_halted_session_stays_halted_until_session_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

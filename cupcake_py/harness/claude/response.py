@@ -20,7 +20,9 @@ Halts last: Claude Code 2.1.197 ignores `continue: false` next to a PreToolUse d
 
 Exit status: 0 with the JSON above. `--strict` turns PreToolUse deny/block/halt into exit 2 with
 the reason on stderr (never exit 1: Claude Code runs the tool on exit 1). Failures: exit 2, the
-reason on stderr, and on stdout the event's deny/block JSON (Claude Code reads stderr on exit 2).
+reason on stderr, and on stdout the event's deny/block JSON (Claude Code reads stderr on exit 2); on
+SessionStart, Stop, SubagentStop, PreCompact and Notification (where exit 2 stops nothing) the failure is
+`continue: false` + stopReason with exit 0 instead, which ends the session.
 """
 
 from __future__ import annotations
@@ -123,11 +125,19 @@ def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set
     return Answer(out, 0)
 
 
-def failure(message: str, event: dict[str, Any] | None) -> Answer:
-    """Fail closed: exit 2 (Claude Code blocks the tool call / the prompt / the stop and shows
-    stderr), plus the event's blocking JSON on stdout for readers other than Claude Code."""
+# Events where exit 2 would not stop anything useful (SessionStart: shown to the user only; Stop: the
+# model keeps working, up to 8 times): a failure there ends the session instead.
+STOP_ON_FAILURE = frozenset({"SessionStart", "Stop", "SubagentStop", "PreCompact", "Notification"})
+
+
+def failure(message: str, event: Any) -> Answer:
+    """Fail closed: exit 2 (Claude Code blocks the tool call / the prompt and shows stderr), plus the
+    event's blocking JSON on stdout for readers other than Claude Code; for STOP_ON_FAILURE events
+    `continue: false` (exit 0), which ends the session."""
     text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
+    if name in STOP_ON_FAILURE:
+        return Answer(_stop(text), 0, text)
     if name == "PreToolUse":
         out = _specific("PreToolUse", permissionDecision="deny", permissionDecisionReason=text)
     elif name == "PermissionRequest":
