@@ -284,7 +284,9 @@ def test_hook_command_turns_every_failure_into_exit_2(tmp_path: Path) -> None:
         p = subprocess.run(["sh", "-c", cmd], input=b"{}", capture_output=True, timeout=30)
         return p.returncode, p.stderr.decode()
 
-    fake = tmp_path / "fake"
+    odd = tmp_path / "dir with space and 'quote'"
+    odd.mkdir()
+    fake = odd / "fake"
     for body, want, msg in (("exit 0", 0, ""), ("echo own >&2; exit 2", 2, "own"), ("exit 1", 2, "exit 1"),
                             ("kill -9 $$", 2, "exit 137")):
         fake.write_text(f"#!/bin/sh\n{body}\n")
