@@ -24,7 +24,15 @@ def main() -> None:
         except ImportError:
             pass
         else:
-            rc = eval_main(argv[1:])
+            try:
+                rc = eval_main(argv[1:])
+            except BaseException:  # noqa: BLE001 - e.g. the hard-deadline alarm inside a failure handler
+                # Never exit 1 or with a traceback (Claude Code would run the tool): exit 2 blocks.
+                try:
+                    sys.stderr.write("cupcake: the evaluation failed while answering; blocked (fail closed)\n")
+                except (OSError, ValueError):
+                    pass
+                rc = 2
             # Skip interpreter teardown (GC over wasmtime's ctypes objects costs tens of ms
             # on every agent tool call). Every output of the evaluation is already written
             # and closed by now; only the standard streams need flushing.
