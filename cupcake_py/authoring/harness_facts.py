@@ -2,9 +2,9 @@
 verb/event matrix, tool names and their argument names (from each harness's tool_map.json),
 and the top-level fields of the input policies see.
 
-A policy file's harness is the directory it sits in: `policies/claude/**` is linted against
-Claude Code, everything else (policies/opencode/**, shared builtins, loose files) against OpenCode
-(`facts_for(path)`)."""
+A policy file's harness is the directory it sits in (`policies/claude/**`) or its package
+(`cupcake.policies.claude.*`): those are linted against Claude Code, everything else
+(policies/opencode/**, shared builtins, loose files) against OpenCode (`facts_for`)."""
 
 from __future__ import annotations
 
@@ -122,14 +122,17 @@ def facts(name: str) -> Facts:
     return {"opencode": _opencode, "claude": _claude}[name]()
 
 
-def harness_of(path: str) -> str:
-    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude), else opencode."""
+def harness_of(path: str, package: str = "") -> str:
+    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude), or whose
+    package the policy declares (`cupcake.policies.claude.…`); else opencode."""
     parts = path.replace("\\", "/").split("/")
     for i in range(len(parts) - 1):
         if parts[i] == "policies" and parts[i + 1] == "claude":
             return "claude"
+    if package.startswith(("cupcake.policies.claude.", "cupcake.global.policies.claude.")):
+        return "claude"
     return "opencode"
 
 
-def facts_for(path: str) -> Facts:
-    return facts(harness_of(path))
+def facts_for(path: str, package: str = "") -> Facts:
+    return facts(harness_of(path, package))

@@ -91,7 +91,7 @@ def _has_current(tools: Iterable[str], F: H.Facts) -> bool:  # noqa: N803
 def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if mi.is_test or mi.is_system:
         return
-    F = H.facts_for(mi.file)  # noqa: N806
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
     for e in mi.events:
         p = _event_problem(e, F)
         if p:
@@ -123,7 +123,7 @@ def guards_vs_routing(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     tool_cover: set[str] = set()
     event_cover: set[str] = set()
     all_tool_guarded = all_event_guarded = True
-    F = H.facts_for(mi.file)  # noqa: N806
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
     for r in mi.verb_rules():
         tg, eg = _tool_guard(r, F), _event_guard(r)
         tools, events = _allowed(tg), _allowed(eg)
@@ -200,7 +200,7 @@ def _rule_tools(mi: ModuleInfo, rule: A.Rule, F: H.Facts) -> frozenset[str] | No
 def input_fields(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if not mi.is_policy:
         return
-    F = H.facts_for(mi.file)  # noqa: N806
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
     args = F.tool_args
     every_arg = frozenset().union(*args.values())
     known_top = F.input_fields
