@@ -4,7 +4,7 @@ policies of tests/e2e_claude/project/policies/, the shipped builtins, and a scri
 
 Worlds (each `claude -p` run is bounded by driver.RUN_TIMEOUT_S; durations in pytest's terminal summary):
 - main: one session walking through allow, deny, modify, PostToolUse feedback, ask, tool context, an ordinary
-  edit, plus SessionStart/UserPromptSubmit context and a Stop block;
+  edit, PostToolUseFailure context, plus SessionStart/UserPromptSubmit context and a Stop block;
 - attacks: the shipped protected_paths / rulebook_security_guardrails builtins against an Edit, a Write and a
   Bash write of a protected file and a Read of .cupcake/ (one session each: those builtins halt, and a halt
   ends the Claude Code session);
@@ -47,7 +47,8 @@ def _world(root: Path, policies: tuple[str, ...], **kw: object) -> ClaudeE2E:
 def main(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Main]:
     root = tmp_path_factory.mktemp("claude-e2e")
     t0 = time.monotonic()
-    with _world(root, ("e2e_pre.rego", "e2e_context.rego", "e2e_post.rego", "e2e_stop.rego"), protected=("protected/",)) as e2e:
+    with _world(root, ("e2e_pre.rego", "e2e_context.rego", "e2e_post.rego", "e2e_stop.rego", "e2e_failure.rego"),
+                protected=("protected/",)) as e2e:
         verify = e2e.cupcake_run("verify", "--harness", "claude")
         assert verify.returncode == 0, verify.stdout.decode() + verify.stderr.decode()
         assert e2e.warm_up() == {}
@@ -67,6 +68,7 @@ def main(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Main]:
             "CMD: echo CONTEXT_ME",
             f"READ: {notes}",
             f"EDIT: {notes}",
+            "CMD: ls FAIL_ME_missing_dir",
         ))
         DURATIONS.append(f"main world: setup (init, verify, warm-up eval) {setup:.1f}s; claude -p {run.seconds:.1f}s "
                          f"for {len(run.tool_uses())} tool calls and {len(run.requests)} API requests")
@@ -84,7 +86,7 @@ def test_the_real_claude_code_ran(main: Main) -> None:
     init = [ln for ln in main.run.lines if ln.get("type") == "system" and ln.get("subtype") == "init"]
     assert init and init[0]["claude_code_version"] == CLAUDE_VERSION
     assert main.run.returncode == 0, main.run.stderr
-    assert len(main.run.tool_uses()) == 8
+    assert len(main.run.tool_uses()) == 9
 
 
 def test_allowed_command_runs(main: Main) -> None:
@@ -130,6 +132,12 @@ def test_stop_block_makes_the_model_keep_working(main: Main) -> None:
 
 def test_pre_tool_use_context_reaches_the_model(main: Main) -> None:
     assert "user" in main.run.model_saw("E2E_TOOL_CONTEXT")
+
+
+def test_post_tool_use_failure_context_reaches_the_model(main: Main) -> None:
+    block = main.run.tool_result(str(_call(main.run, "FAIL_ME")["id"]))
+    assert block.get("is_error") is True
+    assert "user" in main.run.model_saw("E2E_FAILURE_CONTEXT")
 
 
 # ------------------------------------------------------------------------------ attacks on the shipped builtins
