@@ -23,6 +23,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "plugin": ("8. OpenCode plugin overhead", "plugin:run"),
     "parse_speed": ("Parse speed (issue 2)", "frontend_builtins:parse_speed"),
     "host_builtins": ("Host builtins µs per call (issue 5)", "frontend_builtins:host_builtins"),
+    "cupcake_test": ("`cupcake test` vs regorus; building 1,000+ files (issue 16)", "test_speed:run"),
 }
 
 

@@ -291,9 +291,23 @@ def _generic(m: M) -> list[str]:
     return rows
 
 
+def _test_speed(m: M) -> list[str]:
+    c = m["corpus"]
+    when = f"Measured at {m['measured_utc']}. " if m.get("measured_utc") else ""
+    rows = [f"{when}Corpus (benches/test_corpus.py): {c['policy_files']} policy files, {c['test_files']} test files, "
+            f"{c['tests']} tests, one data.json. Each variant is a new process; rounds alternate. CPU = user + "
+            "system seconds of the process (steadier than wall time on this shared machine).", "",
+            "| variant | median wall s | p90 wall s | median CPU s | n |", "| --- | ---: | ---: | ---: | ---: |"]
+    for k, v in m["variants"].items():
+        rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(v['p90'])} | {_fmt(m['cpu'][k]['median'])} | {v['n']} |")
+    rows += ["", "`cupcake test -v` phases, one run each: " +
+             "; ".join(f"{k}: {v}" for k, v in m["phases"].items())]
+    return rows
+
+
 RENDER: dict[str, Callable[[M], list[str]]] = {
     "compile": _compile, "scaling": _scaling, "regorus": _regorus, "module_size": _sizes, "plugin": _plugin,
-    "parse_speed": _parse, "host_builtins": _builtins,
+    "parse_speed": _parse, "host_builtins": _builtins, "cupcake_test": _test_speed,
 }
 
 

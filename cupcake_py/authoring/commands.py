@@ -5,10 +5,14 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from cupcake_py.errors import CupcakeError
+
+if TYPE_CHECKING:
+    from cupcake_py.custom_builtins import CustomBuiltins
 
 
 class LintFormat(StrEnum):
@@ -38,6 +42,9 @@ def validate_cmd(
                                        show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
+    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+                                       "builtins the policies call (repeatable; a .cupcake directory's rulebook "
+                                       "`custom_builtins` are added; docs/custom-builtins.md)."),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
@@ -49,9 +56,11 @@ def validate_cmd(
     """
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
+    from cupcake_py.custom_builtins import declared_for
 
     try:
-        report = validate_paths(paths)
+        with declared_for([*_rulebook_specs(list(paths)), *builtins]):
+            report = validate_paths(paths)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     sys.stdout.write(FORMATS[fmt.value](report))
@@ -59,38 +68,113 @@ def validate_cmd(
         raise typer.Exit(1)
 
 
+class TestFormat(StrEnum):
+    pretty = "pretty"
+    text = "text"
+    json = "json"
+
+
+def _seconds(text: str) -> float:
+    """`5`, `5s`, `500ms`, `1m` (OPA's --timeout takes a Go duration)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*", text)
+    if m is None or float(m.group(1)) <= 0:
+        raise typer.BadParameter(f"{text!r} is not a duration (e.g. 5s, 500ms)")
+    return float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0}[m.group(2) or "s"]
+
+
 def test_cmd(
-    paths: list[Path] = typer.Argument(None, help="Policy and *_test.rego files, or directories searched for "
-                                       "*.rego (default: the project's .cupcake/).", show_default=False),
+    paths: list[Path] = typer.Argument(None, help="Policy, test and data files, or directories searched "
+                                       "recursively for *.rego, *.json, *.yaml (default: the project's .cupcake/).",
+                                       show_default=False),
     run: str = typer.Option(None, "--run", "-r", help="Only tests whose full name (data.pkg.test_x) matches "
                             "this regular expression."),
-    fmt: TextFormat = typer.Option(TextFormat.text, "--format", "-f", help="text or json."),
-    coverage: bool = typer.Option(False, "--coverage", help="Report which policy lines the tests executed."),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing and todo tests too."),
+    fmt: TestFormat = typer.Option(TestFormat.pretty, "--format", "-f", help="pretty (text; `text` is the same) "
+                                   "or json (OPA's JSON test report)."),
+    coverage: bool = typer.Option(False, "--coverage", "-c", help="Print a JSON coverage report (which policy "
+                                  "lines the tests executed) instead of the test report, as opa test."),
+    threshold: float = typer.Option(0.0, "--threshold", help="With --coverage: exit 2 when the coverage is "
+                                    "below this percentage.", min=0.0, max=100.0),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List every test (not only those that did not "
+                                 "pass) and print per-phase times on stderr."),
+    strict_builtin_errors: bool = typer.Option(False, "--strict-builtin-errors", help="A builtin error (e.g. "
+                                               "time.parse_rfc3339_ns(\"x\")) fails the test with ERROR instead "
+                                               "of making the call undefined (OPA's default)."),
+    timeout: str = typer.Option("5s", "--timeout", help="Deadline per test (5s, 500ms)."),
+    parallel: int = typer.Option(0, "--parallel", "-p", help="Worker processes for evaluation (0: one per CPU; "
+                                 "used when there are enough tests to pay for them).", min=0),
+    exit_zero_on_skipped: bool = typer.Option(False, "--exit-zero-on-skipped", "-z", help="Skipped (todo_) tests "
+                                              "do not make the exit status non-zero."),
+    fail_on_empty: bool = typer.Option(False, "--fail-on-empty", help="Exit 1 when no test ran."),
+    ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
+                                     "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
+    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+                                       "builtins (repeatable; see docs/custom-builtins.md)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
+                                  "cached build."),
 ) -> None:
-    """Run policy unit tests: the test_* rules of *_test.rego files (OPA's convention).
+    """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
-    Tests are compiled by cupcake-py to WebAssembly together with the policies and run
-    under wasmtime with strict builtin errors. Mock with `with input as {...}`,
-    `with data.x as ...` and `with some.function as other_function`. A failing test
-    shows the first expression that did not hold, the local variables bound before it
-    and its operand values. `todo_*` rules are reported as skipped.
+    Every *.rego file under PATHS is loaded; *.json / *.yaml data files are mounted at their
+    directory path relative to the PATH they were found under (a file named directly: at the
+    root). Tests are compiled by cupcake-py to WebAssembly (once for all tests, cached across
+    runs) and run under wasmtime. A test passes when its rule is defined and not false; a
+    builtin error makes the call undefined unless --strict-builtin-errors. Mock with
+    `with input as {...}`, `with data.x as ...` and `with some.function as other_function`.
+    A failing test also shows the first expression that did not hold, the local variables
+    bound before it and its operand values. `todo_*` rules are reported as SKIPPED.
 
-    Exit status: 0 all passed, 1 a test failed or errored, 2 nothing could be compiled.
+    Exit status (as opa test): 0 every test passed; 2 a test failed, errored or was skipped
+    (-z: skipped is fine), or coverage is below --threshold; 1 the policies, data or custom
+    builtins could not be loaded or compiled, or --fail-on-empty and no test ran.
+    See docs/testing.md.
     """
     from cupcake_py.authoring import test_output
-    from cupcake_py.authoring.testrunner import TestSetupError, run_tests
+    from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
     try:
-        result = run_tests(targets, run=run, coverage=coverage)
+        opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
+                           deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
+                           builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
+        result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
-        raise _fail(str(e)) from None
-    sys.stdout.write(test_output.json_report(result) if fmt is TextFormat.json else test_output.text(result, verbose))
-    if not result.results or not any(r.status != "skip" for r in result.results):
-        typer.echo("cupcake: no tests found (test_* rules in *_test.rego files)", err=True)
-    if not result.ok:
-        raise typer.Exit(1)
+        raise _fail(str(e), 1) from None
+    if verbose:
+        sys.stderr.write(test_output.phase_lines(result))
+    broken = result.count("fail") + result.count("error")
+    failing = broken + (0 if exit_zero_on_skipped else result.count("skip"))
+    if result.coverage is not None and not broken:
+        sys.stdout.write(test_output.coverage_report(result.coverage))
+        total = test_output.total_coverage(result.coverage)
+        if total < threshold:
+            raise _fail(f"code coverage threshold not met: got {total:.2f} instead of {threshold:.2f}", 2)
+    elif fmt is TestFormat.json and result.coverage is None:
+        sys.stdout.write(test_output.json_report(result))
+    else:
+        sys.stdout.write(test_output.text(result, verbose))
+    if not result.results:
+        typer.echo("cupcake: no tests found (test_* rules)", err=True)
+        if fail_on_empty:
+            raise typer.Exit(1)
+    if failing:
+        raise typer.Exit(2)
+
+
+def _rulebook_specs(targets: list[str | Path]) -> list[str]:
+    """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    from cupcake_py.engine.bundle import rulebook_builtins
+
+    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+
+
+def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
+    """The custom builtins of --builtins plus the installed entry points (None when there are none)."""
+    from cupcake_py.custom_builtins import load
+
+    found = load(specs)
+    return found or None
 
 
 def _default_policy_root() -> Path:

@@ -84,8 +84,10 @@ def verify(cfg: ConfigDir) -> Verification:
 
     def lint(step: Step) -> None:
         from cupcake_py.authoring.validate import validate_paths
+        from cupcake_py.custom_builtins import declared_for
 
-        report = validate_paths([cfg.cupcake_dir])
+        with declared_for(B.rulebook_builtins(cfg.cupcake_path)):
+            report = validate_paths([cfg.cupcake_dir])
         errors = [f for f in report.findings if f.severity == "error"]
         step.ok = not errors
         step.lines.append(f"{len(report.files)} files: {len(errors)} errors, {report.count('warning')} warnings "
@@ -99,8 +101,9 @@ def verify(cfg: ConfigDir) -> Verification:
 
     def tests(step: Step) -> None:
         from cupcake_py.authoring.testrunner import run_tests
+        from cupcake_py.custom_builtins import load
 
-        run = run_tests([cfg.cupcake_dir])
+        run = run_tests([cfg.cupcake_dir], builtins=load(B.rulebook_builtins(cfg.cupcake_path)) or None)
         counted = [r for r in run.results if r.status != "skip"]
         step.ok = run.ok
         step.lines.append(f"{run.count('pass')}/{len(counted)} passed" if counted else "no tests (*_test.rego)")

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 log = LazyLogger(__name__)
 
-MAGIC = b"CUPCAKE-BUNDLE-3\n"
+MAGIC = b"CUPCAKE-BUNDLE-4\n"
 ENTRYPOINT = "cupcake/system/evaluate"
 _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine")
 
@@ -62,7 +62,7 @@ class BundleError(CupcakeError):
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "wasm")
+                 "sources", "host_builtins", "custom_builtins", "wasm")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -73,23 +73,26 @@ class Bundle(Record):
     script_inspection: bool
     sources: list[str]
     host_builtins: list[str]  # builtins the module calls on the host
+    custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
     wasm: bytes
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
                  policies: dict[str, dict[str, Any]] | None = None, signals: dict[str, dict[str, Any]] | None = None,
                  builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
                  script_inspection: bool = True, sources: list[str] | None = None,
-                 host_builtins: list[str] | None = None, wasm: bytes = b"") -> None:
+                 host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
+                 wasm: bytes = b"") -> None:
         self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
                    {} if signals is None else signals, {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
-                   [] if host_builtins is None else host_builtins, wasm)
+                   [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
+                   wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
-                "host_builtins": self.host_builtins}
+                "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins}
 
 
 # ----------------------------------------------------------------------------- sources
@@ -152,10 +155,13 @@ def _tagged(p: str, cfg: ConfigDir) -> str:
     return f"abs:{p}"
 
 
-def cache_key(cfg: ConfigDir) -> str:
-    """sha256 over everything a bundle is built from (files read, not parsed)."""
+def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
+    """sha256 over everything a bundle is built from (files read, not parsed); `builtins`: the
+    custom builtin modules of `--builtins` (those of the rulebook are in its text)."""
     h = sha256()
     h.update(f"harness={cfg.harness}\nscope={cfg.scope}\n".encode())
+    if builtins:
+        h.update(f"custom builtins={','.join(builtins)}\n".encode())
     # builtin_config expands `~` and names the global config dir at build time.
     h.update(f"home={home_dir()}\nglobal={global_config_dir()}/\n".encode())
     h.update(compiler_fingerprint().encode())
@@ -186,7 +192,7 @@ def cache_dir() -> str:
 
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
-                                  "sources": list, "host_builtins": list}
+                                  "sources": list, "host_builtins": list, "custom_builtins": list}
 
 
 def encode(bundle: Bundle) -> bytes:
@@ -258,7 +264,37 @@ def _parse(files: list[str]) -> list[tuple[Any, str]]:
     return out
 
 
-def build(cfg: ConfigDir, key: str) -> Bundle:
+def resolve_specs(cupcake_path: str, listed: list[str]) -> list[str]:
+    """A rulebook's `custom_builtins` entries with `.py` paths made relative to the config dir."""
+    return [os.path.join(cupcake_path, s) if s.endswith(".py") and not os.path.isabs(s) else s for s in listed]
+
+
+def rulebook_builtins(cupcake_path: str) -> list[str]:
+    """The custom builtin modules a configuration directory's rulebook lists (none without one)."""
+    from pathlib import Path
+
+    from cupcake_py.engine.rulebook import load_rulebook
+
+    rulebook = Path(cupcake_path) / "rulebook.yml"
+    return resolve_specs(cupcake_path, load_rulebook(rulebook).custom_builtins) if rulebook.is_file() else []
+
+
+def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any:
+    """The custom builtins of the rulebook (`.py` paths relative to the config dir) and of
+    `--builtins`; None when there are none. Installed entry points are NOT scanned here: an
+    evaluation runs only the code its configuration names (a package the agent installs must
+    not be able to add code to the policy engine)."""
+    from cupcake_py.custom_builtins import CustomBuiltinError, load
+
+    specs = resolve_specs(cfg.cupcake_path, listed)
+    try:
+        found = load(specs + list(extra), entry_points=False)
+    except CustomBuiltinError as e:
+        raise BundleError(f"{cfg.rulebook_path}: {e}") from None
+    return found or None
+
+
+def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle:
     """Parse, check, route and compile a configuration directory (cache miss)."""
     from cupcake_py.engine import native_signals
     from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
@@ -300,8 +336,13 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
 
     wasm = b""
     host_builtins: list[str] = []
+    custom = _custom_builtins(cfg, rulebook.custom_builtins, builtins or [])
     if by_pkg:
-        wasm = compile_modules([m for m, _ in parsed])
+        if custom is None:
+            wasm = compile_modules([m for m, _ in parsed])
+        else:
+            with custom.declared():
+                wasm = compile_modules([m for m, _ in parsed])
         from cupcake_py.host import PolicyModule
 
         host_builtins = sorted(PolicyModule.load(wasm).summary().builtins.values())
@@ -315,6 +356,7 @@ def build(cfg: ConfigDir, key: str) -> Bundle:
         script_inspection=rulebook.preprocessing.script_inspection,
         sources=[_tagged(f, cfg) for _, f in parsed],
         host_builtins=host_builtins,
+        custom_builtins=list(custom.sources) if custom is not None else [],
         wasm=wasm,
     )
     return bundle
@@ -335,14 +377,14 @@ def compile_modules(modules: list[Any]) -> bytes:
         raise BundleError(f"policies could not be compiled to WebAssembly: {e}") from None
 
 
-def load(cfg: ConfigDir, *, use_cache: bool = True) -> tuple[Bundle, bool]:
-    """(bundle, cache_hit) for a configuration directory."""
-    key = cache_key(cfg)
+def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None) -> tuple[Bundle, bool]:
+    """(bundle, cache_hit) for a configuration directory (`builtins`: --builtins modules)."""
+    key = cache_key(cfg, builtins)
     if use_cache:
         cached = read_cached(key)
         if cached is not None:
             return cached, True
-    bundle = build(cfg, key)
+    bundle = build(cfg, key, builtins)
     if use_cache:
         write_cached(bundle)
     return bundle, False

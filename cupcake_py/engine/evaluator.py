@@ -123,7 +123,8 @@ class Evaluation:
             left = self.remaining("the policy evaluation")
             try:
                 module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
-                raw = module.instantiate().eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
+                raw = module.instantiate(builtins=_custom_implementations(b)).eval_raw(
+                    bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
         rows = jsonio.loads(raw)
@@ -171,7 +172,7 @@ class Evaluation:
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
-                b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache)
+                b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache, builtins=self.opts.builtins)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
@@ -196,6 +197,24 @@ class Evaluation:
             combined.extend(ds)
         with self.trace.phase("synthesis"):
             return synthesize(combined)
+
+
+def _custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
+    """Host implementations of the custom builtins the bundle's module calls (their modules are
+    imported only then); None when it calls none. A missing one fails closed."""
+    if not b.custom_builtins:
+        return None
+    from cupcake_py.host.builtin_index import FAMILY_OF
+
+    names = [n for n in b.host_builtins if n not in FAMILY_OF]
+    if not names:
+        return None
+    from cupcake_py.custom_builtins import CustomBuiltinError, implementations_for
+
+    try:
+        return dict(implementations_for(names, b.custom_builtins))
+    except CustomBuiltinError as e:
+        raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
 
 
 def _warm_up(routed_bundles: list[bundles.Bundle]) -> None:

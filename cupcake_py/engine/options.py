@@ -15,7 +15,7 @@ class UsageError(CupcakeError):
 
 class EvalOptions(Record):
     __slots__ = ("harness", "policy_dir", "global_config", "no_global", "strict", "timeout", "wasm_max_memory",
-                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "help",
+                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "builtins", "help",
                  "hard_timeout")
     harness: str | None  # None: the default harness (cupcake_py.harness.DEFAULT)
     policy_dir: str | None
@@ -30,6 +30,7 @@ class EvalOptions(Record):
     trace: set[str]
     log_level: str
     no_cache: bool
+    builtins: list[str]
     help: bool
     hard_timeout: float | None
 
@@ -37,15 +38,16 @@ class EvalOptions(Record):
                  no_global: bool = False, strict: bool = False, timeout: float = 5.0,
                  wasm_max_memory: int = 64 * 1024 * 1024, max_input_bytes: int = 8 * 1024 * 1024,
                  debug_files: bool = False, debug_dir: str | None = None, trace: set[str] | None = None,
-                 log_level: str = "warning", no_cache: bool = False, help: bool = False,
-                 hard_timeout: float | None = None) -> None:
+                 log_level: str = "warning", no_cache: bool = False, builtins: list[str] | None = None,
+                 help: bool = False, hard_timeout: float | None = None) -> None:
         self._fill(harness, policy_dir, global_config, no_global, strict, timeout, wasm_max_memory, max_input_bytes,
-                   debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache, help, hard_timeout)
+                   debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache,
+                   [] if builtins is None else builtins, help, hard_timeout)
 
 
 TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
 
-# (flag, attribute, kind, metavar, help). kind: flag | str | float | size | trace | choice:<a|b>
+# (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--harness", "harness", "str", "NAME",
      "Agent harness whose events arrive on stdin and whose answer format is used: opencode (default) or claude."),
@@ -70,6 +72,9 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--log-level", "log_level", "choice:debug|info|warning|error", "LEVEL",
      "Log verbosity on stderr (debug also prints tracebacks of internal errors)."),
     ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
+    ("--builtins", "builtins", "list", "MODULE",
+     "Python module (name or .py path; repeatable, or comma-separated) with custom Rego builtins "
+     "(docs/custom-builtins.md). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
     ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
     ("--help", "help", "flag", "", "Show this help and exit."),
 )
@@ -115,6 +120,8 @@ def parse_args(argv: list[str]) -> EvalOptions:
             raise UsageError(f"{name} needs a value")
         if kind == "str":
             setattr(opts, attr, value)
+        elif kind == "list":
+            getattr(opts, attr).extend(s.strip() for s in value.split(",") if s.strip())
         elif kind == "float":
             try:
                 f = float(value)

@@ -16,6 +16,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
 telemetry: {enabled: false, destination: .cupcake/telemetry}
 preprocessing: {script_inspection: true}
+custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
 
@@ -177,6 +178,9 @@ class Rulebook(_Strict):
     builtins: Builtins = Field(default_factory=Builtins)
     telemetry: Telemetry = Field(default_factory=Telemetry)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+    # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
+    # .py paths relative to the .cupcake directory.
+    custom_builtins: list[str] = Field(default_factory=list)
 
     @field_validator("signals")
     @classmethod

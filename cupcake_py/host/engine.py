@@ -138,6 +138,11 @@ def check_wasmtime_version() -> None:
                         f"{capi.SUPPORTED_MAJOR}.x (pip install 'wasmtime=={capi.SUPPORTED_MAJOR}.*')")
 
 
+def engines_started() -> bool:
+    """Whether this process created a wasmtime engine (its threads do not survive a fork)."""
+    return bool(_engines)
+
+
 def get_engine(compiler: Compiler = "cranelift") -> capi.Engine:
     with _engines_lock:
         engine = _engines.get(compiler)

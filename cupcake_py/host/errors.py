@@ -81,4 +81,5 @@ class BuiltinEvalError(EvalError):
 
     def __init__(self, name: str, message: str) -> None:
         self.builtin = name
-        super().__init__(f"{name}: {message}")
+        # OPA's builtin messages already start with the name (`object.subset: ...`)
+        super().__init__(message if message.startswith(f"{name}: ") else f"{name}: {message}")

@@ -32,6 +32,9 @@ def build_cmd(
                                 "for --emit ir)."),
     emit: Emit = typer.Option(Emit.wasm, "--emit", help="wasm: the module. ir: the planned IR as OPA plan JSON."),
     data: Path = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
+    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+                                       "builtins the policies call (repeatable; docs/custom-builtins.md). The "
+                                       "module imports them from the host (opa_builtinN), like OPA's SDK builtins."),
 ) -> None:
     """Compile Rego v1 policies to a WebAssembly module following OPA's WASM ABI.
 
@@ -42,6 +45,16 @@ def build_cmd(
     Examples:  cupcake build -e policy/allow -o allow.wasm policies/
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
+    from cupcake_py.custom_builtins import declared_for
+
+    try:
+        with declared_for(builtins):
+            _build(paths, entrypoint, output, emit, data)
+    except CupcakeError as exc:
+        _fail(str(exc))
+
+
+def _build(paths: list[Path], entrypoint: list[str], output: Path | None, emit: Emit, data: Path | None) -> None:
     from cupcake_py.plan import compile_entrypoints, ir
     from cupcake_py.rego import find_rego_files, parse_module, read_source
     from cupcake_py.rego.compile import compile_modules

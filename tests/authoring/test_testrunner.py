@@ -1,5 +1,6 @@
-"""`cupcake test`: tests compiled through plan → wasm → host; mocks, strict builtin errors,
-failure diagnosis, coverage, the shipped policies' own tests, the CLI."""
+"""`cupcake test`: tests compiled through plan → wasm → host; mocks, builtin errors (undefined
+by default as `opa test`, errors under --strict-builtin-errors), failure diagnosis, coverage, the
+shipped policies' own tests, the CLI (OPA's output and exit codes)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def _by_name(run: tr.TestRun) -> dict[str, object]:
 def test_statuses(demo_run: tr.TestRun) -> None:
     got = {name: r.status for name, r in _by_name(demo_run).items()}  # type: ignore[attr-defined]
     assert got == {"test_rm_denied": "pass", "test_ls_allowed": "pass", "test_data_mock": "pass",
-                   "test_function_mock": "pass", "test_wrong_id": "fail", "test_strict_builtin_error": "error",
+                   "test_function_mock": "pass", "test_wrong_id": "fail", "test_strict_builtin_error": "fail",
                    "todo_later": "skip"}
     assert not demo_run.ok and demo_run.wasm_size > 0
 
@@ -47,9 +48,16 @@ def test_failure_shows_expression_locals_and_operands(demo_run: tr.TestRun) -> N
     assert f.operands == [frozenset({"DEMO-CURL"}), frozenset({"DEMO-RM"})]
 
 
-def test_strict_builtin_error_is_a_test_error(demo_run: tr.TestRun) -> None:
+def test_builtin_error_is_undefined_by_default(demo_run: tr.TestRun) -> None:
     r = _by_name(demo_run)["test_strict_builtin_error"]
-    assert "time.parse_rfc3339_ns" in r.message  # type: ignore[attr-defined]
+    assert r.status == "fail" and r.failure is not None  # type: ignore[attr-defined]
+    assert r.failure.operands[0] == tr.UNDEFINED_TEXT  # type: ignore[attr-defined]
+
+
+def test_strict_builtin_errors_make_a_test_error() -> None:
+    run = tr.run_tests([DEMO], strict=True, run="test_strict")
+    (r,) = [r for r in run.results if r.status != "skip"]
+    assert r.status == "error" and "time.parse_rfc3339_ns" in r.message
 
 
 def test_coverage_marks_unexecuted_rule(demo_run: tr.TestRun) -> None:
@@ -79,14 +87,36 @@ def test_shipped_policies_own_tests_pass() -> None:
     assert [f"{r.case.full_name}: {r.status} {r.message}" for r in counted if r.status != "pass"] == []
 
 
-def test_cli_text_and_json() -> None:
+def test_cli_text_json_and_coverage() -> None:
     r = runner.invoke(app, ["test", str(DEMO)])
-    assert r.exit_code == 1
-    assert "data.cupcake.policies.demo_test.test_wrong_id: FAIL" in r.stdout
+    assert r.exit_code == 2  # opa test: a failing test exits 2
+    assert f"{DEMO / 'demo_test.rego'}:27:\ndata.cupcake.policies.demo_test.test_wrong_id: FAIL (" in r.stdout
     assert 'locals: cmd = "curl x", ids = {"DEMO-CURL"}' in r.stdout
-    assert "PASS: 4/6" in r.stdout and "SKIP: 1/6" in r.stdout
-    r = runner.invoke(app, ["test", str(DEMO), "--run", "test_rm", "--format", "json", "--coverage"])
+    assert "test_rm_denied" not in r.stdout  # passing tests only with --verbose
+    assert r.stdout.splitlines()[-4:] == ["-" * 80, "PASS: 4/7", "FAIL: 2/7", "SKIPPED: 1/7"]
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "test_rm", "--format", "json"])
     assert r.exit_code == 0, r.stdout
     doc = json.loads(r.stdout)
-    assert doc["summary"] == {"pass": 1, "fail": 0, "error": 0, "skip": 0}
-    assert doc["coverage"][str(DEMO / "demo.rego")]["percent"] < 100
+    assert [(d["package"], d["name"]) for d in doc] == [("data.cupcake.policies.demo_test", "test_rm_denied")]
+    assert isinstance(doc[0]["duration"], int) and "fail" not in doc[0]
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "test_rm", "--coverage"])
+    assert r.exit_code == 0, r.stdout
+    cov = json.loads(r.stdout)
+    assert 0 < cov["files"][str(DEMO / "demo.rego")]["coverage"] < 100
+    assert {"start": {"row": 20}, "end": {"row": 21}} in cov["files"][str(DEMO / "demo.rego")]["not_covered"]
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "test_rm", "--coverage", "--threshold", "99"])
+    assert r.exit_code == 2
+
+
+def test_cli_exit_codes_skipped_empty_and_load_errors(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_later|test_rm"])
+    assert r.exit_code == 2 and "SKIPPED: 1/2" in r.stdout  # a skipped test is not a pass ...
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_later|test_rm", "-z"])
+    assert r.exit_code == 0  # ... unless --exit-zero-on-skipped
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "nothing_matches"])
+    assert r.exit_code == 0
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "nothing_matches", "--fail-on-empty"])
+    assert r.exit_code == 1
+    (tmp_path / "x_test.rego").write_text("package x_test\n\ntest_a if {\n")
+    r = runner.invoke(app, ["test", str(tmp_path)])
+    assert r.exit_code == 1 and "x_test.rego:" in r.stderr

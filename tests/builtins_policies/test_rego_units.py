@@ -35,8 +35,9 @@ def test_shipped_unit_tests_pass_through_cupcake_test() -> None:
 
     proc = subprocess.run([*cupcake_command(), "test", str(POLICIES), "--format", "json"], capture_output=True,
                           timeout=600)
-    report = json.loads(proc.stdout)
-    per_file = {r["location"]["file"].rsplit("/", 1)[-1] for r in report["results"]}
+    report = json.loads(proc.stdout)  # opa test's JSON report: one object per test
+    per_file = {r["location"]["file"].rsplit("/", 1)[-1] for r in report}
     assert {f.name for f in FILES} <= per_file
-    assert report["summary"]["fail"] == report["summary"]["error"] == 0 and report["summary"]["pass"] >= 3 * len(FILES)
+    bad = [r["name"] for r in report if r.get("fail") or r.get("error")]
+    assert not bad and sum(1 for r in report if not r.get("skip")) >= 3 * len(FILES)
     assert proc.returncode == 0

@@ -4,6 +4,8 @@ loaded lazily from `builtins.json` (regenerate with `builtins_harvest`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -43,5 +45,21 @@ def registry() -> dict[str, Builtin]:
     return reg
 
 
+# Custom builtins declared by the running command (cupcake_py.custom_builtins), name -> Builtin.
+_custom: dict[str, Builtin] = {}
+
+
+@contextmanager
+def custom_declarations(decls: Mapping[str, dict[str, Any]]) -> Iterator[None]:
+    """Within the block, `lookup` also knows these declarations (name -> decl)."""
+    global _custom
+    previous = _custom
+    _custom = {**previous, **{n: Builtin(n, d) for n, d in decls.items()}}
+    try:
+        yield
+    finally:
+        _custom = previous
+
+
 def lookup(name: str) -> Builtin | None:
-    return registry().get(name)
+    return registry().get(name) or _custom.get(name)

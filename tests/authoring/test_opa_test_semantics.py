@@ -1,0 +1,209 @@
+"""`cupcake test` gives what `opa test` gives: builtin errors are undefined by default (strict only
+behind --strict-builtin-errors), data files are mounted at their directory path, conflicts are
+load errors, tests are `test_*` rules of any file; plus the build cache, the per-package
+fallback build and the parallel evaluation keep results identical and ordered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cupcake_py.authoring import test_eval
+from cupcake_py.authoring import testrunner as tr
+from cupcake_py.authoring.test_data import load_data
+from cupcake_py.errors import CupcakeError
+
+BUILTIN_ERRORS = """package errs_test
+
+import rego.v1
+
+# (values come from input: a constant of the wrong type is a compile-time type error, in OPA too)
+test_subset_of_a_string_is_undefined if not object.subset(input.s, ["a"]) with input as {"s": "abc"}
+test_bad_time_is_undefined if not time.parse_rfc3339_ns("not a time")
+test_to_number_of_garbage_is_undefined if not to_number("x1")
+test_undefined_call_makes_the_body_fail if {
+	x := json.unmarshal("{")
+	x == 1
+}
+"""
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+def _statuses(run: tr.TestRun) -> dict[str, str]:
+    return {r.case.name: r.status for r in run.results}
+
+
+def test_builtin_errors_are_undefined_by_default(tmp_path: Path) -> None:
+    _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
+    got = _statuses(tr.run_tests([tmp_path]))
+    assert got == {"test_subset_of_a_string_is_undefined": "pass", "test_bad_time_is_undefined": "pass",
+                   "test_to_number_of_garbage_is_undefined": "pass",
+                   "test_undefined_call_makes_the_body_fail": "fail"}
+
+
+def test_strict_builtin_errors_are_test_errors(tmp_path: Path) -> None:
+    _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
+    run = tr.run_tests([tmp_path], strict=True)
+    got = _statuses(run)
+    assert got["test_subset_of_a_string_is_undefined"] == got["test_bad_time_is_undefined"] == "error"
+    assert any("object.subset" in r.message for r in run.results)
+    # known limit (docs/testing.md): builtins of the C runtime (to_number, json.unmarshal) stay
+    # undefined on error even in strict mode
+    assert got["test_to_number_of_garbage_is_undefined"] == "pass"
+
+
+def test_data_files_are_mounted_at_their_directory(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "limits/data.json": '{"high": 20}',
+        "teams/core/members.yaml": "- alice\n- bob\n",
+        "top.json": '{"flag": true}',
+        "p.rego": "package p\n\nimport rego.v1\n\nhigh := data.limits.high\n",
+        "p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                       "test_json if data.p.high == 20\n"
+                       "test_yaml if data.teams.core == [\"alice\", \"bob\"]\n"
+                       "test_root_file if data.flag == true\n"
+                       "test_mock_wins if data.p.high == 3 with data.limits.high as 3\n",
+    })
+    run = tr.run_tests([tmp_path])
+    assert set(_statuses(run).values()) == {"pass"}, [(r.case.name, r.message) for r in run.results]
+    assert sorted(Path(f).name for f in run.data_files) == ["data.json", "members.yaml", "top.json"]
+
+
+def test_a_data_file_named_on_the_command_line_is_mounted_at_the_root(tmp_path: Path) -> None:
+    data = _write(tmp_path, {"deep/dir/extra.json": '{"region": "eu"}'}) / "deep/dir/extra.json"
+    merged, _ = load_data([data])
+    assert merged == {"region": "eu"}
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"a.json": "[1, 2]"}, "bad document type"),
+    ({"a.json": '{"x": 1}', "b.yaml": "x: 2\n"}, "merge error"),
+    ({"a.json": "{not json"}, "not valid JSON"),
+    ({"x/data.json": '{"allow": true}', "x.rego": "package x\n\nimport rego.v1\n\nallow := false\n",
+      "x_test.rego": "package x_test\n\ntest_a if true\n"}, "conflicting rule for data path x/allow"),
+])
+def test_data_load_errors(tmp_path: Path, files: dict[str, str], message: str) -> None:
+    _write(tmp_path, {**files, "t_test.rego": "package t_test\n\ntest_a if true\n"})
+    with pytest.raises(tr.TestSetupError, match=message):
+        tr.run_tests([tmp_path])
+
+
+def test_tests_are_test_rules_of_any_file_and_todo_is_skipped(tmp_path: Path) -> None:
+    _write(tmp_path, {"checks.rego": "package checks\n\nimport rego.v1\n\ntest_in_a_plain_file if true\n"
+                                     "todo_test_later if false\nhelper(x) := x\ntest_fn(x) := x\n"})
+    assert _statuses(tr.run_tests([tmp_path])) == {"test_in_a_plain_file": "pass", "todo_test_later": "skip"}
+
+
+def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
+    _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n"})
+    with pytest.raises(tr.TestSetupError, match="--run"):
+        tr.run_tests([tmp_path], run="(")
+
+
+def test_second_run_reuses_the_build_and_agrees(tmp_path: Path) -> None:
+    _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
+    first, second = tr.run_tests([tmp_path]), tr.run_tests([tmp_path])
+    assert not first.cached and second.cached and second.phases.get("compile", 0.0) == 0.0
+    assert _statuses(first) == _statuses(second)
+    failed = [r for r in second.results if r.status == "fail"]
+    assert failed and failed[0].failure is not None  # diagnosis re-parses what the cache skipped
+    (tmp_path / "errs_test.rego").write_text(BUILTIN_ERRORS.replace('["a"]', '["b"]'))
+    assert not tr.run_tests([tmp_path]).cached  # a changed source is a miss
+
+
+def test_a_package_that_cannot_be_compiled_does_not_stop_the_others(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_1 if true\ntest_2 if true\n",
+                      "b_test.rego": "package b_test\n\ntest_ok if true\ntest_too_big if true\n"})
+    real = tr.compile_wasm
+    calls: list[list[str]] = []
+
+    def limited(modules: list, entrypoints: list[str], phases: dict[str, float], compiled: object = None) -> bytes:
+        calls.append(list(entrypoints))
+        if "b_test/test_too_big" in entrypoints:
+            raise CupcakeError("planner limit")
+        return real(modules, entrypoints, phases, compiled)
+
+    monkeypatch.setattr(tr, "compile_wasm", limited)
+    got = _statuses(tr.run_tests([tmp_path], cache=False))
+    assert got == {"test_1": "pass", "test_2": "pass", "test_ok": "pass", "test_too_big": "error"}
+    assert ["a_test/test_1", "a_test/test_2"] in calls  # package a compiled once, not per test
+
+
+def test_parallel_evaluation_keeps_order_and_results(tmp_path: Path) -> None:
+    lines = [f"test_{i} if {i} % 3 != 0" for i in range(12)]
+    _write(tmp_path, {"n_test.rego": "package n_test\n\nimport rego.v1\n\n" + "\n".join(lines) + "\n"})
+    modules, _, own = tr.load_modules([tmp_path])
+    tests, _ = tr.discover(modules, None, own)
+    wasm = tr.compile_wasm(modules, [c.entrypoint for c in tests], {})
+    setup = test_eval.EvalSetup(wasm, {}, False, 5.0)
+    eps = [c.entrypoint for c in tests]
+    ev = test_eval.Evaluator(setup)
+    alone = [o.status for o in (ev.run(e) for e in eps)]
+    shared = [o.status for o in test_eval._shared(ev, setup, eps, 3)]
+    assert shared == alone == ["fail" if i % 3 == 0 else "pass" for i in range(12)]
+
+
+def test_cli_json_reports_data_backed_results(tmp_path: Path) -> None:
+    import subprocess
+
+    from cupcake_py.harness.opencode.examples import cupcake_command
+
+    _write(tmp_path, {"cfg/data.yaml": "max: 2\n", "q_test.rego": "package q_test\n\ntest_max if data.cfg.max == 2\n"})
+    proc = subprocess.run([*cupcake_command(), "test", str(tmp_path), "-f", "json", "-v"], capture_output=True,
+                          timeout=120, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert [d["name"] for d in json.loads(proc.stdout)] == ["test_max"]
+    assert "parse" in proc.stderr and "native" in proc.stderr and "eval" in proc.stderr  # --verbose phase times
+
+
+def test_a_cupcake_directory_s_own_files_are_not_data(tmp_path: Path) -> None:
+    root = _write(tmp_path / ".cupcake", {
+        "rulebook.yml": "signals: {}\n", "debug/trace-1.json": '{"x": 1}', "telemetry/t.json": "[1]",
+        "policies/opencode/limits/data.json": '{"n": 1}',
+        "policies/opencode/a_test.rego": "package a_test\n\ntest_n if data.policies.opencode.limits.n == 1\n"})
+    run = tr.run_tests([root])
+    assert [Path(f).name for f in run.data_files] == ["data.json"]
+    assert _statuses(run) == {"test_n": "pass"}
+
+
+def test_ignore_patterns_skip_files_and_directories(tmp_path: Path) -> None:
+    _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n",
+                      ".hidden/b_test.rego": "package b_test\n\ntest_b if true\n",
+                      ".hidden/data.json": "[1]",
+                      "vendor/c_test.rego": "package c_test\n\ntest_c if false\n"})
+    run = tr.run_tests([tmp_path], ignore=[".*", "vendor"])
+    assert _statuses(run) == {"test_a": "pass"} and run.data_files == []
+    assert set(_statuses(tr.run_tests([tmp_path], ignore=[".*"]))) == {"test_a", "test_c"}
+
+
+def test_first_run_on_two_processes_agrees_with_one(tmp_path: Path) -> None:
+    """A large first run is built and evaluated by forked workers (`-p 2`): same report as one
+    process, in the same order (run as a real command: forking needs a process without wasmtime)."""
+    import subprocess
+    import sys
+
+    from cupcake_py.harness.opencode.examples import cupcake_command
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+    from test_corpus import generate
+
+    counts = generate(tmp_path / "corpus", policies=40, tested=40, tests_per_file=8)
+    assert counts["tests"] >= 300
+    reports = {}
+    for p in ("1", "2"):
+        proc = subprocess.run([*cupcake_command(), "test", str(tmp_path / "corpus"), "-f", "json", "-v", "-p", p,
+                               "--no-cache"], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert f"{p} process(es)" in proc.stderr
+        reports[p] = [(d["package"], d["name"], d.get("fail", False)) for d in json.loads(proc.stdout)]
+    assert reports["1"] == reports["2"] and len(reports["1"]) == counts["tests"]
