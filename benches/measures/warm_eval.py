@@ -30,17 +30,18 @@ class WarmEngine:
             from cupcake_py.engine.observe import Trace
             from cupcake_py.engine.options import EvalOptions
             from cupcake_py.engine.project import find_project
+            from cupcake_py.harness import get
             from cupcake_py.host import HostOptions, PolicyModule
 
-            return bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule
+            return bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule, get("opencode")
 
         (self.bundles, self.Evaluation, self.Trace, EvalOptions, find_project, HostOptions,
-         self.PolicyModule) = product_import("the engine (cupcake_py.engine)", imports)
+         self.PolicyModule, self.harness) = product_import("the engine (cupcake_py.engine)", imports)
         glob = dict(global_config=str(global_config)) if global_config else dict(no_global=True)
         self.opts = EvalOptions(policy_dir=str(project), timeout=60.0, **glob)
         self.raw = event_json
         dbg = self.Evaluation(EvalOptions(policy_dir=str(project), timeout=60.0, debug_files=True, **glob),
-                              self.Trace())
+                              self.Trace(), self.harness)
         self.final = dbg.run(event_json)
         self.policy_input = dbg.trace.notes.get("project policy input")
         self.bundle, _ = self.bundles.load(find_project(str(project)))
@@ -48,7 +49,7 @@ class WarmEngine:
         self.module = self.PolicyModule.load(self.bundle.wasm, self.host_options) if self.bundle.wasm else None
 
     def decide(self) -> None:
-        self.Evaluation(self.opts, self.Trace()).run(self.raw)
+        self.Evaluation(self.opts, self.Trace(), self.harness).run(self.raw)
 
     def variants(self) -> dict[str, Callable[[], None]]:
         out: dict[str, Callable[[], None]] = {"full decision (Evaluation.run)": self.decide}
