@@ -12,8 +12,10 @@ which one a patch text). Out: the same dict with the fields every builtin policy
 - Bash: `tool_input.command` whitespace-normalised outside quotes,
   `affected_parent_directories` (resolved path-like operands, omitted when none),
   `executed_script_path` / `executed_script_content` / `script_inspection_performed` for the
-  first script file the command runs, `executed_scripts` for all of them. The `workdir_arg`
-  argument, when present, is the base for relative paths.
+  first script file the command runs, `executed_scripts` for all of them, and `shell`: the
+  structured analysis of the command as sent (cupcake_py.shell, docs/shell-analysis.md; never
+  raises, opaque when unsure). The `workdir_arg` argument, when present, is the base for
+  relative paths.
 Nothing here fails: unreadable scripts are left out (policies see no content), paths that do not
 exist resolve lexically after their existing prefix.
 """
@@ -103,9 +105,13 @@ def enrich_tool_call(out: dict[str, Any], hints: PathHints, *, script_inspection
     if tool_name == "Bash" and isinstance(args.get("command"), str):
         from cupcake_py.enrich.shell_words import normalize_whitespace
 
-        args["command"] = normalize_whitespace(args["command"])
+        sent = args["command"]
+        args["command"] = normalize_whitespace(sent)
         workdir = args.get(hints.workdir_arg) if hints.workdir_arg else None
         base = os.path.realpath(os.path.join(cwd, expand_home(workdir))) if isinstance(workdir, str) and workdir \
             else cwd
         out.update(bash_fields(args["command"], base, script_inspection))
+        from cupcake_py.shell import analyze  # tree-sitter loads only for shell events
+
+        out["shell"] = analyze(sent, base)
     return out
