@@ -115,7 +115,10 @@ def main(argv: list[str]) -> int:
             hard_end = _monotonic() + opts.hard_timeout
             signal.setitimer(signal.ITIMER_REAL, opts.hard_timeout)
         _setup_logging(opts.log_level)
+        from cupcake_py.engine import reaper
         from cupcake_py.engine.evaluator import Evaluation
+
+        reaper.arm()  # signal daemons are re-parented to this process and killed by _reap
 
         with trace.phase("read"):
             raw = _read_stdin(opts.max_input_bytes)

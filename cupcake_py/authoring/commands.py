@@ -209,11 +209,15 @@ def init_cmd(
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
     uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
                                    "settings (only those; .cupcake/ is kept)."),
+    no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
+                                   "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
     """Create a cupcake configuration: .cupcake/ (rulebook, system policies, an example
-    policy with tests) and the agent's hook: the OpenCode plugin (.opencode/plugin/cupcake.js)
-    or cupcake's command hooks merged into Claude Code's .claude/settings.json (your own
-    hooks and settings are kept).
+    policy and one that asks before deletes outside the project, with tests) and the agent's
+    hook: the OpenCode plugin (.opencode/plugin/cupcake.js) or cupcake's command hooks merged
+    into Claude Code's .claude/settings.json (your own hooks and settings are kept). When no
+    global config exists, it is created too (system paths, .env/keys, the cupcake binary:
+    global-only protections), unless --no-global. Prints what is protected and how to relax it.
 
     Safe to re-run: files that already match are left alone and files you changed are
     kept (use --force to overwrite them); Claude Code hooks are replaced, never duplicated.
@@ -224,9 +228,11 @@ def init_cmd(
         if uninstall:
             written = scaffold.uninstall_hooks(None if global_ else directory, harness.value)
         elif global_:
-            written = scaffold.init_global(force, harness.value)
+            written = scaffold.init_global(force, harness=harness.value)
         else:
-            written = scaffold.init_project(directory, force, harness.value)
+            make_global = not no_global and not scaffold.global_exists()
+            written = scaffold.init_project(directory, force, harness.value) + (
+                scaffold.init_global(force, plugin=False, harness=harness.value) if make_global else [])
     except CupcakeError as e:  # e.g. a Claude Code settings file that is not a JSON object
         raise _fail(str(e)) from None
     for w in written:
@@ -234,7 +240,11 @@ def init_cmd(
     kept = [w for w in written if w.action == "kept"]
     if kept:
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
-    if not global_ and not uninstall:
+    if uninstall:
+        return
+    typer.echo("")
+    typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
+    if not global_:
         typer.echo(f"next: edit .cupcake/policies/{harness.value}/, then `cupcake verify --harness {harness.value}`")
 
 

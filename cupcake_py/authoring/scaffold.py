@@ -2,13 +2,21 @@
 
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
 system/ (copies of the shipped aggregator and helpers), policies/<harness>/example.rego
-(a policy that fires on `git push --force`), tests/<harness>/example_test.rego (its
-tests; kept outside policies/ so the engine never compiles them into the bundle),
-signals/, and the agent's hook: the OpenCode plugin at `.opencode/plugin/cupcake.js`, or
-cupcake's hooks merged into `.claude/settings.json` (cupcake_py/harness/claude/install.py).
+(a policy that fires on `git push --force`), policies/<harness>/deletes_outside_project.rego
+(asks before deletes outside the project), tests/<harness>/*_test.rego (their tests; kept
+outside policies/ so the engine never compiles them into the bundle), signals/, and the
+agent's hook: the OpenCode plugin at `.opencode/plugin/cupcake.js`, or cupcake's hooks merged
+into `.claude/settings.json` (cupcake_py/harness/claude/install.py). When there is no global
+configuration yet, the global one is set up too (`with_global`), because the protections a new
+user assumes (system paths, .env and keys, running cupcake itself) are global-only builtins.
 Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/<harness>/,
 signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js` or the hooks in
 `~/.claude/settings.json`.
+
+Safe defaults: the project rulebook enables rulebook_security_guardrails and
+git_block_no_verify; the global one system_protection, sensitive_data_protection and
+cupcake_exec_protection. `protections_summary` is the one screen `cupcake init` prints: what
+is on, where, and how to relax it.
 
 Idempotent: an existing file with the same content is left alone, a different one is
 kept unless `force`."""
@@ -27,23 +35,27 @@ from cupcake_py.harness.files import write_file
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
 GLOBAL_ONLY = ("system_protection", "sensitive_data_protection", "cupcake_exec_protection")
-# Enabled in a fresh rulebook when the shipped policy exists (protecting .cupcake/ itself).
-PROJECT_DEFAULTS = ("rulebook_security_guardrails",)
+# Enabled in a fresh rulebook when the shipped policy exists: cupcake's own state, git hooks.
+PROJECT_DEFAULTS = ("rulebook_security_guardrails", "git_block_no_verify")
+# Template policies a fresh project gets (policies/opencode/<name>.rego, tests/opencode/<name>_test.rego).
+PROJECT_POLICIES = ("example", "deletes_outside_project")
 GLOBAL_DEFAULTS = GLOBAL_ONLY
 
 # name -> (what it does, example settings). Every builtin of engine.rulebook.Builtins is here.
 BUILTINS: dict[str, tuple[str, str]] = {
     "protected_paths": (
-        "halt: files no tool may modify (Edit/Write/ApplyPatch, and Bash commands that are not read-only). "
-        "Paths: exact, `dir/` prefix, relative `dir/` anywhere, `*` globs, `~` expanded.",
+        "halt: files no tool may write, delete or link (file tools, MCP tools, patches, and Bash by its analysed "
+        "effects); reading stays allowed. Paths: exact, `dir/` prefix, relative `dir/` anywhere, `*` globs, `~` "
+        "expanded. on_uncertain: ask|deny|allow when a command's targets are opaque (default ask).",
         'paths: ["/etc/", "secrets/", "*.pem"]\nmessage: "This path is read-only and cannot be modified"'),
     "rulebook_security_guardrails": (
-        "halt: .cupcake/ (and protected_paths) can be neither read nor written by any tool, including Bash, "
-        "Glob/Grep patterns and symlinks into it.",
+        "halt (on unless `enabled: false`): cupcake's own state (config, caches, plugin, opencode.json, a "
+        "`cupcake` on PATH) cannot be changed by any tool; .cupcake/ (and protected_paths) cannot be read either.",
         'protected_paths: [".cupcake/"]'),
     "git_block_no_verify": (
-        "deny: `git commit|push|merge --no-verify` (or -n) and disabling hooks (core.hooksPath, chmod/rm/mv of "
-        ".git/hooks). `exceptions` lists commands allowed anyway.",
+        "deny: git with hooks disabled in any spelling (--no-verify/-n, aliases, -c/--config-env/GIT_CONFIG_* "
+        "core.hooksPath, HUSKY=0) and changes to .git/hooks or .git/config. `exceptions` lists commands allowed "
+        "anyway.",
         "exceptions: []"),
     "git_pre_check": (
         "halt: before `git commit|push|merge`, run each check command (as a signal) and halt with its output "
@@ -60,11 +72,12 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "context: static text, files and command output added to every prompt's context.",
         'context:\n  - "Follow CONVENTIONS.md"\n  - {file: "CONVENTIONS.md"}\n  - {command: "git log -3 --oneline"}'),
     "system_protection": (
-        "(global rulebook only) halt: system paths (/etc, /usr/bin, ~/.ssh, ...) for every tool, and sudo/doas.",
+        "(global rulebook only) halt: system paths after resolution (/etc, /usr/lib via /lib, ...), shell start-up "
+        "and persistence files (~/.bashrc, crontab, systemd user units, ...), rm -rf of / or ~, sudo/doas.",
         "additional_paths: []"),
     "sensitive_data_protection": (
-        "(global rulebook only) deny: reading credentials (.env, keys, cloud configs) with read/grep/webfetch/"
-        "bash.",
+        "(global rulebook only) deny: touching credentials (.env, keys, cloud configs) with any tool or any way "
+        "of reading in Bash (cat, cp, tar, grep -r, git show REV:path, env dumps).",
         "additional_patterns: []"),
     "cupcake_exec_protection": (
         "(global rulebook only) halt: the agent running the cupcake binary itself.",
@@ -111,6 +124,9 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
     if scope == "global":
         text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init` (shared by every harness)",
                             "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
+        text += ("\n# require_project_config: deny every tool call in a directory without a project .cupcake/\n"
+                 "# (so hiding or removing a project's configuration never leaves the global policies alone).\n"
+                 "# require_project_config: true\n")
     return text
 
 
@@ -156,9 +172,10 @@ def init_project(directory: Path, force: bool = False, harness: str = "opencode"
     out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
-    out.append(_write(cupcake / "policies" / harness / "example.rego", template("example.rego", harness), force))
-    out.append(_write(cupcake / "tests" / harness / "example_test.rego", template("example_test.rego", harness),
-                      force))
+    for name in PROJECT_POLICIES:
+        out.append(_write(cupcake / "policies" / harness / f"{name}.rego", template(f"{name}.rego", harness), force))
+        out.append(_write(cupcake / "tests" / harness / f"{name}_test.rego", template(f"{name}_test.rego", harness),
+                          force))
     (cupcake / "signals").mkdir(exist_ok=True)
     out += _agent_hook(directory, force, harness)
     return out
@@ -169,18 +186,89 @@ def uninstall_hooks(directory: Path | None, harness: str) -> list[Written]:
     return [Written(Path(p), a) for p, a in get(harness).uninstall(directory)]  # type: ignore[arg-type]
 
 
+def global_exists() -> bool:
+    """Whether a global configuration exists (the engine's own test: more than the cache key)."""
+    from cupcake_py.engine.project import ProjectError, find_global
+
+    try:
+        return find_global(None) is not None
+    except ProjectError:
+        return True  # something is there; init never overwrites what it cannot read
+
+
 def config_home() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
-def init_global(force: bool = False, harness: str = "opencode") -> list[Written]:
+def init_global(force: bool = False, plugin: bool = True, harness: str = "opencode") -> list[Written]:
+    """The global configuration; `plugin`: also the agent's global hook (not when a project
+    init sets up the global config alongside its own hook: the agent would run both and
+    evaluate every tool call twice)."""
     root = config_home() / "cupcake"
     _private_dir(root)
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
     (root / "policies" / harness).mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
-    out += _agent_hook(None, force, harness)
+    if plugin:
+        out += _agent_hook(None, force, harness)
     return out
+
+
+# name -> (one line: what it stops, scope where it is enabled)
+SUMMARY: dict[str, str] = {
+    "rulebook_security_guardrails": "the agent can neither read nor change .cupcake/, the global config, "
+                                    "cupcake's caches and key, the plugin, opencode.json or the cupcake executable",
+    "git_block_no_verify": "git commit/push/merge --no-verify and switching git hooks off are denied",
+    "protected_paths": "paths you list are read-only",
+    "system_protection": "system paths (/etc, /usr, ~/.ssh, shell start-up files, …) and sudo are blocked",
+    "sensitive_data_protection": ".env files, keys and credentials cannot be read",
+    "cupcake_exec_protection": "the agent cannot run the cupcake binary itself",
+}
+
+
+def _enabled(rulebook: Path) -> set[str] | None:
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.errors import CupcakeError
+
+    try:
+        return set(load_rulebook(rulebook).builtins.enabled())
+    except CupcakeError:
+        return None
+
+
+def protections_summary(directory: Path | None, harness: str = "opencode") -> str:
+    """One screen: which protections are on (project and global), and how to relax each kind."""
+    lines = ["Protections in force:"]
+    glob = config_home() / "cupcake" / "rulebook.yml"
+    scopes: list[tuple[str, Path]] = []
+    if directory is not None:
+        scopes.append(("project", directory / ".cupcake" / "rulebook.yml"))
+    scopes.append(("global", glob))
+    on: dict[str, str] = {}
+    for scope, rulebook in scopes:
+        enabled = _enabled(rulebook) if (scope == "project" or global_exists()) else set()
+        if enabled is None:
+            lines.append(f"  (!) {rulebook} does not load: run `cupcake verify --harness {harness}`")
+            continue
+        for name in enabled:
+            on.setdefault(name, scope)
+    for name, what in SUMMARY.items():
+        mark = f"ON  ({on[name]})" if name in on else "off"
+        lines.append(f"  {mark:<13} {name}: {what}")
+    if directory is not None:
+        policies = directory / ".cupcake" / "policies" / harness
+        if (policies / "deletes_outside_project.rego").is_file():
+            lines.append(f"  {'ON  (project)':<13} deletes outside the project ask first "
+                         f"(policies/{harness}/deletes_outside_project.rego)")
+    if not global_exists():
+        lines.append("  (!) no global configuration: system paths, .env/keys and the cupcake binary are NOT protected;")
+        lines.append(f"      run `cupcake init --harness {harness} --global` to set them up")
+    lines += [
+        "To relax: `enabled: false` under `builtins:` in .cupcake/rulebook.yml (project) or",
+        f"  {glob} (global); delete or edit a policy file in .cupcake/policies/{harness}/.",
+        "  Switching rulebook_security_guardrails off prints a warning on every evaluation.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def system_drift(cupcake_dir: Path) -> list[str]:

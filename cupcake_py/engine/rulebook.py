@@ -6,8 +6,10 @@ Only loaded when a bundle is (re)built: the validated result is stored in the bu
 signals:                     # shell signals: sh -c COMMAND in the project root, event JSON on stdin
   NAME: {command: "…", timeout_seconds: 5}
 builtins:                    # a listed builtin is enabled unless `enabled: false`
+  # every protecting builtin also takes on_uncertain: ask (default) | deny | allow
   protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
-  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}
+  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}   # ON even when not listed;
+                               # `enabled: false` switches it off (a warning on every evaluation)
   git_block_no_verify: {exceptions: []}
   git_pre_check: {checks: [{command: "make lint", message: "lint failed"}]}
   post_edit_check: {by_extension: {py: {command: "ruff check", message: "ruff failed"}}}
@@ -16,6 +18,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
 telemetry: {enabled: false, destination: .cupcake/telemetry}
 preprocessing: {script_inspection: true}
+require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
 custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
@@ -49,13 +52,21 @@ class Builtin(_Strict):
     enabled: bool = True
 
 
+class Guarding(Builtin):
+    """A builtin that protects something. `on_uncertain`: the decision when a protected target
+    might be touched but static analysis cannot tell (an opaque `$(…)` operand, inline
+    interpreter code, an unreadable hard-link root): ask (default), deny, or allow."""
+
+    on_uncertain: Literal["ask", "deny", "allow"] = "ask"
+
+
 def _nonempty(items: list[str], what: str) -> list[str]:
     if not items or any(not x.strip() for x in items):
         raise ValueError(f"{what} must be a non-empty list of non-empty strings")
     return items
 
 
-class ProtectedPaths(Builtin):
+class ProtectedPaths(Guarding):
     message: str = "This path is read-only and cannot be modified"
     paths: list[str] = Field(default_factory=list)
 
@@ -65,7 +76,7 @@ class ProtectedPaths(Builtin):
         return _nonempty(v, "paths")
 
 
-class RulebookSecurity(Builtin):
+class RulebookSecurity(Guarding):
     message: str = "Cupcake configuration files are protected from modification"
     protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"])
 
@@ -75,7 +86,7 @@ class RulebookSecurity(Builtin):
         return _nonempty(v, "protected_paths")
 
 
-class GitBlockNoVerify(Builtin):
+class GitBlockNoVerify(Guarding):
     message: str = ("Git operations with --no-verify are not permitted. Commit hooks must run for code quality "
                     "and security checks.")
     exceptions: list[str] = Field(default_factory=list)
@@ -122,24 +133,25 @@ class AlwaysInject(Builtin):
     context: list[str | CommandContext | FileContext] = Field(min_length=1)
 
 
-class SystemProtection(Builtin):
+class SystemProtection(Guarding):
     message: str = "Access to critical system path blocked"
     additional_paths: list[str] = Field(default_factory=list)
 
 
-class SensitiveDataProtection(Builtin):
+class SensitiveDataProtection(Guarding):
     message: str = "Blocked access to potentially sensitive file"
     additional_patterns: list[str] = Field(default_factory=list)
 
 
-class CupcakeExecProtection(Builtin):
+class CupcakeExecProtection(Guarding):
     message: str = "Direct execution of Cupcake binary is not permitted"
     allowed_commands: list[str] = Field(default_factory=list)
 
 
 class Builtins(_Strict):
     protected_paths: ProtectedPaths | None = None
-    rulebook_security_guardrails: RulebookSecurity | None = None
+    # Cupcake's own protection: on unless the rulebook says `enabled: false`.
+    rulebook_security_guardrails: RulebookSecurity | None = Field(default_factory=RulebookSecurity)
     git_block_no_verify: GitBlockNoVerify | None = None
     git_pre_check: GitPreCheck | None = None
     post_edit_check: PostEditCheck | None = None
@@ -178,6 +190,7 @@ class Rulebook(_Strict):
     builtins: Builtins = Field(default_factory=Builtins)
     telemetry: Telemetry = Field(default_factory=Telemetry)
     preprocessing: Preprocessing = Field(default_factory=Preprocessing)
+    require_project_config: bool = False
     # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
     # .py paths relative to the .cupcake directory.
     custom_builtins: list[str] = Field(default_factory=list)

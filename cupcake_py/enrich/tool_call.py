@@ -7,12 +7,14 @@ arguments in the harness's own field names, `cwd` as sent) and the harness's hin
 which one a patch text). Out: the same dict with the fields every builtin policy reads:
 - file tools (first `path_args` key holding a non-empty string): `resolved_file_path`
   (absolute, symlinks resolved, relative to `cwd`), `original_file_path`, `is_symlink`.
+- every tool: `tool_paths`, every path the call names (cupcake_py/enrich/tool_paths.py).
 - ApplyPatch (`patch_arg`): `affected_files` (resolved paths of every added/updated/deleted/
   moved file) and `patch_operations` ([{action, path, resolved_path, is_symlink}]).
 - Bash: `tool_input.command` whitespace-normalised outside quotes,
   `affected_parent_directories` (resolved path-like operands, omitted when none),
   `executed_script_path` / `executed_script_content` / `script_inspection_performed` for the
-  first script file the command runs, `executed_scripts` for all of them, and `shell`: the
+  first readable script file the command runs, `executed_scripts` for all of them (unreadable
+  ones with content null), and `shell`: the
   structured analysis of the command as sent (cupcake_py.shell, docs/shell-analysis.md; never
   raises, opaque when unsure). The `workdir_arg` argument, when present, is the base for
   relative paths.
@@ -65,12 +67,15 @@ def bash_fields(command: str, base: str, script_inspection: bool) -> dict[str, A
         scripts = []
         for run in shell.executed_scripts(command, base):
             content = shell.read_script(run.path)
-            if content is not None:
-                scripts.append({"path": run.path, "command_word": run.word, "content": content})
+            # an unreadable script (missing, not a regular file, no permission) is listed with
+            # content null, never dropped: a policy inspecting scripts can tell "not seen" from "clean"
+            scripts.append({"path": run.path, "command_word": run.word, "content": content})
+        readable = [sc for sc in scripts if sc["content"] is not None]
+        if readable:
+            out["executed_script_path"] = readable[0]["path"]
+            out["executed_script_content"] = readable[0]["content"]
         if scripts:
-            out["executed_script_path"] = scripts[0]["path"]
-            out["executed_script_content"] = scripts[0]["content"]
-            out["script_inspection_performed"] = True
+            out["script_inspection_performed"] = bool(readable)
             out["executed_scripts"] = scripts
     return out
 
@@ -99,8 +104,11 @@ def enrich_tool_call(out: dict[str, Any], hints: PathHints, *, script_inspection
         if isinstance(value, str) and value:
             out.update(path_fields(value, cwd))
             break
+    from cupcake_py.enrich.tool_paths import tool_paths
+
+    out["tool_paths"] = tool_paths(str(tool_name), args, cwd)
     patch = args.get(hints.patch_arg) if hints.patch_arg else None
-    if tool_name == "ApplyPatch" and isinstance(patch, str):
+    if tool_name in ("ApplyPatch", "Patch") and isinstance(patch, str):
         out.update(patch_fields(patch, cwd))
     if tool_name == "Bash" and isinstance(args.get("command"), str):
         from cupcake_py.enrich.shell_words import normalize_whitespace

@@ -14,7 +14,7 @@ from cupcake_py.harness.opencode.examples import Case, Outcome, examples_dir, lo
 CASES = load_cases()
 PROJECT_CASES = [c for c in CASES if c.project == "project"]
 # rule ids of the shipped builtins (always_inject answers with context, not a rule id)
-BUILTIN_RULE_IDS = {"BUILTIN-PROTECTED-PATHS", "BUILTIN-PROTECTED-PATHS-PARENT", "BUILTIN-PROTECTED-PATHS-SCRIPT",
+BUILTIN_RULE_IDS = {"BUILTIN-PROTECTED-PATHS", "BUILTIN-PROTECTED-PATHS-PARENT", "BUILTIN-PROTECTED-PATHS-UNCERTAIN",
                     "BUILTIN-RULEBOOK-SECURITY", "BUILTIN-GIT-BLOCK-NO-VERIFY", "BUILTIN-GIT-CHECK",
                     "BUILTIN-POST-EDIT", "BUILTIN-ENFORCE-FULL-READ", "GLOBAL-BUILTIN-SYSTEM-PROTECTION",
                     "GLOBAL-BUILTIN-SENSITIVE-DATA", "GLOBAL-BUILTIN-CUPCAKE-EXEC"}
@@ -35,7 +35,8 @@ def test_example_project_enables_every_builtin_and_cases_cover_them() -> None:
     every = set(Builtins.model_fields)
     project = load_rulebook(examples_dir() / "project" / ".cupcake" / "rulebook.yml").builtins.enabled()
     glob = load_rulebook(examples_dir() / "global-config" / "rulebook.yml").builtins.enabled()
-    assert set(project) == every - GLOBAL_ONLY and set(glob) == GLOBAL_ONLY
+    # the rulebook security guardrails are on everywhere unless switched off
+    assert set(project) == every - GLOBAL_ONLY and set(glob) == GLOBAL_ONLY | {"rulebook_security_guardrails"}
     seen = {r for c in PROJECT_CASES for r in c.expect.get("rule_ids", [])}
     assert BUILTIN_RULE_IDS <= seen, sorted(BUILTIN_RULE_IDS - seen)
     contexts = [x for c in PROJECT_CASES for x in c.expect.get("context", [])]

@@ -6,8 +6,8 @@ stay as sent:
 - `tool_name` (mapped via tool_map.json), `tool_input` (copy of `args`; for Bash the
   `command` is whitespace-normalized outside quotes), `tool_response` (copy of `result`),
   `harness: "opencode"`.
-- the neutral fields (resolved_file_path, patch_operations/affected_files, Bash analysis and
-  the structured `shell` analysis): see cupcake_py/enrich/tool_call.py. OpenCode's hints: path args from tool_map.json
+- the neutral fields (resolved_file_path, tool_paths, patch_operations/affected_files, Bash
+  analysis and the structured `shell` analysis): see cupcake_py/enrich/tool_call.py. OpenCode's hints: path args from tool_map.json
   (`filePath`, `file_path`, `path`), Bash `workdir`, apply_patch `patchText`.
 The harness never adds `signals` or `builtin_config`; the engine does.
 """
