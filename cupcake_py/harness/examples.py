@@ -12,7 +12,8 @@ Case file:
      "args": ["--strict"],                                         # optional extra eval options
      "event": {...}, "expect": {...response...}, "exit": 0,
      "stderr": "..."}                                              # optional: text stderr must contain
-`$PROJECT` in any string is the (symlink-free) path of the project copy, `$HOME` the home dir.
+`$PROJECT` in any string is the (symlink-free) path of the project copy, `$HOME` the home dir,
+`$RUN` a token unique to this run (session ids: per-session state never leaks between runs).
 `run` steps execute with `sh -c` in the project copy, with the case's environment (its cache and
 config dirs), a fixed git identity, no user or system git configuration, and `$CUPCAKE` = the
 cupcake command (e.g. to record state with an earlier event). Cases run with `--timeout 60` unless they set --timeout (examples
@@ -112,13 +113,18 @@ def materialize(case: Case, workdir: Path, env: dict[str, str] | None = None) ->
         elif "run" in step:
             import shlex
 
-            run_env = {**(env or os.environ), **GIT_ENV, "CUPCAKE": " ".join(map(shlex.quote, cupcake_command()))}
+            run_env = {**(env or os.environ), **GIT_ENV, "CUPCAKE": " ".join(map(shlex.quote, cupcake_command())),
+                       "RUN": RUN}
             subprocess.run(["/bin/sh", "-c", step["run"]], cwd=dest, env=run_env, check=True,
                            capture_output=True, timeout=60)
         else:
             raise ValueError(f"{case.name}: unknown setup step {step}")
     return dest
 
+
+# `$RUN` in events (and `$RUN` in setup commands): unique per process, so state an evaluation keeps per
+# session (Claude Code halts) never leaks from one run of the examples into the next.
+RUN = f"run{os.getpid()}x{os.urandom(4).hex()}"
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Example", "GIT_AUTHOR_EMAIL": "example@example.com", "GIT_COMMITTER_NAME": "Example",
            "GIT_COMMITTER_EMAIL": "example@example.com", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
@@ -168,7 +174,8 @@ def prepare_configs(cases: list[Case], config_root: Path) -> None:
 
 def run_case(case: Case, workdir: Path, env: dict[str, str]) -> Outcome:
     project = materialize(case, workdir, env)
-    mapping = {"$PROJECT": str(project), "$XDG_CONFIG_HOME": env.get("XDG_CONFIG_HOME", ""), "$HOME": str(Path.home())}
+    mapping = {"$PROJECT": str(project), "$XDG_CONFIG_HOME": env.get("XDG_CONFIG_HOME", ""), "$HOME": str(Path.home()),
+               "$RUN": RUN}
     event = substitute(case.event, mapping)
     stdin = event.encode("utf-8") if isinstance(event, str) else json.dumps(event).encode("utf-8")
     args = case.args if any(a.startswith("--timeout") for a in case.args) else [*case.args, "--timeout", "60"]
