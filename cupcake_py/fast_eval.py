@@ -15,7 +15,6 @@ harness's fail-closed one.
 
 from __future__ import annotations
 
-import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
 import os
 import sys
 
@@ -25,6 +24,11 @@ from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
 from cupcake_py.harness import UnknownHarness, get
 from cupcake_py.lazylog import LazyLogger
+
+try:
+    import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
+except ImportError:  # not a CPython private module everywhere: the public one has the same functions
+    import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
