@@ -46,9 +46,10 @@ def build_cmd(
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.gc_pause import gc_paused
 
     try:
-        with declared_for(builtins):
+        with declared_for(builtins), gc_paused(freeze=True):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))
