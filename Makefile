@@ -22,6 +22,9 @@ node-deps:
 	  cd plugin-ts && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error ); \
 	fi
 	@cd tests/js && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
+	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
+	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
+	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -31,10 +34,12 @@ plugin: node-deps
 bench-plugin: venv node-deps
 	@cd plugin-ts && npm run --silent bench
 
-# The main job: example OpenCode events through `cupcake eval` (policies compiled by cupcake-py,
-# run under wasmtime), printed as event -> decision -> reason.
+# The main job: example OpenCode and Claude Code events through `cupcake eval --harness opencode|claude`
+# (policies compiled by cupcake-py, run under wasmtime), printed as event -> decision -> reason.
 demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.claude.demo
 
 test: venv node-deps
 	@$(PY) -m ruff check --quiet .

@@ -43,7 +43,9 @@ def measure(project: Path, command: str, rounds: int) -> list[dict[str, Any]]:
 
     event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "tool": "bash",
              "args": {"command": command}}
-    ev = Evaluation(EvalOptions(policy_dir=str(project), timeout=60.0, debug_files=True), Trace())
+    from cupcake_py.harness import get
+
+    ev = Evaluation(EvalOptions(policy_dir=str(project), timeout=60.0, debug_files=True), Trace(), get("opencode"))
     final = ev.run(orjson.dumps(event))
     out = []
     for scope, cfg in (("global", find_global(None)), ("project", find_project(str(project)))):

@@ -4,7 +4,9 @@
     .venv/bin/python benches/eval_cold.py [--runs 15]
 
 Events: a routed Read (WASM evaluation, no signals) and a routing miss (PermissionRequest:
-no WASM) in a copy of harness/opencode/examples/engine-project, and a routed Read in a
+no WASM) in a copy of harness/opencode/examples/engine-project, the same two for
+`--harness claude` in a copy of harness/claude/examples/project (a Read routed to the shipped
+builtins, and a Notification nothing is routed to), and a routed Read in a
 project whose only policy needs no host builtins (shows what the host builtin library
 import costs). "host floor" is the host's share of the routed Read: a process that only
 imports the host, loads the same compiled bundle (native-code cache hit) and evaluates the
@@ -31,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from cupcake_py.harness.opencode.examples import cupcake_command, examples_dir  # noqa: E402
+from cupcake_py.harness.examples import cupcake_command, examples_dir  # noqa: E402
 
 FLOOR = """
 import sys
@@ -121,9 +123,17 @@ def main() -> None:
         }
         events["routed Read, no host builtins"] = {**events["routed Read (WASM)"], "cwd": str(native)}
         eval_cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
-        for ev in events.values():  # warm the bundle cache and the native-code cache
-            _, _, out = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
-            print("warm-up:", out.decode().strip())
+        claude_project = root / "claude-project"
+        shutil.copytree(examples_dir("claude") / "project", claude_project, symlinks=True)
+        claude = {"session_id": "bench", "cwd": str(claude_project)}
+        events["claude: routed Read (WASM)"] = {**claude, "hook_event_name": "PreToolUse", "tool_name": "Read",
+                                               "tool_input": {"file_path": str(claude_project / "src/app.py")}}
+        events["claude: routing miss"] = {**claude, "hook_event_name": "Notification", "message": "m"}
+        commands = {name: [*cupcake_command(), "eval", "--harness", "claude"] if name.startswith("claude:")
+                    else eval_cmd for name in events}
+        for name, ev in events.items():  # warm the bundle cache and the native-code cache
+            _, _, out = timed(commands[name], json.dumps(ev).encode(), Path(str(ev["cwd"])), env)
+            print("warm-up:", out.decode().strip()[:100])
         floor = _floor_files(root, project, events["routed Read (WASM)"], eval_cmd, env)
         floor_cmd = [sys.executable, "-c", FLOOR, str(floor[0]), str(floor[1])]
         print("warm-up:", timed(floor_cmd, b"", project, env)[2].decode().strip()[:100])
@@ -138,7 +148,7 @@ def main() -> None:
                     w, c, _ = timed(floor_cmd, b"", project, env)
                 else:
                     ev = events[name]
-                    w, c, _ = timed(eval_cmd, json.dumps(ev).encode(), Path(ev["cwd"]), env)
+                    w, c, _ = timed(commands[name], json.dumps(ev).encode(), Path(str(ev["cwd"])), env)
                 wall[name].append(w)
                 cpu[name].append(c)
         base_wall, base_cpu = statistics.median(wall["import wasmtime"]), statistics.median(cpu["import wasmtime"])

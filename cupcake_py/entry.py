@@ -20,11 +20,19 @@ def main() -> None:
 
         gc.set_threshold(100_000, 50, 100)
         try:
-            from cupcake_py.engine.fast_eval import main as eval_main
+            from cupcake_py.fast_eval import main as eval_main
         except ImportError:
             pass
         else:
-            rc = eval_main(argv[1:])
+            try:
+                rc = eval_main(argv[1:])
+            except BaseException:  # noqa: BLE001 - e.g. the hard-deadline alarm inside a failure handler
+                # Never exit 1 or with a traceback (Claude Code would run the tool): exit 2 blocks.
+                try:
+                    sys.stderr.write("cupcake: the evaluation failed while answering; blocked (fail closed)\n")
+                except (OSError, ValueError):
+                    pass
+                rc = 2
             # Skip interpreter teardown (GC over wasmtime's ctypes objects costs tens of ms
             # on every agent tool call). Every output of the evaluation is already written
             # and closed by now; only the standard streams need flushing.
@@ -36,7 +44,7 @@ def main() -> None:
                     rc = rc or 2  # the answer could not be delivered: fail closed
             os._exit(rc)
     if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
-        from cupcake_py.engine.serve import main as serve_main
+        from cupcake_py.serve import main as serve_main
 
         raise SystemExit(serve_main(argv[1:]))
     from cupcake_py.cli import run

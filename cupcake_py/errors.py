@@ -43,3 +43,8 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.row}:{self.col}"
+
+
+class EventError(CupcakeError):
+    """The event on stdin is not a valid event of the selected harness; the message says where
+    and why."""

@@ -31,17 +31,19 @@ class WarmEngine:
             from cupcake_py.engine.options import EvalOptions
             from cupcake_py.engine.project import find_project
             from cupcake_py.engine.routed_aggregator import entrypoint
+            from cupcake_py.harness import get
             from cupcake_py.host import HostOptions, PolicyModule
 
-            return bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule, entrypoint
+            return (bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule, entrypoint,
+                    get("opencode"))
 
         (self.bundles, self.Evaluation, self.Trace, EvalOptions, find_project, HostOptions,
-         self.PolicyModule, self.aggregator) = product_import("the engine (cupcake_py.engine)", imports)
+         self.PolicyModule, self.aggregator, self.harness) = product_import("the engine (cupcake_py.engine)", imports)
         glob = dict(global_config=str(global_config)) if global_config else dict(no_global=True)
         self.opts = EvalOptions(policy_dir=str(project), timeout=60.0, **glob)
         self.raw = event_json
         dbg = self.Evaluation(EvalOptions(policy_dir=str(project), timeout=60.0, debug_files=True, **glob),
-                              self.Trace())
+                              self.Trace(), self.harness)
         self.final = dbg.run(event_json)
         self.policy_input = dbg.trace.notes.get("project policy input")
         self.bundle, _ = self.bundles.load(find_project(str(project)))
@@ -49,7 +51,7 @@ class WarmEngine:
         self.module = self.PolicyModule.load(self.bundle.wasm, self.host_options) if self.bundle.wasm else None
 
     def decide(self) -> None:
-        self.Evaluation(self.opts, self.Trace()).run(self.raw)
+        self.Evaluation(self.opts, self.Trace(), self.harness).run(self.raw)
 
     def variants(self) -> dict[str, Callable[[], None]]:
         out: dict[str, Callable[[], None]] = {"full decision (Evaluation.run)": self.decide}

@@ -190,63 +190,77 @@ def _default_policy_root() -> Path:
 
 class Harness(StrEnum):
     opencode = "opencode"
+    claude = "claude"
 
 
-def _config(policy_dir: str | None):  # type: ignore[no-untyped-def]
-    from cupcake_py.engine.project import ProjectError, find_project
+def _config(policy_dir: str | None, harness: str | None = None):  # type: ignore[no-untyped-def]
+    from cupcake_py.engine.project import DEFAULT_POLICY_SUBDIR, ProjectError, find_project
 
     try:
-        return find_project(policy_dir)
+        return find_project(policy_dir, harness=harness or DEFAULT_POLICY_SUBDIR)
     except ProjectError as e:
         raise _fail(str(e)) from None
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up (opencode)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
-                                 "instead of the project in the current directory."),
+                                 "instead of the project in the current directory (claude: hooks in "
+                                 "~/.claude/settings.json)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
+                                   "settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
                                    "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
     """Create a cupcake configuration: .cupcake/ (rulebook, system policies, an example
-    policy and one that asks before deletes outside the project, with tests) and the
-    OpenCode plugin (.opencode/plugin/cupcake.js). When no global config exists, it is
-    created too (system paths, .env/keys, the cupcake binary: global-only protections),
-    unless --no-global. Prints what is protected and how to relax it.
+    policy and one that asks before deletes outside the project, with tests) and the agent's
+    hook: the OpenCode plugin (.opencode/plugin/cupcake.js) or cupcake's command hooks merged
+    into Claude Code's .claude/settings.json (your own hooks and settings are kept). When no
+    global config exists, it is created too (system paths, .env/keys, the cupcake binary:
+    global-only protections), unless --no-global. Prints what is protected and how to relax it.
 
     Safe to re-run: files that already match are left alone and files you changed are
-    kept (use --force to overwrite them).
+    kept (use --force to overwrite them); Claude Code hooks are replaced, never duplicated.
     """
     from cupcake_py.authoring import scaffold
 
-    if global_:
-        written = scaffold.init_global(force)
-    else:
-        make_global = not no_global and not scaffold.global_exists()
-        written = scaffold.init_project(directory, force) + (scaffold.init_global(force, plugin=False) if make_global else [])
+    try:
+        if uninstall:
+            written = scaffold.uninstall_hooks(None if global_ else directory, harness.value)
+        elif global_:
+            written = scaffold.init_global(force, harness=harness.value)
+        else:
+            make_global = not no_global and not scaffold.global_exists()
+            written = scaffold.init_project(directory, force, harness.value) + (
+                scaffold.init_global(force, plugin=False, harness=harness.value) if make_global else [])
+    except CupcakeError as e:  # e.g. a Claude Code settings file that is not a JSON object
+        raise _fail(str(e)) from None
     for w in written:
         typer.echo(f"{w.action:<11} {w.path}")
     kept = [w for w in written if w.action == "kept"]
     if kept:
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
+    if uninstall:
+        return
     typer.echo("")
-    typer.echo(scaffold.protections_summary(None if global_ else directory), nl=False)
+    typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
     if not global_:
-        typer.echo("next: edit .cupcake/policies/opencode/, then `cupcake verify --harness opencode`")
+        typer.echo(f"next: edit .cupcake/policies/{harness.value}/, then `cupcake verify --harness {harness.value}`")
 
 
 def inspect_cmd(
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
                                    "found from the current directory)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+    harness: Harness = typer.Option(Harness.opencode, "--harness", help="Whose policies/<harness>/ to list."),
 ) -> None:
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
 
-    cfg = _config(policy_dir)
+    cfg = _config(policy_dir, harness.value)
     try:
         rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
@@ -257,7 +271,7 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent (opencode)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent: opencode or claude."),
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
@@ -265,9 +279,9 @@ def verify_cmd(
     and the policy tests pass. Exit status 1 when any step fails."""
     from cupcake_py.authoring.verify import verify
 
-    cfg = _config(policy_dir)
+    cfg = _config(policy_dir, harness.value)
     if cfg is None:
-        raise _fail("no .cupcake directory here or in a parent (run `cupcake init --harness opencode`)")
+        raise _fail(f"no .cupcake directory here or in a parent (run `cupcake init --harness {harness.value}`)")
     result = verify(cfg)
     sys.stdout.write(result.text())
     if not result.ok:

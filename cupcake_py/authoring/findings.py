@@ -54,9 +54,9 @@ _RULES: tuple[LintRule, ...] = (
              "Definitions of one decision verb are split by another verb's definitions"),
     # ours: what the harness really sends
     LintRule("unknown-event", "error", "harness", "No harness knows this event name"),
-    LintRule("event-not-in-harness", "warning", "harness", "The OpenCode harness never sends this event"),
-    LintRule("unknown-tool", "error", "harness", "A tool name that OpenCode's events never carry"),
-    LintRule("legacy-tool", "warning", "harness", "A tool that OpenCode 1.18 no longer has"),
+    LintRule("event-not-in-harness", "warning", "harness", "The harness (OpenCode, or Claude Code under policies/claude/) never sends this event"),
+    LintRule("unknown-tool", "error", "harness", "A tool name that the harness's events never carry"),
+    LintRule("legacy-tool", "warning", "harness", "A tool the current agent (OpenCode 1.18, Claude Code 2.1.197) no longer has"),
     LintRule("guard-tool-not-routed", "error", "harness",
              "A rule tests input.tool_name for a tool the policy is not routed to"),
     LintRule("guard-event-not-routed", "error", "harness",
@@ -66,8 +66,8 @@ _RULES: tuple[LintRule, ...] = (
     LintRule("signal-undeclared", "error", "harness", "required_signals names a signal nothing provides"),
     LintRule("signal-not-required", "warning", "harness",
              "input.signals.X is read but X is not in required_signals, so it is never gathered"),
-    LintRule("tool-input-field", "error", "harness", "tool_input field that the routed OpenCode tools do not have"),
-    LintRule("unknown-input-field", "warning", "harness", "input field that no OpenCode event carries"),
+    LintRule("tool-input-field", "error", "harness", "tool_input field that the routed tools of the harness do not have"),
+    LintRule("unknown-input-field", "warning", "harness", "input field that no event of the harness carries"),
     # hygiene
     LintRule("unused-import", "warning", "hygiene", "An import is never used"),
     LintRule("unused-variable", "warning", "hygiene", "A local variable is assigned but never used"),

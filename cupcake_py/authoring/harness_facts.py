@@ -1,28 +1,30 @@
-"""What the lint rules know about the OpenCode harness and Cupcake's conventions: events,
-the verb/event matrix, tool names and their argument names (from tool_map.json), and the
-top-level fields of the input policies see."""
+"""What the lint rules know about each harness and Cupcake's conventions: events, the
+verb/event matrix, tool names and their argument names (from each harness's tool_map.json),
+and the top-level fields of the input policies see.
+
+A policy file's harness is the directory it sits in (`policies/claude/**`) or its package
+(`cupcake.policies.claude.*`): those are linted against Claude Code, everything else
+(policies/opencode/**, shared builtins, loose files) against OpenCode (`facts_for`)."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
-from cupcake_py.engine.routing import KNOWN_EVENTS, VERB_RULES
-from cupcake_py.harness.opencode import data
+from cupcake_py.engine.routing import VERB_RULES
 
 VERBS = VERB_RULES
-HARNESS_EVENTS: frozenset[str] = KNOWN_EVENTS
-# Events of Cupcake's other harnesses (Claude Code, Cursor, Factory): valid names, never sent by OpenCode.
-OTHER_HARNESS_EVENTS = frozenset({
-    "UserPromptSubmit", "Stop", "SubagentStop", "Notification", "PreCompact", "SessionStart", "SessionEnd",
-    "beforeShellExecution", "beforeMCPExecution", "afterFileEdit", "beforeReadFile", "beforeSubmitPrompt", "stop",
-})
-ALL_EVENTS = HARNESS_EVENTS | OTHER_HARNESS_EVENTS
+# Events of Cupcake's harnesses cupcake-py does not speak (Cursor, Factory): valid names, never sent here.
+FOREIGN_EVENTS = frozenset({"beforeShellExecution", "beforeMCPExecution", "afterFileEdit", "beforeReadFile",
+                            "beforeSubmitPrompt", "stop"})
 
 # Cupcake's matrix: the verbs that have an effect for each event.
 VERB_MATRIX: dict[str, frozenset[str]] = {
     "PreToolUse": frozenset({"halt", "deny", "block", "ask", "modify", "add_context"}),
     "PermissionRequest": frozenset({"halt", "deny", "block", "modify"}),
     "PostToolUse": frozenset({"halt", "block", "add_context"}),
+    "PostToolUseFailure": frozenset({"halt", "block", "add_context"}),
     "Stop": frozenset({"halt", "block"}),
     "SubagentStop": frozenset({"halt", "block"}),
     "Notification": frozenset({"halt", "block"}),
@@ -38,42 +40,100 @@ MODIFY_REQUIRED = ("reason", "rule_id", "updated_input")
 DECISION_FIELDS = frozenset({"reason", "severity", "rule_id", "agent_context", "question"})
 MODIFY_FIELDS = frozenset({"reason", "severity", "rule_id", "agent_context", "updated_input", "priority"})
 
-# Tools that existed in older OpenCode (or Claude Code) but are not in OpenCode 1.18.33.
-LEGACY_TOOLS = frozenset({"List", "Patch", "TodoRead", "MultiEdit", "NotebookEdit", "Batch", "CodeSearch"})
-
-# Top-level input fields: the event as sent (event.schema.json) plus the engine's enrichment.
+# Top-level input fields every harness's enrichment adds (cupcake_py/enrich/tool_call.py + the engine).
 ENRICHED_FIELDS = frozenset({
-    "tool_name", "tool_input", "tool_response", "resolved_file_path", "original_file_path", "is_symlink",
+    "tool", "tool_name", "tool_input", "tool_response", "resolved_file_path", "original_file_path", "is_symlink",
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
-    "builtin_config", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
+    "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
     "history",  # the engine's `history` signal (docs/governance.md)
 })
 
 
-@functools.cache
-def tool_names() -> dict[str, str]:
-    """tool_name (as policies see it) -> OpenCode tool id, for the mapped built-in tools."""
-    return {name: tool for tool, name in data.tool_map()["map"].items()}
+class Facts:
+    """One harness as the linter sees it. `tool_names`: normalised tool_name -> the agent's own
+    tool id; `tool_args`: normalised tool_name -> argument names."""
+
+    def __init__(self, name: str, label: str, events: frozenset[str], legacy: frozenset[str],
+                 tool_map: Callable[[], dict[str, Any]], event_schema: Callable[[], dict[str, Any]],
+                 extra_fields: frozenset[str] = frozenset(), native_names: bool = False) -> None:
+        self.name, self.label, self.events, self.legacy = name, label, events, legacy
+        self._tool_map, self._event_schema, self._extra = tool_map, event_schema, extra_fields
+        self.native_names = native_names  # the tool_args keys are the agent's names (Claude) or ids (OpenCode)
+
+    @functools.cached_property
+    def tool_names(self) -> dict[str, str]:
+        tm = self._tool_map()
+        if self.native_names:
+            return {tm["map"].get(native, native): native for native in tm["tool_args"]
+                    if tm["map"].get(native, native) != native or native not in tm["map"].values()}
+        return {name: tool for tool, name in tm["map"].items()}
+
+    @functools.cached_property
+    def tool_args(self) -> dict[str, frozenset[str]]:
+        tm = self._tool_map()
+        out: dict[str, frozenset[str]] = {}
+        for name, tool in self.tool_names.items():
+            spec = tm["tool_args"].get(tool)
+            if spec is not None:
+                aliases = frozenset(tm.get("aliases", {}).get(name, {}).values())
+                out[name] = frozenset(spec.get("required", {})) | frozenset(spec.get("optional", {})) | aliases
+        return out
+
+    @functools.cached_property
+    def input_fields(self) -> frozenset[str]:
+        return frozenset(self._event_schema()["properties"]) | ENRICHED_FIELDS | self._extra
+
+    @functools.cached_property
+    def current_tools(self) -> frozenset[str]:
+        """tool_name values the agent really sends for its built-in tools."""
+        return frozenset(self.tool_names) - self.legacy
+
+    @property
+    def all_events(self) -> frozenset[str]:
+        return ALL_EVENTS
+
+
+def _opencode() -> Facts:
+    from cupcake_py.harness.opencode import data
+
+    return Facts("opencode", "OpenCode", frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"}),
+                 # Tools that existed in older OpenCode (or Claude Code) but are not in OpenCode 1.18.33.
+                 frozenset({"List", "Patch", "TodoRead", "MultiEdit", "NotebookEdit", "Batch", "CodeSearch"}),
+                 data.tool_map, data.event_schema)
+
+
+def _claude() -> Facts:
+    from cupcake_py.harness.claude import data
+
+    return Facts("claude", "Claude Code", frozenset(data.event_schema()["properties"]["hook_event_name"]["enum"]),
+                 # Tools of older Claude Code versions (or of OpenCode) that 2.1.197 does not have.
+                 frozenset({"MultiEdit", "TodoWrite", "TodoRead", "LS", "List", "Patch", "ApplyPatch"}),
+                 data.tool_map, data.event_schema, frozenset({"mcp", "tool_response", "duration_ms", "prompt_id",
+                                                              "effort", "agent_transcript_path", "custom_instructions",
+                                                              "background_tasks", "session_crons"}),
+                 native_names=True)
+
+
+ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS
 
 
 @functools.cache
-def tool_args() -> dict[str, frozenset[str]]:
-    """tool_name -> every argument name OpenCode sends for that tool."""
-    out: dict[str, frozenset[str]] = {}
-    args = data.tool_map()["tool_args"]
-    for name, tool in tool_names().items():
-        spec = args.get(tool)
-        if spec is not None:
-            out[name] = frozenset(spec.get("required", {})) | frozenset(spec.get("optional", {}))
-    return out
+def facts(name: str) -> Facts:
+    return {"opencode": _opencode, "claude": _claude}[name]()
 
 
-@functools.cache
-def input_fields() -> frozenset[str]:
-    return frozenset(data.event_schema()["properties"]) | ENRICHED_FIELDS
+def harness_of(path: str, package: str = "") -> str:
+    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude), or whose
+    package the policy declares (`cupcake.policies.claude.…`); else opencode."""
+    parts = path.replace("\\", "/").split("/")
+    for i in range(len(parts) - 1):
+        if parts[i] == "policies" and parts[i + 1] == "claude":
+            return "claude"
+    if package.startswith(("cupcake.policies.claude.", "cupcake.global.policies.claude.")):
+        return "claude"
+    return "opencode"
 
 
-def current_tools() -> frozenset[str]:
-    """tool_name values OpenCode 1.18 really sends for its built-in tools."""
-    return frozenset(tool_names()) - LEGACY_TOOLS
+def facts_for(path: str, package: str = "") -> Facts:
+    return facts(harness_of(path, package))

@@ -1,5 +1,6 @@
-"""Rules about what the OpenCode harness really sends: event and tool names, routing that
-disagrees with a rule's own guards, signals, `tool_input` fields and top-level input fields."""
+"""Rules about what the harness really sends (OpenCode, or Claude Code for files under
+policies/claude/; harness_facts.facts_for): event and tool names, routing that disagrees with a
+rule's own guards, signals, `tool_input` fields and top-level input fields."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: str | N
     return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)  # type: ignore[arg-type]
 
 
-def _tool_guard(rule: A.Rule) -> list[astq.Guard]:
+def _tool_guard(rule: A.Rule, F: H.Facts) -> list[astq.Guard]:  # noqa: N803 - the harness facts
     """Guards on the tool, all expressed as tool_name values (`input.tool` ids are mapped)."""
     out = []
-    names = {tool: name for name, tool in H.tool_names().items()}
+    names = {tool: name for name, tool in F.tool_names.items()}
     for g in astq.guards(rule, GUARD_FIELDS):
         if g.field == "tool_name":
             out.append(g)
@@ -42,61 +43,62 @@ def _allowed(gs: list[astq.Guard]) -> frozenset[str] | None:
     return out
 
 
-def _event_problem(name: str) -> tuple[str, str] | None:
-    if name in H.HARNESS_EVENTS:
+def _event_problem(name: str, F: H.Facts) -> tuple[str, str] | None:  # noqa: N803
+    if name in F.events:
         return None
-    if name in H.OTHER_HARNESS_EVENTS:
-        return ("event-not-in-harness", f"event `{name}` is never sent by the OpenCode harness (it sends "
-                f"{', '.join(sorted(H.HARNESS_EVENTS))})")
-    return ("unknown-event", f"unknown event `{name}`{hint(name, H.ALL_EVENTS)}; OpenCode sends "
-            f"{', '.join(sorted(H.HARNESS_EVENTS))}")
+    if name in H.ALL_EVENTS:
+        return ("event-not-in-harness", f"event `{name}` is never sent by the {F.label} harness (it sends "
+                f"{', '.join(sorted(F.events))})")
+    return ("unknown-event", f"unknown event `{name}`{hint(name, H.ALL_EVENTS)}; {F.label} sends "
+            f"{', '.join(sorted(F.events))}")
 
 
-def _tool_problem(name: str, raw_id: bool) -> tuple[str, str, str | None] | None:
+def _tool_problem(name: str, raw_id: bool, F: H.Facts) -> tuple[str, str, str | None] | None:  # noqa: N803
     """(rule, message, severity) for a tool name used in routing/guards (`raw_id`: compared
-    with `input.tool`, which carries OpenCode's ids)."""
-    ids = set(H.tool_names().values())
-    current = H.current_tools()
+    with `input.tool`, which carries the agent's own tool ids)."""
+    ids = set(F.tool_names.values())
+    current = F.current_tools
     if raw_id:
         if name in ids:
             return None
-        if name in H.tool_names():
-            return ("unknown-tool", f"input.tool carries OpenCode's tool id `{H.tool_names()[name]}`, not `{name}`",
+        if name in F.tool_names:
+            return ("unknown-tool", f"input.tool carries {F.label}'s tool id `{F.tool_names[name]}`, not `{name}`",
                     None)
         s = did_you_mean(name, ids)
-        return ("unknown-tool", f"unknown OpenCode tool id `{name}` (did you mean `{s}`?)", None) if s else None
+        return ("unknown-tool", f"unknown {F.label} tool id `{name}` (did you mean `{s}`?)", None) if s else None
     if name == "*" or name in current:
         return None
-    if name in H.LEGACY_TOOLS:
-        return ("legacy-tool", f"OpenCode 1.18 has no `{name}` tool; this never matches current events", None)
-    if name in ids and H.tool_names().get(name) is None:
-        mapped = {tool: n for n, tool in H.tool_names().items()}[name]
-        return ("unknown-tool", f"`{name}` is OpenCode's tool id; policies see tool_name `{mapped}`", None)
+    if name in F.legacy:
+        return ("legacy-tool", f"{F.label} has no `{name}` tool; this never matches current events", None)
+    if name in ids and F.tool_names.get(name) is None:
+        mapped = {tool: n for n, tool in F.tool_names.items()}[name]
+        return ("unknown-tool", f"`{name}` is {F.label}'s tool id; policies see tool_name `{mapped}`", None)
     s = did_you_mean(name, current)
     if s:
         return ("unknown-tool", f"unknown tool `{name}` (did you mean `{s}`?)", None)
-    if "_" in name:  # MCP tools (`<server>_<tool>`) and custom tools keep their names
+    if "_" in name:  # MCP tools (`<server>_<tool>`, `mcp__<server>__<tool>`) and custom tools keep their names
         return None
-    return ("unknown-tool", f"`{name}` is not an OpenCode built-in tool ({', '.join(sorted(current))}); fine if it "
+    return ("unknown-tool", f"`{name}` is not a {F.label} built-in tool ({', '.join(sorted(current))}); fine if it "
             "is a custom tool", "info")
 
 
-def _has_current(tools: Iterable[str]) -> bool:
-    """A list that also names a current tool keeps legacy names for older OpenCode versions:
+def _has_current(tools: Iterable[str], F: H.Facts) -> bool:  # noqa: N803
+    """A list that also names a current tool keeps legacy names for older agent versions:
     harmless, so legacy-tool is reported only for lists that can never match today."""
-    return any(t in H.current_tools() for t in tools)
+    return any(t in F.current_tools for t in tools)
 
 
 def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if mi.is_test or mi.is_system:
         return
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
     for e in mi.events:
-        p = _event_problem(e)
+        p = _event_problem(e, F)
         if p:
             yield _f(p[0], mi.routing_location(e), mi, p[1])
-    compat = _has_current(mi.tools)
+    compat = _has_current(mi.tools, F)
     for t in mi.tools:
-        tp = _tool_problem(t, raw_id=False)
+        tp = _tool_problem(t, False, F)
         if tp and not (compat and tp[0] == "legacy-tool"):
             yield _f(tp[0], mi.routing_location(t), mi, tp[1], tp[2])
     for rule in mi.module.rules:
@@ -104,12 +106,12 @@ def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
             for g in astq.guards(r, GUARD_FIELDS):
                 for v in sorted(g.values):
                     if g.field == "hook_event_name":
-                        p = _event_problem(v)
+                        p = _event_problem(v, F)
                         if p:
                             yield _f(p[0], g.location, mi, p[1])
                     else:
-                        tp = _tool_problem(v, raw_id=g.field == "tool")
-                        if tp and not (g.field == "tool_name" and _has_current(g.values) and tp[0] == "legacy-tool"):
+                        tp = _tool_problem(v, g.field == "tool", F)
+                        if tp and not (g.field == "tool_name" and _has_current(g.values, F) and tp[0] == "legacy-tool"):
                             yield _f(tp[0], g.location, mi, tp[1], tp[2])
 
 
@@ -121,8 +123,9 @@ def guards_vs_routing(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     tool_cover: set[str] = set()
     event_cover: set[str] = set()
     all_tool_guarded = all_event_guarded = True
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
     for r in mi.verb_rules():
-        tg, eg = _tool_guard(r), _event_guard(r)
+        tg, eg = _tool_guard(r, F), _event_guard(r)
         tools, events = _allowed(tg), _allowed(eg)
         for gs, allowed, what in ((tg, tools, "input.tool_name"), (eg, events, "input.hook_event_name")):
             if allowed is not None and not allowed and len(gs) > 1:
@@ -191,9 +194,9 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
                      f"gathered{hint(name, mi.signals)}")
 
 
-def _rule_tools(mi: ModuleInfo, rule: A.Rule) -> frozenset[str] | None:
+def _rule_tools(mi: ModuleInfo, rule: A.Rule, F: H.Facts) -> frozenset[str] | None:  # noqa: N803
     """The tools a rule can see: its own tool guard if any, else the routed tools (None = any)."""
-    own = _allowed(_tool_guard(rule)) if rule.head.name in H.VERBS else None
+    own = _allowed(_tool_guard(rule, F)) if rule.head.name in H.VERBS else None
     if own:
         return own
     return None if mi.tools_wildcard else frozenset(mi.tools)
@@ -202,19 +205,20 @@ def _rule_tools(mi: ModuleInfo, rule: A.Rule) -> frozenset[str] | None:
 def input_fields(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if not mi.is_policy:
         return
-    args = H.tool_args()
+    F = H.facts_for(mi.file, mi.package)  # noqa: N806
+    args = F.tool_args
     every_arg = frozenset().union(*args.values())
-    known_top = H.input_fields()
+    known_top = F.input_fields
     for rule in mi.module.rules:
         for r in astq.rule_chain(rule):
-            tools = _rule_tools(mi, r)
+            tools = _rule_tools(mi, r, F)
             for path, term in astq.input_refs(r):
                 if not path or not isinstance(path[0], str):
                     continue
                 top = path[0]
                 if top not in known_top:
                     yield _f("unknown-input-field", term.location, mi,
-                             f"input.{top} is not in any OpenCode event{hint(top, known_top)}")
+                             f"input.{top} is not in any {F.label} event{hint(top, known_top)}")
                     continue
                 if top not in ("tool_input", "args") or len(path) < 2 or not isinstance(path[1], str):
                     continue
@@ -223,13 +227,13 @@ def input_fields(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                     have = frozenset().union(*(args[t] for t in tools))
                     if field not in have:
                         yield _f("tool-input-field", term.location, mi,
-                                 f"{'/'.join(sorted(tools))} has no `{field}` argument (OpenCode sends: "
+                                 f"{'/'.join(sorted(tools))} has no `{field}` argument ({F.label} sends: "
                                  f"{', '.join(sorted(have))}){hint(field, have)}")
                 elif tools is None and field not in every_arg:
                     s = did_you_mean(field, every_arg)
                     if s:
                         yield _f("tool-input-field", term.location, mi,
-                                 f"no OpenCode tool has a `{field}` argument (did you mean `{s}`?)", "warning")
+                                 f"no {F.label} tool has a `{field}` argument (did you mean `{s}`?)", "warning")
 
 
 CHECKS: tuple[Check, ...] = (names, guards_vs_routing, signals, input_fields)

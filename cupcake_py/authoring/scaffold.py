@@ -1,15 +1,17 @@
-"""`cupcake init --harness opencode [--global]`: the files a new configuration starts with.
+"""`cupcake init --harness opencode|claude [--global]`: the files a new configuration starts with.
 
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
-system/ (copies of the shipped aggregator and helpers), policies/opencode/example.rego
-(a policy that fires on `git push --force`), policies/opencode/deletes_outside_project.rego
-(asks before deletes outside the project), tests/opencode/*_test.rego (their tests; kept
+system/ (copies of the shipped aggregator and helpers), policies/<harness>/example.rego
+(a policy that fires on `git push --force`), policies/<harness>/deletes_outside_project.rego
+(asks before deletes outside the project), tests/<harness>/*_test.rego (their tests; kept
 outside policies/ so the engine never compiles them into the bundle), signals/, and the
-OpenCode plugin at `.opencode/plugin/cupcake.js`. When there is no global configuration yet,
-the global one is set up too (`with_global`), because the protections a new user assumes
-(system paths, .env and keys, running cupcake itself) are global-only builtins.
-Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/opencode/,
-signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`.
+agent's hook: the OpenCode plugin at `.opencode/plugin/cupcake.js`, or cupcake's hooks merged
+into `.claude/settings.json` (cupcake_py/harness/claude/install.py). When there is no global
+configuration yet, the global one is set up too (`with_global`), because the protections a new
+user assumes (system paths, .env and keys, running cupcake itself) are global-only builtins.
+Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/<harness>/,
+signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js` or the hooks in
+`~/.claude/settings.json`.
 
 Safe defaults: the project rulebook enables rulebook_security_guardrails and
 git_block_no_verify; the global one system_protection, sensitive_data_protection and
@@ -27,6 +29,8 @@ from pathlib import Path
 from typing import Literal
 
 from cupcake_py.engine.project import rego_files, shipped_policies_dir
+from cupcake_py.harness import get
+from cupcake_py.harness.files import write_file
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
@@ -91,7 +95,7 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "allowed_commands: []"),
 }
 
-Action = Literal["created", "unchanged", "kept", "overwritten"]
+Action = Literal["created", "unchanged", "kept", "overwritten", "removed"]
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
     head = "builtins:" if enabled_any else "builtins: {}"
     text = text.replace("builtins:\n@@BUILTINS@@", f"{head}\n{body}")
     if scope == "global":
-        text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init --harness opencode`",
+        text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init` (shared by every harness)",
                             "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
         text += ("\n# require_project_config: deny every tool call in a directory without a project .cupcake/\n"
                  "# (so hiding or removing a project's configuration never leaves the global policies alone).\n"
@@ -138,18 +142,7 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
 
 
 def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Written:
-    if path.exists():
-        if path.read_bytes() == content:
-            return Written(path, "unchanged")
-        if not force:
-            return Written(path, "kept")
-        action: Action = "overwritten"
-    else:
-        action = "created"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content)
-    path.chmod(mode)
-    return Written(path, action)
+    return Written(path, write_file(path, content, force, mode))  # type: ignore[arg-type]
 
 
 def _private_dir(d: Path) -> None:
@@ -159,20 +152,49 @@ def _private_dir(d: Path) -> None:
         d.chmod(0o700)
 
 
-def init_project(directory: Path, force: bool = False) -> list[Written]:
+# What the example policy's comment says the tool input is, per harness.
+_TOOL_INPUT_NOTE = {
+    "opencode": "# input.tool_input is OpenCode's args for the tool (bash: command, timeout, workdir).",
+    "claude": "# input.tool_input is Claude Code's tool_input (Bash: command, timeout, description);\n"
+              "# input.tool_name is normalised (Bash, Edit, Write, Read, Task, mcp__server__tool, ...).",
+}
+
+
+def template(name: str, harness: str) -> bytes:
+    """A template with its harness-specific names (package path, policy dir, comments)."""
+    text = (TEMPLATES / name).read_text("utf-8")
+    if harness != "opencode":
+        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE[harness])
+        text = text.replace("cupcake.policies.opencode.", f"cupcake.policies.{harness}.")
+        text = text.replace("policies/opencode/", f"policies/{harness}/")
+        text = text.replace("--harness opencode", f"--harness {harness}")
+    return text.encode()
+
+
+def _agent_hook(directory: Path | None, force: bool, harness: str) -> list[Written]:
+    """The agent's side, installed by the harness itself (the OpenCode plugin file, or cupcake's
+    hooks merged into Claude Code's settings)."""
+    return [Written(Path(p), a) for p, a in get(harness).install(directory, force)]  # type: ignore[arg-type]
+
+
+def init_project(directory: Path, force: bool = False, harness: str = "opencode") -> list[Written]:
     cupcake = directory / ".cupcake"
     _private_dir(cupcake)
     out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
     for name in PROJECT_POLICIES:
-        out.append(_write(cupcake / "policies" / "opencode" / f"{name}.rego", (TEMPLATES / f"{name}.rego").read_bytes(),
+        out.append(_write(cupcake / "policies" / harness / f"{name}.rego", template(f"{name}.rego", harness), force))
+        out.append(_write(cupcake / "tests" / harness / f"{name}_test.rego", template(f"{name}_test.rego", harness),
                           force))
-        out.append(_write(cupcake / "tests" / "opencode" / f"{name}_test.rego",
-                          (TEMPLATES / f"{name}_test.rego").read_bytes(), force))
     (cupcake / "signals").mkdir(exist_ok=True)
-    out.append(_write(directory / ".opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    out += _agent_hook(directory, force, harness)
     return out
+
+
+def uninstall_hooks(directory: Path | None, harness: str) -> list[Written]:
+    """Remove cupcake's hooks from the agent's settings; .cupcake/ stays."""
+    return [Written(Path(p), a) for p, a in get(harness).uninstall(directory)]  # type: ignore[arg-type]
 
 
 def global_exists() -> bool:
@@ -189,17 +211,17 @@ def config_home() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
-def init_global(force: bool = False, plugin: bool = True) -> list[Written]:
-    """The global configuration; `plugin`: also the global OpenCode plugin (not when a project
-    init sets up the global config alongside its own plugin: OpenCode would load both and
+def init_global(force: bool = False, plugin: bool = True, harness: str = "opencode") -> list[Written]:
+    """The global configuration; `plugin`: also the agent's global hook (not when a project
+    init sets up the global config alongside its own hook: the agent would run both and
     evaluate every tool call twice)."""
     root = config_home() / "cupcake"
     _private_dir(root)
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
-    (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
+    (root / "policies" / harness).mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
     if plugin:
-        out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+        out += _agent_hook(None, force, harness)
     return out
 
 
@@ -225,7 +247,7 @@ def _enabled(rulebook: Path) -> set[str] | None:
         return None
 
 
-def protections_summary(directory: Path | None) -> str:
+def protections_summary(directory: Path | None, harness: str = "opencode") -> str:
     """One screen: which protections are on (project and global), and how to relax each kind."""
     lines = ["Protections in force:"]
     glob = config_home() / "cupcake" / "rulebook.yml"
@@ -237,7 +259,7 @@ def protections_summary(directory: Path | None) -> str:
     for scope, rulebook in scopes:
         enabled = _enabled(rulebook) if (scope == "project" or global_exists()) else set()
         if enabled is None:
-            lines.append(f"  (!) {rulebook} does not load: run `cupcake verify --harness opencode`")
+            lines.append(f"  (!) {rulebook} does not load: run `cupcake verify --harness {harness}`")
             continue
         for name in enabled:
             on.setdefault(name, scope)
@@ -245,16 +267,16 @@ def protections_summary(directory: Path | None) -> str:
         mark = f"ON  ({on[name]})" if name in on else "off"
         lines.append(f"  {mark:<13} {name}: {what}")
     if directory is not None:
-        policies = directory / ".cupcake" / "policies" / "opencode"
+        policies = directory / ".cupcake" / "policies" / harness
         if (policies / "deletes_outside_project.rego").is_file():
             lines.append(f"  {'ON  (project)':<13} deletes outside the project ask first "
-                         "(policies/opencode/deletes_outside_project.rego)")
+                         f"(policies/{harness}/deletes_outside_project.rego)")
     if not global_exists():
         lines.append("  (!) no global configuration: system paths, .env/keys and the cupcake binary are NOT protected;")
-        lines.append("      run `cupcake init --harness opencode --global` to set them up")
+        lines.append(f"      run `cupcake init --harness {harness} --global` to set them up")
     lines += [
         "To relax: `enabled: false` under `builtins:` in .cupcake/rulebook.yml (project) or",
-        f"  {glob} (global); delete or edit a policy file in .cupcake/policies/opencode/.",
+        f"  {glob} (global); delete or edit a policy file in .cupcake/policies/{harness}/.",
         "  Switching rulebook_security_guardrails off prints a warning on every evaluation.",
     ]
     return "\n".join(lines) + "\n"

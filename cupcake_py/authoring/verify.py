@@ -1,4 +1,4 @@
-"""`cupcake verify --harness opencode`: the "safe to install" check of a configuration.
+"""`cupcake verify --harness opencode|claude`: the "safe to install" check of a configuration.
 
 Steps, each reported pass/fail: the rulebook loads; the bundle compiles (the engine's
 own build: routing, signals, WASM, timed, never from the cache); the routing map
@@ -33,7 +33,7 @@ class Verification:
         return all(s.ok for s in self.steps)
 
     def text(self) -> str:
-        out = [f"cupcake verify: {self.config.cupcake_dir} (harness opencode)"]
+        out = [f"cupcake verify: {self.config.cupcake_dir} (harness {self.config.harness})"]
         for s in self.steps:
             out.append(f"[{'ok' if s.ok else 'FAIL'}] {s.name}")
             out += [f"    {ln}" for ln in s.lines]

@@ -29,7 +29,6 @@ import os
 
 from cupcake_py import __version__, cache_mac, jsonio
 from cupcake_py.engine.project import (
-    HARNESS,
     PACKAGE_DIR,
     ConfigDir,
     ProjectError,
@@ -61,7 +60,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-5\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance", "harness/opencode")
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance")
 
 
 class BundleError(CupcakeError):
@@ -131,7 +130,7 @@ def _in_builtins_dir(p: str) -> bool:
 
 
 def _candidate_builtins(cfg: ConfigDir) -> dict[str, str]:
-    """Builtin policy per name: the project's policies/opencode/builtins/<name>.rego, else
+    """Builtin policy per name: the project's policies/<harness>/builtins/<name>.rego, else
     the shipped policies/builtins/<name>.rego."""
     found = {stem(os.path.basename(p)): p for p in rego_paths(os.path.join(shipped_policies_path(), "builtins"))}
     found.update({stem(os.path.basename(p)): p for p in rego_paths(os.path.join(cfg.policies_path, "builtins"))
@@ -180,7 +179,7 @@ def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed); `builtins`: the
     custom builtin modules of `--builtins` (those of the rulebook are in its text)."""
     h = sha256()
-    h.update(f"harness={HARNESS}\nscope={cfg.scope}\n".encode())
+    h.update(f"harness={cfg.harness}\nscope={cfg.scope}\n".encode())
     if builtins:
         h.update(f"custom builtins={','.join(builtins)}\n".encode())
     # builtin_config expands `~` and names the global config dir at build time.

@@ -27,10 +27,8 @@ from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
 from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
-from cupcake_py.errors import CupcakeError
+from cupcake_py.errors import CupcakeError, EventError
 from cupcake_py.governance.settings import merge as merge_governance
-from cupcake_py.harness.opencode import data
-from cupcake_py.harness.opencode.validate import EventError, validate_event
 from cupcake_py.userdirs import warn
 
 TYPE_CHECKING = False
@@ -38,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from cupcake_py.engine.harness_api import Harness
     from cupcake_py.host.policy import PolicyInstance
 
 
@@ -49,7 +48,8 @@ class DeadlineError(EngineError):
     pass
 
 
-def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
+def parse_event(raw: bytes, max_bytes: int) -> Any:
+    """The decoded JSON value of the event (the harness validates it)."""
     if len(raw) > max_bytes:
         raise EventError(f"the event is larger than {max_bytes} bytes (see --max-input-bytes)")
     if not raw.strip():
@@ -58,7 +58,7 @@ def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
         value = jsonio.loads(raw)
     except jsonio.JSONError as e:
         raise EventError(f"the event is not valid JSON: {e}") from None
-    return validate_event(value)
+    return value
 
 
 class BundleSource:
@@ -83,12 +83,15 @@ ONE_SHOT = BundleSource()
 
 
 class Evaluation:
-    def __init__(self, opts: EvalOptions, trace: Trace, source: BundleSource = ONE_SHOT,
+    def __init__(self, opts: EvalOptions, trace: Trace, harness: Harness, source: BundleSource = ONE_SHOT,
                  start: str | None = None) -> None:
         self.opts = opts
         self.trace = trace
+        self.harness = harness
         self.source = source
         self.start = start  # where project discovery starts (None: the process working directory)
+        self.event: dict[str, Any] | None = None  # the validated event (for the harness's answer)
+        self.decoded: Any = None  # the decoded JSON, valid or not (a failure answer may use its event name)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
@@ -113,10 +116,8 @@ class Evaluation:
 
     def enriched(self, event: dict[str, Any], script_inspection: bool) -> dict[str, Any]:
         if script_inspection not in self._enriched:
-            from cupcake_py.harness.opencode.preprocess import preprocess
-
             with self.trace.phase("preprocess"):
-                self._enriched[script_inspection] = preprocess(event, script_inspection=script_inspection)
+                self._enriched[script_inspection] = self.harness.preprocess(event, script_inspection=script_inspection)
         return self._enriched[script_inspection]
 
     def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: str,
@@ -182,7 +183,7 @@ class Evaluation:
         raw = self.trace.notes.get("event")
         if not isinstance(raw, dict):
             return None
-        return {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
+        return {**raw, "tool_name": self.harness.tool_name(raw)}
 
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
@@ -215,7 +216,7 @@ class Evaluation:
             from cupcake_py.engine.state_paths import guardrails_input
 
             with self.trace.phase("state_paths"):
-                self._guardrails = guardrails_input(*self.configs, event["cwd"], self.custom_code)
+                self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code)
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
@@ -247,15 +248,18 @@ class Evaluation:
     def run(self, raw: bytes) -> FinalDecision:
         """Evaluate one event given as JSON text."""
         with self.trace.phase("validate"):
-            event = parse_event(raw, self.opts.max_input_bytes)
+            self.decoded = parse_event(raw, self.opts.max_input_bytes)
+            event = self.harness.validate(self.decoded)
         return self.decide(event)
 
     def decide(self, event: dict[str, Any]) -> FinalDecision:
-        """Evaluate one event that `validate_event` accepted."""
+        """Evaluate one event that the harness's `validate` accepted."""
+        self.event = event
         self.trace.notes["event"] = event
         with self.trace.phase("discover"):
-            project = find_project(self.opts.policy_dir, self.start)
-            glob = None if self.opts.no_global else find_global(self.opts.global_config)
+            name = self.harness.name
+            project = find_project(self.opts.policy_dir, self.start, harness=name)
+            glob = None if self.opts.no_global else find_global(self.opts.global_config, harness=name)
             if project is None and glob is None:
                 where = os.getcwd() if self.start is None else self.start
                 raise EngineError(f"no .cupcake directory in {where} or its parents, and no global config "
@@ -278,20 +282,21 @@ class Evaluation:
                 if b.require_project_config and project is None:
                     raise EngineError(f"configuration error: the global rulebook {cfg.rulebook_path} sets "
                                       f"require_project_config: true and there is no .cupcake directory in "
-                                      f"{os.getcwd()} or its parents (run `cupcake init --harness opencode`)")
+                                      f"{os.getcwd()} or its parents (run `cupcake init --harness {self.harness.name}`)")
         self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
         self.bundle_keys = [b.key for _, b, _ in loaded]
-        self.project_root = project.root_path if project is not None else event["cwd"]
+        self.project_root = project.root_path if project is not None else self.harness.cwd(event)
         self.governance = merge_governance([b.governance for _, b, _ in loaded])
         with self.trace.phase("route"):
-            tool_name = data.mapped_tool_name(event["tool"])
-            routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]
+            tool_name = self.harness.tool_name(event)
+            event_name = self.harness.event_name(event)
+            routes = [lookup(b.routing, event_name, tool_name) for _, b, _ in loaded]
         with self.trace.phase("warmup"):
             _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r])
         self.deadline = time.monotonic() + self.opts.timeout
         if self.on_deadline is not None:
             self.on_deadline(self.opts.timeout)
-        cwd = project.root_path if project is not None else event["cwd"]
+        cwd = project.root_path if project is not None else self.harness.cwd(event)
         combined = DecisionSet()
         for (cfg, b, hit), routed in zip(loaded, routes, strict=True):
             ds = self.phase(cfg, b, hit, routed, event, cwd)

@@ -15,8 +15,9 @@ class UsageError(CupcakeError):
 
 class EvalOptions(Record):
     __slots__ = ("harness", "policy_dir", "global_config", "no_global", "strict", "timeout", "wasm_max_memory",
-                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "builtins", "help")
-    harness: str
+                 "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "builtins", "help",
+                 "hard_timeout")
+    harness: str | None  # None: the default harness (cupcake_py.harness.DEFAULT)
     policy_dir: str | None
     global_config: str | None
     no_global: bool
@@ -31,23 +32,25 @@ class EvalOptions(Record):
     no_cache: bool
     builtins: list[str]
     help: bool
+    hard_timeout: float | None
 
-    def __init__(self, harness: str = "opencode", policy_dir: str | None = None, global_config: str | None = None,
+    def __init__(self, harness: str | None = None, policy_dir: str | None = None, global_config: str | None = None,
                  no_global: bool = False, strict: bool = False, timeout: float = 5.0,
                  wasm_max_memory: int = 64 * 1024 * 1024, max_input_bytes: int = 8 * 1024 * 1024,
                  debug_files: bool = False, debug_dir: str | None = None, trace: set[str] | None = None,
                  log_level: str = "warning", no_cache: bool = False, builtins: list[str] | None = None,
-                 help: bool = False) -> None:
+                 help: bool = False, hard_timeout: float | None = None) -> None:
         self._fill(harness, policy_dir, global_config, no_global, strict, timeout, wasm_max_memory, max_input_bytes,
                    debug_files, debug_dir, set() if trace is None else trace, log_level, no_cache,
-                   [] if builtins is None else builtins, help)
+                   [] if builtins is None else builtins, help, hard_timeout)
 
 
 TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
 
 # (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
-    ("--harness", "harness", "choice:opencode", "NAME", "Agent harness whose events arrive on stdin (only `opencode`)."),
+    ("--harness", "harness", "str", "NAME",
+     "Agent harness whose events arrive on stdin and whose answer format is used: opencode (default) or claude."),
     ("--policy-dir", "policy_dir", "str", "DIR",
      "Project config: DIR/.cupcake, or DIR itself when it is a .cupcake directory. Default: the nearest "
      ".cupcake/ in the working directory or a parent."),
@@ -57,6 +60,9 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--strict", "strict", "flag", "", "Exit 1 when the decision is deny or block (the decision is still printed)."),
     ("--timeout", "timeout", "float", "SECONDS",
      "Total deadline for the evaluation, signals and WASM included (default 5)."),
+    ("--hard-timeout", "hard_timeout", "float", "SECONDS",
+     "Wall-clock limit of the whole process, bundle build included; past it the answer fails closed "
+     "(default: none; `cupcake init --harness claude` sets it below the hook timeout)."),
     ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE", "Memory cap of the policy module, e.g. 64MB (default)."),
     ("--max-input-bytes", "max_input_bytes", "size", "SIZE", "Largest accepted event on stdin (default 8MB)."),
     ("--debug-files", "debug_files", "flag", "", "Write a readable trace of each evaluation to .cupcake/debug/."),

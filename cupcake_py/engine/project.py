@@ -7,7 +7,8 @@ Without --policy-dir the process working directory and its parents are searched 
 
     rulebook.yml            signals / builtins / telemetry / preprocessing
     system/                 optional; replaces the shipped aggregator when it has evaluate.rego
-    policies/opencode/**    user policies (*.rego, any depth); policies/opencode/builtins/<name>.rego
+    policies/<harness>/**   user policies (*.rego, any depth) of the harness being evaluated
+                            (policies/opencode/, policies/claude/); policies/<harness>/builtins/<name>.rego
                             overrides the shipped builtin <name> (loaded only when enabled)
                             (`*_test.rego` files are Rego unit tests for `cupcake test`: never bundled)
     signals/                executables, each a signal named by its file stem (5 s timeout)
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-HARNESS = "opencode"
+# The policy subdirectory when the caller names no harness: configurations made before the harness
+# layer keep their policies in policies/opencode/ (the engine itself knows no harness).
+DEFAULT_POLICY_SUBDIR = "opencode"
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # cupcake_py/
 
 
@@ -65,15 +68,18 @@ def shipped_policies_dir() -> Path:
 class ConfigDir(FrozenRecord):
     """A configuration directory, kept as str paths (`cupcake_path`, `root_path` and the
     `*_path` properties: `cupcake eval` never imports pathlib). `cupcake_dir`, `root`,
-    `rulebook` and the `*_dir` properties give the same locations as pathlib.Paths."""
+    `rulebook` and the `*_dir` properties give the same locations as pathlib.Paths.
+    `harness` names the policy subdirectory (`policies/<harness>/`) and is part of the bundle key."""
 
-    __slots__ = ("scope", "cupcake_path", "root_path")
+    __slots__ = ("scope", "cupcake_path", "root_path", "harness")
     scope: Literal["project", "global"]
     cupcake_path: str
     root_path: str  # the project root (signals run here); for the global dir: the dir itself
+    harness: str
 
-    def __init__(self, scope: Literal["project", "global"], cupcake_dir: StrPath, root: StrPath) -> None:
-        self._fill(scope, os.fspath(cupcake_dir), os.fspath(root))
+    def __init__(self, scope: Literal["project", "global"], cupcake_dir: StrPath, root: StrPath,
+                 harness: str = DEFAULT_POLICY_SUBDIR) -> None:
+        self._fill(scope, os.fspath(cupcake_dir), os.fspath(root), harness)
 
     @property
     def rulebook_path(self) -> str:
@@ -85,7 +91,7 @@ class ConfigDir(FrozenRecord):
 
     @property
     def policies_path(self) -> str:
-        return os.path.join(self.cupcake_path, "policies", HARNESS)
+        return os.path.join(self.cupcake_path, "policies", self.harness)
 
     @property
     def signals_path(self) -> str:
@@ -139,24 +145,25 @@ def is_config_dir(p: str) -> bool:
     return True
 
 
-def _project_at(p: str) -> ConfigDir | None:
+def _project_at(p: str, harness: str) -> ConfigDir | None:
     if os.path.basename(p) == ".cupcake" and is_config_dir(p):
-        return ConfigDir("project", p, os.path.dirname(p))
+        return ConfigDir("project", p, os.path.dirname(p), harness)
     if is_config_dir(os.path.join(p, ".cupcake")):
-        return ConfigDir("project", os.path.join(p, ".cupcake"), p)
+        return ConfigDir("project", os.path.join(p, ".cupcake"), p, harness)
     return None
 
 
-def find_project(policy_dir: str | None, start: StrPath | None = None) -> ConfigDir | None:
+def find_project(policy_dir: str | None, start: StrPath | None = None, *,
+                 harness: str = DEFAULT_POLICY_SUBDIR) -> ConfigDir | None:
     if policy_dir is not None:
-        found = _project_at(_absolute(policy_dir))
+        found = _project_at(_absolute(policy_dir), harness)
         if found is None:
             raise ProjectError(f"--policy-dir {policy_dir}: no .cupcake directory there")
         return found
     d = os.getcwd() if start is None else _absolute(start)
     while True:
         if is_config_dir(os.path.join(d, ".cupcake")):
-            return ConfigDir("project", os.path.join(d, ".cupcake"), d)
+            return ConfigDir("project", os.path.join(d, ".cupcake"), d, harness)
         parent = os.path.dirname(d)
         if parent == d:
             return None
@@ -165,7 +172,7 @@ def find_project(policy_dir: str | None, start: StrPath | None = None) -> Config
 
 
 
-def find_global(global_config: str | None) -> ConfigDir | None:
+def find_global(global_config: str | None, *, harness: str = DEFAULT_POLICY_SUBDIR) -> ConfigDir | None:
     """The global configuration: --global-config DIR (must be a directory), else the default
     dir when it exists and holds more than the cache MAC key. A default dir that exists but
     cannot be read is a ProjectError (its protections must not silently disappear)."""
@@ -173,7 +180,7 @@ def find_global(global_config: str | None) -> ConfigDir | None:
         p = _absolute(global_config)
         if not os.path.isdir(p):
             raise ProjectError(f"--global-config {global_config}: not a directory")
-        return ConfigDir("global", p, p)
+        return ConfigDir("global", p, p, harness)
     p = global_config_dir()
     if not is_config_dir(p):
         return None
@@ -183,7 +190,7 @@ def find_global(global_config: str | None) -> ConfigDir | None:
         raise ProjectError(f"global config dir {p}: cannot be read: {e.strerror or e}") from None
     if names and all(n == KEY_NAME or (n.startswith(f".{KEY_NAME}.") and n.endswith(".tmp")) for n in names):
         return None
-    return ConfigDir("global", p, p)
+    return ConfigDir("global", p, p, harness)
 
 
 TEST_SUFFIX = "_test.rego"

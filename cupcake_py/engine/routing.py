@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 log = LazyLogger(__name__)
 
 VERB_RULES = frozenset({"halt", "deny", "block", "ask", "modify", "add_context"})
-KNOWN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+# Every hook_event_name some harness sends (OpenCode: the first three; Claude Code: all of them).
+KNOWN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest", "PostToolUseFailure", "UserPromptSubmit",
+                          "SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"})
 POLICY_ROOTS = ("cupcake.policies.", "cupcake.global.policies.")
 BUILTIN_ROOTS = ("cupcake.policies.builtins.", "cupcake.global.policies.builtins.")
 
@@ -102,7 +104,7 @@ def route_of_module(module: Any, file: str) -> PolicyRoute | None:
             raise RoutingError(f"{bwhere}: policy {package} has custom.routing without required_events")
         for e in events:
             if e not in KNOWN_EVENTS:
-                log.warning("%s: event %s is never sent by the OpenCode harness (known: %s)", bwhere, e,
+                log.warning("%s: event %s is never sent by any harness (known: %s)", bwhere, e,
                             ", ".join(sorted(KNOWN_EVENTS)))
         route.events += [e for e in events if e not in route.events]
         route.tools += [t for t in tools if t not in route.tools]

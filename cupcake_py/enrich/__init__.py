@@ -1,4 +1,9 @@
-"""Harness-neutral enrichment of the policy input (issues 14 and 15).
+"""Harness-neutral enrichment of the policy input (issues 14, 15 and 17).
+
+- `tool_call.enrich_tool_call(input, hints, script_inspection=...)` (module `tool_call`): what a
+  normalised tool call would touch (resolved file path, tool_paths, patch operations, Bash
+  analysis and `shell`), for every harness; harnesses normalise their event first (tool_name,
+  tool_input, cwd) and name their path/workdir/patch arguments in `PathHints`.
 
 - `tool_paths(tool_name, args, cwd)` (module `tool_paths`): every path a tool call names,
   as `input.tool_paths` entries `{path, original, arg, access}` (docs/input.md). Pure apart

@@ -174,7 +174,7 @@ def _file_tool(tool_name: str, args: dict[str, Any], cwd: str) -> list[dict[str,
 def patch_files(text: str) -> list[tuple[str, str]]:
     """(path, access) of every file a patch touches: the apply_patch envelope (Add/Update/
     Delete File, Move to) and unified diffs (`--- a/x` / `+++ b/y`, `diff --git a/x b/y`)."""
-    from cupcake_py.harness.opencode.patch import patch_operations
+    from cupcake_py.enrich.patch import patch_operations
 
     out: list[tuple[str, str]] = []
     ops = patch_operations(text)

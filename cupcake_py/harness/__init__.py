@@ -1,1 +1,46 @@
-"""harness"""
+"""Harnesses: one per coding agent (`--harness NAME`). Each is a value implementing
+cupcake_py.engine.harness_api.Harness (validate, normalise, answer, fail closed), handed to the engine
+by `cupcake eval` (cupcake_py/fast_eval.py; the engine never imports a harness), plus `SetupHarness`
+below (install/uninstall itself for `cupcake init`, where its example events live). Its data (tool
+map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/policies/<name>/`.
+
+| name     | agent       | how events arrive                                      |
+| opencode | OpenCode    | the plugin .opencode/plugin/cupcake.js spawns cupcake  |
+| claude   | Claude Code | command hooks in .claude/settings.json (`cupcake init`) |
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from cupcake_py.engine.harness_api import Harness
+
+    class SetupHarness(Harness):
+        def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+            """Put the agent's hook in place for the project `directory` (None: globally);
+            [(path, created|unchanged|kept|overwritten)]."""
+            ...
+
+        def uninstall(self, directory: Path | None) -> list[tuple[str, str]]: ...
+
+        def examples_dir(self) -> str: ...
+
+DEFAULT = "opencode"
+# name -> module defining HARNESS (imported only for the harness asked for)
+MODULES = {"opencode": "cupcake_py.harness.opencode.harness", "claude": "cupcake_py.harness.claude.harness"}
+NAMES = tuple(MODULES)
+
+
+class UnknownHarness(LookupError):
+    pass
+
+
+def get(name: str | None) -> SetupHarness:
+    """The harness called `name` (None: the default, opencode)."""
+    module = MODULES.get(name or DEFAULT)
+    if module is None:
+        raise UnknownHarness(f"unknown harness {name!r} (known: {', '.join(NAMES)})")
+    mod = __import__(module, fromlist=["HARNESS"])
+    return mod.HARNESS  # type: ignore[no-any-return]

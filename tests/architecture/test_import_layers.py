@@ -35,14 +35,15 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
     ("engine", frozenset({"engine", "governance"}),
      "discovery, rulebook, routing, signals, synthesis; governance (audit log, session history)"),
-    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode)"),
+    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
-    ("cli", frozenset({"cli", "entry", "__main__"}), "command line: argv dispatch and typer commands"),
+    ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve", "eval_commands"}),
+     "command line: argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), "
+     "typer commands"),
 )  # fmt: skip
 RANK = {unit: rank for rank, (_, units, _) in enumerate(LAYERS) for unit in units}
 LAYER = {unit: name for name, units, _ in LAYERS for unit in units}
 
-_WIRED = "the engine is wired to OpenCode (tool map, preprocessing, validation); issue 17 passes the harness in"
 _COMMANDS = "typer command module inside a stage; issue 18 moves every command to cupcake_py/cli/"
 # (importing module, imported module) -> why it exists today and which issue removes it.
 EXCEPTIONS: dict[tuple[str, str], str] = {
@@ -52,18 +53,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("cupcake_py.wasm.commands", "cupcake_py.host"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.builtin_dispatch"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.errors"): _COMMANDS,
-    ("cupcake_py.engine.fast_eval", "cupcake_py.cli"): (
-        "`cupcake eval --help` renders the typer help from the argv fast path; issue 18 (cli/ package)"
-    ),
-    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.data"): _WIRED,
-    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.preprocess"): _WIRED,
-    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.validate"): _WIRED,
-    ("cupcake_py.enrich.tool_paths", "cupcake_py.harness.opencode.patch"): (
-        "the apply_patch envelope parser lives with the OpenCode harness; issue 17 (harness layer)"
-    ),
-    ("cupcake_py.engine.fast_eval", "cupcake_py.harness.opencode.response"): (
-        "fail-closed answers are written in OpenCode's response shape; issue 17"
-    ),
 }
 
 

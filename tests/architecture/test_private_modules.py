@@ -95,7 +95,7 @@ def test_fallback_to_the_public_module_works(names: tuple[str, ...], module: str
 
 
 def test_fast_eval_falls_back_to_signal() -> None:
-    out = _run_without(("_signal",), "cupcake_py.engine.fast_eval", FAST_EVAL_PROBE)
+    out = _run_without(("_signal",), "cupcake_py.fast_eval", FAST_EVAL_PROBE)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "signal True True"
 

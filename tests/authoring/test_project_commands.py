@@ -180,3 +180,40 @@ def test_pre_commit_hooks_run_registered_commands() -> None:
     for h in hooks:
         prog, cmd = h["entry"].split()
         assert prog == "cupcake" and cmd in names and h["files"] == r"\.rego$"
+
+
+def test_init_claude_next_to_opencode_and_uninstall(project: Path) -> None:
+    """One .cupcake/ for both harnesses: init claude adds its policy dir and the Claude Code hooks,
+    leaves the OpenCode files alone, is idempotent, and --uninstall removes only the hooks."""
+    r = runner.invoke(app, ["init", "--harness", "claude", "--dir", str(project)])
+    assert r.exit_code == 0, r.output
+    assert "kept" not in r.output, "the shared files (rulebook, system/) are the same for both harnesses"
+    example = (project / ".cupcake/policies/claude/example.rego").read_text()
+    assert "package cupcake.policies.claude.example" in example and "tool_input" in example
+    assert "import data.cupcake.policies.claude.example" in (
+        project / ".cupcake/tests/claude/example_test.rego").read_text()
+    settings = json.loads((project / ".claude/settings.json").read_text())
+    assert "eval --harness claude" in settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert (project / ".opencode/plugin/cupcake.js").is_file()
+    again = runner.invoke(app, ["init", "--harness", "claude", "--dir", str(project)])
+    assert again.exit_code == 0 and "created" not in again.output and "overwritten" not in again.output
+    r = runner.invoke(app, ["init", "--harness", "claude", "--dir", str(project), "--uninstall"])
+    assert r.exit_code == 0 and "removed" in r.output
+    assert json.loads((project / ".claude/settings.json").read_text()) == {}
+    assert (project / ".cupcake/policies/claude/example.rego").is_file()
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project), "--uninstall"])
+    assert r.exit_code != 0
+
+
+def test_claude_example_policy_fires_through_cupcake_eval(project: Path) -> None:
+    assert runner.invoke(app, ["init", "--harness", "claude", "--dir", str(project)]).exit_code == 0
+    event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "tool_name": "Bash",
+             "tool_input": {"command": "git push --force origin feature", "description": "push"}}
+    exe = Path(sys.executable).parent / "cupcake"
+    proc = subprocess.run([str(exe), "eval", "--harness", "claude"], input=json.dumps(event).encode(),
+                          capture_output=True, cwd=project, env=dict(os.environ), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny" and "force-pushing" in out["permissionDecisionReason"]
+    verify = runner.invoke(app, ["verify", "--harness", "claude", "--policy-dir", str(project)])
+    assert verify.exit_code == 0 and "(harness claude)" in verify.output, verify.output

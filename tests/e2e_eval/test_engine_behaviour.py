@@ -210,7 +210,7 @@ def test_cache_hit_does_no_compiling_and_concurrent_evals_agree(tmp_path: Path) 
     assert len(list((tmp_path / "cache/cupcake-py/bundles").glob("*.bundle"))) == 1
     # A hit must not import the compiler at all.
     code = ("import sys, runpy; sys.argv=['cupcake','eval']; "
-            "from cupcake_py.engine.fast_eval import main; rc = main([]); "
+            "from cupcake_py.fast_eval import main; rc = main([]); "
             "bad = [m for m in ('cupcake_py.rego', 'cupcake_py.plan', 'cupcake_py.wasm', 'yaml', 'pydantic', 'typer')"
             " if m in sys.modules]; sys.stderr.write('LOADED:' + ','.join(bad)); sys.exit(rc)")
     proc = subprocess.run([os.environ.get("PYTHON", __import__("sys").executable), "-c", code], input=bash(project, "curl x"),

@@ -38,7 +38,7 @@ NOT_IMPORTED = {
 PROBE = """
 import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
-from cupcake_py.engine.fast_eval import main
+from cupcake_py.fast_eval import main
 code = main(["--harness", "opencode"])
 modules = sorted(sys.modules)  # before the probe's own json import
 sys.stdout.flush()
@@ -64,5 +64,30 @@ def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
     assert json.loads(stdout) == {"decision": "allow"} and report["code"] == 0
     loaded = set(report["modules"])
     assert "cupcake_py.engine.bundle" in loaded  # the probe really ran the engine
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
+    assert not offenders, offenders
+
+
+def test_claude_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    """The same guard for `--harness claude` (its halt memory reads one file, nothing more)."""
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir("claude") / "project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    event = json.dumps({"hook_event_name": "Notification", "session_id": "s", "cwd": str(project),
+                        "message": "Claude needs your permission"})
+    probe = PROBE.replace('main(["--harness", "opencode"])', 'main(["--harness", "claude"])')
+    assert probe != PROBE
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
+    stdout, report = runs[1]
+    assert json.loads(stdout) == {} and report["code"] == 0
+    loaded = set(report["modules"])
+    assert "cupcake_py.engine.bundle" in loaded and "cupcake_py.harness.claude.harness" in loaded
+    assert not {m for m in loaded if m.startswith("cupcake_py.harness.opencode")}
     offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
     assert not offenders, offenders

@@ -13,8 +13,8 @@ import pytest
 from cupcake_py.engine.bundle import Bundle, decode, encode
 from cupcake_py.engine.project import ConfigDir
 from cupcake_py.engine.synthesis import Decision, DecisionSet, FinalDecision
+from cupcake_py.enrich.patch import PatchOp
 from cupcake_py.errors import Location
-from cupcake_py.harness.opencode.patch import PatchOp
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:

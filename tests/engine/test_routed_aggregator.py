@@ -94,7 +94,9 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
           "args": {"command": "ls"}, ROUTED_INPUT: {"cupcake.policies.ed": True}}
     trace = Trace()
     opts = EvalOptions(policy_dir=str(tmp_path), no_global=True, no_cache=True, debug_files=True)
-    final = Evaluation(opts, trace).run(json.dumps(ev).encode())
+    from cupcake_py.harness import get
+
+    final = Evaluation(opts, trace, get("opencode")).run(json.dumps(ev).encode())
     assert final.kind == "allow"
     got = trace.notes["project policy input"][ROUTED_INPUT]
     assert got == dict.fromkeys(trace.phases[-1]["routed_policies"], True)

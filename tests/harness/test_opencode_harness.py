@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cupcake_py.harness.opencode import data, shell
-from cupcake_py.harness.opencode.patch import PatchOp, patch_operations
+from cupcake_py.enrich import shell_words as shell
+from cupcake_py.enrich.patch import PatchOp, patch_operations
+from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.preprocess import preprocess
 from cupcake_py.harness.opencode.validate import EventError, schema_errors, validate_event
 

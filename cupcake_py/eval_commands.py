@@ -1,6 +1,6 @@
 """`cupcake eval` and `cupcake serve` in the typer app: they serve `--help` and run the same
-fast paths (`cupcake_py.engine.fast_eval`, `cupcake_py.engine.serve`) when the command comes
-after global options."""
+fast paths (`cupcake_py.fast_eval`, `cupcake_py.serve`) when the command comes after global
+options."""
 
 from __future__ import annotations
 
@@ -10,18 +10,23 @@ from cupcake_py.engine.options import help_text
 
 EVAL_HELP = f"""Evaluate one agent event against the project's policies.
 
-Reads one OpenCode event (JSON) on stdin, prints one JSON decision line on stdout:
-{{"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}}
+Reads one agent event (JSON) on stdin, prints one JSON answer line on stdout in the format of the
+harness (--harness):
+  opencode  {{"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}}
+  claude    Claude Code's hook output: hookSpecificOutput.permissionDecision / updatedInput /
+            additionalContext, decision "block" + reason, continue false + stopReason (docs/claude-code.md)
 
-Policies come from .cupcake/ (rulebook.yml, policies/opencode/**/*.rego, signals/) and the global
+Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
-Any failure fails closed: {{"decision": "deny", "reason": "cupcake: ..."}} and exit status 2.
+Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
+claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2).
 
-Exit status: 0 decision printed, 1 deny/block with --strict, 2 fail-closed error.
+Exit status: 0 decision printed, 1 deny/block with --strict (opencode; claude: 2), 2 fail-closed error.
 
-Example:
+Examples:
 
   echo '{{"hook_event_name":"PreToolUse","session_id":"s","cwd":"'$PWD'","tool":"bash","args":{{"command":"ls"}}}}' | cupcake eval --harness opencode
+  echo '{{"hook_event_name":"PreToolUse","session_id":"s","cwd":"'$PWD'","tool_name":"Bash","tool_input":{{"command":"ls"}}}}' | cupcake eval --harness claude
 
 Options:
 
@@ -59,7 +64,7 @@ def register(app: typer.Typer) -> None:
         add_help_option=True,
     )
     def serve_command(ctx: typer.Context) -> None:
-        from cupcake_py.engine.serve import main
+        from cupcake_py.serve import main
 
         raise typer.Exit(main(list(ctx.args)))
 
@@ -70,6 +75,6 @@ def register(app: typer.Typer) -> None:
         add_help_option=True,
     )
     def eval_command(ctx: typer.Context) -> None:
-        from cupcake_py.engine.fast_eval import main
+        from cupcake_py.fast_eval import main
 
         raise typer.Exit(main(list(ctx.args)))

@@ -23,10 +23,11 @@ import os
 import sys
 
 from cupcake_py import jsonio
-from cupcake_py.engine.fast_eval import _after, _reap, _setup_logging, answer
 from cupcake_py.engine.observe import Trace
-from cupcake_py.engine.options import OPTIONS, EvalOptions, UsageError, parse_args
-from cupcake_py.harness.opencode.response import failure_response
+from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
+from cupcake_py.errors import EventError
+from cupcake_py.fast_eval import _after, _failure_answer, _reap, _setup_logging, evaluate
+from cupcake_py.harness import NAMES, get
 from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
     from cupcake_py.engine.warm import WarmSource
 
-log = LazyLogger("cupcake_py.engine.serve")
+log = LazyLogger("cupcake_py.serve")
 
 _REQUEST_KEYS = frozenset({"id", "harness", "event", "policy_dir"})
 
@@ -45,14 +46,13 @@ class RequestError(ValueError):
 
 
 def harnesses() -> tuple[str, ...]:
-    """The harnesses `cupcake eval --harness` accepts (one table: options.OPTIONS)."""
-    kind = next(o[2] for o in OPTIONS if o[0] == "--harness")
-    return tuple(kind.partition(":")[2].split("|"))
+    """The harnesses `cupcake eval --harness` accepts (one table: cupcake_py.harness.MODULES)."""
+    return NAMES
 
 
-def parse_request(line: bytes) -> tuple[Any, dict[str, Any], str | None]:
-    """(id, event, policy_dir) of one request line; RequestError says what is wrong. The event
-    is checked later, by the evaluation itself (its errors are fail-closed answers too)."""
+def parse_request(line: bytes) -> tuple[Any, str, dict[str, Any], str | None]:
+    """(id, harness, event, policy_dir) of one request line; RequestError says what is wrong. The
+    event is checked later, by the evaluation itself (its errors are fail-closed answers too)."""
     try:
         value = jsonio.loads(line)
     except jsonio.JSONError as e:
@@ -74,7 +74,7 @@ def parse_request(line: bytes) -> tuple[Any, dict[str, Any], str | None]:
     policy_dir = value.get("policy_dir")
     if policy_dir is not None and not (isinstance(policy_dir, str) and os.path.isabs(policy_dir)):
         raise RequestError('"policy_dir" must be an absolute path')
-    return rid, event, policy_dir
+    return rid, harness, event, policy_dir
 
 
 def read_line(stream: BinaryIO, limit: int) -> tuple[bytes | None, bool]:
@@ -100,39 +100,44 @@ def _request_id(line: bytes) -> Any:
     return rid if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)) else None
 
 
+def _failure_line(rid: Any, message: str, harness_name: str | None = None) -> dict[str, Any]:
+    """The answer line of a request that is answered with the harness's fail-closed deny."""
+    answer = _failure_answer(get(harness_name) if harness_name in NAMES else None, message, None)
+    return {"id": rid, "exit_code": 2, "response": answer.stdout}
+
+
 def handle(line: bytes, opts: EvalOptions, source: WarmSource) -> dict[str, Any]:
     """The answer line (as an object) to one request line."""
     from cupcake_py.engine.evaluator import Evaluation
-    from cupcake_py.harness.opencode.validate import validate_event
 
     try:
-        rid, event, policy_dir = parse_request(line)
+        rid, harness_name, event, policy_dir = parse_request(line)
     except (RequestError, RecursionError) as e:
         msg = str(e) if isinstance(e, RequestError) else "the line is too deeply nested"
-        return {"id": _request_id(line), "exit_code": 2, "error": msg, "response": failure_response(f"bad request: {msg}")}
+        return {**_failure_line(_request_id(line), f"bad request: {msg}"), "error": msg}
+    harness = get(harness_name)
     trace = Trace()
-    req_opts = opts
+    req_opts = EvalOptions(**{name: getattr(opts, name) for name in EvalOptions.__slots__})
+    req_opts.harness = harness_name
     if policy_dir is not None:
-        req_opts = EvalOptions(**{name: getattr(opts, name) for name in EvalOptions.__slots__})
         req_opts.policy_dir = policy_dir
     cwd = event.get("cwd")
     start = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
-    evaluation = Evaluation(req_opts, trace, source, start=start)
+    evaluation = Evaluation(req_opts, trace, harness, source, start=start)
 
     def run() -> Any:
         with trace.phase("validate"):
-            checked = validate_event(event)
+            evaluation.decoded = event
+            checked = harness.validate(event)
         if start is None:  # paths in the event are resolved against it, never against the server's own cwd
-            from cupcake_py.harness.opencode.validate import EventError
-
             raise EventError('the event\'s "cwd" must be an absolute path (the server finds the project from it)')
         return evaluation.decide(checked)
 
-    resp, code = answer(req_opts, trace, evaluation, run)
-    if code == 2:  # an interrupted request may leave an instance mid-call: rebuild them (cheap, rare)
+    answer = evaluate(req_opts, trace, evaluation, run)
+    if answer.exit == 2:  # an interrupted request may leave an instance mid-call: rebuild them (cheap, rare)
         source.forget()
     _after(req_opts, trace, evaluation)
-    return {"id": rid, "exit_code": code, "response": resp}
+    return {"id": rid, "exit_code": answer.exit, "response": answer.stdout}
 
 
 def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO) -> int:
@@ -146,7 +151,7 @@ def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO) -> int:
             return 0
         if too_long:
             msg = f"the request line is longer than {opts.max_input_bytes} bytes (see --max-input-bytes)"
-            out: dict[str, Any] = {"id": None, "exit_code": 2, "error": msg, "response": failure_response(msg)}
+            out: dict[str, Any] = {**_failure_line(None, msg), "error": msg}
         elif not line.strip():
             continue
         else:

@@ -1,0 +1,125 @@
+"""Harness-neutral enrichment of one normalised tool call.
+
+In: the policy input a harness has normalised so far (`tool_name` in the shared vocabulary
+such as Bash/Edit/Write/Read/ApplyPatch, `tool_input` = a private copy of the tool's
+arguments in the harness's own field names, `cwd` as sent) and the harness's hints
+(`PathHints`: which argument names hold the file path, which one is a working directory,
+which one a patch text). Out: the same dict with the fields every builtin policy reads:
+- file tools (first `path_args` key holding a non-empty string): `resolved_file_path`
+  (absolute, symlinks resolved, relative to `cwd`), `original_file_path`, `is_symlink`.
+- every tool: `tool_paths`, every path the call names (cupcake_py/enrich/tool_paths.py).
+- ApplyPatch (`patch_arg`): `affected_files` (resolved paths of every added/updated/deleted/
+  moved file) and `patch_operations` ([{action, path, resolved_path, is_symlink}]).
+- Bash: `tool_input.command` whitespace-normalised outside quotes,
+  `affected_parent_directories` (resolved path-like operands, omitted when none),
+  `executed_script_path` / `executed_script_content` / `script_inspection_performed` for the
+  first readable script file the command runs, `executed_scripts` for all of them (unreadable
+  ones with content null), and `shell`: the
+  structured analysis of the command as sent (cupcake_py.shell, docs/shell-analysis.md; never
+  raises, opaque when unsure). The `workdir_arg` argument, when present, is the base for
+  relative paths.
+Nothing here fails: unreadable scripts are left out (policies see no content), paths that do not
+exist resolve lexically after their existing prefix.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cupcake_py.record import FrozenRecord
+from cupcake_py.userdirs import expand_home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class PathHints(FrozenRecord):
+    """Where a harness keeps the arguments enrichment reads."""
+
+    __slots__ = ("path_args", "workdir_arg", "patch_arg")
+    path_args: tuple[str, ...]  # argument names holding a file path (first present wins)
+    workdir_arg: str | None  # Bash argument naming the directory the command runs in
+    patch_arg: str | None  # ApplyPatch argument holding the patch text
+
+    def __init__(self, path_args: tuple[str, ...], workdir_arg: str | None = None,
+                 patch_arg: str | None = None) -> None:
+        self._fill(path_args, workdir_arg, patch_arg)
+
+
+def path_fields(raw: str, base: str) -> dict[str, Any]:
+    joined = os.path.join(base, expand_home(raw))
+    return {
+        "resolved_file_path": os.path.realpath(joined),
+        "original_file_path": raw,
+        "is_symlink": os.path.islink(joined),
+    }
+
+
+def bash_fields(command: str, base: str, script_inspection: bool) -> dict[str, Any]:
+    from cupcake_py.enrich import shell_words as shell
+
+    out: dict[str, Any] = {}
+    dirs = shell.affected_directories(command, base)
+    if dirs:
+        out["affected_parent_directories"] = dirs
+    if script_inspection:
+        scripts = []
+        for run in shell.executed_scripts(command, base):
+            content = shell.read_script(run.path)
+            # an unreadable script (missing, not a regular file, no permission) is listed with
+            # content null, never dropped: a policy inspecting scripts can tell "not seen" from "clean"
+            scripts.append({"path": run.path, "command_word": run.word, "content": content})
+        readable = [sc for sc in scripts if sc["content"] is not None]
+        if readable:
+            out["executed_script_path"] = readable[0]["path"]
+            out["executed_script_content"] = readable[0]["content"]
+        if scripts:
+            out["script_inspection_performed"] = bool(readable)
+            out["executed_scripts"] = scripts
+    return out
+
+
+def patch_fields(patch_text: str, cwd: str) -> dict[str, Any]:
+    from cupcake_py.enrich.patch import patch_operations
+
+    ops = [{"action": op.action, "path": op.path, **path_fields(op.path, cwd)} for op in patch_operations(patch_text)]
+    return {
+        "patch_operations": [{"action": o["action"], "path": o["path"], "resolved_path": o["resolved_file_path"],
+                              "is_symlink": o["is_symlink"]} for o in ops],
+        "affected_files": list(dict.fromkeys(o["resolved_file_path"] for o in ops)),
+    }
+
+
+def enrich_tool_call(out: dict[str, Any], hints: PathHints, *, script_inspection: bool) -> dict[str, Any]:
+    """Add the neutral fields to `out` (a normalised input with tool_name, tool_input, cwd) in
+    place and return it. `out["tool_input"]` must be the caller's own copy (Bash normalises it)."""
+    tool_name = out.get("tool_name")
+    args = out.get("tool_input")
+    if not isinstance(args, dict):
+        return out
+    cwd = os.path.realpath(expand_home(out["cwd"]))
+    for key in hints.path_args:
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            out.update(path_fields(value, cwd))
+            break
+    from cupcake_py.enrich.tool_paths import tool_paths
+
+    out["tool_paths"] = tool_paths(str(tool_name), args, cwd)
+    patch = args.get(hints.patch_arg) if hints.patch_arg else None
+    if tool_name in ("ApplyPatch", "Patch") and isinstance(patch, str):
+        out.update(patch_fields(patch, cwd))
+    if tool_name == "Bash" and isinstance(args.get("command"), str):
+        from cupcake_py.enrich.shell_words import normalize_whitespace
+
+        sent = args["command"]
+        args["command"] = normalize_whitespace(sent)
+        workdir = args.get(hints.workdir_arg) if hints.workdir_arg else None
+        base = os.path.realpath(os.path.join(cwd, expand_home(workdir))) if isinstance(workdir, str) and workdir \
+            else cwd
+        out.update(bash_fields(args["command"], base, script_inspection))
+        from cupcake_py.shell import analyze  # tree-sitter loads only for shell events
+
+        out["shell"] = analyze(sent, base)
+    return out

@@ -1,0 +1,1 @@
+"""harness/claude: Claude Code command hooks (`cupcake eval --harness claude`)."""

@@ -1,0 +1,116 @@
+"""The Claude Code harness as the value `cupcake eval --harness claude` hands to the engine
+(protocol: cupcake_py/engine/harness_api.py).
+
+Events: Claude Code's command hooks (PreToolUse, PostToolUse, PostToolUseFailure,
+UserPromptSubmit, SessionStart, Stop, SubagentStop, PreCompact, SessionEnd, PermissionRequest,
+Notification) as installed by `cupcake init --harness claude` (install.py). Answers:
+response.py. Claude Code runs the tool when a hook exits 1, times out or prints invalid JSON,
+so every failure here answers exit 2 (blocking) and install.py wraps the command so a crash
+or a kill becomes exit 2 too.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from cupcake_py.engine.harness_api import Answer
+    from cupcake_py.engine.synthesis import FinalDecision
+
+
+class ClaudeCode:
+    name = "claude"
+    events = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
+                        "SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"})
+
+    def validate(self, value: Any) -> dict[str, Any]:
+        from cupcake_py.harness.claude.validate import validate_event
+
+        return validate_event(value)
+
+    def event_name(self, event: dict[str, Any]) -> str:
+        return str(event["hook_event_name"])
+
+    def tool_name(self, event: dict[str, Any]) -> str | None:
+        tool = event.get("tool_name")
+        if not isinstance(tool, str):
+            return None
+        from cupcake_py.harness.claude.data import mapped_tool_name
+
+        return mapped_tool_name(tool)
+
+    def cwd(self, event: dict[str, Any]) -> str:
+        return str(event["cwd"])
+
+    def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
+        from cupcake_py.harness.claude.preprocess import preprocess
+
+        return preprocess(event, script_inspection=script_inspection)
+
+    def respond(self, final: FinalDecision, event: dict[str, Any], strict: bool) -> Answer:
+        from cupcake_py.harness.claude.preprocess import added_aliases
+        from cupcake_py.harness.claude.response import respond
+
+        final = sticky_halt(final, event)
+        drop: set[str] = set()
+        tool, args = event.get("tool_name"), event.get("tool_input")
+        if isinstance(tool, str) and isinstance(args, dict):
+            from cupcake_py.harness.claude.data import mapped_tool_name
+
+            drop = set(added_aliases(mapped_tool_name(tool), args))
+        return respond(final, event, strict, drop)
+
+    def fail(self, message: str, event: Any) -> Answer:
+        from cupcake_py.harness.claude.response import failure
+
+        return failure(message, event)
+
+    # -- setup (cupcake init) and examples: not on the eval path -------------------------------
+
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+        """cupcake's hooks merged into `<directory>/.claude/settings.json` (None: ~/.claude/settings.json);
+        `force` changes nothing (the user's own settings are never overwritten)."""
+        from cupcake_py.harness.claude.install import install
+
+        path, action = install(directory)
+        return [(str(path), action)]
+
+    def uninstall(self, directory: Path | None) -> list[tuple[str, str]]:
+        from cupcake_py.harness.claude.install import uninstall
+
+        path, action = uninstall(directory)
+        return [(str(path), action)]
+
+    def examples_dir(self) -> str:
+        import os
+
+        from cupcake_py.harness.claude.data import DATA
+
+        return os.path.join(DATA.dir(), "examples")
+
+
+def sticky_halt(final: FinalDecision, event: dict[str, Any]) -> FinalDecision:
+    """A halt ends the whole session (halts.py): remember a tool-call halt, answer every later event of a
+    halted session as a halt, forget the session at SessionEnd."""
+    from cupcake_py.harness.claude import halts
+
+    session = event.get("session_id")
+    if not isinstance(session, str):
+        return final
+    name = event.get("hook_event_name")
+    if name == "SessionEnd":
+        halts.forget(session)
+        return final
+    earlier = halts.halted(session)
+    if earlier is not None:
+        from cupcake_py.engine.synthesis import FinalDecision
+
+        return FinalDecision("halt", f"this session was halted by policy: {earlier}")
+    if final.kind == "halt" and name in ("PreToolUse", "PermissionRequest"):
+        halts.record(session, final.reason or "halted by policy")
+    return final
+
+
+HARNESS = ClaudeCode()

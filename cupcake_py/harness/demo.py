@@ -1,0 +1,132 @@
+"""`make demo`: scripted agent events through the real `cupcake eval --harness <name>`, printed as a
+table of event → decision → reason (opencode: cupcake_py/harness/opencode/demo.py, claude:
+cupcake_py/harness/claude/demo.py).
+
+By default the events are the short list (`"demo": true`) of the example project's cases
+(harness/<name>/examples/project, every shipped builtin enabled, with the example global config
+dir holding the global builtins), so the table shows what the SHIPPED policies answer.
+`--project` runs every example-project case, `--all` also the other example projects.
+
+    python -m cupcake_py.harness.opencode.demo [--project | --all] [--cases DIR] [--workers N] [NAME-SUBSTRING ...]
+    python -m cupcake_py.harness.claude.demo   (same options)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cupcake_py.harness.examples import Case, load_cases, run_cases
+
+EXAMPLE_PROJECT = "project"
+DETAIL_KEYS = ("command", "filePath", "file_path", "notebook_path", "path", "url", "pattern", "name", "prompt",
+               "patchText", "todos")
+SHORT_EVENTS = {"PreToolUse": "pre", "PostToolUse": "post", "PermissionRequest": "perm"}
+
+
+def event_text(case: Case) -> str:
+    """`<event> <tool> <main argument>` (OpenCode's tool/args or Claude Code's tool_name/tool_input)."""
+    ev = case.event
+    if not isinstance(ev, dict):
+        return "(raw input)"
+    args = ev.get("args", ev.get("tool_input"))
+    detail = ""
+    if isinstance(args, dict):
+        for key in DETAIL_KEYS:
+            if key in args:
+                detail = str(args[key]).replace("\n", "⏎").replace("\t", "⇥")
+                break
+    elif isinstance(ev.get("prompt"), str):
+        detail = ev["prompt"]
+    name = str(ev.get("hook_event_name", "?"))
+    tool = ev.get("tool", ev.get("tool_name", ""))
+    return " ".join(part for part in (SHORT_EVENTS.get(name, name), str(tool or ""), detail) if part).strip()
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def opencode_answer(resp: Any) -> tuple[str, str]:
+    if not isinstance(resp, dict):
+        return "?", str(resp)
+    extra = resp.get("reason") or ""
+    if "updated_args" in resp:
+        extra += f" → args {resp['updated_args']}"
+    if "context" in resp:
+        extra += " context: " + " | ".join(resp["context"])
+    return str(resp.get("decision")), extra.strip()
+
+
+def user_cache_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+def demo_config_root() -> Path:
+    """A stable private directory for the demo's XDG_CONFIG_HOME copies. Not below $HOME: the
+    global system_protection builtin protects all of /root when the demo runs as root."""
+    d = Path(tempfile.gettempdir()) / f"cupcake-py-demo-{os.getuid()}"
+    d.mkdir(mode=0o700, exist_ok=True)
+    st = d.lstat()
+    if not d.is_dir() or d.is_symlink() or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return Path(tempfile.mkdtemp(prefix="cupcake-py-demo-"))
+    return d
+
+
+def main(argv: list[str] | None = None, harness: str = "opencode",
+         answer: Callable[[Any], tuple[str, str]] = opencode_answer, title: str = "") -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--project", action="store_true", help="every case of the example project")
+    ap.add_argument("--all", action="store_true", help="every case, the engine test project's too")
+    ap.add_argument("--cases", type=Path, default=None, help="directory of case files")
+    ap.add_argument("--workers", type=int, default=None, help="concurrent evaluations (default: CPUs + 1)")
+    ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
+    args = ap.parse_args(argv)
+    def wanted(c: Case) -> bool:
+        if args.names:
+            return any(n in c.name for n in args.names)
+        if args.all or args.cases:
+            return True
+        return c.project == EXAMPLE_PROJECT and (args.project or c.demo)
+
+    cases = [c for c in load_cases(args.cases, harness) if wanted(c)]
+    if not cases:
+        print("no cases selected", file=sys.stderr)
+        return 2
+    width = shutil.get_terminal_size((160, 20)).columns
+    ev_w = 48
+    reason_w = max(30, width - ev_w - 16)
+    failures = 0
+    t0 = time.monotonic()
+    print(f"cupcake eval --harness {harness}{title}: {len(cases)} events; project policies: the shipped "
+          f"builtins of harness/{harness}/examples/project; global: examples/global-config\n")
+    with tempfile.TemporaryDirectory(prefix="cupcake-demo-") as tmp:
+        root = Path(tmp)
+        print(f"{'':2}{'event':<{ev_w}} {'decision':<9} {'exit':<4} reason")
+        print("-" * min(width, ev_w + reason_w + 18))
+        # The user's cache (bundles are content-addressed) and a stable config home keep repeated
+        # demos from recompiling the policies.
+        stable = demo_config_root()
+        for out in run_cases(cases, root, args.workers, config_root=stable, cache=user_cache_dir()):
+            decision, reason = answer(out.response)
+            mark = "✓" if out.ok else "✗"
+            failures += not out.ok
+            reason = reason.replace(str(root / "work" / out.case.name), "$PROJECT").replace(str(stable), "$DEMO")
+            reason = reason.replace("\n", " ")
+            print(f"{mark} {_clip(event_text(out.case), ev_w):<{ev_w}} {decision:<9} {out.exit:<4} "
+                  f"{_clip(reason, reason_w)}")
+            sys.stdout.flush()
+    print(f"\n{len(cases) - failures}/{len(cases)} events answered as expected in {time.monotonic() - t0:.1f}s "
+          f"(✓ = matches harness/{harness}/examples/cases/<name>.json)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())  # the OpenCode demo; see also cupcake_py.harness.claude.demo
