@@ -38,34 +38,62 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def validate_cmd(
-    paths: list[Path] = typer.Argument(..., help="Policy files, or directories searched for *.rego.",
-                                       show_default=False),
+    paths: list[Path] = typer.Argument(None, help="Policy files, or directories searched for *.rego (default: "
+                                       "the current project's .cupcake/).", show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
     builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; a .cupcake directory's rulebook "
                                        "`custom_builtins` are added; docs/custom-builtins.md)."),
+    explain: str = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
+                                "rule (e.g. prefer-deny) and exit."),
+    changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
+                                 "staged, unstaged or untracked) plus the policies that import them."),
+    base: str = typer.Option("HEAD", "--base", help="With --changed: the git ref to compare with (e.g. "
+                             "origin/main)."),
+    global_: bool = typer.Option(False, "--global", help="Lint the global config ($XDG_CONFIG_HOME/cupcake) "
+                                 "instead of the current project."),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
     Every finding has a rule id, severity, file:row:col, message and a docs page
-    (docs/lint/<rule>.md). Exit status: 0 when no finding is an error, 1 otherwise,
-    2 for usage errors.
+    (`cupcake validate --explain RULE`). Exit status: 0 when no finding is an error,
+    1 otherwise, 2 for usage errors.
 
-    Examples:  cupcake validate .cupcake/      cupcake validate --format sarif policies/ > lint.sarif
+    Examples:  cupcake validate      cupcake validate --format sarif .cupcake/ > lint.sarif
+    cupcake validate --changed --base origin/main --format github
     """
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
 
+    if explain is not None:
+        sys.stdout.write(_explain(explain))
+        return
+    targets: list[Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
-        with declared_for([*_rulebook_specs(list(paths)), *builtins]):
-            report = validate_paths(paths)
+        with declared_for([*_rulebook_specs(list(targets)), *builtins]):
+            if changed:
+                from cupcake_py.authoring.changed import validate_changed
+
+                report = validate_changed(targets, base)
+            else:
+                report = validate_paths(targets)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     sys.stdout.write(FORMATS[fmt.value](report))
     if report.failed:
         raise typer.Exit(1)
+
+
+def _explain(rule: str) -> str:
+    from cupcake_py.authoring.findings import RULES, hint, rule_doc
+
+    try:
+        return rule_doc(rule)
+    except KeyError:
+        raise _fail(f"no lint rule {rule!r}{hint(rule, RULES)}; `cupcake validate --explain` takes one of: "
+                    f"{', '.join(sorted(RULES))}") from None
 
 
 class TestFormat(StrEnum):
@@ -177,12 +205,19 @@ def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     return found or None
 
 
-def _default_policy_root() -> Path:
-    from cupcake_py.engine.project import find_project
+def _default_policy_root(global_: bool = False) -> Path:
+    """The current project's .cupcake/ (the global config's directory with --global)."""
+    if global_:
+        from cupcake_py.engine.project import find_global
 
-    cfg = find_project(None)
+        found = find_global(None)
+        if found is None:
+            raise _fail("no global config (run `cupcake init --global --harness opencode` to create one)")
+        return found.cupcake_dir
+    cfg = _config(None)
     if cfg is None:
-        raise _fail("no .cupcake directory here or in a parent; pass the paths to test")
+        raise _fail("no .cupcake directory here or in a parent: run `cupcake init --harness opencode`, "
+                    "or pass the policy paths")
     return cfg.cupcake_dir
 
 

@@ -1,6 +1,7 @@
 """`cupcake init --harness opencode [--global]`: the files a new configuration starts with.
 
-Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
+Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described) and its
+JSON Schema rulebook.schema.json (for editors),
 system/ (copies of the shipped aggregator and helpers), policies/opencode/example.rego
 (a policy that fires on `git push --force`), tests/opencode/example_test.rego (its
 tests; kept outside policies/ so the engine never compiles them into the bundle),
@@ -125,6 +126,13 @@ def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Writte
     return Written(path, action)
 
 
+def _schema(config_dir: Path, force: bool) -> Written:
+    """rulebook.schema.json next to the rulebook (its yaml-language-server line names it)."""
+    from cupcake_py.authoring.schema import SCHEMA_FILE, schema_text
+
+    return _write(config_dir / SCHEMA_FILE, schema_text().encode(), force)
+
+
 def _private_dir(d: Path) -> None:
     existed = d.exists()
     d.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -135,7 +143,7 @@ def _private_dir(d: Path) -> None:
 def init_project(directory: Path, force: bool = False) -> list[Written]:
     cupcake = directory / ".cupcake"
     _private_dir(cupcake)
-    out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
+    out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force), _schema(cupcake, force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
     out.append(_write(cupcake / "policies" / "opencode" / "example.rego", (TEMPLATES / "example.rego").read_bytes(),
@@ -154,7 +162,7 @@ def config_home() -> Path:
 def init_global(force: bool = False) -> list[Written]:
     root = config_home() / "cupcake"
     _private_dir(root)
-    out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
+    out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force), _schema(root, force)]
     (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
     out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))

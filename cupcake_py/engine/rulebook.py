@@ -39,14 +39,19 @@ class _Strict(BaseModel):
 
 
 class SignalSpec(_Strict):
-    command: str = Field(min_length=1)
-    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+    """A shell signal: run when a routed policy lists it in `required_signals`."""
+
+    command: str = Field(min_length=1, description="Shell command (sh -c, in the project root, event JSON on "
+                         "stdin); its output (JSON if it parses, else text) is input.signals.<name>.",
+                         examples=["git rev-parse --abbrev-ref HEAD"])
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300, description="Deadline; a signal that overruns "
+                                   "fails the evaluation closed.")
 
 
 class Builtin(_Strict):
     """Common to every builtin; what policies see is made by engine/builtin_config.py."""
 
-    enabled: bool = True
+    enabled: bool = Field(default=True, description="A listed builtin is on unless this is false.")
 
 
 def _nonempty(items: list[str], what: str) -> list[str]:
@@ -56,8 +61,12 @@ def _nonempty(items: list[str], what: str) -> list[str]:
 
 
 class ProtectedPaths(Builtin):
-    message: str = "This path is read-only and cannot be modified"
-    paths: list[str] = Field(default_factory=list)
+    """halt: files no tool may modify."""
+
+    message: str = Field(default="This path is read-only and cannot be modified",
+                         description="Reason shown to the agent.")
+    paths: list[str] = Field(default_factory=list, description="Exact paths, `dir/` prefixes, relative `dir/` "
+                             "anywhere, `*` globs, `~` expanded.", examples=[["/etc/", "secrets/", "*.pem"]])
 
     @field_validator("paths")
     @classmethod
@@ -66,8 +75,12 @@ class ProtectedPaths(Builtin):
 
 
 class RulebookSecurity(Builtin):
-    message: str = "Cupcake configuration files are protected from modification"
-    protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"])
+    """halt: the cupcake configuration can be neither read nor written by any tool."""
+
+    message: str = Field(default="Cupcake configuration files are protected from modification",
+                         description="Reason shown to the agent.")
+    protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"],
+                                       description="Paths guarded like `.cupcake/`.")
 
     @field_validator("protected_paths")
     @classmethod
@@ -76,23 +89,33 @@ class RulebookSecurity(Builtin):
 
 
 class GitBlockNoVerify(Builtin):
-    message: str = ("Git operations with --no-verify are not permitted. Commit hooks must run for code quality "
-                    "and security checks.")
-    exceptions: list[str] = Field(default_factory=list)
+    """deny: git commands that skip hooks (`--no-verify`, disabling .git/hooks)."""
+
+    message: str = Field(default="Git operations with --no-verify are not permitted. Commit hooks must run for "
+                         "code quality and security checks.", description="Reason shown to the agent.")
+    exceptions: list[str] = Field(default_factory=list, description="Commands allowed anyway.")
 
 
 class Check(_Strict):
-    command: str = Field(min_length=1)
-    message: str = "check failed"
-    timeout_seconds: float = Field(default=30.0, gt=0, le=300)
+    """A command whose failure stops the action."""
+
+    command: str = Field(min_length=1, description="Shell command; exit status 0 passes.", examples=["make lint"])
+    message: str = Field(default="check failed", description="Reason shown (with the output) when it fails.")
+    timeout_seconds: float = Field(default=30.0, gt=0, le=300, description="Deadline; an overrun fails.")
 
 
 class GitPreCheck(Builtin):
-    checks: list[Check] = Field(min_length=1)
+    """halt: run checks before `git commit|push|merge`; halt with the output when one fails."""
+
+    checks: list[Check] = Field(min_length=1, description="Checks run in order.")
 
 
 class PostEditCheck(Builtin):
-    by_extension: dict[str, Check] = Field(min_length=1)
+    """After an edit of a file with the extension, run its check; a failure is fed back to the model."""
+
+    by_extension: dict[str, Check] = Field(min_length=1, description="File extension (without the dot) -> check.",
+                                           json_schema_extra={"propertyNames": {"pattern": "^[^./]+$"}},
+                                           examples=[{"py": {"command": "ruff check", "message": "ruff failed"}}])
 
     @field_validator("by_extension")
     @classmethod
@@ -104,40 +127,58 @@ class PostEditCheck(Builtin):
 
 
 class EnforceFullFileRead(Builtin):
-    max_lines: int = Field(default=2000, gt=0)
-    # None: the policy says "files under <max_lines> lines must be read completely"
-    message: str | None = None
+    """deny: partial reads (offset/limit) of files shorter than max_lines."""
+
+    max_lines: int = Field(default=2000, gt=0, description="Files shorter than this must be read whole.")
+    message: str | None = Field(default=None, description="Reason shown; unset: \"files under <max_lines> "
+                                "lines must be read completely\".")
 
 
 class CommandContext(_Strict):
-    command: str = Field(min_length=1)
-    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+    """Context from a command's output."""
+
+    command: str = Field(min_length=1, description="Shell command whose output is added.")
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300, description="Deadline for the command.")
 
 
 class FileContext(_Strict):
-    file: str = Field(min_length=1)
+    """Context from a file's text."""
+
+    file: str = Field(min_length=1, description="File (relative to the project root) whose text is added.")
 
 
 class AlwaysInject(Builtin):
-    context: list[str | CommandContext | FileContext] = Field(min_length=1)
+    """Context added to every prompt: text, files, command output."""
+
+    context: list[str | CommandContext | FileContext] = Field(
+        min_length=1, description="Items: a string, `{file: PATH}` or `{command: CMD}`.",
+        examples=[["Follow CONVENTIONS.md", {"file": "CONVENTIONS.md"}, {"command": "git log -3 --oneline"}]])
 
 
 class SystemProtection(Builtin):
-    message: str = "Access to critical system path blocked"
-    additional_paths: list[str] = Field(default_factory=list)
+    """(global rulebook) halt: system paths for every tool, and sudo/doas."""
+
+    message: str = Field(default="Access to critical system path blocked", description="Reason shown.")
+    additional_paths: list[str] = Field(default_factory=list, description="More paths to protect.")
 
 
 class SensitiveDataProtection(Builtin):
-    message: str = "Blocked access to potentially sensitive file"
-    additional_patterns: list[str] = Field(default_factory=list)
+    """(global rulebook) deny: reading credentials (.env, keys, cloud configs)."""
+
+    message: str = Field(default="Blocked access to potentially sensitive file", description="Reason shown.")
+    additional_patterns: list[str] = Field(default_factory=list, description="More file patterns to protect.")
 
 
 class CupcakeExecProtection(Builtin):
-    message: str = "Direct execution of Cupcake binary is not permitted"
-    allowed_commands: list[str] = Field(default_factory=list)
+    """(global rulebook) halt: the agent running the cupcake binary itself."""
+
+    message: str = Field(default="Direct execution of Cupcake binary is not permitted", description="Reason shown.")
+    allowed_commands: list[str] = Field(default_factory=list, description="cupcake commands allowed anyway.")
 
 
 class Builtins(_Strict):
+    """The shipped builtin policies (docs/builtins.md); a listed builtin is enabled unless `enabled: false`."""
+
     protected_paths: ProtectedPaths | None = None
     rulebook_security_guardrails: RulebookSecurity | None = None
     git_block_no_verify: GitBlockNoVerify | None = None
@@ -164,23 +205,34 @@ ALIASES = {
 
 
 class Telemetry(_Strict):
-    enabled: bool = False
-    format: Literal["json"] = "json"
-    destination: str = ".cupcake/telemetry"
+    """One trace file per evaluation."""
+
+    enabled: bool = Field(default=False, description="Write a trace file per evaluation.")
+    format: Literal["json"] = Field(default="json", description="Trace format.")
+    destination: str = Field(default=".cupcake/telemetry", description="Directory the traces are written to.")
 
 
 class Preprocessing(_Strict):
-    script_inspection: bool = True
+    """What is prepared from the event before policies see it."""
+
+    script_inspection: bool = Field(default=True, description="Read the script a Bash command runs (./x.sh, "
+                                    "python x.py) into input.executed_script_content.")
 
 
 class Rulebook(_Strict):
-    signals: dict[str, SignalSpec] = Field(default_factory=dict)
-    builtins: Builtins = Field(default_factory=Builtins)
-    telemetry: Telemetry = Field(default_factory=Telemetry)
-    preprocessing: Preprocessing = Field(default_factory=Preprocessing)
-    # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
-    # .py paths relative to the .cupcake directory.
-    custom_builtins: list[str] = Field(default_factory=list)
+    """`.cupcake/rulebook.yml` (or the global config's rulebook.yml). Unknown keys are errors."""
+
+    signals: dict[str, SignalSpec] = Field(
+        default_factory=dict, description="Shell signals by name (read at input.signals.<name>).",
+        json_schema_extra={"propertyNames": {"pattern": "^(?!__builtin_)\\S+$"}},
+        examples=[{"branch": {"command": "git rev-parse --abbrev-ref HEAD", "timeout_seconds": 5}}])
+    builtins: Builtins = Field(default_factory=Builtins, description="The builtin policies to enable.")
+    telemetry: Telemetry = Field(default_factory=Telemetry, description="Evaluation traces.")
+    preprocessing: Preprocessing = Field(default_factory=Preprocessing, description="Event preprocessing.")
+    custom_builtins: list[str] = Field(
+        default_factory=list, description="Python modules with custom Rego builtins: importable names or .py "
+        "paths relative to the .cupcake directory (docs/custom-builtins.md).",
+        examples=[["my_company.rego_builtins", "builtins/extra.py"]])
 
     @field_validator("signals")
     @classmethod

@@ -54,7 +54,7 @@ def test_rulebook_template_is_valid_and_describes_every_builtin() -> None:
 
 def test_init_is_idempotent_and_keeps_user_files(project: Path) -> None:
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
-    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 7
+    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 8
     example = project / ".cupcake/policies/opencode/example.rego"
     example.write_text(example.read_text() + "\n# my change\n")
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
