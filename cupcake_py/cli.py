@@ -15,7 +15,7 @@ app = typer.Typer(
         "and evaluated under wasmtime. Errors fail closed."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
     pretty_exceptions_enable=False,
 )
 

@@ -141,6 +141,8 @@ def test_cmd(
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
+    global_: bool = typer.Option(False, "--global", help="Without PATHS: test the global config "
+                                 "($XDG_CONFIG_HOME/cupcake) instead of the current project."),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -161,7 +163,7 @@ def test_cmd(
     from cupcake_py.authoring import test_output
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
 
-    targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
+    targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
@@ -205,6 +207,10 @@ def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     return found or None
 
 
+NO_PROJECT = "no .cupcake directory here or in a parent: run `cupcake init --harness opencode` to create one"
+NO_GLOBAL = "no global config: run `cupcake init --global --harness opencode` to create one"
+
+
 def _default_policy_root(global_: bool = False) -> Path:
     """The current project's .cupcake/ (the global config's directory with --global)."""
     if global_:
@@ -212,12 +218,11 @@ def _default_policy_root(global_: bool = False) -> Path:
 
         found = find_global(None)
         if found is None:
-            raise _fail("no global config (run `cupcake init --global --harness opencode` to create one)")
+            raise _fail(NO_GLOBAL)
         return found.cupcake_dir
     cfg = _config(None)
     if cfg is None:
-        raise _fail("no .cupcake directory here or in a parent: run `cupcake init --harness opencode`, "
-                    "or pass the policy paths")
+        raise _fail(f"{NO_PROJECT}, or pass the policy paths")
     return cfg.cupcake_dir
 
 
@@ -225,13 +230,25 @@ class Harness(StrEnum):
     opencode = "opencode"
 
 
-def _config(policy_dir: str | None):  # type: ignore[no-untyped-def]
-    from cupcake_py.engine.project import ProjectError, find_project
+def _config(policy_dir: str | None, global_: bool = False):  # type: ignore[no-untyped-def]
+    from cupcake_py.engine.project import ProjectError, find_global, find_project
 
     try:
-        return find_project(policy_dir)
+        return find_global(None) if global_ else find_project(policy_dir)
     except ProjectError as e:
         raise _fail(str(e)) from None
+
+
+def _project_harness(policies_dir: Path) -> Harness:
+    """The harness a configuration is for: the only one it has policies/<harness>/ for, else the
+    only harness there is; ambiguous -> a usage error that says what to pass."""
+    have = [h for h in Harness if (policies_dir / h.value).is_dir()]
+    if len(have) == 1:
+        return have[0]
+    if len(Harness) == 1:
+        return next(iter(Harness))
+    raise _fail(f"pass --harness ({', '.join(h.value for h in (have or list(Harness)))}): "
+                f"{policies_dir} does not say which agent it is for")
 
 
 def init_cmd(
@@ -263,12 +280,13 @@ def inspect_cmd(
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
                                    "found from the current directory)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
 ) -> None:
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
 
-    cfg = _config(policy_dir)
+    cfg = _config(policy_dir, global_)
     try:
         rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
@@ -279,17 +297,20 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent (opencode)."),
+    harness: Harness = typer.Option(None, "--harness", help="The agent (default: the one the project has "
+                                    "policies for, when that is unambiguous).", show_default=False),
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
+    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
     and the policy tests pass. Exit status 1 when any step fails."""
     from cupcake_py.authoring.verify import verify
 
-    cfg = _config(policy_dir)
+    cfg = _config(policy_dir, global_)
     if cfg is None:
-        raise _fail("no .cupcake directory here or in a parent (run `cupcake init --harness opencode`)")
+        raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
+    harness = harness or _project_harness(cfg.policies_dir)
     result = verify(cfg)
     sys.stdout.write(result.text())
     if not result.ok:
