@@ -161,6 +161,7 @@ def test_cmd(
     See docs/testing.md.
     """
     from cupcake_py.authoring import test_output
+    from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
@@ -168,7 +169,8 @@ def test_cmd(
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        result = run_tests(targets, opts)
+        with progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):
+            result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None
     if verbose:
@@ -272,8 +274,23 @@ def init_cmd(
     kept = [w for w in written if w.action == "kept"]
     if kept:
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
+    _warm_after_init(global_, directory)
     if not global_:
         typer.echo("next: edit .cupcake/policies/opencode/, then `cupcake verify --harness opencode`")
+
+
+def _warm_after_init(global_: bool, directory: Path) -> None:
+    """Compile the new configuration now, so the agent's first tool call does not."""
+    from cupcake_py.authoring.warm import warm
+    from cupcake_py.engine.project import find_global, find_project
+
+    cfg = find_global(None) if global_ else find_project(str(directory))
+    if cfg is None:
+        return
+    try:
+        typer.echo(f"cache       {warm(cfg)}")
+    except CupcakeError as e:
+        typer.echo(f"cache       not warmed ({e}); `cupcake verify` shows why", err=True)
 
 
 def inspect_cmd(
@@ -311,7 +328,10 @@ def verify_cmd(
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
     harness = harness or _project_harness(cfg.policies_dir)
-    result = verify(cfg)
+    from cupcake_py.authoring.progress import progress
+
+    with progress("cupcake verify") as update:
+        result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:
         raise typer.Exit(1)

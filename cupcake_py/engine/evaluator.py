@@ -121,6 +121,7 @@ class Evaluation:
             left = self.remaining("the policy evaluation")
             try:
                 module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
+                self.trace.phases[-1]["module_cache"] = module.load_stats.cache
                 raw = module.instantiate(builtins=_custom_implementations(b)).eval_raw(
                     bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
             except HostError as e:

@@ -48,7 +48,9 @@ def build_cmd(
     from cupcake_py.custom_builtins import declared_for
 
     try:
-        with declared_for(builtins):
+        from cupcake_py.authoring.progress import progress
+
+        with declared_for(builtins), progress("cupcake build: compiling", machine_output=output is None):
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))
