@@ -39,10 +39,17 @@ def _builtins() -> str:
     return render()
 
 
+def _writing_policies() -> str:
+    from cupcake_py.authoring.docgen.policy_input import render
+
+    return render()
+
+
 PAGES: dict[str, Callable[[], str]] = {
     "docs/lint/README.md": _lint_index,
     "docs/rulebook.md": _rulebook,
     "docs/builtins.md": _builtins,
+    "docs/writing-policies.md": _writing_policies,
 }
 
 
