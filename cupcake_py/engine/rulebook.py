@@ -107,7 +107,8 @@ class Check(_Strict):
 class GitPreCheck(Builtin):
     """halt: run checks before `git commit|push|merge`; halt with the output when one fails."""
 
-    checks: list[Check] = Field(min_length=1, description="Checks run in order.")
+    checks: list[Check] = Field(min_length=1, description="Checks run in order.",
+                                examples=[[{"command": "make lint", "message": "lint must pass before committing"}]])
 
 
 class PostEditCheck(Builtin):
@@ -137,14 +138,16 @@ class EnforceFullFileRead(Builtin):
 class CommandContext(_Strict):
     """Context from a command's output."""
 
-    command: str = Field(min_length=1, description="Shell command whose output is added.")
+    command: str = Field(min_length=1, description="Shell command whose output is added.",
+                         examples=["git log -3 --oneline"])
     timeout_seconds: float = Field(default=5.0, gt=0, le=300, description="Deadline for the command.")
 
 
 class FileContext(_Strict):
     """Context from a file's text."""
 
-    file: str = Field(min_length=1, description="File (relative to the project root) whose text is added.")
+    file: str = Field(min_length=1, description="File (relative to the project root) whose text is added.",
+                      examples=["CONVENTIONS.md"])
 
 
 class AlwaysInject(Builtin):

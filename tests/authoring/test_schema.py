@@ -69,3 +69,30 @@ def test_init_writes_the_schema_and_the_rulebook_names_it(tmp_path: Path) -> Non
     cc = tmp_path / ".cupcake"
     assert json.loads((cc / SCHEMA_FILE).read_text()) == rulebook_schema()
     assert (cc / "rulebook.yml").read_text().splitlines()[0] == SCHEMA_LINE
+
+
+def test_every_rulebook_key_is_documented() -> None:
+    """Each key of every rulebook model has a description (Field(description=...), or for an
+    optional builtin model its class docstring): docs/rulebook.md shows it."""
+    from cupcake_py.authoring.docgen.rulebook_doc import UNDOCUMENTED
+
+    page = (REPO / "docs/rulebook.md").read_text()
+    assert UNDOCUMENTED not in page, "a rulebook key lacks a description (see docs/rulebook.md)"
+
+
+def test_the_reference_examples_are_valid() -> None:
+    """Every Example block of docs/rulebook.md validates against its model's schema."""
+    import re
+
+    schema = rulebook_schema()
+    page = (REPO / "docs/rulebook.md").read_text()
+    checked = 0
+    for section in re.split(r"^## ", page, flags=re.M)[1:]:
+        name = section.splitlines()[0].strip()
+        m = re.search(r"^Example:\n\n```yaml\n(.*?)^```", section, re.M | re.S)
+        if m is None:
+            continue
+        target = schema if name == "Top level" else {"$defs": schema["$defs"], "$ref": f"#/$defs/{name}"}
+        jsonschema.validate(yaml.safe_load(m.group(1)), target)
+        checked += 1
+    assert checked >= 10

@@ -27,6 +27,9 @@ so editors with the YAML language server complete and check every key.
 """
 
 
+UNDOCUMENTED = "**(undocumented: add `Field(description=...)` in cupcake_py/engine/rulebook.py)**"
+
+
 def _name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
@@ -67,13 +70,19 @@ def _description(p: dict[str, Any], defs: dict[str, Any]) -> str:
     if text is None:  # an optional model (builtins): its class docstring
         refs = [a["$ref"] for a in p.get("anyOf", []) if "$ref" in a] or ([p["$ref"]] if "$ref" in p else [])
         text = defs[_name(refs[0])].get("description", "") if refs else ""
-    return " ".join(text.split()).replace("|", "\\|")
+    return " ".join(text.split()).replace("|", "\\|") or UNDOCUMENTED
 
 
 def _example(key: str, p: dict[str, Any]) -> str | None:
-    if not p.get("examples"):
+    """`key: value` with the field's first example, else its (non-null, non-model) default."""
+    if p.get("examples"):
+        value = p["examples"][0]
+    elif p.get("default") is not None and not ("$ref" in p and isinstance(p["default"], dict)):
+        value = p["default"]
+    else:
         return None
-    return yaml.safe_dump({key: p["examples"][0]}, sort_keys=False, default_flow_style=None, width=100)
+    flow = yaml.safe_dump(value, sort_keys=False, default_flow_style=True, width=1000).strip()
+    return f"{key}: {flow.removesuffix(chr(10) + '...').strip()}\n"
 
 
 def _table(model: dict[str, Any], defs: dict[str, Any]) -> list[str]:
