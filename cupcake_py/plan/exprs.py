@@ -99,22 +99,20 @@ class ExprPlanner(TermPlanner):
 
     # ------------------------------------------------------------------ calls
     def resolve_call(self, name: str) -> tuple[str, object]:
-        """("builtin", name) | ("func", group) | ("slot", local) after applying mocks."""
-        seen = 0
-        while True:
-            m = self.cur_gen.mock(name)
-            if m is None or seen > 8:
-                break
+        """("builtin", name) | ("func", group) | ("slot", local) after applying mocks. A
+        replacement function or builtin runs with no function mocks at all (OPA pushes an
+        empty mock frame), so a mock is never applied inside another mock's replacement."""
+        m = self.cur_gen.mock(name)
+        if m is not None:
             kind, what = m
             if kind == "slot":
                 return "slot", self.fx.slots[what]  # type: ignore[index]
-            fname, outer = what  # type: ignore[misc]
+            fname, bare = what  # type: ignore[misc]
             if fname.startswith("data."):
                 g = self.compiled.groups.get(tuple(fname.split(".")[1:]))
-                if g is not None:  # the replacement runs without this mock (OPA semantics)
-                    return "func", (g, outer)
-            name = fname
-            seen += 1
+                if g is not None:
+                    return "func", (g, bare)
+            return "builtin", fname
         if name.startswith("data."):
             g = self.compiled.groups.get(tuple(name.split(".")[1:]))
             if g is not None:
@@ -124,10 +122,10 @@ class ExprPlanner(TermPlanner):
     def plan_call(self, op: A.Ref, args: list[A.Term], k: K) -> None:
         name = op.dotted() or ""
         kind, what = self.resolve_call(name)
-        if kind == "slot":
+        if kind == "slot":  # a value mock: the arguments must still be defined
             arity = self._arity_of(name)
-            out = args[arity] if arity is not None and len(args) > arity else None
-            self._result(ir.Local(what), out, k)  # type: ignore[arg-type]
+            ins, out = (args[:arity], args[arity]) if arity is not None and len(args) > arity else (args, None)
+            self.plan_terms(ins, lambda _ops: self._result(ir.Local(what), out, k))  # type: ignore[arg-type]
             return
         if kind == "func":
             g, gen = what  # type: ignore[misc]
@@ -197,10 +195,13 @@ class ExprPlanner(TermPlanner):
 
         fmocks: list[tuple[str, tuple[str, object]]] = []
         vmocks: list[tuple[str, A.Term]] = []
+        bare: int | None = None  # the generation replacement functions run in: no mocks at all
         for name, val in mocks:
             fname = self._function_name(val)
             if fname is not None:
-                fmocks.append((name, ("func", (fname, self.gen))))
+                if bare is None:
+                    bare = self.gen_id(Gen(self.cur_gen.disabled | frozenset(disabled)))
+                fmocks.append((name, ("func", (fname, bare))))
             else:
                 vmocks.append((name, val))
 

@@ -69,21 +69,28 @@ class TermPlanner(State):
             raise plan_error(f"var {name} is unsafe", self.loc)
 
     def plan_terms(self, terms: list[A.Term], k) -> None:  # type: ignore[no-untyped-def]
-        ops: list[ir.Operand] = []
+        """Plan `terms`, calling k with their operands in order. Refs that bind unbound vars
+        (`x == input.xs[x]`: the ref iterates and binds x) are evaluated first."""
+        order = self.eval_order(terms)
+        ops: list[ir.Operand | None] = [None] * len(terms)
 
-        def step(i: int) -> None:
-            if i == len(terms):
-                k(list(ops))
+        def step(j: int) -> None:
+            if j == len(order):
+                k([op for op in ops if op is not None])
                 return
+            i = order[j]
 
             def got(op: ir.Operand) -> None:
-                del ops[i:]
-                ops.append(op)
-                step(i + 1)
+                ops[i] = op
+                step(j + 1)
 
             self.plan_term(terms[i], got)
 
         step(0)
+
+    def eval_order(self, terms: list[A.Term]) -> list[int]:
+        binding = [i for i, t in enumerate(terms) if isinstance(t.value, A.Ref) and self.unbound_vars(t)]
+        return binding + [i for i in range(len(terms)) if i not in binding] if binding else list(range(len(terms)))
 
     def _collection(self, make, ops: list[ir.Operand]) -> ir.Operand:  # type: ignore[no-untyped-def]
         r = self.new()

@@ -6,7 +6,9 @@ the following column-1 comment lines with no gap. It belongs to the first packag
 after it. Scopes: `rule` (default before a rule), `document` (before a rule; applies to
 all rules of that name), `package` (default before the package), `subpackages`
 (before the package). Fields: scope, title, description, related_resources, authors,
-organizations, schemas, entrypoint, custom. Anything else is a rego_parse_error.
+organizations, schemas, entrypoint, custom. As in OPA (Go YAML into a struct), a field left
+empty (YAML null) is absent and other keys (`compile`, typos) are ignored; a known field
+with a value of the wrong shape is a rego_parse_error.
 """
 
 from __future__ import annotations
@@ -44,12 +46,16 @@ def _str_list(v: Any, key: str) -> list[str]:
 def _author(v: Any) -> A.AuthorAnnotation:
     if isinstance(v, str):
         text = v.strip()
+        if not text:
+            raise _Invalid("invalid author definition: author is an empty string")
         if text.endswith(">") and "<" in text:
             name, _, email = text[:-1].rpartition("<")
             return A.AuthorAnnotation(name.strip(), email.strip())
         return A.AuthorAnnotation(text, "")
-    if isinstance(v, dict) and set(v) <= {"name", "email"} and v:
-        return A.AuthorAnnotation(_str(v.get("name", ""), "name"), _str(v.get("email", ""), "email"))
+    if isinstance(v, dict) and set(v) <= {"name", "email"}:
+        name, email = _str(v.get("name", ""), "name").strip(), _str(v.get("email", ""), "email").strip()
+        if name or email:
+            return A.AuthorAnnotation(name, email)
     raise _Invalid("each author must be a string `Name <email>` or an object with `name`/`email`")
 
 
@@ -64,9 +70,10 @@ def _related(v: Any) -> list[A.RelatedResourceAnnotation]:
         raise _Invalid("`related_resources` must be a list")
     out = []
     for x in v:
-        if isinstance(x, str):
+        if isinstance(x, str) and x.strip():
             out.append(A.RelatedResourceAnnotation(x))
-        elif isinstance(x, dict) and "ref" in x and set(x) <= {"ref", "description"}:
+        elif isinstance(x, dict) and isinstance(x.get("ref"), str) and x["ref"].strip() \
+                and set(x) <= {"ref", "description"}:
             out.append(A.RelatedResourceAnnotation(_str(x["ref"], "ref"), _str(x.get("description", ""), "description")))
         else:
             raise _Invalid("each related resource must be a URL string or an object with `ref` [and `description`]")
@@ -131,6 +138,8 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 
 def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Annotations:
     """Parse one block's YAML text; raises RegoError (rego_parse_error) when invalid."""
+    if not yaml_text.strip():
+        raise RegoError(PARSE, "expected METADATA block, found whitespace", location)
     try:
         data = yaml.safe_load(yaml_text)
     except yaml.YAMLError as exc:
@@ -147,16 +156,16 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     ann = A.Annotations(scope=default_scope, location=location)
     try:
         for key, value in data.items():
+            if value is None or key not in _FIELDS and key != "scope":
+                continue  # a key left empty (YAML null) or one OPA does not know: ignored, as OPA does
             if key == "scope":
                 scope = _str(value, "scope")
                 if scope not in RULE_SCOPES | PACKAGE_SCOPES:
                     raise _Invalid(f"invalid scope `{scope}`: use rule, document, package or subpackages")
                 ann.scope = scope
-            elif key in _FIELDS:
+            else:
                 attr, conv = _FIELDS[key]
                 setattr(ann, attr, conv(value))
-            else:
-                raise _Invalid(f"unknown annotation field `{key}` (known: scope, {', '.join(_FIELDS)})")
     except _Invalid as exc:
         raise RegoError(PARSE, f"invalid METADATA block: {exc}", location) from None
     return ann

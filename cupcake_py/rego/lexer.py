@@ -77,6 +77,9 @@ class Tokens:
         return loc
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def decode_string(body: str) -> str | None:
     """Decode the inside of a "..." literal (JSON escapes); None if an escape is invalid."""
     if "\\" not in body:
@@ -85,9 +88,11 @@ def decode_string(body: str) -> str | None:
         if m.group(1) is not None:
             return None
     try:
-        return json.loads('"' + body + '"', strict=False)
+        text = json.loads('"' + body + '"', strict=False)
     except ValueError:
         return None
+    # a `\uD800`-style escape left unpaired: U+FFFD, as Go's JSON decoder (OPA) makes it
+    return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
 
 
 def _decode_template_literal(text: str, raw: bool) -> str | None:

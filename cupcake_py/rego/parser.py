@@ -5,6 +5,13 @@ Precedence, lowest first (as OPA's grammar): `:=`/`=` (expression level) < `in` 
 operators are left-associative. `.x`, `[x]` (refs) bind only when written without
 whitespace before them. Comprehension heads are plain terms (`[x | ...]`), as in OPA.
 
+As in OPA, the key-value membership `k, v in xs` is read wherever a term starts an
+expression, a parenthesised term, a ref bracket, a rule value or `contains` key, an `else`
+value or a `with` value; list items (arrays, sets, objects, call arguments) take the plain
+`x in xs` only. After a rule's first `if`, a `{` is first read as one literal (an object,
+a comprehension, ...) and only a bare set term falls back to a `{ body }`. A function head
+with neither value nor body (`f("x")`) is a function that is true.
+
 Errors never escape as anything but RegoError / RegoErrors: a statement-level error is
 recorded, the parser skips to the next line starting in column 1, and goes on (up to
 MAX_ERRORS errors per file).
@@ -20,6 +27,16 @@ from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize
+from cupcake_py.rego.parse_nodes import (
+    TOKEN_NAMES,
+    call_term,
+    default_rule_problem,
+    number_problem,
+    op_ref,
+    template_hole_problem,
+    true_body,
+    value_name,
+)
 
 KEYWORDS = frozenset(
     {"as", "contains", "default", "else", "every", "false", "if", "import", "in", "not", "null",
@@ -41,18 +58,6 @@ _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
 
 class _Bail(Exception):
     """Internal: abandon the current statement (the error is already recorded)."""
-
-
-def _op_ref(name: str, loc: Location) -> A.Ref:
-    return A.ref_of(name, loc)
-
-
-def _call_term(op: str, args: list[A.Term], loc: Location) -> A.Term:
-    return A.Term(A.Call(_op_ref(A.OPERATORS[op], loc), args), loc)
-
-
-def _true_body(loc: Location) -> A.Body:
-    return [A.Expr(A.Term(A.Boolean(True), loc), generated=True, location=loc)]
 
 
 class Parser:
@@ -131,14 +136,14 @@ class Parser:
         while self.k[self.i] != EOF and len(self.errors) < MAX_ERRORS:
             begin = self.i
             try:
-                if self.kw("import"):
-                    if module.rules:
-                        self.fail("imports must come before the rules of a module")
+                if self.kw("import"):  # OPA accepts imports anywhere at the top level
                     module.imports.append(self.parse_import())
                 elif self.kw("package"):
                     self.fail("a module has exactly one `package` declaration")
                 else:
-                    module.rules.append(self.parse_rule())
+                    rule = self.parse_rule()
+                    module.rules.append(rule)
+                    module.rules.extend(self.chained_bodies(rule))
                 self.end_statement()
             except _Bail:
                 self.recover(begin)
@@ -166,7 +171,7 @@ class Parser:
     def parse_simple_ref(self, what: str) -> list[A.Term]:
         """ident (`.ident` | `["str"]`)* -- package and import paths."""
         if self.k[self.i] in (STR, RAW, NUM, TMPL):
-            self.fail(f"unexpected {_TOKEN_NAMES[self.k[self.i]]} token")
+            self.fail(f"unexpected {TOKEN_NAMES[self.k[self.i]]} token")
         i = self.expect(IDENT, what)
         return self.parse_ref_suffixes(i, string_keys=True)
 
@@ -182,9 +187,9 @@ class Parser:
                 terms.append(A.Term(A.String(self.x[j]), self.loc(j)))
                 continue
             j = self.i
-            t = self.parse_in(False)
+            t = self.parse_in(True)
             if string_keys and not isinstance(t.value, A.String):
-                self.fail(f"unexpected {_value_name(t.value)} token: expecting string", j)
+                self.fail(f"unexpected {value_name(t.value)} token: expecting string", j)
             terms.append(t)
             self.expect("]", "`]`")
         return terms
@@ -230,6 +235,11 @@ class Parser:
             alias = self.x[j]
             if alias in KEYWORDS:
                 self.fail(f"keyword `{alias}` cannot be an import alias", j)
+        elif root != "future":
+            last = terms[-1]
+            name = last.value.value if isinstance(last.value, A.String) else dotted
+            if name in KEYWORDS:
+                self.fail(f"unexpected import path, must not end with a keyword, got: {name}", last.location)
         return A.Import(A.Term(ref, terms[0].location), alias, loc)
 
     # ------------------------------------------------------------------ rules
@@ -255,26 +265,32 @@ class Parser:
             if default or head.args is not None:
                 self.fail("`contains` cannot be used with default rules or functions")
             self.i += 1
-            head.key = self.parse_in(False)
+            head.key = self.parse_in(True)
         elif self.k[self.i] in (":=", "="):
             head.assign = self.k[self.i] == ":="
             self.i += 1
-            head.value = self.parse_in(False)
+            head.value = self.parse_in(True)
         body: A.Body | None = None
         if self.kw("if"):
             if default:
                 self.fail("default rules cannot have a body")
-            body = self.parse_if_body()
+            body = self.parse_if_body(brace_literal=True)
         elif self.k[self.i] == "{":
             self.v0_error(head, name)
         if default:
-            self.check_default(head, loc)
+            problem = default_rule_problem(head)
+            if problem:
+                self.fail(f"illegal default rule ({problem})", loc)
         if head.key is None and head.value is None:
-            if body is None:
+            if body is None and head.args is None:
                 self.v0_error(head, name, bodiless=True)
+            if body is None:  # `f(x)` alone: a function that is true (OPA: a rule from a call)
+                self.check_bodiless_function(name, hloc)
             head.value = A.Term(A.Boolean(True), hloc)
-        rule = A.Rule(head, body or _true_body(hloc), default=default, location=loc)
+        rule = A.Rule(head, body or true_body(hloc), default=default, location=loc)
         cur = rule
+        if body is None and not default and self.kw("else"):
+            self.fail("`else` must follow a rule body: write `p := 1 if { ... } else := 2`")
         while self.kw("else"):
             eloc = self.loc()
             if default:
@@ -289,31 +305,36 @@ class Parser:
             if self.k[self.i] in (":=", "="):
                 assign = self.k[self.i] == ":="
                 self.i += 1
-                value = self.parse_in(False)
+                value = self.parse_in(True)
+            elif not self.kw("if") and self.k[self.i] != "{":
+                self.unexpected("an else value (`else := <value>`) or body (`else if { ... }`)")
             if self.k[self.i] == "{":
                 self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
                           "{ ... }`")
-            ebody = self.parse_if_body() if self.kw("if") else _true_body(eloc)
+            has_body = self.kw("if")
+            ebody = self.parse_if_body() if has_body else true_body(eloc)
             ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
+            if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
+                break
         return rule
 
-    def check_default(self, head: A.Head, loc: Location) -> None:
-        """OPA's checks of a default rule: a value that needs no evaluation (comprehensions
-        aside), and plain, distinct variables as function arguments."""
-        if head.value is None:
-            self.fail("illegal default rule (must have a value)", loc)
-        found = _evaluated_part(head.value)
-        if found is not None:
-            self.fail(f"illegal default rule (value cannot contain {found})", loc)
-        seen: set[str] = set()
-        for a in head.args or []:
-            if not isinstance(a.value, A.Var):
-                self.fail(f"illegal default rule (arguments cannot contain {_value_name(a.value)})", loc)
-            if a.value.name in seen and a.value.name != "_":
-                self.fail(f"illegal default rule (arguments cannot be repeated {a.value.name})", loc)
-            seen.add(a.value.name)
+    def chained_bodies(self, rule: A.Rule) -> list[A.Rule]:
+        """`p if { a } { b }`: each further `{ body }` after a rule's body is one more rule with
+        the same head (OPA's chained rule bodies); not after an `else` chain."""
+        out: list[A.Rule] = []
+        has_body = not (len(rule.body) == 1 and rule.body[0].generated)
+        while has_body and self.k[self.i] == "{":
+            if rule.else_ is not None:
+                self.fail("expected `else` keyword before another rule body")
+            loc = self.loc()
+            self.i += 1
+            h = rule.head
+            head = A.Head(copy.deepcopy(h.ref), copy.deepcopy(h.args), copy.deepcopy(h.key), copy.deepcopy(h.value),
+                          h.assign, loc)
+            out.append(A.Rule(head, self.parse_body("}"), location=loc))
+        return out
 
     def v0_error(self, head: A.Head, name: str, bodiless: bool = False) -> NoReturn:
         ref = head.ref
@@ -332,15 +353,46 @@ class Parser:
         self.i += 1
         return A.Ref(self.parse_ref_suffixes(self.i - 1, string_keys=False))
 
-    def parse_if_body(self) -> A.Body:
+    def check_bodiless_function(self, name: str, loc: Location) -> None:
+        from cupcake_py.rego.compile.builtins import lookup
+
+        if lookup(name) is not None:
+            self.fail("rule name conflicts with built-in function", loc)
+
+    def parse_if_body(self, brace_literal: bool = False) -> A.Body:
+        """After `if`: `{ body }` or one literal. `brace_literal` (a rule's first `if`, as in
+        OPA): a `{` first tries one literal, kept unless it is a bare set, so
+        `if {k: v | ...}` and `if {"a": 1}` are one-literal bodies and `if { x }` a body."""
         self.i += 1  # `if`
         if self.k[self.i] == "{":
+            if brace_literal:
+                lit = self.try_brace_literal()
+                if lit is not None:
+                    return [lit]
             self.i += 1
             return self.parse_body("}")
         e = self.parse_literal()
         if self.k[self.i] == ";":
             self.fail("a rule body without braces holds one expression: write `if { a; b }` for more")
         return [e]
+
+    def try_brace_literal(self) -> A.Expr | None:
+        """At `{` right after a rule's `if`: the literal starting there, or None (position
+        and errors restored) when it does not parse or is a bare set term."""
+        save, nerr, spec = self.i, len(self.errors), self.speculating
+        self.speculating = True
+        try:
+            e = self.parse_literal()
+        except _Bail:
+            e = None
+        finally:
+            self.speculating = spec
+        if e is None or (isinstance(e.terms, A.Term) and isinstance(e.terms.value, A.Set)) or not (
+                self.k[self.i] in (EOF, ";") or self.nl[self.i] or self.kw("else")):
+            del self.errors[nerr:]
+            self.i = save
+            return None
+        return e
 
     # ------------------------------------------------------------------ bodies & literals
 
@@ -386,7 +438,7 @@ class Parser:
             self.i += 1
             target = self.parse_term()
             self.expect_kw("as", "`as` in `with <target> as <value>`")
-            e.with_.append(A.With(target, self.parse_in(False), wloc))
+            e.with_.append(A.With(target, self.parse_in(True), wloc))
         return e
 
     def parse_expr(self) -> A.Expr:
@@ -396,8 +448,8 @@ class Parser:
         if k == ":=" or k == "=":
             oloc = self.loc()
             self.i += 1
-            rhs = self.parse_in(False)
-            op = A.Term(_op_ref(A.OPERATORS[k], oloc), oloc)
+            rhs = self.parse_in(True)
+            op = A.Term(op_ref(A.OPERATORS[k], oloc), oloc)
             return A.Expr([op, lhs, rhs], location=loc)
         v = lhs.value
         if isinstance(v, A.Call):
@@ -414,7 +466,7 @@ class Parser:
             if self.kw("in"):
                 self.i += 1
                 dom = self.parse_binary(1)
-                return A.Expr(A.SomeDecl([_call_term("in3", [first, second, dom], loc)], loc), location=loc)
+                return A.Expr(A.SomeDecl([call_term("in3", [first, second, dom], loc)], loc), location=loc)
             symbols = [first, second]
             while self.k[self.i] == ",":
                 self.i += 1
@@ -422,7 +474,7 @@ class Parser:
         elif self.kw("in"):
             self.i += 1
             dom = self.parse_binary(1)
-            return A.Expr(A.SomeDecl([_call_term("in", [first, dom], loc)], loc), location=loc)
+            return A.Expr(A.SomeDecl([call_term("in", [first, dom], loc)], loc), location=loc)
         else:
             symbols = [first]
         for s in symbols:
@@ -459,7 +511,7 @@ class Parser:
                 if self.kw("in"):
                     self.i += 1
                     rhs = self.parse_binary(1)
-                    lhs = _call_term("in3", [lhs, mid, rhs], lhs.location)
+                    lhs = call_term("in3", [lhs, mid, rhs], lhs.location)
                 else:
                     self.i = save
             except _Bail:
@@ -468,7 +520,7 @@ class Parser:
         while self.kw("in"):
             self.i += 1
             rhs = self.parse_binary(1)
-            lhs = _call_term("in", [lhs, rhs], lhs.location)
+            lhs = call_term("in", [lhs, rhs], lhs.location)
         return lhs
 
     def parse_binary(self, min_prec: int, lhs: A.Term | None = None) -> A.Term:
@@ -482,7 +534,7 @@ class Parser:
                 return lhs
             self.i += 1
             rhs = self.parse_binary(prec + 1)
-            lhs = _call_term(op, [lhs, rhs], lhs.location)
+            lhs = call_term(op, [lhs, rhs], lhs.location)
 
     def parse_list(self, end: str) -> list[A.Term]:
         """Comma-separated infix terms up to and including `end` (trailing comma allowed)."""
@@ -517,7 +569,7 @@ class Parser:
             value = A.Var(name)
         elif kind == NUM:
             self.i += 1
-            return A.Term(A.Number(self.x[i]), loc)
+            return A.Term(A.Number(self.number_text(i)), loc)
         elif kind == STR:
             self.i += 1
             s = decode_string(self.x[i][1:-1])
@@ -539,7 +591,7 @@ class Parser:
             value = self.parse_brace()
         elif kind == "(":
             self.i += 1
-            inner = self.parse_in(False)
+            inner = self.parse_in(True)
             self.expect(")", "`)`")
             if isinstance(inner.value, _NO_REF_POSTFIX):
                 return inner
@@ -547,14 +599,22 @@ class Parser:
         elif kind == "-":
             self.i += 1
             if self.k[self.i] == NUM:
-                text = self.x[self.i]
+                text = self.number_text(self.i)
                 self.i += 1
                 return A.Term(A.Number("-" + text), loc)
             operand = self.parse_term()
-            return A.Term(A.Call(_op_ref("minus", loc), [A.Term(A.Number("0"), loc), operand]), loc)
+            return A.Term(A.Call(op_ref("minus", loc), [A.Term(A.Number("0"), loc), operand]), loc)
         else:
             self.unexpected("a term")
         return self.parse_postfix(A.Term(value, loc))
+
+    def number_text(self, i: int) -> str:
+        """The number at token i as JSON-valid text: `.5` is 0.5; `01` is an error (as OPA)."""
+        text = self.x[i]
+        problem = number_problem(text)
+        if problem:
+            self.fail(problem, i)
+        return "0" + text if text.startswith(".") else text
 
     def parse_postfix(self, term: A.Term) -> A.Term:
         k = self.k
@@ -571,7 +631,7 @@ class Parser:
                 self.i += 1
             elif kind == "[" and not self.ws[i]:
                 self.i += 1
-                key = self.parse_in(False)
+                key = self.parse_in(True)
                 self.expect("]", "`]`")
                 parts = parts or []
                 parts.append(key)
@@ -682,45 +742,14 @@ class Parser:
                 e = sub.parse_literal()
                 if sub.k[sub.i] != EOF:
                     sub.unexpected("`}` closing the template expression")
+                banned = template_hole_problem(e)
+                if banned:
+                    sub.fail(f"unexpected {banned} in template-string expression", e.location)
                 out.append(e)
             except _Bail:
                 pass
             self.errors.extend(sub.errors)
         return A.Term(A.TemplateString(out, raw), loc)
-
-
-_TOKEN_NAMES = {NUM: "number", STR: "string", RAW: "string", TMPL: "template string"}
-_VALUE_NAMES: dict[type, str] = {
-    A.Null: "null", A.Boolean: "boolean", A.Number: "number", A.String: "string", A.Var: "var",
-    A.Ref: "ref", A.Call: "call", A.Array: "array", A.Object: "object", A.Set: "set",
-    A.ArrayComprehension: "arraycomprehension", A.SetComprehension: "setcomprehension",
-    A.ObjectComprehension: "objectcomprehension", A.TemplateString: "templatestring",
-}
-
-
-def _value_name(v: A.Value) -> str:
-    return _VALUE_NAMES.get(type(v), "term")
-
-
-def _evaluated_part(t: A.Term) -> str | None:
-    """`var`, `ref` or `call` if the term holds one outside comprehensions (OPA's names)."""
-    v = t.value
-    if isinstance(v, A.Var):
-        return "var"
-    if isinstance(v, A.Ref):
-        return "ref"
-    if isinstance(v, A.Call | A.TemplateString):
-        return "call"
-    items: list[A.Term] = []
-    if isinstance(v, A.Array | A.Set):
-        items = v.items
-    elif isinstance(v, A.Object):
-        items = [x for kv in v.items for x in kv]
-    for x in items:
-        found = _evaluated_part(x)
-        if found is not None:
-            return found
-    return None
 
 
 def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:

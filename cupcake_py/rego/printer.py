@@ -184,14 +184,15 @@ class Printer:
                 value_shown = False
             else:
                 text += (" := " if h.assign else " = ") + self.term(h.value)
-        if not value_shown or not self._trivial(r.body):
+        # `else` follows a body only: a rule or else branch with one keeps its `if`
+        if not value_shown or not self._trivial(r.body) or r.else_ is not None:
             text += " if " + self.block(r.body, 0)
         e = r.else_
         while e is not None:
             text += " else"
             if e.head.value is not None:
                 text += (" := " if e.head.assign else " = ") + self.term(e.head.value)
-            if not self._trivial(e.body):
+            if not self._trivial(e.body) or e.else_ is not None:
                 text += " if " + self.block(e.body, 0)
             e = e.else_
         out.append(text)

@@ -9,10 +9,13 @@
   and an EMPTY result set.
 - other expected errors: only eval_conflict_error is accepted, matched on the message
   ("var assignment conflict" / "object insert conflict"); other codes cannot pass.
+- compile-time errors (want_error_code `rego_*`, source mode only: OPA's plans exist only
+  for cases that compile): one reported error must have that code and contain want_error.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +63,15 @@ def same_result_sets(got: list[Any], want: list[Any], sort_bindings: bool = Fals
 def _short(v: Any, n: int = 300) -> str:
     text = values.dump_json(v)
     return text if len(text) <= n else text[:n] + "…"
+
+
+def judge_compile_errors(case: dict[str, Any], errors: Iterable[Any]) -> Verdict:
+    """The source compiler rejected the case: right when an error has the wanted code and text."""
+    code, text = case.get("want_error_code"), case.get("want_error", "")
+    got = [(getattr(e, "code", ""), getattr(e, "message", str(e))) for e in errors]
+    if any(c == code and text in m for c, m in got):
+        return Verdict(True, "pass")
+    return Verdict(False, "wrong-error", f"want {code} {text!r}, got {got[:5]}")
 
 
 def judge(case: dict[str, Any], rows: list[Any] | None, error: BaseException | None) -> Verdict:

@@ -5,6 +5,7 @@
 
 plan mode: the case's OPA IR → our WASM backend → our wasmtime host.
 source mode: the case's modules + query → our front end and planner → backend → host.
+Our own cases (no OPA IR, so source mode only): --suite tests/compliance/cases --mode source.
 The last line printed is `N passed, M failed[, K skipped]`. Exit status: 0 when nothing
 failed, 1 when some cases failed, 2 when the run itself could not start.
 """

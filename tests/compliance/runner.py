@@ -14,8 +14,9 @@ from typing import Any, Literal
 from cupcake_py import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as host_errors
+from cupcake_py.rego.errors import RegoErrors
 
-from .judge import judge
+from .judge import judge, judge_compile_errors
 from .suite import OPA_EXCEPTIONS
 
 Mode = Literal["plan", "source"]
@@ -38,7 +39,12 @@ def _test_sleep(ctx: Any, duration: Any) -> None:
     return None
 
 
-RUNNER_BUILTINS = {"test.sleep": _test_sleep}
+def _opa_runtime(ctx: Any) -> dict[str, Any]:
+    """`opa.runtime()` as in OPA's test harness, which configures no runtime: `{}`."""
+    return {}
+
+
+RUNNER_BUILTINS = {"test.sleep": _test_sleep, "opa.runtime": _opa_runtime}
 
 
 @dataclass
@@ -112,6 +118,11 @@ def _run(case: dict[str, Any], mode: Mode, done: Callable[..., CaseResult]) -> C
         instance = module.instantiate(case["data"] if "data" in case else UNDEFINED, builtins=RUNNER_BUILTINS)
     except SourceModeUnavailable:
         raise
+    except RegoErrors as e:
+        if stage == "source-compile" and str(case.get("want_error_code", "")).startswith("rego_"):
+            verdict = judge_compile_errors(case, e)
+            return done("passed" if verdict.ok else "failed", verdict.category, verdict.reason)
+        return done("failed", stage, f"{type(e).__name__}: {e}")
     except host_errors.MissingBuiltinError as e:
         return done("failed", "needs-host-builtin", str(e), e.names)
     except Exception as e:  # noqa: BLE001 - one broken case must not stop the run

@@ -41,3 +41,31 @@ def test_routed_wasm_evaluation_imports_none_of_the_heavy_modules(tmp_path: Path
     assert {"cupcake_py.host.capi", "cupcake_py.host.builtins.regex"} <= loaded  # WASM and host builtins ran
     offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded and m not in ALLOWED_WHEN_ROUTED}
     assert not offenders, offenders
+
+
+# A routed Bash event also parses the command (cupcake_py.shell, tree-sitter-bash): tree_sitter's
+# own package imports typing (`from typing import Protocol`) and enum; that is the parser's cost,
+# measured in benches/shell_analysis.py. Nothing else heavy may come with it.
+# The example project's Bash policies also gather signals (subprocess, which imports signal).
+ALLOWED_WHEN_SHELL = ALLOWED_WHEN_ROUTED | {"typing", "signal"}
+
+
+def test_routed_bash_evaluation_loads_the_parser_and_nothing_else_heavy(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    event = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "call_id": "c",
+                        "tool": "bash", "args": {"command": "ls src"}})
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", PROBE, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append(json.loads(proc.stderr.splitlines()[-1]))
+    loaded = set(runs[1]["modules"])
+    assert {"cupcake_py.shell.walker", "tree_sitter"} <= loaded  # the command was analysed
+    assert "tree_sitter_bash" not in loaded and "pathlib" not in loaded  # grammar binding loaded directly
+    assert "subprocess" in loaded  # why signal is allowed here: signals ran
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded and m not in ALLOWED_WHEN_SHELL}
+    assert not offenders, offenders

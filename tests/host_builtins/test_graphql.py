@@ -220,3 +220,42 @@ def test_cached_failures_raise_fresh_errors() -> None:
     assert fails("graphql.parse_query", "{ a ") == first
     assert call("graphql.schema_is_valid", "type Q {}") is False
     assert call("graphql.schema_is_valid", "type Q {}") is False
+
+
+def test_fragment_variable_definitions_parse_as_gqlparser() -> None:
+    """gqlparser (OPA) reads `fragment F($v: T = d) on X`; the spread itself takes no arguments."""
+    ast = call("graphql.parse_query", "fragment Pay($cur: String! = \"EUR\") on Employee { salary(in: $cur) }")
+    (frag,) = ast["Fragments"]
+    assert frag["VariableDefinition"] == [{"Variable": "cur", "Type": {"NamedType": "String", "NonNull": True},
+                                           "DefaultValue": v("EUR", 3), "Used": False}]
+    assert frag["TypeCondition"] == "Employee"
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("query { ...Pay(cur: 1) }", "Expected Name, found ( in GraphQL string at location 1:15"),
+    ("{ a { } }", "expected at least one definition, found } in GraphQL string at location 1:7"),
+    ("{ a { # nothing here\n } }", "expected at least one definition, found } in GraphQL string at location 2:2"),
+    ("{ }", "expected at least one definition, found } in GraphQL string at location 1:3"),
+    ("{ a(x: \"\"\"s\"\"\" }", "Expected Name, found } in GraphQL string at location 1:16"),
+    ("{ a { ... } }", "Expected {, found } in GraphQL string at location 1:11"),
+    ("... on T", "Unexpected ... in GraphQL string at location 1:1"),
+    ("query ($a: [Int] = [1, $b]) { f }", "Unexpected $ in GraphQL string at location 1:24"),
+    ("{ f(x: 1 }", "Expected Name, found } in GraphQL string at location 1:10"),
+    ("query Q { f } )", "Unexpected ) in GraphQL string at location 1:15"),
+])
+def test_invalid_queries_fail_with_gqlparser_messages(query: str, message: str) -> None:
+    with pytest.raises(BuiltinError) as info:
+        call("graphql.parse_query", query)
+    assert str(info.value) == f"graphql.parse_query: {message}"
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ('{ f(a: "open) }', "Unterminated string."),
+    ("{ f ^ }", 'Cannot parse the unexpected character "^".'),
+    ("{ f(a: 007) }", 'Invalid number, unexpected digit after 0: "0".'),
+    ("{ f(a: 2.) }", 'Invalid number, expected digit but got: ")".'),
+    ("{ f(a: -", "Invalid number, expected digit but got: <EOF>."),
+    ('{ f(a: "\\z") }', "Invalid character escape sequence: \\z."),
+])
+def test_lexer_errors_in_gqlparser_wording(query: str, message: str) -> None:
+    fails("graphql.parse_query", query, match=f"graphql.parse_query: {message} in GraphQL string at location 1:")

@@ -28,7 +28,8 @@ CASES = [
     ("cast_boolean", (False,), False),
     ("cast_null", (None,), None),
     ("cast_object", ({"a": 1},), {"a": 1}),
-    ("array.flatten", ([1, [2, [3, []]], 4],), [1, 2, 3, 4]),
+    ("array.flatten", ([1, [2, [3, []]], 4],), [1, 2, [3, []], 4]),  # one level only, as OPA
+    ("array.flatten", ([[], "a", [[1]], [2, 3]],), ["a", [1], 2, 3]),
     ("numbers.range_step", (0, 10, 3), [0, 3, 6, 9]),
     ("numbers.range_step", (5, 1, 2), [5, 3, 1]),
     ("object.subset", ({"a": {"b": 1, "c": 2}, "d": 3}, {"a": {"b": 1}}), True),

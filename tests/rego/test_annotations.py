@@ -109,7 +109,6 @@ def test_metadata_block_ends_at_a_gap_or_an_indented_comment() -> None:
 
 @pytest.mark.parametrize(("block", "target", "message"), [
     ("# title: [unclosed", "p := 1", "invalid METADATA block: YAML error"),
-    ("# colour: red", "p := 1", "unknown annotation field `colour`"),
     ("# scope: galaxy", "p := 1", "invalid scope `galaxy`"),
     ("# scope: package", "p := 1", "annotation scope `package` must be applied to a package"),
     ("# scope: subpackages", "p := 1", "annotation scope `subpackages` must be applied to a package"),
@@ -133,3 +132,38 @@ def test_invalid_blocks(block: str, target: str, message: str) -> None:
 def test_rule_scope_before_package_is_an_error() -> None:
     with pytest.raises(RegoErrors, match="annotation scope `rule` must be applied to a rule"):
         parse_module("# METADATA\n# scope: rule\npackage p\n", "x.rego")
+
+
+@pytest.mark.parametrize("key", ["title", "description", "related_resources", "schemas", "authors",
+                                 "organizations", "custom", "entrypoint", "scope"])
+def test_empty_yaml_value_is_absent(key: str) -> None:
+    """`description:` with nothing after it is YAML null: OPA reads it as the field's zero value."""
+    m = parse_module(f"package a\n# METADATA\n# {key}:\n# title: T\np := 1\n", "t.rego")
+    (ann,) = m.rules[0].annotations
+    assert (ann.scope, ann.title) == ("rule", "T")
+    assert not ann.authors and not ann.schemas and not ann.related_resources and not ann.custom
+
+
+def test_unknown_and_compile_keys_are_ignored_as_in_opa() -> None:
+    src = "package a\n# METADATA\n# colour: red\n# compile:\n#   unknowns: [input]\n# title: T\np := 1\n"
+    (ann,) = parse_module(src, "t.rego").rules[0].annotations
+    assert ann.title == "T"
+
+
+@pytest.mark.parametrize("block", ["# METADATA\n", "# METADATA\n#\n#   \n"])
+def test_metadata_block_without_yaml_is_an_error_as_in_opa(block: str) -> None:
+    with pytest.raises(RegoErrors) as info:
+        parse_module(f"package a\n{block}p := 1\n", "t.rego")
+    assert "expected METADATA block, found whitespace" in str(info.value)
+
+
+@pytest.mark.parametrize("block", [
+    '# authors:\n# - ""',
+    "# authors:\n# - name: ''\n#   email: ' '",
+    '# related_resources:\n# - ""',
+    "# related_resources:\n# - description: no ref",
+    "# related_resources:\n# - ref: ''",
+])
+def test_empty_authors_and_resources_are_errors_as_in_opa(block: str) -> None:
+    with pytest.raises(RegoErrors):
+        parse_module(f"package a\n# METADATA\n{block}\np := 1\n", "t.rego")

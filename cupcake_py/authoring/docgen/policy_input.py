@@ -35,6 +35,8 @@ ENRICHED: dict[str, str] = {
     "patch_operations": "ApplyPatch: `[{action, path, resolved_path}]` per file.",
     "signals": "Values of the signals the policy's `required_signals` lists (input.signals.<name>).",
     "builtin_config": "Builtin policies: their rulebook settings (input.builtin_config.<builtin>).",
+    "shell": "Bash: the command parsed and resolved: commands, effects on paths, git facts, what is opaque "
+             "([shell-analysis.md](shell-analysis.md)).",
 }
 
 

@@ -11,7 +11,8 @@ stay as sent:
 - Bash: `affected_parent_directories` (resolved path-like operands, omitted when none),
   `executed_script_path` / `executed_script_content` / `script_inspection_performed`
   for the first script file the command runs, `executed_scripts` for all of them. A
-  `workdir` argument is the base for relative paths.
+  `workdir` argument is the base for relative paths. `shell`: the structured analysis of
+  the command (cupcake_py.shell, docs/shell-analysis.md; never raises, opaque when unsure).
 The harness never adds `signals` or `builtin_config`; the engine does.
 """
 
@@ -94,4 +95,7 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
         base = os.path.realpath(os.path.join(cwd, expand_home(workdir))) if isinstance(workdir, str) and workdir \
             else cwd
         out.update(_bash_fields(args["command"], base, script_inspection))
+        from cupcake_py.shell import analyze  # tree-sitter loads only for shell events
+
+        out["shell"] = analyze(event["args"]["command"], base)
     return out

@@ -73,13 +73,69 @@ class _Invalid(Exception):
         return f"{fname}: {self.message}{where}"
 
 
+_PUNCTUATOR = re.compile(r"'(\.\.\.|[!$&():=@\[\]{|}])'")
+# Lexer errors: graphql-core's wording -> gqlparser's (which keeps the final period).
+_LEXER_MESSAGES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^Unexpected character: '(.)'$"), r'Cannot parse the unexpected character "\1".'),
+    (re.compile(r"^Invalid number, (.*): '(.)'$"), r'Invalid number, \1: "\2".'),
+    (re.compile(r"^Invalid number, (.*): <EOF>$"), r"Invalid number, \1: <EOF>."),
+    (re.compile(r"^Invalid character escape sequence: '(.*)'$"), r"Invalid character escape sequence: \1."),
+    (re.compile(r"^Unterminated string$"), "Unterminated string."),
+]
+
+
 def _message(e: GraphQLError) -> _Invalid:
-    """graphql-core's message in gqlparser's wording: no prefix/period, double-quoted names."""
+    """graphql-core's message in gqlparser's wording: no prefix/period, punctuators bare,
+    names double-quoted, a variable in a constant reported at its `$`."""
     msg = e.message.removeprefix("Syntax Error: ").removesuffix(".")
+    loc = e.locations[0] if e.locations else None
+    for pattern, wording in _LEXER_MESSAGES:
+        if pattern.match(msg):
+            return _Invalid(pattern.sub(wording, msg), loc.line if loc else 0, loc.column if loc else 0)
+    if msg.startswith("Unexpected variable '$") and msg.endswith("' in constant value"):
+        msg = "Unexpected $"
+    msg = _PUNCTUATOR.sub(r"\1", msg)
     msg = re.sub(r"found '([^\w\s'])'", r"found \1", msg)
     msg = re.sub(r"'([^']*)'", r'"\1"', msg)
-    loc = e.locations[0] if e.locations else None
     return _Invalid(msg, loc.line if loc else 0, loc.column if loc else 0)
+
+
+def _syntax(e: GraphQLError, text: str) -> _Invalid:
+    """A syntax error of an executable document; an empty selection set `{}` reads as
+    gqlparser's "expected at least one definition" (graphql-core: "Expected Name")."""
+    got = _message(e)
+    if got.message == "Expected Name, found }" and e.positions and _previous_token(text, e.positions[0]) == \
+            TokenKind.BRACE_L:
+        got.message = "expected at least one definition, found }"
+    return got
+
+
+def _previous_token(text: str, pos: int) -> TokenKind | None:
+    lexer, prev = Lexer(Source(text)), None
+    try:
+        while True:
+            tok = lexer.advance()
+            if tok.kind == TokenKind.EOF or tok.start >= pos:
+                return prev
+            prev = tok.kind
+    except GraphQLError:
+        return prev
+
+
+def _spread_arguments(doc: g.DocumentNode) -> _Invalid | None:
+    """Fragment spreads with arguments: graphql-core's experimental fragment syntax parses
+    them, gqlparser (which has fragment variable definitions only) does not."""
+    todo: list[Any] = [doc]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, g.FragmentSpreadNode) and getattr(node, "arguments", None):
+            paren = node.arguments[0].loc.start_token.prev if node.arguments[0].loc else None
+            return _Invalid("Expected Name, found (", paren.line if paren else 0, paren.column if paren else 0)
+        if isinstance(node, g.Node):
+            todo.extend(getattr(node, k) for k in node.keys if k != "loc")
+        elif isinstance(node, tuple | list):
+            todo.extend(node)
+    return None
 
 
 def _is_blank(text: str) -> bool:
@@ -108,10 +164,12 @@ def _parse_cached(text: str, executable: bool) -> g.DocumentNode | _Invalid:
 def _parse_uncached(text: str, executable: bool) -> g.DocumentNode:
     if _is_blank(text):
         return g.DocumentNode(definitions=())
-    try:
-        doc = parse(text)
+    try:  # gqlparser: no empty selection sets; variable definitions on fragments
+        doc = parse(text, allow_empty_selection_sets=not executable, experimental_fragment_arguments=executable)
     except GraphQLError as e:
-        raise _message(e) from None
+        raise _syntax(e, text) from None
+    if executable and (bad := _spread_arguments(doc)) is not None:
+        raise bad
     want = (
         g.ExecutableDefinitionNode if executable else g.TypeSystemDefinitionNode | g.TypeSystemExtensionNode
     )

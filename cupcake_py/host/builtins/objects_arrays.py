@@ -57,16 +57,14 @@ def object_subset(ctx: BuiltinContext, sup: Any, sub: Any) -> bool:
 
 @builtin("array.flatten")
 def array_flatten(ctx: BuiltinContext, arr: Any) -> list[Any]:
+    """One level, as OPA: array elements are spliced in, deeper arrays stay as they are
+    (`array.flatten([1, [2, [3]]])` is `[1, 2, [3]]`)."""
     out: list[Any] = []
-
-    def walk(xs: Any) -> None:
-        for x in xs:
-            if _is_arr(x):
-                walk(x)
-            else:
-                out.append(x)
-
-    walk(want_array("array.flatten", 1, arr))
+    for x in want_array("array.flatten", 1, arr):
+        if _is_arr(x):
+            out.extend(x)
+        else:
+            out.append(x)
     return out
 
 

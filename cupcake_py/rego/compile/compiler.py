@@ -19,7 +19,7 @@ from cupcake_py.rego.compile.checks import (
 from cupcake_py.rego.compile.declarations import check_declarations
 from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
 from cupcake_py.rego.compile.flatten import Flattener
-from cupcake_py.rego.compile.metadata import metadata_term
+from cupcake_py.rego.compile.metadata import MetadataIndex
 from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, NotBody
 from cupcake_py.rego.compile.safety import Safety
 from cupcake_py.rego.compile.scope import Resolver, import_env
@@ -36,6 +36,7 @@ class Compiler:
         self.names = Names()
         self.diag = StagedErrors()
         self.groups: dict[tuple[str, ...], Group] = {}
+        self.metadata = MetadataIndex([])
 
     @property
     def errors(self) -> list[RegoError]:
@@ -62,6 +63,7 @@ class Compiler:
             for r in m.rules:
                 rule_names[package_of(m)].add(r.head.name)
         crules: list[CRule] = []
+        self.metadata = MetadataIndex(modules)
         for m in modules:
             env = import_env(m, rule_names[package_of(m)], d.at(Stage.IMPORTS))
             res = Resolver(env, self.names, d.at(Stage.LOCALS))
@@ -91,7 +93,7 @@ class Compiler:
         h = rule.head
         prefix, rest = R.static_prefix(R.head_terms(rule))
         path = (*pkg, *prefix)
-        flat = Flattener(self.names, lambda name, loc: metadata_term(name, module, orig, loc))
+        flat = Flattener(self.names, lambda name, loc: self.metadata.term(name, module, orig, loc))
         body = flat.body(rule.body)
         tail: list[A.Expr] = []
         rel = [self._head_term(flat, t, tail) for t in rest]

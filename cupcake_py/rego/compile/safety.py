@@ -71,6 +71,15 @@ class Safety:
                 self.needs(k, bound, universe, missing, outs)
                 self.needs(x, bound, universe, missing, outs)
 
+    def needs_all(self, terms: list[A.Term], bound: set[str], universe: set[str], missing: set[str],
+                  outs: set[str]) -> None:
+        """`needs` over several terms evaluated together: a var that a ref in any of them
+        iterates (`x == input.xs[x]`) is an output there, not missing (OPA's ref output vars)."""
+        for t in terms:
+            self.needs(t, bound, universe, set(), outs)
+        for t in terms:
+            self.needs(t, bound, universe, missing, outs)
+
     def pattern(self, t: A.Term, bound: set[str], universe: set[str], outs: set[str]) -> bool:
         """Unify `t` with a known value: its unbound vars become outputs. False if impossible."""
         v = t.value
@@ -152,8 +161,7 @@ class Safety:
             if name == "eq" and len(args) == 2:
                 o = self.unify(args[0], args[1], bound, universe)
                 if o is None:
-                    for a in args:
-                        self.needs(a, bound, universe, miss, outs)
+                    self.needs_all(args, bound, universe, miss, outs)
                     if not miss:
                         miss |= vars_shallow(args[0], set()) | vars_shallow(args[1], set())
                         miss -= bound
@@ -165,13 +173,12 @@ class Safety:
                     self.needs(op.terms[0], bound, universe, miss, outs)
                 n = self.arity(op) if isinstance(op, A.Ref) else None
                 ins = args[:n] if n is not None and len(args) == n + 1 else args
-                for a in ins:
-                    self.needs(a, bound, universe, miss, outs)
+                self.needs_all(list(ins), bound, universe, miss, outs)
                 if n is not None and len(args) == n + 1 and not miss:
                     if not self.pattern(args[-1], bound | outs, universe, outs):
                         miss |= vars_shallow(args[-1], set()) - bound
         elif isinstance(t, A.Term):
-            self.needs(t, bound, universe, miss, outs)
+            self.needs_all([t], bound, universe, miss, outs)
         return miss, outs
 
     def _names_function(self, t: A.Term, bound: set[str]) -> bool:
