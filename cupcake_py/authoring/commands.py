@@ -215,16 +215,9 @@ NO_GLOBAL = "no global config: run `cupcake init --global --harness opencode` to
 
 def _default_policy_root(global_: bool = False) -> Path:
     """The current project's .cupcake/ (the global config's directory with --global)."""
-    if global_:
-        from cupcake_py.engine.project import find_global
-
-        found = find_global(None)
-        if found is None:
-            raise _fail(NO_GLOBAL)
-        return found.cupcake_dir
-    cfg = _config(None)
+    cfg = _config(None, global_)
     if cfg is None:
-        raise _fail(f"{NO_PROJECT}, or pass the policy paths")
+        raise _fail(NO_GLOBAL if global_ else f"{NO_PROJECT}, or pass the policy paths")
     return cfg.cupcake_dir
 
 

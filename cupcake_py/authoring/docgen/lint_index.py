@@ -12,7 +12,8 @@ def render() -> str:
     out = [banner("cupcake_py/authoring/findings.py"), "# `cupcake validate` lint rules\n\n",
            "`cupcake validate [--format text|json|sarif|github] [PATH...]` parses and compile-checks every `.rego` "
            "file under PATH (default: the current project's `.cupcake/`) and runs the rules below on the AST. "
-           "Exit status 1 when any finding is an error.\n\n",
+           "Exit status 1 when any finding is an error. `--changed [--base REF]` checks only the policies "
+           "changed since REF and their importers ([ci.md](../ci.md)).\n\n",
            "Each rule's page ships inside the package (`cupcake_py/authoring/lint_docs/`): "
            "`cupcake validate --explain RULE` prints it. SARIF output carries it as each rule's `help` and "
            "`helpUri` `urn:cupcake-py:lint:RULE` (set `CUPCAKE_DOCS_URL` to a site hosting the pages to get "
