@@ -88,9 +88,9 @@ def validate_changed(targets: list[Path], base: str) -> Report:
     chosen = affected(files, changed_files(anchor, base))
     if not chosen:
         return Report()
-    # Compile-check each project whole (imports must resolve) but report only the chosen files.
-    whole = validate_paths(targets)
+    # Compile-check each project whole (imports must resolve); lint and report only the chosen files.
     keep = {str(f) for f in chosen}
+    whole = validate_paths(targets, only=keep)
     whole.findings = [f for f in whole.findings if f.file in keep]
     whole.files = [f for f in whole.files if f in keep]
     whole.sources = {k: v for k, v in whole.sources.items() if k in keep}
