@@ -314,7 +314,8 @@ def verify_cmd(
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
-    and the policy tests pass. Exit status 1 when any step fails."""
+    and the policy tests pass. Exit status 1 when any step fails. A configuration that
+    passes is left compiled in the cache: the agent's first tool call does not compile."""
     from cupcake_py.authoring.verify import verify
 
     cfg = _config(policy_dir, global_)
