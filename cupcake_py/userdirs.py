@@ -6,6 +6,9 @@ are written: private to the user, replaced atomically.
   a leading `~` / `$HOME` / `${HOME}` with it.
 - `user_cache_dir(name)`: `$XDG_CACHE_HOME/cupcake-py/<name>` (else `~/.cache/...`); the
   bundle cache is "bundles", the host's native-code cache "modules".
+- `global_config_dir()`: `$XDG_CONFIG_HOME/cupcake` (else `~/.config/cupcake`), the global
+  configuration (and the cache MAC key); `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py`.
+- `warn(text)`: a security-relevant warning, always written to stderr (whatever --log-level).
 - `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
   be created or when someone else owns it or can write to it (a cache entry that others can
   plant is not trusted: native code is loaded from it).
@@ -47,6 +50,25 @@ def expand_home(path: str, home: str | None = None) -> str:
 def user_cache_dir(name: str) -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home_dir(), ".cache")
     return os.path.join(base, "cupcake-py", name)
+
+
+def global_config_dir() -> str:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home_dir(), ".config")
+    return os.path.join(os.path.normpath(base), "cupcake")
+
+
+def user_state_dir() -> str:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(home_dir(), ".local", "state")
+    return os.path.join(os.path.normpath(base), "cupcake-py")
+
+
+def warn(text: str) -> None:
+    import sys
+
+    try:
+        sys.stderr.write(f"cupcake: WARNING: {text}\n")
+    except (OSError, ValueError):  # stderr closed: the warning cannot be shown, the answer is unaffected
+        pass
 
 
 def private_dir(path: str, what: str) -> bool:

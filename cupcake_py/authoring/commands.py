@@ -252,22 +252,33 @@ def init_cmd(
                                  "instead of the project in the current directory."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
+    no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
+                                   "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
     """Create a cupcake configuration: .cupcake/ (rulebook, system policies, an example
-    policy with tests) and the OpenCode plugin (.opencode/plugin/cupcake.js).
+    policy and one that asks before deletes outside the project, with tests) and the
+    OpenCode plugin (.opencode/plugin/cupcake.js). When no global config exists, it is
+    created too (system paths, .env/keys, the cupcake binary: global-only protections),
+    unless --no-global. Prints what is protected and how to relax it.
 
     Safe to re-run: files that already match are left alone and files you changed are
     kept (use --force to overwrite them).
     """
     from cupcake_py.authoring import scaffold
 
-    written = scaffold.init_global(force) if global_ else scaffold.init_project(directory, force)
+    if global_:
+        written = scaffold.init_global(force)
+    else:
+        make_global = not no_global and not scaffold.global_exists()
+        written = scaffold.init_project(directory, force) + (scaffold.init_global(force, plugin=False) if make_global else [])
     for w in written:
         typer.echo(f"{w.action:<11} {w.path}")
     kept = [w for w in written if w.action == "kept"]
     if kept:
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     _warm_after_init(global_, directory)
+    typer.echo("")
+    typer.echo(scaffold.protections_summary(None if global_ else directory), nl=False)
     if not global_:
         typer.echo("next: edit .cupcake/policies/opencode/, then `cupcake verify --harness opencode`")
 

@@ -3,11 +3,19 @@
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described) and its
 JSON Schema rulebook.schema.json (for editors),
 system/ (copies of the shipped aggregator and helpers), policies/opencode/example.rego
-(a policy that fires on `git push --force`), tests/opencode/example_test.rego (its
-tests; kept outside policies/ so the engine never compiles them into the bundle),
-signals/, and the OpenCode plugin at `.opencode/plugin/cupcake.js`.
+(a policy that fires on `git push --force`), policies/opencode/deletes_outside_project.rego
+(asks before deletes outside the project), tests/opencode/*_test.rego (their tests; kept
+outside policies/ so the engine never compiles them into the bundle), signals/, and the
+OpenCode plugin at `.opencode/plugin/cupcake.js`. When there is no global configuration yet,
+the global one is set up too (`with_global`), because the protections a new user assumes
+(system paths, .env and keys, running cupcake itself) are global-only builtins.
 Global (`$XDG_CONFIG_HOME/cupcake`): rulebook.yml (global builtins), policies/opencode/,
 signals/, and the plugin at `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`.
+
+Safe defaults: the project rulebook enables rulebook_security_guardrails and
+git_block_no_verify; the global one system_protection, sensitive_data_protection and
+cupcake_exec_protection. `protections_summary` is the one screen `cupcake init` prints: what
+is on, where, and how to relax it.
 
 Idempotent: an existing file with the same content is left alone, a different one is
 kept unless `force`."""
@@ -24,8 +32,10 @@ from cupcake_py.engine.project import rego_files, shipped_policies_dir
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
 GLOBAL_ONLY = ("system_protection", "sensitive_data_protection", "cupcake_exec_protection")
-# Enabled in a fresh rulebook when the shipped policy exists (protecting .cupcake/ itself).
-PROJECT_DEFAULTS = ("rulebook_security_guardrails",)
+# Enabled in a fresh rulebook when the shipped policy exists: cupcake's own state, git hooks.
+PROJECT_DEFAULTS = ("rulebook_security_guardrails", "git_block_no_verify")
+# Template policies a fresh project gets (policies/opencode/<name>.rego, tests/opencode/<name>_test.rego).
+PROJECT_POLICIES = ("example", "deletes_outside_project")
 GLOBAL_DEFAULTS = GLOBAL_ONLY
 
 # name -> (what it does, example settings). Every builtin of engine.rulebook.Builtins is here.
@@ -108,6 +118,9 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
     if scope == "global":
         text = text.replace("(.cupcake/rulebook.yml), created by `cupcake init --harness opencode`",
                             "(global: ~/.config/cupcake/rulebook.yml), created by `cupcake init --global`")
+        text += ("\n# require_project_config: deny every tool call in a directory without a project .cupcake/\n"
+                 "# (so hiding or removing a project's configuration never leaves the global policies alone).\n"
+                 "# require_project_config: true\n")
     return text
 
 
@@ -146,27 +159,99 @@ def init_project(directory: Path, force: bool = False) -> list[Written]:
     out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force), _schema(cupcake, force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
-    out.append(_write(cupcake / "policies" / "opencode" / "example.rego", (TEMPLATES / "example.rego").read_bytes(),
-                      force))
-    out.append(_write(cupcake / "tests" / "opencode" / "example_test.rego",
-                      (TEMPLATES / "example_test.rego").read_bytes(), force))
+    for name in PROJECT_POLICIES:
+        out.append(_write(cupcake / "policies" / "opencode" / f"{name}.rego", (TEMPLATES / f"{name}.rego").read_bytes(),
+                          force))
+        out.append(_write(cupcake / "tests" / "opencode" / f"{name}_test.rego",
+                          (TEMPLATES / f"{name}_test.rego").read_bytes(), force))
     (cupcake / "signals").mkdir(exist_ok=True)
     out.append(_write(directory / ".opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
     return out
+
+
+def global_exists() -> bool:
+    """Whether a global configuration exists (the engine's own test: more than the cache key)."""
+    from cupcake_py.engine.project import ProjectError, find_global
+
+    try:
+        return find_global(None) is not None
+    except ProjectError:
+        return True  # something is there; init never overwrites what it cannot read
 
 
 def config_home() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
 
 
-def init_global(force: bool = False) -> list[Written]:
+def init_global(force: bool = False, plugin: bool = True) -> list[Written]:
+    """The global configuration; `plugin`: also the global OpenCode plugin (not when a project
+    init sets up the global config alongside its own plugin: OpenCode would load both and
+    evaluate every tool call twice)."""
     root = config_home() / "cupcake"
     _private_dir(root)
     out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force), _schema(root, force)]
     (root / "policies" / "opencode").mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
-    out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
+    if plugin:
+        out.append(_write(config_home() / "opencode" / "plugin" / "cupcake.js", PLUGIN.read_bytes(), force))
     return out
+
+
+# name -> (one line: what it stops, scope where it is enabled)
+SUMMARY: dict[str, str] = {
+    "rulebook_security_guardrails": "the agent can neither read nor change .cupcake/, the global config, "
+                                    "cupcake's caches and key, the plugin, opencode.json or the cupcake executable",
+    "git_block_no_verify": "git commit/push/merge --no-verify and switching git hooks off are denied",
+    "protected_paths": "paths you list are read-only",
+    "system_protection": "system paths (/etc, /usr, ~/.ssh, shell start-up files, …) and sudo are blocked",
+    "sensitive_data_protection": ".env files, keys and credentials cannot be read",
+    "cupcake_exec_protection": "the agent cannot run the cupcake binary itself",
+}
+
+
+def _enabled(rulebook: Path) -> set[str] | None:
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.errors import CupcakeError
+
+    try:
+        return set(load_rulebook(rulebook).builtins.enabled())
+    except CupcakeError:
+        return None
+
+
+def protections_summary(directory: Path | None) -> str:
+    """One screen: which protections are on (project and global), and how to relax each kind."""
+    lines = ["Protections in force:"]
+    glob = config_home() / "cupcake" / "rulebook.yml"
+    scopes: list[tuple[str, Path]] = []
+    if directory is not None:
+        scopes.append(("project", directory / ".cupcake" / "rulebook.yml"))
+    scopes.append(("global", glob))
+    on: dict[str, str] = {}
+    for scope, rulebook in scopes:
+        enabled = _enabled(rulebook) if (scope == "project" or global_exists()) else set()
+        if enabled is None:
+            lines.append(f"  (!) {rulebook} does not load: run `cupcake verify --harness opencode`")
+            continue
+        for name in enabled:
+            on.setdefault(name, scope)
+    for name, what in SUMMARY.items():
+        mark = f"ON  ({on[name]})" if name in on else "off"
+        lines.append(f"  {mark:<13} {name}: {what}")
+    if directory is not None:
+        policies = directory / ".cupcake" / "policies" / "opencode"
+        if (policies / "deletes_outside_project.rego").is_file():
+            lines.append(f"  {'ON  (project)':<13} deletes outside the project ask first "
+                         "(policies/opencode/deletes_outside_project.rego)")
+    if not global_exists():
+        lines.append("  (!) no global configuration: system paths, .env/keys and the cupcake binary are NOT protected;")
+        lines.append("      run `cupcake init --harness opencode --global` to set them up")
+    lines += [
+        "To relax: `enabled: false` under `builtins:` in .cupcake/rulebook.yml (project) or",
+        f"  {glob} (global); delete or edit a policy file in .cupcake/policies/opencode/.",
+        "  Switching rulebook_security_guardrails off prints a warning on every evaluation.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def system_drift(cupcake_dir: Path) -> list[str]:

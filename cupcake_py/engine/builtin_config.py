@@ -6,7 +6,7 @@ policy in `policies/builtins/<name>.rego` reads:
 
 | builtin | input.builtin_config.<name> | generated signals |
 | protected_paths | {message, paths (~ and $HOME expanded), home} | – |
-| rulebook_security_guardrails | {message, protected_paths (+ the global config dir), home} | – |
+| rulebook_security_guardrails | {message, protected_paths (+ the global config dir), home}; the evaluator adds state_paths and path_dirs per evaluation (engine/state_paths.py); ON unless `enabled: false` | – |
 | git_block_no_verify | {message, exceptions} | – |
 | git_pre_check | {checks: [{command, message, signal}]} | `__builtin_git_pre_check_<i>` (only for git commit/push/merge) |
 | post_edit_check | {by_extension: {ext: {command, message, signal}}} | `__builtin_post_edit_check_<ext>` (only for files with that extension) |

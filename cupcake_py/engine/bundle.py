@@ -9,24 +9,31 @@ signal files), the harness, the cupcake-py version, the compiler's own files, an
 the global config dir (builtin configuration expands `~` when the bundle is built). A
 cache hit reads one file: no YAML, no pydantic, no Rego parsing or compiling. Entries are
 written to a temp file and renamed into place, so concurrent `cupcake eval` processes
-never see a partial entry; a corrupt entry is rebuilt.
+never see a partial entry.
 
-File format: MAGIC, 8-byte big-endian header length, header JSON, sha256 of header JSON +
-WASM, WASM bytes (empty when no policy needs compiling). Any mismatch (truncation, bit flips,
-another version's layout) makes the entry a miss that is rebuilt and replaced.
+File format: MAGIC, 8-byte big-endian header length, header JSON, MAC of header JSON + WASM
+(keyed by the per-user secret of `cupcake_py.cache_mac`), WASM bytes (empty when no policy
+needs compiling). Any mismatch (truncation, bit flips, a rewritten entry, another version's
+layout) is never loaded: the bundle is rebuilt, the entry replaced and a warning printed on
+stderr. Without a usable key the cache is neither read nor written.
+
+A configuration that cannot be read whole (an unreadable policies subdirectory, a file where
+a directory belongs, an unreadable rulebook or policy file) raises BundleError: the
+evaluation fails closed with a configuration error, it never continues without the part it
+could not read.
 """
 
 from __future__ import annotations
 
 import os
 
-from cupcake_py import __version__, jsonio
+from cupcake_py import __version__, cache_mac, jsonio
 from cupcake_py.engine.project import (
     HARNESS,
     PACKAGE_DIR,
     ConfigDir,
+    ProjectError,
     global_config_dir,
-    home_dir,
     path_order,
     rego_paths,
     shipped_policies_path,
@@ -36,7 +43,7 @@ from cupcake_py.engine.project import (
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.record import Record
-from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
+from cupcake_py.userdirs import atomic_write, home_dir, private_dir, user_cache_dir, warn
 
 try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
     from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
@@ -52,7 +59,7 @@ if TYPE_CHECKING:
 
 log = LazyLogger(__name__)
 
-MAGIC = b"CUPCAKE-BUNDLE-4\n"
+MAGIC = b"CUPCAKE-BUNDLE-5\n"
 ENTRYPOINT = "cupcake/system/evaluate"
 _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
 
@@ -61,9 +68,12 @@ class BundleError(CupcakeError):
     pass
 
 
+GUARDRAILS = "rulebook_security_guardrails"
+
+
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "wasm")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "wasm")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -75,6 +85,7 @@ class Bundle(Record):
     sources: list[str]
     host_builtins: list[str]  # builtins the module calls on the host
     custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
+    require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
     wasm: bytes
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
@@ -82,18 +93,24 @@ class Bundle(Record):
                  builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
-                 wasm: bytes = b"") -> None:
+                 require_project_config: bool = False, wasm: bytes = b"") -> None:
         self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
                    {} if signals is None else signals, {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   wasm)
+                   require_project_config, wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
-                "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins}
+                "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins,
+                "require_project_config": self.require_project_config}
+
+    @property
+    def guardrails_disabled(self) -> bool:
+        """The rulebook switched the rulebook security guardrails off (they are on by default)."""
+        return GUARDRAILS not in self.builtin_config
 
 
 # ----------------------------------------------------------------------------- sources
@@ -131,7 +148,7 @@ def compiler_fingerprint() -> str:
         d = os.path.join(PACKAGE_DIR, part)
         try:
             entries = sorted(os.scandir(d), key=lambda e: e.name)
-        except OSError:
+        except FileNotFoundError:  # a part this installation does not have
             continue
         for e in entries:
             if e.name.endswith((".py", ".wasm", ".json", ".rego")) and e.is_file():
@@ -173,6 +190,8 @@ def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     try:
         h.update(b"\nrulebook\n" + _read(cfg.rulebook_path))
     except FileNotFoundError:
+        if os.path.lexists(cfg.rulebook_path):
+            raise ProjectError(f"{cfg.rulebook_path}: a dangling symbolic link (the rulebook cannot be read)") from None
         h.update(b"\nno rulebook\n")
     for name, p in signal_paths(cfg.signals_path).items():
         h.update(f"\nsignal {name} {os.path.basename(p)}\n".encode())
@@ -193,17 +212,19 @@ def cache_dir() -> str:
 
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
-                                  "sources": list, "host_builtins": list, "custom_builtins": list}
+                                  "sources": list, "host_builtins": list, "custom_builtins": list,
+                                  "require_project_config": bool}
 
 
-def encode(bundle: Bundle) -> bytes:
+def encode(bundle: Bundle, key: bytes) -> bytes:
     header = jsonio.dumps(bundle.header())
-    digest = sha256(header + bundle.wasm).digest()
-    return MAGIC + len(header).to_bytes(8, "big") + header + digest + bundle.wasm
+    mac = cache_mac.tag(key, header, bundle.wasm)
+    return MAGIC + len(header).to_bytes(8, "big") + header + mac + bundle.wasm
 
 
-def decode(blob: bytes) -> Bundle | None:
-    """The bundle in `blob`, None when it is truncated, corrupt or of another layout."""
+def decode(blob: bytes, key: bytes) -> Bundle | None:
+    """The bundle in `blob`, None when it is truncated, corrupt, not MACed with `key` or of
+    another layout."""
     if not blob.startswith(MAGIC):
         return None
     at = len(MAGIC)
@@ -212,7 +233,7 @@ def decode(blob: bytes) -> Bundle | None:
     if len(blob) < header_end + 32:
         return None
     raw_header, wasm = blob[at + 8:header_end], blob[header_end + 32:]
-    if sha256(raw_header + wasm).digest() != blob[header_end:header_end + 32]:
+    if not cache_mac.same(cache_mac.tag(key, raw_header, wasm), blob[header_end:header_end + 32]):
         return None
     try:
         header = jsonio.loads(raw_header)
@@ -224,26 +245,32 @@ def decode(blob: bytes) -> Bundle | None:
     return Bundle(wasm=wasm, **header)
 
 
-def read_cached(key: str) -> Bundle | None:
+def read_cached(key: str, mac_key: bytes) -> Bundle | None:
+    """The cached bundle for `key`; None on a miss. An entry that exists but fails the MAC
+    (or any other check) is never loaded: a warning, and the caller rebuilds it."""
     name = f"{key}.bundle"
+    path = os.path.join(cache_dir(), name)
     try:
-        blob = _read(os.path.join(cache_dir(), name))
-    except OSError:
+        blob = _read(path)
+    except FileNotFoundError:
         return None
-    bundle = decode(blob)
+    except OSError as e:  # unreadable entry: rebuilt and replaced like a corrupt one
+        warn(f"bundle cache entry {path} cannot be read ({e.strerror}); rebuilding it")
+        return None
+    bundle = decode(blob, mac_key)
     if bundle is None or bundle.key != key:
-        log.info("bundle cache entry %s is corrupt; rebuilding", name)
+        warn(f"bundle cache entry {path} is corrupt or was modified (MAC mismatch); not loading it, rebuilding")
         return None
     return bundle
 
 
-def write_cached(bundle: Bundle) -> None:
+def write_cached(bundle: Bundle, mac_key: bytes) -> None:
     d = cache_dir()
     if not private_dir(d, "bundle cache"):
         return
     try:
-        atomic_write(d, f"{bundle.key}.bundle", (encode(bundle),), ".bundle")
-    except OSError as e:
+        atomic_write(d, f"{bundle.key}.bundle", (encode(bundle, mac_key),), ".bundle")
+    except OSError as e:  # the bundle was built and is used; only the cache entry is missing
         log.debug("bundle cache write failed: %s", e)
 
 
@@ -296,7 +323,23 @@ def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any
 
 
 def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle:
-    """Parse, check, route and compile a configuration directory (cache miss)."""
+    """Parse, check, route and compile a configuration directory (cache miss). The cyclic
+    garbage collector is paused meanwhile: the AST, IR and code generator allocate millions of
+    long-lived objects, and its repeated full passes over them took a third of the compile time
+    of a 20,000-rule policy (measured); the garbage left is freed when the process exits or at
+    the next collection."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(cfg, key, builtins)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     from cupcake_py.engine import native_signals
     from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
@@ -305,6 +348,8 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
+    if rulebook.require_project_config and cfg.scope != "global":
+        misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
     candidates = _candidate_builtins(cfg)
@@ -358,6 +403,7 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
         sources=[_tagged(f, cfg) for _, f in parsed],
         host_builtins=host_builtins,
         custom_builtins=list(custom.sources) if custom is not None else [],
+        require_project_config=rulebook.require_project_config,
         wasm=wasm,
     )
     return bundle
@@ -379,13 +425,22 @@ def compile_modules(modules: list[Any]) -> bytes:
 
 
 def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None) -> tuple[Bundle, bool]:
-    """(bundle, cache_hit) for a configuration directory (`builtins`: --builtins modules)."""
-    key = cache_key(cfg, builtins)
-    if use_cache:
-        cached = read_cached(key)
-        if cached is not None:
-            return cached, True
-    bundle = build(cfg, key, builtins)
-    if use_cache:
-        write_cached(bundle)
+    """(bundle, cache_hit) for a configuration directory (`builtins`: --builtins modules).
+    Anything of the configuration that cannot be read is a BundleError naming the path (never
+    skipped, never a bare OSError)."""
+    try:
+        key = cache_key(cfg, builtins)
+        mac_key = cache_mac.key() if use_cache else None
+        if mac_key is not None:
+            cached = read_cached(key, mac_key)
+            if cached is not None:
+                return cached, True
+        bundle = build(cfg, key, builtins)
+    except OSError as e:
+        raise BundleError(f"configuration error: cannot read {e.filename or cfg.cupcake_path}: "
+                          f"{e.strerror or e}") from None
+    except ProjectError as e:
+        raise BundleError(f"configuration error: {e}") from None
+    if mac_key is not None:
+        write_cached(bundle, mac_key)
     return bundle, False

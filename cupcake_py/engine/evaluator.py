@@ -24,6 +24,7 @@ from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, pa
 from cupcake_py.errors import CupcakeError
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.validate import EventError, validate_event
+from cupcake_py.userdirs import warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ class Evaluation:
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
+        self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
+        self._guardrails: dict[str, Any] | None = None
+        self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
 
     # -- steps -------------------------------------------------------------------
 
@@ -132,6 +136,19 @@ class Evaluation:
                               "produced no decision set")
         return rows[0]["result"]
 
+    def builtin_config(self, b: bundles.Bundle, event: dict[str, Any]) -> dict[str, Any]:
+        """The bundle's builtin configuration plus, for the rulebook security guardrails, this
+        evaluation's state paths and PATH dirs (they depend on the environment, not the config)."""
+        cfg = b.builtin_config.get(bundles.GUARDRAILS)
+        if cfg is None:
+            return b.builtin_config
+        if self._guardrails is None:
+            from cupcake_py.engine.state_paths import guardrails_input
+
+            with self.trace.phase("state_paths"):
+                self._guardrails = guardrails_input(*self.configs, event["cwd"], self.custom_code)
+        return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
+
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
               cwd: str) -> DecisionSet:
         ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": cfg.cupcake_path, "bundle_cache": "hit" if hit
@@ -143,7 +160,7 @@ class Evaluation:
         signals = self.signals(cfg, b, routed, enriched, cwd, ph)
         policy_input = dict(enriched)
         policy_input["signals"] = signals
-        policy_input["builtin_config"] = b.builtin_config
+        policy_input["builtin_config"] = self.builtin_config(b, event)
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)
@@ -162,6 +179,7 @@ class Evaluation:
             if project is None and glob is None:
                 raise EngineError(f"no .cupcake directory in {os.getcwd()} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
+        self.configs = (project, glob)
         configs = [c for c in (glob, project) if c is not None]
         if project is not None:
             self.debug_dir = os.path.join(project.cupcake_path, "debug")
@@ -172,6 +190,15 @@ class Evaluation:
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
+                if b.guardrails_disabled:
+                    warn(f"the rulebook security guardrails are DISABLED in {cfg.rulebook_path} "
+                         "(builtins.rulebook_security_guardrails.enabled: false): the agent can read and change "
+                         "cupcake's configuration, caches and plugin, and so switch every policy off")
+                if b.require_project_config and project is None:
+                    raise EngineError(f"configuration error: the global rulebook {cfg.rulebook_path} sets "
+                                      f"require_project_config: true and there is no .cupcake directory in "
+                                      f"{os.getcwd()} or its parents (run `cupcake init --harness opencode`)")
+        self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]

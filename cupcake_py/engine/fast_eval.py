@@ -89,7 +89,10 @@ def main(argv: list[str]) -> int:
         if opts.help:
             return _show_help()
         _setup_logging(opts.log_level)
+        from cupcake_py.engine import reaper
         from cupcake_py.engine.evaluator import Evaluation
+
+        reaper.arm()  # signal daemons are re-parented to this process and killed by _reap
         from cupcake_py.harness.opencode.response import response
 
         with trace.phase("read"):

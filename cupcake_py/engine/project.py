@@ -16,10 +16,12 @@ Without --policy-dir the process working directory and its parents are searched 
 from __future__ import annotations
 
 import os
+import stat
 
+from cupcake_py.cache_mac import KEY_NAME
 from cupcake_py.errors import CupcakeError
 from cupcake_py.record import FrozenRecord
-from cupcake_py.userdirs import home_dir
+from cupcake_py.userdirs import global_config_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,13 +44,6 @@ def _path(p: str) -> Path:
     from pathlib import Path
 
     return Path(p)
-
-
-def global_config_dir() -> str:
-    """The default global configuration directory: `$XDG_CONFIG_HOME/cupcake`, else
-    `~/.config/cupcake` (used when it exists)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home_dir(), ".config")
-    return os.path.join(os.path.normpath(base), "cupcake")
 
 
 _shipped: list[str] = []  # memo (functools, with collections, costs a routing miss ~3 ms to import)
@@ -125,10 +120,29 @@ def _absolute(p: StrPath) -> str:
     return os.path.abspath(os.path.expanduser(os.fspath(p)))
 
 
+def is_config_dir(p: str) -> bool:
+    """True when `p` is a directory, False when nothing is there; a ProjectError when something
+    is there that cannot serve as one (a file, a dangling link, no permission to look):
+    a configuration that exists but cannot be read never counts as absent."""
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        if os.path.lexists(p):
+            raise ProjectError(f"{p}: a dangling symbolic link where a configuration directory belongs") from None
+        return False
+    except NotADirectoryError:
+        return False
+    except OSError as e:
+        raise ProjectError(f"{p}: cannot be read: {e.strerror or e}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise ProjectError(f"{p}: not a directory (a configuration directory belongs here)")
+    return True
+
+
 def _project_at(p: str) -> ConfigDir | None:
-    if os.path.basename(p) == ".cupcake" and os.path.isdir(p):
+    if os.path.basename(p) == ".cupcake" and is_config_dir(p):
         return ConfigDir("project", p, os.path.dirname(p))
-    if os.path.isdir(os.path.join(p, ".cupcake")):
+    if is_config_dir(os.path.join(p, ".cupcake")):
         return ConfigDir("project", os.path.join(p, ".cupcake"), p)
     return None
 
@@ -141,7 +155,7 @@ def find_project(policy_dir: str | None, start: StrPath | None = None) -> Config
         return found
     d = os.getcwd() if start is None else _absolute(start)
     while True:
-        if os.path.isdir(os.path.join(d, ".cupcake")):
+        if is_config_dir(os.path.join(d, ".cupcake")):
             return ConfigDir("project", os.path.join(d, ".cupcake"), d)
         parent = os.path.dirname(d)
         if parent == d:
@@ -149,14 +163,27 @@ def find_project(policy_dir: str | None, start: StrPath | None = None) -> Config
         d = parent
 
 
+
+
 def find_global(global_config: str | None) -> ConfigDir | None:
+    """The global configuration: --global-config DIR (must be a directory), else the default
+    dir when it exists and holds more than the cache MAC key. A default dir that exists but
+    cannot be read is a ProjectError (its protections must not silently disappear)."""
     if global_config is not None:
         p = _absolute(global_config)
         if not os.path.isdir(p):
             raise ProjectError(f"--global-config {global_config}: not a directory")
         return ConfigDir("global", p, p)
     p = global_config_dir()
-    return ConfigDir("global", p, p) if os.path.isdir(p) else None
+    if not is_config_dir(p):
+        return None
+    try:
+        names = os.listdir(p)
+    except OSError as e:
+        raise ProjectError(f"global config dir {p}: cannot be read: {e.strerror or e}") from None
+    if names and all(n == KEY_NAME or (n.startswith(f".{KEY_NAME}.") and n.endswith(".tmp")) for n in names):
+        return None
+    return ConfigDir("global", p, p)
 
 
 TEST_SUFFIX = "_test.rego"
@@ -178,20 +205,44 @@ def path_order(p: str) -> list[str]:
     return p.split("/")
 
 
+def _entries(directory: str, top: bool) -> list[os.DirEntry[str]]:
+    """The entries of a configuration directory; [] when `top` and it does not exist. Anything
+    else that keeps it from being read (no permission, a file or a dangling link where a
+    directory belongs, an I/O error) is a ProjectError: a configuration is read whole or not
+    at all, never with a part silently skipped."""
+    try:
+        return list(os.scandir(directory))
+    except FileNotFoundError:
+        if top and not os.path.lexists(directory):
+            return []
+        raise ProjectError(f"{directory}: a dangling symbolic link or a missing directory in the configuration") \
+            from None
+    except NotADirectoryError:
+        raise ProjectError(f"{directory}: not a directory (the configuration expects one here)") from None
+    except OSError as e:
+        raise ProjectError(f"{directory}: cannot be read: {e.strerror or e}") from None
+
+
 def rego_paths(directory: str) -> list[str]:
-    """Policy sources below `directory`: *.rego recursively (not into symlinked directories),
-    in path order, without unit-test files (`*_test.rego`); [] when it does not exist."""
+    """Policy sources below `directory`: *.rego recursively, in path order, without unit-test
+    files (`*_test.rego`); [] when it does not exist. A subdirectory that cannot be read, a
+    symlinked directory (not followed: its policies would be skipped), a dangling symbolic link
+    and a `.rego` entry that is not a regular file are ProjectErrors."""
     found: list[str] = []
-    pending = [directory]
+    pending = [(directory, True)]
     while pending:
-        try:
-            entries = list(os.scandir(pending.pop()))
-        except OSError:
-            continue
-        for e in entries:
-            if e.is_dir() and not e.is_symlink():
-                pending.append(e.path)
-            elif e.name.endswith(".rego") and not is_test_file(e.name) and e.is_file():
+        d, top = pending.pop()
+        for e in _entries(d, top):
+            if e.is_dir(follow_symlinks=False):
+                pending.append((e.path, False))
+            elif e.is_symlink() and e.is_dir():
+                raise ProjectError(f"{e.path}: a symbolic link to a directory; policies are not read through "
+                                   "directory links (copy the directory or link the files)")
+            elif e.is_symlink() and not os.path.exists(e.path):
+                raise ProjectError(f"{e.path}: a dangling symbolic link in the configuration")
+            elif e.name.endswith(".rego") and not is_test_file(e.name):
+                if not e.is_file():
+                    raise ProjectError(f"{e.path}: not a readable regular file")
                 found.append(e.path)
     return sorted(found, key=path_order)
 
@@ -202,12 +253,16 @@ def rego_files(directory: StrPath) -> list[Path]:
 
 
 def signal_paths(directory: str) -> dict[str, str]:
-    """Auto-discovered signals: every non-dot file of signals/, named by its stem."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return {}
-    return {stem(e.name): e.path for e in entries if not e.name.startswith(".") and e.is_file()}
+    """Auto-discovered signals: every non-dot file of signals/, named by its stem ({} when
+    signals/ does not exist; ProjectError when it cannot be read or an entry is not a file)."""
+    out: dict[str, str] = {}
+    for e in sorted(_entries(directory, True), key=lambda e: e.name):
+        if e.name.startswith("."):
+            continue
+        if not e.is_file():
+            raise ProjectError(f"{e.path}: signals/ holds only executable files (this is not a regular file)")
+        out[stem(e.name)] = e.path
+    return out
 
 
 def signal_files(directory: StrPath) -> dict[str, Path]:

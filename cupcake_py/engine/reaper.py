@@ -4,6 +4,14 @@
 provider started outlives the evaluation, even when an exception or the hard deadline cut its
 own cleanup short. A child that leads its own process group (shell signals run with
 start_new_session) has its whole group killed. Elsewhere than Linux this does nothing.
+
+`become_subreaper()` (called before the first signal or git process is spawned) makes this
+process a child subreaper, when `arm()` was called first (`cupcake eval` arms it: a short-lived
+process that reaps everything at its end; a long-lived one such as a test run or an authoring
+command would collect its orphans as zombies) (Linux `prctl(PR_SET_CHILD_SUBREAPER)`): a descendant whose parent exits, such
+as a daemon a signal started with `(setsid cmd &)` in its own session, is re-parented to
+cupcake instead of init, so `kill_children` finds and kills it too. Killing a child can orphan
+its own children, which then become ours: `kill_children` repeats until none is left.
 """
 
 from __future__ import annotations
@@ -12,6 +20,35 @@ import os
 from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
 
 TASKS = "/proc/self/task"
+PR_SET_CHILD_SUBREAPER = 36
+MAX_ROUNDS = 64  # kill rounds (each can orphan a deeper generation, re-parented to us)
+
+_subreaper: list[bool] = []
+_armed: list[bool] = []
+
+
+def arm() -> None:
+    """Let `become_subreaper` act in this process (called by `cupcake eval`, which reaps at exit)."""
+    _armed.append(True)
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (once; Linux only; only once `arm()` was called). False
+    when not armed or impossible (another OS, no libc): then daemonised descendants can escape."""
+    if not _armed:
+        return False
+    if not _subreaper:
+        ok = False
+        if os.path.isdir(TASKS):
+            import ctypes
+
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                ok = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            except (OSError, AttributeError):
+                ok = False
+        _subreaper.append(ok)
+    return _subreaper[0]
 
 
 def children() -> list[int]:
@@ -31,10 +68,8 @@ def children() -> list[int]:
     return out
 
 
-def kill_children() -> list[int]:
-    """SIGKILL every child (and the group of a child that leads one) and reap it; the PIDs."""
-    killed = children()
-    for pid in killed:
+def _kill_round(pids: list[int]) -> None:
+    for pid in pids:
         try:
             if os.getpgid(pid) == pid:
                 os.killpg(pid, SIGKILL)
@@ -42,9 +77,21 @@ def kill_children() -> list[int]:
                 os.kill(pid, SIGKILL)
         except (ProcessLookupError, PermissionError):
             continue
-    for pid in killed:
+    for pid in pids:
         try:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass
+
+
+def kill_children() -> list[int]:
+    """SIGKILL every child (and the group of a child that leads one) and reap it, again for the
+    descendants that killing orphaned onto us; the PIDs."""
+    killed: list[int] = []
+    for _ in range(MAX_ROUNDS):
+        pids = [p for p in children() if p not in killed]
+        if not pids:
+            break
+        _kill_round(pids)
+        killed += pids
     return killed

@@ -7,7 +7,8 @@ signals:                     # shell signals: sh -c COMMAND in the project root,
   NAME: {command: "…", timeout_seconds: 5}
 builtins:                    # a listed builtin is enabled unless `enabled: false`
   protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
-  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}
+  rulebook_security_guardrails: {protected_paths: [".cupcake/"]}   # ON even when not listed;
+                               # `enabled: false` switches it off (a warning on every evaluation)
   git_block_no_verify: {exceptions: []}
   git_pre_check: {checks: [{command: "make lint", message: "lint failed"}]}
   post_edit_check: {by_extension: {py: {command: "ruff check", message: "ruff failed"}}}
@@ -16,6 +17,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
 telemetry: {enabled: false, destination: .cupcake/telemetry}
 preprocessing: {script_inspection: true}
+require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
 custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
 ```
 """
@@ -183,7 +185,8 @@ class Builtins(_Strict):
     """The shipped builtin policies (docs/builtins.md); a listed builtin is enabled unless `enabled: false`."""
 
     protected_paths: ProtectedPaths | None = None
-    rulebook_security_guardrails: RulebookSecurity | None = None
+    # Cupcake's own protection: on unless the rulebook says `enabled: false`.
+    rulebook_security_guardrails: RulebookSecurity | None = Field(default_factory=RulebookSecurity)
     git_block_no_verify: GitBlockNoVerify | None = None
     git_pre_check: GitPreCheck | None = None
     post_edit_check: PostEditCheck | None = None
@@ -232,6 +235,8 @@ class Rulebook(_Strict):
     builtins: Builtins = Field(default_factory=Builtins, description="The builtin policies to enable.")
     telemetry: Telemetry = Field(default_factory=Telemetry, description="Evaluation traces.")
     preprocessing: Preprocessing = Field(default_factory=Preprocessing, description="Event preprocessing.")
+    require_project_config: bool = Field(default=False, description="Global rulebook: deny every tool call "
+                                         "in a directory without a project .cupcake/.")
     custom_builtins: list[str] = Field(
         default_factory=list, description="Python modules with custom Rego builtins: importable names or .py "
         "paths relative to the .cupcake directory (docs/custom-builtins.md).",

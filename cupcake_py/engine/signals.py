@@ -9,7 +9,9 @@ Result per signal (stored at `input.signals.<name>`):
 - could not start: {"exit_code": -1, "output": "", "error": "<why>", "success": false}.
 Output beyond MAX_OUTPUT bytes per stream is dropped. When the evaluation's total deadline
 passes first, every running signal group is killed and SignalDeadline is raised (the
-caller fails closed). Nothing outlives `run_signals`.
+caller fails closed). Nothing outlives the evaluation: this process becomes a child subreaper
+before the first signal starts, so even a descendant that left the signal's process group and
+session (`(setsid cmd &)`) is re-parented to it and killed by `reaper.kill_children` at the end.
 """
 
 from __future__ import annotations
@@ -98,6 +100,9 @@ def _value(run: _Run) -> tuple[Any, bool]:
 
 def run_signals(specs: dict[str, dict[str, Any]], stdin: bytes, cwd: str | os.PathLike[str], deadline: float) -> list[SignalResult]:
     """Run every signal of `specs` ({name: {command, timeout_seconds}}) concurrently."""
+    from cupcake_py.engine.reaper import become_subreaper
+
+    become_subreaper()  # daemonised descendants of a signal stay ours, so they are killed at the end
     sel = selectors.DefaultSelector()
     runs: list[_Run] = []
     try:

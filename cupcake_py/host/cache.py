@@ -1,10 +1,13 @@
 """Native-code cache: compiled modules (`capi.Module.serialize()`) on disk.
 
 Key: BLAKE2b-256(wasm bytes) + BLAKE2b(engine fingerprint: wasmtime version, compiler,
-config). Entry file: MAGIC + BLAKE2b-256(payload) + payload, written to a temp file and renamed into
-place. A short, corrupt or incompatible entry is recompiled and rewritten. The cache
-directory is created with mode 0700, and a directory that other users could write to is
-never read (deserializing is loading native code).
+config). Entry file: MAGIC + MAC(entry name + payload) + payload, written to a temp file and
+renamed into place. The MAC is keyed by the per-user secret of `cupcake_py.cache_mac`: wasmtime
+deserializes the payload as trusted machine code, so an entry that fails the MAC (rewritten,
+copied from another entry, corrupt) is never deserialized: it is recompiled, rewritten, and a
+warning goes to stderr. Without a usable key nothing is read from or written to the cache.
+The cache directory is created with mode 0700, and a directory that other users could write to
+is never read.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ from __future__ import annotations
 import os
 import time
 
+from cupcake_py import cache_mac
 from cupcake_py.host import capi
 from cupcake_py.host.engine import engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
 from cupcake_py.lazylog import LazyLogger
-from cupcake_py.userdirs import atomic_write, private_dir
+from cupcake_py.userdirs import atomic_write, private_dir, warn
 
 try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
     from _blake2 import blake2b
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
 
 log = LazyLogger(__name__)
 
-MAGIC = b"CUPCAKE-CWASM-2\n"
+MAGIC = b"CUPCAKE-CWASM-3\n"
 
 
 class LoadStats:
@@ -62,20 +66,24 @@ def _digest(data: bytes | memoryview) -> bytes:
     return blake2b(data, digest_size=32).digest()
 
 
-def _read_entry(path: str) -> bytes | None:
+def _read_entry(path: str, key: bytes) -> bytes | None:
+    """The payload of a cache entry; None when there is none, b"" when it exists but must not be
+    loaded (unreadable, short, another layout, MAC mismatch): a warning, then it is rebuilt."""
     try:
         with open(path, "rb") as f:
             blob = f.read()
     except FileNotFoundError:
         return None
     except OSError as e:
-        log.debug("module cache read failed: %s", e)
-        return None
+        warn(f"native-code cache entry {path} cannot be read ({e.strerror}); recompiling")
+        return b""
     head = len(MAGIC) + 32
     if len(blob) < head or not blob.startswith(MAGIC):
+        warn(f"native-code cache entry {path} is corrupt or of another version; recompiling")
         return b""
     payload = memoryview(blob)[head:]
-    if _digest(payload) != blob[len(MAGIC):head]:
+    if not cache_mac.same(cache_mac.tag(key, os.path.basename(path).encode(), payload), blob[len(MAGIC):head]):
+        warn(f"native-code cache entry {path} was modified (MAC mismatch); not loading it, recompiling")
         return b""
     return bytes(payload)
 
@@ -93,7 +101,8 @@ def _compile(engine: capi.Engine, wasm: bytes) -> capi.Module:
 def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple[capi.Module, LoadStats]:
     """Compiled module for `wasm`, from the cache when possible."""
     engine = get_engine(compiler)
-    if cache_dir is None or not private_dir(cache_dir, "module cache"):
+    key = None if cache_dir is None else cache_mac.key()
+    if cache_dir is None or key is None or not private_dir(cache_dir, "module cache"):
         t0 = time.perf_counter()
         module = _compile(engine, wasm)
         return module, LoadStats("off", compile_s=time.perf_counter() - t0)
@@ -101,7 +110,7 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple
     name = f"{cache_key(wasm, compiler)}.cwasm"
     path = os.path.join(cache_dir, name)
     t0 = time.perf_counter()
-    payload = _read_entry(path)
+    payload = _read_entry(path, key)
     status: CacheStatus = "miss" if payload is None else "rebuilt"
     if payload:
         try:
@@ -114,7 +123,8 @@ def load_module(wasm: bytes, compiler: Compiler, cache_dir: str | None) -> tuple
     t2 = time.perf_counter()
     try:
         payload = module.serialize()
-        atomic_write(cache_dir, os.path.basename(path), (MAGIC, _digest(payload), payload), ".cwasm")
+        mac = cache_mac.tag(key, name.encode(), payload)
+        atomic_write(cache_dir, name, (MAGIC, mac, payload), ".cwasm")
     except OSError as e:
         log.debug("module cache write failed: %s", e)
     return module, LoadStats(status, compile_s=t2 - t1, store_s=time.perf_counter() - t2)

@@ -1,5 +1,14 @@
 """Planning rule groups as IR functions: complete rules (+ else, default), functions,
-partial sets, and object documents (partial objects and ref heads)."""
+partial sets, and object documents (partial objects and ref heads).
+
+A group with more than SPLIT_AT rules is split so that every IR function (and so every WASM
+function) stays small enough for wasmtime (which rejects a function with more than 50,000
+locals, or a body over ~7.6 MB) and cheap for its register allocator: the rules go into chunk
+functions `<name>#<i>` of at most CHUNK_RULES rules or CHUNK_LOCALS locals each. A set or
+object chunk adds to the document it is passed as its last argument; a complete-rule chunk
+returns its value, which the group function assigns once (so conflicts between chunks are
+detected as between rules). Chunk functions have no path: they are never a data document.
+Groups up to SPLIT_AT rules are planned exactly as before (one function)."""
 
 from __future__ import annotations
 
@@ -7,6 +16,10 @@ from cupcake_py.plan import ir
 from cupcake_py.plan.exprs import ExprPlanner
 from cupcake_py.plan.state import FuncCtx, K
 from cupcake_py.rego.compile.nodes import CRule, Group
+
+SPLIT_AT = 256
+CHUNK_RULES = 128
+CHUNK_LOCALS = 8192
 
 
 class RulePlanner(ExprPlanner):
@@ -44,28 +57,64 @@ class RulePlanner(ExprPlanner):
             blocks: list[ir.Block] = []
             plain = [r for r in g.rules if not r.default]
             defaults = [r for r in g.rules if r.default]
-            if g.kind == "set":
-                blocks.append(self.block(lambda: self.emit(ir.MakeSetStmt(target=ret))))
-                for r in plain:
-                    blocks.append(self._body_block(r, lambda r=r: self.plan_term(
-                        r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret)))))  # type: ignore[arg-type]
-            elif g.kind == "object":
-                blocks.append(self.block(lambda: self.emit(ir.MakeObjectStmt(target=ret))))
-                # deeper rules first: a shallower rule whose value overlaps them then conflicts
-                for r in sorted(plain, key=lambda r: -len(r.rel)):
-                    blocks.append(self._object_rule(r, ret))
-                for r in defaults:
-                    blocks.append(self._object_rule(r, ret, default=True))
+            if g.kind == "object":  # deeper rules first: a shallower rule whose value overlaps them then conflicts
+                plain.sort(key=lambda r: -len(r.rel))
+            if g.kind in ("set", "object"):
+                make = ir.MakeSetStmt(target=ret) if g.kind == "set" else ir.MakeObjectStmt(target=ret)
+                blocks.append(self.block(lambda: self.emit(make)))
+            if len(plain) > SPLIT_AT:
+                blocks.extend(self._chunks(g, name, plain, ret, nargs, params))
             else:
                 for r in plain:
-                    blocks.extend(self._complete_rule(r, ret, nargs))
-                for r in defaults:
-                    blocks.append(self._default(r, ret))
+                    blocks.extend(self._rule_blocks(g, r, ret, nargs))
+            for r in defaults if g.kind != "set" else ():
+                blocks.append(self._object_rule(r, ret, default=True) if g.kind == "object" else self._default(r, ret))
             blocks.append(ir.Block((ir.ReturnLocalStmt(source=ret),)))
             self.funcs[name] = ir.Func(name=name, params=params, return_=ret, blocks=tuple(blocks),
                                        path=(f"g{self.gen}", *g.path))
         finally:
             self.fx, self.loc = saved_fx, saved_loc
+
+    def _rule_blocks(self, g: Group, r: CRule, ret: int, nargs: int) -> list[ir.Block]:
+        """The blocks of one non-default rule of `g`, adding to / assigning local `ret`."""
+        if g.kind == "set":
+            return [self._body_block(r, lambda: self.plan_term(
+                r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret))))]  # type: ignore[arg-type]
+        if g.kind == "object":
+            return [self._object_rule(r, ret)]
+        return self._complete_rule(r, ret, nargs)
+
+    def _chunks(self, g: Group, name: str, plain: list[CRule], ret: int, nargs: int,
+                params: tuple[int, ...]) -> list[ir.Block]:
+        """Plan `plain` into chunk functions; the group function's blocks that call them."""
+        outer_fx, outer_loc = self.fx, self.loc
+        slots = outer_fx.slots
+        partial = g.kind in ("set", "object")
+        calls: list[ir.Block] = []
+        i = 0
+        while i < len(plain):
+            chunk = f"{name}#{len(calls)}"
+            nparams = len(params) + (1 if partial else 0)
+            self.fx = FuncCtx(nlocal=nparams)
+            self.fx.slots = slots
+            acc = nparams - 1 if partial else self.new()
+            body: list[ir.Block] = []
+            start = i
+            while i < len(plain) and i - start < CHUNK_RULES and self.fx.nlocal < CHUNK_LOCALS:
+                body.extend(self._rule_blocks(g, plain[i], acc, nargs))
+                i += 1
+            body.append(ir.Block((ir.ReturnLocalStmt(source=acc),)))
+            self.funcs[chunk] = ir.Func(name=chunk, params=tuple(range(nparams)), return_=acc, blocks=tuple(body),
+                                        path=())
+            self.fx, self.loc = outer_fx, outer_loc
+            result = self.new()
+            args = tuple(ir.Local(p) for p in params) + ((ir.Local(ret),) if partial else ())
+            call = ir.CallStmt(func=chunk, args=args, result=result)
+            if partial:
+                calls.append(ir.Block((call,)))
+            else:
+                calls.append(ir.Block((call, ir.AssignVarOnceStmt(source=ir.Local(result), target=ret))))
+        return calls
 
     def _body_block(self, r: CRule, k: K, prelude: K | None = None) -> ir.Block:
         def run() -> None:

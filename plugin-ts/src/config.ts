@@ -1,4 +1,11 @@
-// Plugin configuration: defaults < `<project>/.cupcake/opencode.json` < plugin options from opencode.json.
+// Plugin configuration. One precedence:
+//   1. defaults;
+//   2. `<project>/.cupcake/opencode.json` (a protected state path: the agent cannot change it) sets anything;
+//   3. plugin options from opencode.json (`"plugin": [["…/cupcake.js", {…}]]`, an unprotected place: the agent,
+//      OPENCODE_CONFIG_CONTENT or a stray file can write it) may only TIGHTEN: `enabled: true`,
+//      `failMode: "closed"`, `askMode: "deny"`, a smaller `timeoutMs`, `showToasts: true`, any `logLevel`;
+//      `cupcakePath` and `policyDir` only when equal to the value already in force. Anything that would
+//      weaken the protection is ignored and reported as a config problem.
 // Validated by hand (no schema library in the bundle); every problem is collected and reported once.
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
@@ -61,7 +68,21 @@ export interface LoadedConfig {
   problems: string[];
 }
 
-function applyLayer(target: PluginConfig, layer: unknown, origin: string, problems: string[]): void {
+/** Whether `value` for `key` is at least as strict as `current` (the options layer may only tighten). */
+const TIGHTENS: Record<keyof PluginConfig, (value: unknown, current: unknown) => boolean> = {
+  enabled: (v) => v === true,
+  cupcakePath: (v, c) => v === c,
+  policyDir: (v, c) => v === c,
+  timeoutMs: (v, c) => (v as number) <= (c as number),
+  failMode: (v) => v === "closed",
+  askMode: (v) => v === "deny",
+  logLevel: () => true,
+  showToasts: (v) => v === true,
+};
+
+export const OPTIONS_ORIGIN = "plugin options in opencode.json";
+
+function applyLayer(target: PluginConfig, layer: unknown, origin: string, problems: string[], tightenOnly = false): void {
   if (layer === undefined || layer === null) return;
   if (typeof layer !== "object" || Array.isArray(layer)) {
     problems.push(`${origin}: expected a JSON object, got ${Array.isArray(layer) ? "an array" : typeof layer}`);
@@ -77,6 +98,13 @@ function applyLayer(target: PluginConfig, layer: unknown, origin: string, proble
     const expected = FIELDS[field](value);
     if (expected !== null) {
       problems.push(`${origin}: "${key}" must be ${expected}, got ${JSON.stringify(value)}; using ${JSON.stringify(target[field])}`);
+      continue;
+    }
+    if (tightenOnly && !TIGHTENS[field](value, target[field])) {
+      problems.push(
+        `${origin}: "${key}": ${JSON.stringify(value)} ignored: options there may only tighten ` +
+          `${CONFIG_FILE} (in force: ${JSON.stringify(target[field])}; change it in ${CONFIG_FILE})`,
+      );
       continue;
     }
     (target as unknown as Record<string, unknown>)[field] = value;
@@ -112,8 +140,22 @@ export function loadConfig(directory: string, options: unknown): LoadedConfig {
   const config: PluginConfig = { ...DEFAULT_CONFIG };
   const file = join(directory, CONFIG_FILE);
   applyLayer(config, readConfigFile(file, problems), file, problems);
-  applyLayer(config, options, "plugin options in opencode.json", problems);
   config.cupcakePath = resolveAgainst(directory, config.cupcakePath, true);
   if (config.policyDir !== undefined) config.policyDir = resolveAgainst(directory, config.policyDir, false);
+  const resolved = resolveOptionPaths(directory, options);
+  applyLayer(config, resolved, OPTIONS_ORIGIN, problems, true);
   return { config, problems };
+}
+
+/** The options layer with its paths resolved as the file's are, so "equal" compares like with like. */
+function resolveOptionPaths(directory: string, options: unknown): unknown {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return options;
+  const out: Record<string, unknown> = { ...(options as Record<string, unknown>) };
+  if (typeof out.cupcakePath === "string" && out.cupcakePath.trim() !== "") {
+    out.cupcakePath = resolveAgainst(directory, out.cupcakePath, true);
+  }
+  if (typeof out.policyDir === "string" && out.policyDir.trim() !== "") {
+    out.policyDir = resolveAgainst(directory, out.policyDir, false);
+  }
+  return out;
 }

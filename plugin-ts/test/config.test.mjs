@@ -57,8 +57,35 @@ test("policyDir is resolved against the project and passed as --policy-dir", asy
   assert.deepEqual(argv, ["eval", "--harness", "opencode", "--policy-dir", join(p.project.dir, "rules/.cupcake")]);
 });
 
-test("plugin options (opencode.json tuple) override the file", async () => {
-  const p = await startPlugin({ failMode: "closed" }, { options: { failMode: "open", cupcakePath: FAKE } });
+test("plugin options (opencode.json tuple) cannot weaken .cupcake/opencode.json", async () => {
+  // The agent can write opencode.json; it cannot write .cupcake/opencode.json (a protected state path).
+  const p = await startPlugin(
+    {},
+    { options: { enabled: false, failMode: "open", askMode: "allow", cupcakePath: "/tmp/evil-cupcake", policyDir: "x",
+      timeoutMs: 600000, showToasts: false } },
+  );
+  assert.ok(Object.keys(p.hooks).includes("tool.execute.before"), "enabled: false from options is ignored");
+  const msgs = configWarnings(p).map((l) => l.message);
+  assert.equal(msgs.length, 7, msgs.join("\n"));
+  for (const key of ["enabled", "failMode", "askMode", "cupcakePath", "policyDir", "timeoutMs", "showToasts"]) {
+    assert.ok(msgs.some((m) => m.includes(`"${key}"`) && m.includes("may only tighten")), key);
+  }
+  // still the fake cupcake from the file, still fail closed, ask still denies, no --policy-dir
+  await assert.rejects(p.before("bash", { command: "fake:garbage" }), /^Error: cupcake: stdout is not JSON|stdout is not JSON/);
+  await assert.rejects(p.before("bash", { command: "fake:ask" }), /Approval required/);
+  assert.deepEqual(p.project.events().at(-1).argv, ["eval", "--harness", "opencode"]);
+});
+
+test("plugin options may tighten: failMode closed over open, a shorter timeout, equal cupcakePath", async () => {
+  const p = await startPlugin({ failMode: "open", askMode: "allow" },
+    { options: { failMode: "closed", askMode: "deny", timeoutMs: 2000, cupcakePath: FAKE, logLevel: "error" } });
+  assert.equal(configWarnings(p).length, 0, configWarnings(p).map((l) => l.message).join("\n"));
+  await assert.rejects(p.before("bash", { command: "fake:garbage" }), /stdout is not JSON/);
+  await assert.rejects(p.before("bash", { command: "fake:ask" }), /Approval required/);
+});
+
+test(".cupcake/opencode.json may relax (it is protected): failMode open there is honoured", async () => {
+  const p = await startPlugin({ failMode: "open" });
   const out = await p.before("bash", { command: "fake:garbage" });
   assert.equal(out.args.command, "fake:garbage");
 });

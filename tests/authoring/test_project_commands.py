@@ -54,13 +54,60 @@ def test_rulebook_template_is_valid_and_describes_every_builtin() -> None:
 
 def test_init_is_idempotent_and_keeps_user_files(project: Path) -> None:
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
-    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 8
+    # the project's 10 files (rulebook.schema.json included); the global config made by the first init exists now and is left alone
+    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 10
     example = project / ".cupcake/policies/opencode/example.rego"
     example.write_text(example.read_text() + "\n# my change\n")
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
     assert "kept" in r.output and example.read_text().endswith("# my change\n")
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project), "--force"])
     assert "overwritten" in r.output and not example.read_text().endswith("# my change\n")
+
+
+def test_fresh_init_enables_safe_defaults_and_says_so(project: Path, tmp_path: Path) -> None:
+    """A fresh `cupcake init` (no global config yet) protects what a new user assumes, through
+    the real `cupcake eval`: hooks cannot be skipped, .env is unreadable, cupcake's own state is
+    protected; and its one screen says what is on and how to relax it."""
+    glob = tmp_path / "config/cupcake"
+    assert (glob / "rulebook.yml").is_file()
+    assert not (tmp_path / "config/opencode/plugin/cupcake.js").exists()  # one plugin: the project's
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+    def decide(tool: str, args: dict[str, str]) -> str:
+        event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "tool": tool, "args": args}
+        proc = subprocess.run([sys.executable, "-m", "cupcake_py", "eval", "--harness", "opencode"], cwd=project,
+                              input=json.dumps(event), capture_output=True, text=True, env=env, timeout=120)
+        return str(json.loads(proc.stdout)["decision"])
+
+    assert decide("bash", {"command": "git commit --no-verify -m x"}) == "deny"
+    assert decide("bash", {"command": "cat .env"}) == "deny"
+    assert decide("read", {"filePath": str(project / ".env")}) == "deny"
+    assert decide("write", {"filePath": str(project / ".cupcake/rulebook.yml"), "content": "{}"}) in ("deny", "block")
+    assert decide("edit", {"filePath": str(glob / "rulebook.yml"), "oldString": "a", "newString": "b"}) in (
+        "deny", "block")
+    assert decide("bash", {"command": "rm -rf /home/nobody/x"}) == "ask"  # deletes outside the project
+    assert decide("bash", {"command": "find /var/tmp/x -delete"}) == "ask"
+    # ordinary work stays allowed
+    assert decide("bash", {"command": "rm -rf build"}) == "allow"
+    assert decide("bash", {"command": "git commit -m x"}) == "allow"
+    assert decide("read", {"filePath": str(project / "README.md")}) == "allow"
+    assert decide("bash", {"command": "ls -la"}) == "allow"
+
+
+def test_init_summary_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    proj = tmp_path / "p"
+    proj.mkdir()
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(proj), "--no-global"])
+    assert r.exit_code == 0, r.output
+    assert not (tmp_path / "cfg/cupcake").exists()
+    for line in ("ON  (project) rulebook_security_guardrails", "ON  (project) git_block_no_verify",
+                 "off           system_protection", "no global configuration", "init --harness opencode --global",
+                 "To relax: `enabled: false`", "deletes outside the project ask first"):
+        assert line in r.output, line
+    r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(proj)])
+    assert "ON  (global)  sensitive_data_protection" in r.output and "no global configuration" not in r.output
+    assert len(r.output.splitlines()) < 40  # one screen
 
 
 def test_init_global(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,8 +134,9 @@ def test_example_policy_fires_through_cupcake_eval(project: Path, tmp_path: Path
 def test_verify_fresh_project_is_safe(project: Path) -> None:
     r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
     assert r.exit_code == 0, r.output
-    assert "PreToolUse:Bash -> 1 policy" in r.output and "- cupcake.policies.opencode.example" in r.output
-    assert "WASM" in r.output and "5/5 passed" in r.output and "safe to install" in r.output
+    assert "PreToolUse:Bash -> 2 policies" in r.output and "- cupcake.policies.opencode.example" in r.output
+    assert "builtins enabled: rulebook_security_guardrails, git_block_no_verify" in r.output
+    assert "WASM" in r.output and "15/15 passed" in r.output and "safe to install" in r.output
 
 
 def test_verify_refuses_failing_tests_and_bad_rulebook(project: Path) -> None:

@@ -195,7 +195,8 @@ def test_debug_files_telemetry_and_trace(tmp_path: Path) -> None:
         assert section in text, section
     [line] = (project / ".cupcake/telemetry/events.jsonl").read_text().splitlines()
     record = json.loads(line)
-    assert record["response"] == resp and record["routed_policies"] == ["cupcake.policies.p.curl"]
+    assert record["response"] == resp and record["routed_policies"] == [
+        "cupcake.policies.builtins.rulebook_security_guardrails", "cupcake.policies.p.curl"]
 
 
 def test_cache_hit_does_no_compiling_and_concurrent_evals_agree(tmp_path: Path) -> None:

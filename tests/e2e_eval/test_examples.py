@@ -35,7 +35,8 @@ def test_example_project_enables_every_builtin_and_cases_cover_them() -> None:
     every = set(Builtins.model_fields)
     project = load_rulebook(examples_dir() / "project" / ".cupcake" / "rulebook.yml").builtins.enabled()
     glob = load_rulebook(examples_dir() / "global-config" / "rulebook.yml").builtins.enabled()
-    assert set(project) == every - GLOBAL_ONLY and set(glob) == GLOBAL_ONLY
+    # the rulebook security guardrails are on everywhere unless switched off
+    assert set(project) == every - GLOBAL_ONLY and set(glob) == GLOBAL_ONLY | {"rulebook_security_guardrails"}
     seen = {r for c in PROJECT_CASES for r in c.expect.get("rule_ids", [])}
     assert BUILTIN_RULE_IDS <= seen, sorted(BUILTIN_RULE_IDS - seen)
     contexts = [x for c in PROJECT_CASES for x in c.expect.get("context", [])]

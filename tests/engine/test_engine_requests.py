@@ -138,6 +138,7 @@ def test_unit_test_files_never_reach_the_bundle(tmp_path: Path) -> None:
     for f in rego_files(shipped):
         (system / f.name).write_bytes(f.read_bytes())
     (system / "evaluate_test.rego").write_text(unrouted.replace("policies.t_test", "system.evaluate_test"))
+    (cfg.cupcake_dir / "rulebook.yml").write_text("builtins:\n  rulebook_security_guardrails: {enabled: false}\n")
     key = bundles.cache_key(cfg)
     b = bundles.build(cfg, key)
     assert b.policies == {} and b.wasm == b""

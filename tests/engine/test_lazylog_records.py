@@ -95,7 +95,7 @@ def test_mutable_records_are_unhashable_and_have_fresh_defaults() -> None:
     with pytest.raises(TypeError):
         hash(a)
     bundle = Bundle(key="k", scope="project", routing={"PreToolUse": ["p"]}, wasm=b"\0asm")
-    assert decode(encode(bundle)) == bundle and Bundle("k", "project") != bundle
+    assert decode(encode(bundle, b"k" * 32), b"k" * 32) == bundle and Bundle("k", "project") != bundle
 
 
 def test_location_is_immutable_hashable_and_keeps_its_dict_for_the_lexer() -> None:

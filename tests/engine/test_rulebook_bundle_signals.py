@@ -13,13 +13,20 @@ from cupcake_py.engine.rulebook import Rulebook, RulebookError, parse_rulebook
 from cupcake_py.engine.signals import SignalDeadline, run_signals
 from tests.engine.rulebook_cases import BAD_RULEBOOKS
 
+GUARDRAILS_PKG = "cupcake.policies.builtins.rulebook_security_guardrails"
+GUARDRAILS_OFF = "builtins:\n  rulebook_security_guardrails: {enabled: false}\n"
+
 # ------------------------------------------------------------------ rulebook
 
 
 def test_rulebook_defaults_and_builtins() -> None:
     rb = parse_rulebook("builtins:\n  git_block_no_verify:\n  protected_paths: {paths: [/etc/], enabled: false}\n"
                         "  claude_code_enforce_full_file_read: {max_lines: 10}\n", Path("r.yml"))
-    assert sorted(rb.builtins.enabled()) == ["enforce_full_file_read", "git_block_no_verify"]
+    # rulebook_security_guardrails is on unless switched off explicitly
+    assert sorted(rb.builtins.enabled()) == ["enforce_full_file_read", "git_block_no_verify",
+                                             "rulebook_security_guardrails"]
+    off = parse_rulebook("builtins:\n  rulebook_security_guardrails: {enabled: false}\n", Path("r.yml"))
+    assert off.builtins.enabled() == {}
     assert policy_config("enforce_full_file_read", rb.builtins.enabled()["enforce_full_file_read"]) == {"max_lines": 10}
     assert parse_rulebook("", Path("r.yml")) == Rulebook()
 
@@ -63,11 +70,13 @@ deny contains {"rule_id": "T", "reason": "t"} if { input.tool_input.command == "
 
 def test_bundle_codec_roundtrip_and_corruption() -> None:
     b = bundles.Bundle(key="k", scope="project", routing={"PreToolUse": ["p"]}, wasm=b"\0asm-bytes")
-    blob = bundles.encode(b)
-    assert bundles.decode(blob) == b
-    assert bundles.decode(blob[:-1]) is None
-    assert bundles.decode(blob[:-1] + b"X") is None
-    assert bundles.decode(b"garbage") is None
+    key = b"k" * 32
+    blob = bundles.encode(b, key)
+    assert bundles.decode(blob, key) == b
+    assert bundles.decode(blob, b"x" * 32) is None  # another user's (or a forger's) key
+    assert bundles.decode(blob[:-1], key) is None
+    assert bundles.decode(blob[:-1] + b"X", key) is None
+    assert bundles.decode(b"garbage", key) is None
 
 
 def test_cache_key_tracks_sources_rulebook_and_signals_not_location(tmp_path: Path) -> None:
@@ -96,7 +105,8 @@ def test_load_builds_once_then_hits_without_parsing(tmp_path: Path, monkeypatch:
     (tmp_path / ".cupcake/policies/opencode/t.rego").write_text(POLICY)
     cfg = ConfigDir("project", tmp_path / ".cupcake", tmp_path)
     built, hit = bundles.load(cfg)
-    assert not hit and built.routing == {"PreToolUse": ["cupcake.policies.t"]} and built.wasm.startswith(b"\0asm")
+    assert not hit and built.routing == {"PreToolUse": [GUARDRAILS_PKG, "cupcake.policies.t"]}
+    assert built.wasm.startswith(b"\0asm")
 
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("a cache hit must not build")
@@ -109,8 +119,16 @@ def test_load_builds_once_then_hits_without_parsing(tmp_path: Path, monkeypatch:
 def test_no_policies_means_no_wasm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / ".cupcake").mkdir()
+    (tmp_path / ".cupcake/rulebook.yml").write_text(GUARDRAILS_OFF)
     b, _ = bundles.load(ConfigDir("project", tmp_path / ".cupcake", tmp_path))
-    assert b.wasm == b"" and b.routing == {}
+    assert b.wasm == b"" and b.routing == {} and b.guardrails_disabled
+
+
+def test_guardrails_are_compiled_into_an_empty_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / ".cupcake").mkdir()
+    b, _ = bundles.load(ConfigDir("project", tmp_path / ".cupcake", tmp_path))
+    assert b.routing == {"PreToolUse": [GUARDRAILS_PKG]} and not b.guardrails_disabled
 
 
 def test_enabled_builtin_without_policy_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +136,7 @@ def test_enabled_builtin_without_policy_is_an_error(tmp_path: Path, monkeypatch:
     (tmp_path / ".cupcake").mkdir()
     (tmp_path / ".cupcake/rulebook.yml").write_text("builtins:\n  always_inject: {context: [hi]}\n")
     monkeypatch.setattr(bundles, "_candidate_builtins", lambda cfg: {})
-    with pytest.raises(bundles.BundleError, match="always_inject enabled but no policy"):
+    with pytest.raises(bundles.BundleError, match="always_inject, rulebook_security_guardrails enabled but no policy"):
         bundles.load(ConfigDir("project", tmp_path / ".cupcake", tmp_path))
 
 

@@ -158,6 +158,20 @@ def test_preprocess_bash(tmp_path: Path) -> None:
     assert preprocess(out) == out  # idempotent
 
 
+def test_unreadable_scripts_are_listed_not_dropped(tmp_path: Path) -> None:
+    """No silent fail-open: a script that cannot be read is in executed_scripts with content null."""
+    (tmp_path / "ok.sh").write_text("echo ok")
+    os.mkfifo(tmp_path / "pipe.sh")
+    ev = {**GOOD, "cwd": str(tmp_path), "args": {"command": "bash ./pipe.sh; ./missing.sh; bash ok.sh"}}
+    out = preprocess(ev)
+    assert [(s["path"], s["content"]) for s in out["executed_scripts"]] == [
+        (str(tmp_path / "pipe.sh"), None), (str(tmp_path / "missing.sh"), None), (str(tmp_path / "ok.sh"), "echo ok")]
+    assert out["executed_script_path"] == str(tmp_path / "ok.sh") and out["script_inspection_performed"] is True
+    only_missing = preprocess({**ev, "args": {"command": "./missing.sh"}})
+    assert only_missing["executed_scripts"][0]["content"] is None
+    assert only_missing["script_inspection_performed"] is False and "executed_script_content" not in only_missing
+
+
 def test_preprocess_apply_patch_and_post(tmp_path: Path) -> None:
     ev = {**GOOD, "hook_event_name": "PostToolUse", "cwd": str(tmp_path), "tool": "apply_patch",
           "args": {"patchText": "*** Add File: x/a.txt\n+1\n*** Update File: b\n*** Move to: c\n"},

@@ -98,6 +98,9 @@ class _Git:
         if deadline - time.monotonic() <= 0:
             log.debug("git %s not started: the evaluation deadline passed", args[0])
             return
+        from cupcake_py.engine.reaper import become_subreaper
+
+        become_subreaper()  # a daemon git starts (fsmonitor, maintenance) stays ours and is killed at the end
         try:
             self.proc = subprocess.Popen(["git", *args], cwd=root, env={**os.environ, **ENV}, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)

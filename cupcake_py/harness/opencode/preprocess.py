@@ -56,12 +56,15 @@ def _bash_fields(command: str, base: str, script_inspection: bool) -> dict[str, 
         scripts = []
         for run in shell.executed_scripts(command, base):
             content = shell.read_script(run.path)
-            if content is not None:
-                scripts.append({"path": run.path, "command_word": run.word, "content": content})
+            # an unreadable script (missing, not a regular file, no permission) is listed with
+            # content null, never dropped: a policy inspecting scripts can tell "not seen" from "clean"
+            scripts.append({"path": run.path, "command_word": run.word, "content": content})
+        readable = [sc for sc in scripts if sc["content"] is not None]
+        if readable:
+            out["executed_script_path"] = readable[0]["path"]
+            out["executed_script_content"] = readable[0]["content"]
         if scripts:
-            out["executed_script_path"] = scripts[0]["path"]
-            out["executed_script_content"] = scripts[0]["content"]
-            out["script_inspection_performed"] = True
+            out["script_inspection_performed"] = bool(readable)
             out["executed_scripts"] = scripts
     return out
 

@@ -31,11 +31,15 @@ def all_exprs(c: CRule) -> Iterator[A.Expr]:
         yield from term_exprs(t)
 
 
-def check_calls(groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
-    """OPA's undefined-function/arity stage (`funcs`) and its type errors on calls (`types`)."""
+def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
+                          types: ErrorSink) -> None:
+    """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
+    errors on calls (`types`), in one walk over every expression (each sink keeps source order)."""
     for g in groups.values():
         for c in rule_chain(g):
             for e in all_exprs(c):
+                for w in e.with_:
+                    check_with_target(w, groups, withs)
                 check_call(e, groups, funcs, types)
 
 
@@ -130,15 +134,6 @@ def type_text(t: dict | None) -> str:
     if ty == "set":
         return f"set[{type_text(t.get('of'))}]"
     return ty
-
-
-def check_withs(groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
-    """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
-    for g in groups.values():
-        for c in rule_chain(g):
-            for e in all_exprs(c):
-                for w in e.with_:
-                    check_with_target(w, groups, errors)
 
 
 _TARGET_ERROR = "with keyword target must reference existing input, data, or a function"

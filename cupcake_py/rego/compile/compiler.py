@@ -11,10 +11,9 @@ from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile import rules as R
 from cupcake_py.rego.compile.checks import (
     check_call,
-    check_calls,
     check_recursion,
     check_with_target,
-    check_withs,
+    check_withs_and_calls,
 )
 from cupcake_py.rego.compile.declarations import check_declarations
 from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
@@ -72,8 +71,7 @@ class Compiler:
         conflicts = d.at(Stage.CONFLICTS)
         R.package_conflicts(modules, conflicts)
         self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
-        check_withs(self.groups, d.at(Stage.WITH))
-        check_calls(self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES))
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:

@@ -4,7 +4,7 @@ and the walk over every expression of a body (source or compiled shape)."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
@@ -66,15 +66,18 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     return ()
 
 
+_CLOSURES = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
+
+
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
-    """Var names in a term outside closures (comprehensions)."""
+    """Var names in a term outside closures (comprehensions). (Exact type tests: the AST
+    classes have no subclasses, and this runs once per term per pass.)"""
     v = t.value
-    if isinstance(v, A.Var):
-        if v.name not in ROOTS:
-            out.add(v.name)
-    elif isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
-        pass
-    else:
+    tv = type(v)
+    if tv is A.Var:
+        if v.name not in ROOTS:  # type: ignore[union-attr]
+            out.add(v.name)  # type: ignore[union-attr]
+    elif tv not in _CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
@@ -131,48 +134,76 @@ def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
     return out
 
 
-def body_exprs(body: Sequence[A.Expr]) -> Iterator[A.Expr]:
+def body_exprs(body: Sequence[A.Expr]) -> list[A.Expr]:
     """Every expression of a body and of the bodies nested in it (`every`, `not { }`,
     comprehensions, template-string parts), each one before those inside it, in source order.
     Serves both AST shapes: the parser's (`some` declarations, template strings) and the
-    compiled one (`NotBody`)."""
-    for e in body:
-        yield e
-        t = e.terms
-        if isinstance(t, list):
-            for x in t:
-                yield from term_exprs(x)
-        elif isinstance(t, A.Term):
-            yield from term_exprs(t)
-        elif isinstance(t, A.Every):
-            yield from term_exprs(t.domain)
-            yield from body_exprs(t.body)
-        elif isinstance(t, NotBody):
-            yield from body_exprs(t.body)
-        elif isinstance(t, A.SomeDecl):
-            for s in t.symbols:
-                yield from term_exprs(s)
-        for w in e.with_:
-            yield from term_exprs(w.value)
+    compiled one (`NotBody`). (Built into one list: nested generators cost a Python frame per
+    level per expression, the hottest part of the compile passes on large policies.)"""
+    out: list[A.Expr] = []
+    _body_exprs(body, out)
+    return out
 
 
-def term_exprs(t: A.Term) -> Iterator[A.Expr]:
+def term_exprs(t: A.Term) -> list[A.Expr]:
     """Every expression inside a term: the bodies (and heads) of its comprehensions and the
     expressions of its template strings, at any depth."""
+    out: list[A.Expr] = []
+    _term_exprs(t, out)
+    return out
+
+
+def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
+    for e in body:
+        out.append(e)
+        t = e.terms
+        tt = type(t)
+        if tt is list:
+            for x in t:  # type: ignore[union-attr]
+                _term_exprs(x, out)
+        elif tt is A.Term:
+            _term_exprs(t, out)  # type: ignore[arg-type]
+        elif tt is A.Every:
+            _term_exprs(t.domain, out)  # type: ignore[union-attr]
+            _body_exprs(t.body, out)  # type: ignore[union-attr]
+        elif tt is NotBody:
+            _body_exprs(t.body, out)  # type: ignore[union-attr]
+        elif tt is A.SomeDecl:
+            for s in t.symbols:  # type: ignore[union-attr]
+                _term_exprs(s, out)
+        for w in e.with_:
+            _term_exprs(w.value, out)
+
+
+_LEAVES = frozenset({A.Null, A.Boolean, A.Number, A.String, A.Var})  # values without sub-terms
+
+
+def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
-    if isinstance(v, A.ArrayComprehension | A.SetComprehension):
-        yield from term_exprs(v.term)
-        yield from body_exprs(v.body)
-    elif isinstance(v, A.ObjectComprehension):
-        yield from term_exprs(v.key)
-        yield from term_exprs(v.value)
-        yield from body_exprs(v.body)
-    elif isinstance(v, A.TemplateString):
-        for p in v.parts:
-            yield from body_exprs((p,)) if isinstance(p, A.Expr) else term_exprs(p)
+    tv = type(v)
+    if tv in _LEAVES:
+        return
+    if tv is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
+        for c in v.terms:  # type: ignore[union-attr]
+            if type(c.value) not in _LEAVES:
+                _term_exprs(c, out)
+        return
+    if tv is A.ArrayComprehension or tv is A.SetComprehension:
+        _term_exprs(v.term, out)  # type: ignore[union-attr]
+        _body_exprs(v.body, out)  # type: ignore[union-attr]
+    elif tv is A.ObjectComprehension:
+        _term_exprs(v.key, out)  # type: ignore[union-attr]
+        _term_exprs(v.value, out)  # type: ignore[union-attr]
+        _body_exprs(v.body, out)  # type: ignore[union-attr]
+    elif tv is A.TemplateString:
+        for p in v.parts:  # type: ignore[union-attr]
+            if type(p) is A.Expr:
+                _body_exprs((p,), out)
+            else:
+                _term_exprs(p, out)
     else:
         for c in term_children(v):
-            yield from term_exprs(c)
+            _term_exprs(c, out)
 
 
 def is_ground(t: A.Term) -> bool:

@@ -29,7 +29,18 @@ var FIELDS = {
   logLevel: oneOf("debug", "info", "warn", "error"),
   showToasts: isBool
 };
-function applyLayer(target, layer, origin, problems) {
+var TIGHTENS = {
+  enabled: (v) => v === true,
+  cupcakePath: (v, c) => v === c,
+  policyDir: (v, c) => v === c,
+  timeoutMs: (v, c) => v <= c,
+  failMode: (v) => v === "closed",
+  askMode: (v) => v === "deny",
+  logLevel: () => true,
+  showToasts: (v) => v === true
+};
+var OPTIONS_ORIGIN = "plugin options in opencode.json";
+function applyLayer(target, layer, origin, problems, tightenOnly = false) {
   if (layer === void 0 || layer === null) return;
   if (typeof layer !== "object" || Array.isArray(layer)) {
     problems.push(`${origin}: expected a JSON object, got ${Array.isArray(layer) ? "an array" : typeof layer}`);
@@ -45,6 +56,12 @@ function applyLayer(target, layer, origin, problems) {
     const expected = FIELDS[field](value);
     if (expected !== null) {
       problems.push(`${origin}: "${key}" must be ${expected}, got ${JSON.stringify(value)}; using ${JSON.stringify(target[field])}`);
+      continue;
+    }
+    if (tightenOnly && !TIGHTENS[field](value, target[field])) {
+      problems.push(
+        `${origin}: "${key}": ${JSON.stringify(value)} ignored: options there may only tighten ${CONFIG_FILE} (in force: ${JSON.stringify(target[field])}; change it in ${CONFIG_FILE})`
+      );
       continue;
     }
     target[field] = value;
@@ -76,10 +93,22 @@ function loadConfig(directory, options) {
   const config = { ...DEFAULT_CONFIG };
   const file = join(directory, CONFIG_FILE);
   applyLayer(config, readConfigFile(file, problems), file, problems);
-  applyLayer(config, options, "plugin options in opencode.json", problems);
   config.cupcakePath = resolveAgainst(directory, config.cupcakePath, true);
   if (config.policyDir !== void 0) config.policyDir = resolveAgainst(directory, config.policyDir, false);
+  const resolved = resolveOptionPaths(directory, options);
+  applyLayer(config, resolved, OPTIONS_ORIGIN, problems, true);
   return { config, problems };
+}
+function resolveOptionPaths(directory, options) {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return options;
+  const out = { ...options };
+  if (typeof out.cupcakePath === "string" && out.cupcakePath.trim() !== "") {
+    out.cupcakePath = resolveAgainst(directory, out.cupcakePath, true);
+  }
+  if (typeof out.policyDir === "string" && out.policyDir.trim() !== "") {
+    out.policyDir = resolveAgainst(directory, out.policyDir, false);
+  }
+  return out;
 }
 
 // src/context.ts

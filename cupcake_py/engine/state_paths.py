@@ -1,0 +1,140 @@
+"""Cupcake's own state: the paths an agent must not touch to switch the policies off.
+
+In: the project config dir (or None), the global config dir in use (or None), the event's
+working directory, and the process environment (XDG_*, HOME, PATH, OPENCODE_CONFIG(_DIR)).
+Out: `guardrails_input(...)` → the two fields the engine adds to
+`input.builtin_config.rulebook_security_guardrails` (docs/SHELL_CONTRACT, issue 15):
+
+- `state_paths`: [{path (absolute; when the path resolves elsewhere through a symbolic link the
+  resolved path is listed too), kind, dir, read_protected}] with kind one of
+  config (project `.cupcake/`, global config dirs, the shipped policies), cache (bundle and
+  native-code caches), key (the cache MAC key: read_protected), plugin (OpenCode plugin and
+  custom-tool dirs, project and global, and $OPENCODE_CONFIG_DIR), agent_config (opencode.json /
+  opencode.jsonc, project and global, and $OPENCODE_CONFIG), executable (the running cupcake
+  entry point and its interpreter, the `cupcake` found on PATH, custom builtin modules named by
+  a `.py` path, the cupcake_py package and the
+  shipped policies, except when they lie inside the project: a checkout of cupcake-py being
+  developed), state ($XDG_STATE_HOME/cupcake-py).
+- `path_dirs`: the absolute directories on PATH (creating or replacing a file named `cupcake`
+  in one of them is a violation: the plugin runs the first `cupcake` on PATH).
+
+Computed per evaluation from strings plus a few stat/realpath calls (no directory listing);
+never raises: a path that cannot be resolved is listed as written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from cupcake_py.cache_mac import key_path
+from cupcake_py.engine.project import PACKAGE_DIR, shipped_policies_path
+from cupcake_py.userdirs import global_config_dir, home_dir, user_cache_dir, user_state_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from cupcake_py.engine.project import ConfigDir
+
+OPENCODE_PLUGIN_DIRS = ("plugin", "plugins", "tool", "tools")  # loaded by OpenCode from every config dir
+OPENCODE_CONFIG_FILES = ("opencode.json", "opencode.jsonc", "config.json")
+
+
+def _opencode_global_dir() -> str:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home_dir(), ".config")
+    return os.path.join(os.path.normpath(base), "opencode")
+
+
+class _Collector:
+    __slots__ = ("out", "seen")
+
+    def __init__(self) -> None:
+        self.out: list[dict[str, Any]] = []
+        self.seen: set[str] = set()
+
+    def add(self, path: str, kind: str, is_dir: bool, read_protected: bool = False) -> None:
+        p = os.path.normpath(os.path.abspath(path))
+        for q in (p, os.path.realpath(p)):
+            if q not in self.seen:
+                self.seen.add(q)
+                self.out.append({"path": q, "kind": kind, "dir": is_dir, "read_protected": read_protected})
+
+    def opencode_dir(self, d: str) -> None:
+        """An OpenCode config dir: its plugin/tool dirs and its config files."""
+        for sub in OPENCODE_PLUGIN_DIRS:
+            self.add(os.path.join(d, sub), "plugin", True)
+        for name in OPENCODE_CONFIG_FILES:
+            self.add(os.path.join(d, name), "agent_config", False)
+
+
+def _executables() -> list[str]:
+    """The running entry point (as invoked and resolved) and the first `cupcake` on PATH."""
+    out: list[str] = []
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if argv0 and argv0 != "-c" and os.path.basename(argv0) != "__main__.py":
+        out.append(argv0)
+    if sys.executable:
+        out.append(sys.executable)  # the interpreter the entry point runs on
+    for d in path_dirs():
+        candidate = os.path.join(d, "cupcake")
+        if os.path.exists(candidate):
+            out.append(candidate)
+            break
+    return out
+
+
+def path_dirs() -> list[str]:
+    out: list[str] = []
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        if d and os.path.isabs(d):
+            d = os.path.normpath(d)
+            if d not in out:
+                out.append(d)
+    return out
+
+
+def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
+                code: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """`code`: files of Python code the evaluation runs (custom builtin modules named by path)."""
+    c = _Collector()
+    roots = [project.root_path] if project is not None else []
+    if cwd and os.path.isabs(cwd) and cwd not in roots:
+        roots.append(cwd)
+    if project is not None:
+        c.add(project.cupcake_path, "config", True)
+    for root in roots:
+        c.add(os.path.join(root, ".cupcake"), "config", True)
+        c.opencode_dir(os.path.join(root, ".opencode"))
+        for name in OPENCODE_CONFIG_FILES[:2]:
+            c.add(os.path.join(root, name), "agent_config", False)
+    c.add(global_config_dir(), "config", True)
+    if glob is not None:
+        c.add(glob.cupcake_path, "config", True)
+    c.add(key_path(), "key", False, read_protected=True)
+    c.add(os.path.dirname(user_cache_dir("bundles")), "cache", True)
+    c.add(user_state_dir(), "state", True)
+    c.opencode_dir(_opencode_global_dir())
+    extra_dir = os.environ.get("OPENCODE_CONFIG_DIR")
+    if extra_dir and os.path.isabs(extra_dir):
+        c.opencode_dir(extra_dir)
+    extra_file = os.environ.get("OPENCODE_CONFIG")
+    if extra_file and os.path.isabs(extra_file):
+        c.add(extra_file, "agent_config", False)
+    for exe in _executables():
+        c.add(exe, "executable", False)
+    for f in code:
+        c.add(f, "executable", False)
+    # The engine's code and shipped policies, unless the project IS a checkout of cupcake-py
+    # (developing cupcake-py under cupcake: its sources are the project's ordinary files).
+    inside = tuple(r.rstrip("/") + "/" for r in roots)
+    for path, kind in ((PACKAGE_DIR, "executable"), (shipped_policies_path(), "config")):
+        if not (path + "/").startswith(inside):
+            c.add(path, kind, True)
+    return c.out
+
+
+def guardrails_input(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
+                     code: Sequence[str] = ()) -> dict[str, Any]:
+    return {"state_paths": state_paths(project, glob, cwd, code), "path_dirs": path_dirs()}

@@ -1,0 +1,99 @@
+"""cupcake's own state paths (input.builtin_config.rulebook_security_guardrails.state_paths and
+path_dirs; contract in the helpers' SHELL_CONTRACT): what the guardrails must protect."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from cupcake_py.engine.project import PACKAGE_DIR, ConfigDir
+from cupcake_py.engine.state_paths import guardrails_input
+
+KINDS = {"config", "cache", "key", "plugin", "agent_config", "executable", "state"}
+
+
+@pytest.fixture()
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for var, sub in (("HOME", "home"), ("XDG_CONFIG_HOME", "home/.config"), ("XDG_CACHE_HOME", "home/.cache"),
+                     ("XDG_STATE_HOME", "home/.local/state")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.delenv("OPENCODE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("OPENCODE_CONFIG", raising=False)
+    return tmp_path
+
+
+def _by_path(out: dict[str, object]) -> dict[str, dict[str, object]]:
+    return {e["path"]: e for e in out["state_paths"]}  # type: ignore[attr-defined,index]
+
+
+def test_every_kind_is_listed_with_the_contract_shape(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = env / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "cupcake").write_text("#!/bin/sh\n")
+    monkeypatch.setenv("PATH", f"relative/dir:{bin_dir}:/usr/bin:{bin_dir}")
+    proj = ConfigDir("project", env / "p/.cupcake", env / "p")
+    out = guardrails_input(proj, None, str(env / "p/sub"))
+    paths = _by_path(out)
+    for entry in out["state_paths"]:  # type: ignore[attr-defined]
+        assert set(entry) == {"path", "kind", "dir", "read_protected"} and entry["kind"] in KINDS
+        assert os.path.isabs(entry["path"])
+    assert {e["kind"] for e in paths.values()} == KINDS
+    home = env / "home"
+    expect = {
+        str(env / "p/.cupcake"): ("config", True, False),
+        str(env / "p/sub/.cupcake"): ("config", True, False),  # the event's cwd too
+        str(home / ".config/cupcake"): ("config", True, False),
+        str(home / ".config/cupcake/cache.key"): ("key", False, True),
+        str(home / ".cache/cupcake-py"): ("cache", True, False),
+        str(home / ".local/state/cupcake-py"): ("state", True, False),
+        str(env / "p/.opencode/plugin"): ("plugin", True, False),
+        str(env / "p/.opencode/tool"): ("plugin", True, False),
+        str(home / ".config/opencode/plugins"): ("plugin", True, False),
+        str(env / "p/opencode.json"): ("agent_config", False, False),
+        str(env / "p/opencode.jsonc"): ("agent_config", False, False),
+        str(home / ".config/opencode/opencode.json"): ("agent_config", False, False),
+        str(bin_dir / "cupcake"): ("executable", False, False),  # the first `cupcake` on PATH
+        PACKAGE_DIR: ("executable", True, False),
+    }
+    for path, (kind, is_dir, read_protected) in expect.items():
+        assert path in paths, path
+        assert (paths[path]["kind"], paths[path]["dir"], paths[path]["read_protected"]) == (kind, is_dir,
+                                                                                             read_protected), path
+    assert out["path_dirs"] == [str(bin_dir), "/usr/bin"]  # absolute, de-duplicated, in order
+    assert sys.executable in paths or os.path.realpath(sys.executable) in paths
+
+
+def test_custom_builtin_code_is_state(env: Path) -> None:
+    paths = _by_path(guardrails_input(None, None, str(env), [str(env / "ext/builtins.py")]))
+    assert paths[str(env / "ext/builtins.py")]["kind"] == "executable"
+
+
+def test_symlinked_locations_are_listed_resolved_too(env: Path) -> None:
+    real = env / "real-project"
+    (real / ".cupcake").mkdir(parents=True)
+    (env / "link").symlink_to(real)
+    proj = ConfigDir("project", env / "link/.cupcake", env / "link")
+    paths = _by_path(guardrails_input(proj, None, str(env / "link")))
+    assert str(env / "link/.cupcake") in paths and str(real / ".cupcake") in paths
+
+
+def test_opencode_environment_overrides_are_state(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENCODE_CONFIG_DIR", str(env / "oc"))
+    monkeypatch.setenv("OPENCODE_CONFIG", str(env / "oc.json"))
+    glob = ConfigDir("global", env / "g", env / "g")
+    paths = _by_path(guardrails_input(None, glob, str(env / "w")))
+    assert paths[str(env / "oc/plugin")]["kind"] == "plugin"
+    assert paths[str(env / "oc.json")]["kind"] == "agent_config"
+    assert paths[str(env / "g")]["kind"] == "config"  # --global-config DIR
+    assert paths[str(env / "w/.cupcake")]["kind"] == "config"  # no project: where one would be found
+
+
+def test_engine_sources_inside_the_project_are_the_projects_files(env: Path) -> None:
+    """Developing cupcake-py under cupcake: its own checkout is ordinary project files."""
+    repo = os.path.dirname(PACKAGE_DIR)
+    inside = _by_path(guardrails_input(ConfigDir("project", repo + "/.cupcake", repo), None, repo))
+    outside = _by_path(guardrails_input(None, None, str(env)))
+    assert PACKAGE_DIR not in inside and PACKAGE_DIR in outside
