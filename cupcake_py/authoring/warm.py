@@ -19,11 +19,15 @@ if TYPE_CHECKING:
 
 def warm(cfg: ConfigDir, built: Bundle | None = None) -> str:
     """Warm both caches; a one-line summary of what was done."""
+    from cupcake_py import cache_mac
     from cupcake_py.engine import bundle as B
     from cupcake_py.host import HostOptions, PolicyModule
 
+    mac_key = cache_mac.key()
+    if mac_key is None:  # caches unusable (cache_mac warned why): eval recompiles anyway
+        return "caches not used (no cache MAC key): every `cupcake eval` compiles"
     if built is not None and built.key == B.cache_key(cfg):
-        B.write_cached(built)
+        B.write_cached(built, mac_key)
         b, hit = built, False
     else:
         b, hit = B.load(cfg)

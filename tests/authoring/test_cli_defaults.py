@@ -41,12 +41,16 @@ def test_commands_default_to_the_current_project(project: Path) -> None:
     assert r.exit_code == 0, r.output
 
 
-def test_global_flag_selects_the_global_config(project: Path, tmp_path: Path) -> None:
+def test_global_flag_selects_the_global_config(project: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
     for cmd in (["validate"], ["test"], ["verify"]):
         r = runner.invoke(app, [*cmd, "--global"])
         assert r.exit_code == 2 and "run `cupcake init --global --harness opencode`" in r.stderr, (cmd, r.output)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     r = runner.invoke(app, ["init", "--harness", "opencode", "--global"])
     assert r.exit_code == 0, r.output
+    (tmp_path / "cfg/cupcake/policies/opencode").mkdir(parents=True, exist_ok=True)
     (tmp_path / "cfg/cupcake/policies/opencode/bad.rego").write_text("package x\n\np := ")
     r = runner.invoke(app, ["validate", "--global"])
     assert r.exit_code == 1 and "cfg/cupcake/policies/opencode/bad.rego" in r.stdout, r.output
