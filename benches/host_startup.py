@@ -55,8 +55,7 @@ def main() -> None:
     ap.add_argument("--note", default="aggregates/count virtual")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    from cupcake_py import values
-    from cupcake_py.plan import ir
+    from cupcake_py import ir, values
     from cupcake_py.wasm import compile_policy
 
     case = _case(args.note)

@@ -26,9 +26,13 @@ from __future__ import annotations
 
 import os
 import stat
-from _operator import _compare_digest  # what hmac.compare_digest is, without importing hmac
 
 from cupcake_py.userdirs import global_config_dir, warn
+
+try:
+    from _operator import _compare_digest  # what hmac.compare_digest is, without importing hmac
+except ImportError:  # not a CPython private module everywhere: the public one is the same function
+    from hmac import compare_digest as _compare_digest
 
 try:
     from _blake2 import blake2b

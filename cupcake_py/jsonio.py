@@ -12,14 +12,26 @@ imported only for an error message or an indented dump).
   that is not JSON: non-str keys, Decimal, sets, NaN/Infinity, circular containers and
   strings that cannot be encoded as UTF-8 (lone surrogates).
 - `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
+- `encode_str(s)` / `encode_str_ascii(s)`: one string as JSON text (`json.dumps(s,
+  ensure_ascii=False)` / `json.dumps(s)`), for the value printers.
+A Python without `_json` fails at import with an ImportError that names it
+(tests/architecture/test_private_modules.py).
 """
 
 from __future__ import annotations
 
 import sys
-from _json import encode_basestring as _encode_str  # CPython's C accelerator of the json package
-from _json import make_encoder as _make_encoder
-from _json import make_scanner as _make_scanner
+
+try:  # CPython's C accelerator of the json package (optional in a CPython build, absent elsewhere)
+    from _json import encode_basestring as encode_str  # json.dumps(s, ensure_ascii=False)
+    from _json import encode_basestring_ascii as encode_str_ascii  # noqa: F401  # json.dumps(s), re-exported
+    from _json import make_encoder as _make_encoder
+    from _json import make_scanner as _make_scanner
+except ImportError as e:  # the json package's pure-Python encoder has another interface: no fallback
+    raise ImportError(
+        "cupcake-py needs CPython's `_json` accelerator module, which this Python "
+        f"({sys.implementation.name} {sys.version.split()[0]}) lacks; use a CPython build that has it"
+    ) from e
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,7 +143,7 @@ def _not_json(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-_compact = _make_encoder({}, _not_json, _encode_str, None, ":", ",", False, False, False)
+_compact = _make_encoder({}, _not_json, encode_str, None, ":", ",", False, False, False)
 
 
 def _check_keys(value: Any) -> None:
@@ -158,7 +170,7 @@ def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """Compact JSON as UTF-8 bytes; `default` maps values JSON has no type for (else TypeError)."""
     if isinstance(value, dict | list | tuple):
         _check_keys(value)
-    encode = _compact if default is None else _make_encoder({}, default, _encode_str, None, ":", ",", False, False,
+    encode = _compact if default is None else _make_encoder({}, default, encode_str, None, ":", ",", False, False,
                                                              False)
     try:
         return "".join(encode(value, 0)).encode("utf-8")

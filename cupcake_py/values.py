@@ -12,11 +12,11 @@ Known limit: Python treats True == 1, so the two collide inside one set or objec
 
 from __future__ import annotations
 
-from _json import encode_basestring as _json_str  # json.dumps(s, ensure_ascii=False), without importing json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
 from cupcake_py.errors import CupcakeError
+from cupcake_py.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False), without json
 
 # Host builtins import this module on every evaluation that calls one: json, re, orjson and
 # typing (tens of ms of start-up together) are imported only where they are needed.

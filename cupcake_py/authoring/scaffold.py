@@ -41,16 +41,18 @@ GLOBAL_DEFAULTS = GLOBAL_ONLY
 # name -> (what it does, example settings). Every builtin of engine.rulebook.Builtins is here.
 BUILTINS: dict[str, tuple[str, str]] = {
     "protected_paths": (
-        "halt: files no tool may modify (Edit/Write/ApplyPatch, and Bash commands that are not read-only). "
-        "Paths: exact, `dir/` prefix, relative `dir/` anywhere, `*` globs, `~` expanded.",
+        "halt: files no tool may write, delete or link (file tools, MCP tools, patches, and Bash by its analysed "
+        "effects); reading stays allowed. Paths: exact, `dir/` prefix, relative `dir/` anywhere, `*` globs, `~` "
+        "expanded. on_uncertain: ask|deny|allow when a command's targets are opaque (default ask).",
         'paths: ["/etc/", "secrets/", "*.pem"]\nmessage: "This path is read-only and cannot be modified"'),
     "rulebook_security_guardrails": (
-        "halt: .cupcake/ (and protected_paths) can be neither read nor written by any tool, including Bash, "
-        "Glob/Grep patterns and symlinks into it.",
+        "halt (on unless `enabled: false`): cupcake's own state (config, caches, plugin, opencode.json, a "
+        "`cupcake` on PATH) cannot be changed by any tool; .cupcake/ (and protected_paths) cannot be read either.",
         'protected_paths: [".cupcake/"]'),
     "git_block_no_verify": (
-        "deny: `git commit|push|merge --no-verify` (or -n) and disabling hooks (core.hooksPath, chmod/rm/mv of "
-        ".git/hooks). `exceptions` lists commands allowed anyway.",
+        "deny: git with hooks disabled in any spelling (--no-verify/-n, aliases, -c/--config-env/GIT_CONFIG_* "
+        "core.hooksPath, HUSKY=0) and changes to .git/hooks or .git/config. `exceptions` lists commands allowed "
+        "anyway.",
         "exceptions: []"),
     "git_pre_check": (
         "halt: before `git commit|push|merge`, run each check command (as a signal) and halt with its output "
@@ -67,11 +69,12 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "context: static text, files and command output added to every prompt's context.",
         'context:\n  - "Follow CONVENTIONS.md"\n  - {file: "CONVENTIONS.md"}\n  - {command: "git log -3 --oneline"}'),
     "system_protection": (
-        "(global rulebook only) halt: system paths (/etc, /usr/bin, ~/.ssh, ...) for every tool, and sudo/doas.",
+        "(global rulebook only) halt: system paths after resolution (/etc, /usr/lib via /lib, ...), shell start-up "
+        "and persistence files (~/.bashrc, crontab, systemd user units, ...), rm -rf of / or ~, sudo/doas.",
         "additional_paths: []"),
     "sensitive_data_protection": (
-        "(global rulebook only) deny: reading credentials (.env, keys, cloud configs) with read/grep/webfetch/"
-        "bash.",
+        "(global rulebook only) deny: touching credentials (.env, keys, cloud configs) with any tool or any way "
+        "of reading in Bash (cat, cp, tar, grep -r, git show REV:path, env dumps).",
         "additional_patterns: []"),
     "cupcake_exec_protection": (
         "(global rulebook only) halt: the agent running the cupcake binary itself.",

@@ -161,6 +161,9 @@ class Evaluation:
         policy_input = dict(enriched)
         policy_input["signals"] = signals
         policy_input["builtin_config"] = self.builtin_config(b, event)
+        from cupcake_py.enrich import for_policies
+
+        for_policies(policy_input)
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)
@@ -265,7 +268,13 @@ def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> b
     signals (`extension`) only for edited files with that extension, git_pre_check signals
     (`command_pattern`) only for Bash commands the pattern finds (git commit/push/merge)."""
     pattern = spec.get("command_pattern")
-    if pattern is not None:
+    shell = enriched.get("shell")
+    if pattern is not None and isinstance(shell, dict) and isinstance(shell.get("git"), list):
+        # the analysed git invocations (aliases, wrappers, nested shells): what the policy reads
+        if not any(not isinstance(g.get("subcommand"), str) or g["subcommand"] in ("commit", "push", "merge")
+                   for g in shell["git"] if isinstance(g, dict)):
+            return False
+    elif pattern is not None:
         import re
 
         command = (enriched.get("tool_input") or {}).get("command")

@@ -10,7 +10,6 @@ error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}).
 
 from __future__ import annotations
 
-import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
 import os
 import sys
 
@@ -20,6 +19,11 @@ from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
 from cupcake_py.harness.opencode.response import failure_response
 from cupcake_py.lazylog import LazyLogger
+
+try:
+    import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
+except ImportError:  # not a CPython private module everywhere: the public one has the same functions
+    import signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,7 +17,11 @@ its own children, which then become ours: `kill_children` repeats until none is 
 from __future__ import annotations
 
 import os
-from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+
+try:
+    from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+except ImportError:  # not a CPython private module everywhere: the public one has the same constant
+    from signal import SIGKILL
 
 TASKS = "/proc/self/task"
 PR_SET_CHILD_SUBREAPER = 36

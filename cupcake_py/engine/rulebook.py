@@ -6,6 +6,7 @@ Only loaded when a bundle is (re)built: the validated result is stored in the bu
 signals:                     # shell signals: sh -c COMMAND in the project root, event JSON on stdin
   NAME: {command: "…", timeout_seconds: 5}
 builtins:                    # a listed builtin is enabled unless `enabled: false`
+  # every protecting builtin also takes on_uncertain: ask (default) | deny | allow
   protected_paths: {paths: ["/etc/", "secrets/"], message: "…"}
   rulebook_security_guardrails: {protected_paths: [".cupcake/"]}   # ON even when not listed;
                                # `enabled: false` switches it off (a warning on every evaluation)
@@ -56,13 +57,23 @@ class Builtin(_Strict):
     enabled: bool = Field(default=True, description="A listed builtin is on unless this is false.")
 
 
+class Guarding(Builtin):
+    """A builtin that protects something. `on_uncertain`: the decision when a protected target
+    might be touched but static analysis cannot tell (an opaque `$(…)` operand, inline
+    interpreter code, an unreadable hard-link root): ask (default), deny, or allow."""
+
+    on_uncertain: Literal["ask", "deny", "allow"] = Field(
+        default="ask", description="The decision when a protected target might be touched but static analysis "
+        "cannot tell (an opaque operand, inline interpreter code, an unreadable hard-link root).")
+
+
 def _nonempty(items: list[str], what: str) -> list[str]:
     if not items or any(not x.strip() for x in items):
         raise ValueError(f"{what} must be a non-empty list of non-empty strings")
     return items
 
 
-class ProtectedPaths(Builtin):
+class ProtectedPaths(Guarding):
     """halt: files no tool may modify."""
 
     message: str = Field(default="This path is read-only and cannot be modified",
@@ -76,7 +87,7 @@ class ProtectedPaths(Builtin):
         return _nonempty(v, "paths")
 
 
-class RulebookSecurity(Builtin):
+class RulebookSecurity(Guarding):
     """halt: the cupcake configuration can be neither read nor written by any tool."""
 
     message: str = Field(default="Cupcake configuration files are protected from modification",
@@ -90,7 +101,7 @@ class RulebookSecurity(Builtin):
         return _nonempty(v, "protected_paths")
 
 
-class GitBlockNoVerify(Builtin):
+class GitBlockNoVerify(Guarding):
     """deny: git commands that skip hooks (`--no-verify`, disabling .git/hooks)."""
 
     message: str = Field(default="Git operations with --no-verify are not permitted. Commit hooks must run for "
@@ -160,21 +171,21 @@ class AlwaysInject(Builtin):
         examples=[["Follow CONVENTIONS.md", {"file": "CONVENTIONS.md"}, {"command": "git log -3 --oneline"}]])
 
 
-class SystemProtection(Builtin):
+class SystemProtection(Guarding):
     """(global rulebook) halt: system paths for every tool, and sudo/doas."""
 
     message: str = Field(default="Access to critical system path blocked", description="Reason shown.")
     additional_paths: list[str] = Field(default_factory=list, description="More paths to protect.")
 
 
-class SensitiveDataProtection(Builtin):
+class SensitiveDataProtection(Guarding):
     """(global rulebook) deny: reading credentials (.env, keys, cloud configs)."""
 
     message: str = Field(default="Blocked access to potentially sensitive file", description="Reason shown.")
     additional_patterns: list[str] = Field(default_factory=list, description="More file patterns to protect.")
 
 
-class CupcakeExecProtection(Builtin):
+class CupcakeExecProtection(Guarding):
     """(global rulebook) halt: the agent running the cupcake binary itself."""
 
     message: str = Field(default="Direct execution of Cupcake binary is not permitted", description="Reason shown.")

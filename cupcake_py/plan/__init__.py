@@ -1,4 +1,4 @@
-"""plan: compiled Rego AST -> OPA-style IR (`ir.py`).
+"""plan: compiled Rego AST -> OPA-style IR (`cupcake_py.ir`).
 
 Public API:
     compile_query(modules, query, entrypoint="eval") -> ir.Policy

@@ -57,7 +57,8 @@ def build_cmd(
 
 
 def _build(paths: list[Path], entrypoint: list[str], output: Path | None, emit: Emit, data: Path | None) -> None:
-    from cupcake_py.plan import compile_entrypoints, ir
+    from cupcake_py import ir
+    from cupcake_py.plan import compile_entrypoints
     from cupcake_py.rego import find_rego_files, parse_module, read_source
     from cupcake_py.rego.compile import compile_modules
 

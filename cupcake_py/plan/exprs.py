@@ -3,12 +3,14 @@ bare terms and `with` (input/data replacement, rule/function/builtin mocking).""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
-from cupcake_py.plan.state import KV, Gen, K, plan_error
+from typing import cast
+
+from cupcake_py import ir
+from cupcake_py.plan.state import Gen, K, plan_error
 from cupcake_py.plan.terms import TermPlanner
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
-from cupcake_py.rego.compile.nodes import NotBody
+from cupcake_py.rego.compile.nodes import Group, NotBody
 
 
 class ExprPlanner(TermPlanner):
@@ -51,7 +53,7 @@ class ExprPlanner(TermPlanner):
                     return
                 k()
                 return
-            self.plan_term(t, lambda op: (self.emit(ir.NotEqualStmt(a=op, b=ir.Bool(False))), k()))
+            self.plan_term(t, lambda op: self.emit_then(ir.NotEqualStmt(a=op, b=ir.Bool(False)), k))
         else:
             k()
 
@@ -106,8 +108,8 @@ class ExprPlanner(TermPlanner):
         if m is not None:
             kind, what = m
             if kind == "slot":
-                return "slot", self.fx.slots[what]  # type: ignore[index]
-            fname, bare = what  # type: ignore[misc]
+                return "slot", self.fx.slots[cast(int, what)]
+            fname, bare = cast(tuple[str, int | None], what)
             if fname.startswith("data."):
                 g = self.compiled.groups.get(tuple(fname.split(".")[1:]))
                 if g is not None:
@@ -128,7 +130,7 @@ class ExprPlanner(TermPlanner):
             self.plan_terms(ins, lambda _ops: self._result(ir.Local(what), out, k))  # type: ignore[arg-type]
             return
         if kind == "func":
-            g, gen = what  # type: ignore[misc]
+            g, gen = cast(tuple[Group, int | None], what)
             n = g.arity
             ins, out = (args[:n], args[n]) if len(args) > n else (args, None)
             self.plan_terms(ins, lambda ops: self._result(ir.Local(self.call_group(g, ops, gen)), out, k))
@@ -254,6 +256,3 @@ class ExprPlanner(TermPlanner):
         loc, path, op = items[0]
         blk = self.block(lambda: self._nest_with(items[1:], k))
         self.emit(ir.WithStmt(local=loc, path=tuple(self.string(p) for p in path), value=op, block=blk))
-
-    def plan_value(self, t: A.Term, k: KV) -> None:
-        self.plan_term(t, k)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.plan.rules import RulePlanner
 from cupcake_py.plan.state import FuncCtx
 from cupcake_py.rego import ast as A

@@ -12,7 +12,7 @@ Groups up to SPLIT_AT rules are planned exactly as before (one function)."""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.plan.exprs import ExprPlanner
 from cupcake_py.plan.state import FuncCtx, K
 from cupcake_py.rego.compile.nodes import CRule, Group
@@ -121,7 +121,11 @@ class RulePlanner(ExprPlanner):
             self.at(r.location)
             if prelude is not None:
                 prelude()
-            self._args(r, lambda: self.plan_body(r.body, lambda: (self.at(r.location), k())))
+            self._args(r, lambda: self.plan_body(r.body, done))
+
+        def done() -> None:
+            self.at(r.location)
+            k()
 
         return self.scoped(run)
 
@@ -157,8 +161,8 @@ class RulePlanner(ExprPlanner):
                 c = c.else_
             first = ir.Block((ir.BlockStmt(blocks=tuple(chain)),))
         self.at(r.location)
-        second = self.block(lambda: (self.emit(ir.IsDefinedStmt(source=t)),
-                                     self.emit(ir.AssignVarOnceStmt(source=ir.Local(t), target=ret))))
+        second = self.block(lambda: self.emit_all(ir.IsDefinedStmt(source=t),
+                                                  ir.AssignVarOnceStmt(source=ir.Local(t), target=ret)))
         return [first, second]
 
     def _default(self, r: CRule, ret: int) -> ir.Block:
@@ -181,8 +185,11 @@ class RulePlanner(ExprPlanner):
             while c is not None:
                 pre: K = (lambda: self.emit(ir.ResetLocalStmt(target=t))) if c is r else (
                     lambda: self.emit(ir.IsUndefinedStmt(source=t)))
-                chain.append(self._body_block(c, lambda c=c: self.plan_term(c.value, lambda op: self.emit(
-                    ir.AssignVarOnceStmt(source=op, target=t))), pre))
+
+                def assign(c: CRule = c) -> None:
+                    self.plan_term(c.value, lambda op: self.emit(ir.AssignVarOnceStmt(source=op, target=t)))  # type: ignore[arg-type]
+
+                chain.append(self._body_block(c, assign, pre))
                 c = c.else_
             chain_stmt = ir.BlockStmt(blocks=tuple(chain))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import Compiled, Group, Node
@@ -110,6 +110,15 @@ class State:
             set_(s, "row", loc.row)
             set_(s, "col", loc.col)
         self.fx.stmts.append(s)
+
+    def emit_all(self, *stmts: ir.Stmt) -> None:
+        for s in stmts:
+            self.emit(s)
+
+    def emit_then(self, s: ir.Stmt, k: K) -> None:
+        """Emit `s`, then continue with `k` (the usual step: one check, then the rest)."""
+        self.emit(s)
+        k()
 
     def block(self, fn: K) -> ir.Block:
         saved = self.fx.stmts

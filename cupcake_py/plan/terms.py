@@ -3,7 +3,7 @@ merged with base data) and unification."""
 
 from __future__ import annotations
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.plan.state import KV, K, State, plan_error
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import Node
@@ -255,9 +255,9 @@ class TermPlanner(State):
             self.emit(ir.BreakStmt(index=1))
 
         inner = self.block(merged)
-        self.emit(ir.BlockStmt(blocks=(self.block(lambda: (
-            self.emit(ir.BlockStmt(blocks=(inner,))),
-            self.emit(ir.AssignVarStmt(source=ir.Local(virt), target=r)))),)))
+        self.emit(ir.BlockStmt(blocks=(self.block(lambda: self.emit_all(
+            ir.BlockStmt(blocks=(inner,)),
+            ir.AssignVarStmt(source=ir.Local(virt), target=r))),)))
         return r
 
     # ------------------------------------------------------------------ unification
@@ -288,7 +288,7 @@ class TermPlanner(State):
 
             self.plan_terms(keys, with_keys)
             return
-        self.plan_term(pat, lambda p: (self.emit(ir.EqualStmt(a=p, b=op)), k()))
+        self.plan_term(pat, lambda p: self.emit_then(ir.EqualStmt(a=p, b=op), k))
 
     def _int(self, i: int) -> int:
         r = self.new()
@@ -329,7 +329,7 @@ class TermPlanner(State):
         elif self.unbound_vars(b):
             self.plan_term(a, lambda op: self.unify_value(b, op, k))
         else:
-            self.plan_term(a, lambda x: self.plan_term(b, lambda y: (self.emit(ir.EqualStmt(a=x, b=y)), k())))
+            self.plan_term(a, lambda x: self.plan_term(b, lambda y: self.emit_then(ir.EqualStmt(a=x, b=y), k)))
 
     def _needs_unbound(self, t: A.Term) -> bool:
         """True when evaluating `t` needs a var that is unbound (other than ref iteration keys)."""
@@ -350,9 +350,7 @@ class TermPlanner(State):
             k()
             return
         # bind what can be bound first (a later pair may provide a var an earlier one needs)
-        for i, (x, y) in enumerate(pairs):
-            if not (self._needs_unbound(x) and self._needs_unbound(y)):
-                rest = pairs[:i] + pairs[i + 1:]
-                self.unify(x, y, lambda rest=rest: self._unify_pairs(rest, k))
-                return
-        self.unify(pairs[0][0], pairs[0][1], lambda: self._unify_pairs(pairs[1:], k))
+        i = next((i for i, (x, y) in enumerate(pairs)
+                  if not (self._needs_unbound(x) and self._needs_unbound(y))), 0)
+        rest = pairs[:i] + pairs[i + 1:]
+        self.unify(pairs[i][0], pairs[i][1], lambda: self._unify_pairs(rest, k))

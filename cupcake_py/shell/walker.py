@@ -507,10 +507,18 @@ class Walker:
     def _redirected(self, node: Node, state: State, ctx: Ctx) -> None:
         body = node.child_by_field_name("body")
         redirects, tails = heredoc_tails([c for c in node.children if c.type in REDIRECT_NODES])
+        before = state.cwd
         records, stdin = semantics.redirects(self, redirects, state, None)
         start = len(self.result.commands)
         if body is not None:
             self.statement(body, state, Ctx(stdin or ctx.stdin))
+        if body is not None and body.type == "list" and state.cwd != before:
+            # `cd d && cmd > f`: the redirection belongs to the list's last command, which runs
+            # in the directory the list changed to; resolve the targets again there.
+            records, _ = semantics.redirects(self, redirects, state, None)
+            if stdin is not None and stdin[0] == "file":
+                self.result.mark("command", "input redirection after a directory change in the same list "
+                                 "(which file feeds the command is not certain)", None)
         made = [c for c in self.result.commands[start:] if c.depth == self.depth]
         targets = made[-1:] if body is not None and body.type in ("list", "pipeline") else made
         for cmd in targets:

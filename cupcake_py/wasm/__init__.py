@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from cupcake_py.wasm.errors import CodegenError, WasmFormatError
 
 if TYPE_CHECKING:
-    from cupcake_py.plan import ir
+    from cupcake_py import ir
 
 __all__ = ["CodegenError", "WasmFormatError", "compile_policy"]
 

@@ -67,9 +67,6 @@ ABI_EXPORTS: tuple[str, ...] = (
     "opa_heap_stash_clear",
 )
 
-# Generated exports.
-GEN_EXPORTS: tuple[str, ...] = ("eval", "builtins", "entrypoints")
-
 # Imports of the runtime module and of the final module (module "env").
 RUNTIME_IMPORT_EVAL = "gen_eval"
 IMPORT_ABORT = "opa_abort"

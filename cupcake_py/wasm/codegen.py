@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm import abi
 from cupcake_py.wasm.asm import Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align

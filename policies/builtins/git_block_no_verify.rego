@@ -2,21 +2,23 @@
 # title: git_block_no_verify — git hooks must run
 # description: >-
 #   Config (input.builtin_config.git_block_no_verify): message, exceptions (a git command whose
-#   text contains an exception string is not checked for --no-verify). Denies `git commit` with
-#   --no-verify or a short-flag cluster holding `n` (-n, -an, -nm "msg"; never inside a quoted
-#   message), `git push|merge --no-verify` (push -n is --dry-run and stays allowed), hook
-#   disabling (`-c core.hooksPath=…`, `git config core.hooksPath /dev/null|''`, `--unset
-#   core.hooksPath`, case-insensitive like git), HUSKY=0, and chmod -x / rm / mv / truncate /
-#   edits of `.git/hooks`. Commands inside `sh -c "…"`/`eval "…"` quoted strings are checked too.
+#   text `git <subcommand> <args…>` contains an exception string is not checked), on_uncertain
+#   (ask|deny|allow, default ask). Reads the analysed git invocations (input.shell.git: after
+#   global options, aliases, `-c`, `--config-env`, GIT_CONFIG_* variables, wrappers, `bash -c`
+#   and scripts). Denies an invocation whose hooks are disabled (--no-verify/-n in any spelling,
+#   core.hooksPath overrides, `git config core.hooksPath …`), HUSKY=0 and similar switches, and
+#   any change to `.git/hooks` or a non-git write of `.git/config` by any tool. A git command
+#   whose subcommand or arguments are computed at run time answers `on_uncertain`.
 # custom:
 #   severity: HIGH
 #   id: BUILTIN-GIT-BLOCK-NO-VERIFY
 #   routing:
 #     required_events: ["PreToolUse"]
-#     required_tools: ["Bash", "Edit", "Write", "ApplyPatch"]
+#     required_tools: ["*"]
 package cupcake.policies.builtins.git_block_no_verify
 
-import data.cupcake.system.commands
+import data.cupcake.system.effects
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "git_block_no_verify"], {})
@@ -25,112 +27,139 @@ message := object.get(config, "message", "Git operations with --no-verify are no
 
 hooks_message := "Disabling git hooks is not permitted. Hooks are required for code quality and security."
 
+on_uncertain := object.get(config, "on_uncertain", "ask")
+
 exceptions := [e | some e in object.get(config, "exceptions", []); is_string(e); e != ""]
 
 deny_with(reason, detail) := {
 	"rule_id": "BUILTIN-GIT-BLOCK-NO-VERIFY",
-	"reason": sprintf("%s (git_block_no_verify: %s)", [reason, detail]),
+	"reason": concat("", [reason, " (git_block_no_verify: ", detail, ")"]),
 	"severity": "HIGH",
 }
 
-command := input.tool_input.command if {
-	input.hook_event_name == "PreToolUse"
-	input.tool_name == "Bash"
-	is_string(input.tool_input.command)
-}
+text(g) := concat(" ", array.concat(["git", object.get(g, "subcommand", "?")], [a | some a in object.get(g, "args", []); is_string(a)]))
 
-# The command with quoted strings blanked (a commit message never counts), plus the contents of
-# quoted strings that are themselves commands (`sh -c "git commit -n"`).
-texts contains regex.replace(command, `'[^']*'|"(\\.|[^"\\])*"`, "''")
-
-texts contains inner if {
-	some quoted in regex.find_n(`'[^']*'|"(\\.|[^"\\])*"`, command, -1)
-	inner := substring(quoted, 1, count(quoted) - 2)
-	regex.match(`^\s*(\S+=\S*\s+)*git\s`, inner)
-}
-
-# git segments: {text, sub (the subcommand), args (the words after it)}
-git_commands contains {"text": seg, "sub": sub, "args": args} if {
-	some text in texts
-	some seg in commands.segments(text)
-	not excepted(seg)
-	m := regex.find_all_string_submatch_n(`^(?:\S+=\S*\s+)*(?:\S*/)?git((?:\s+(?:-C\s+\S+|-c\s+\S+|--\S+|-[a-zA-Z]))*)\s+([a-z][a-z-]*)(.*)$`, seg, 1)
-	count(m) == 1
-	sub := m[0][2]
-	args := split(trim_space(m[0][3]), " ")
-}
-
-excepted(seg) if {
+excepted(g) if {
 	some e in exceptions
-	contains(seg, e)
+	contains(text(g), e)
 }
 
-no_verify_flag(word) if regex.match(`^--no-veri(f|fy)?$`, word)
-
-# -n in a short cluster before any option that takes a value (-m, -F, -c, -C, -t, -S, -u)
-commit_short_n(word) if {
-	regex.match(`^-[a-zA-Z]+$`, word)
-	regex.match(`^-[^mFcCtSu]*n`, word)
+checked contains g if {
+	some g in effects.git
+	not excepted(g)
+	not harmless_config(g)
 }
 
-deny contains deny_with(message, sprintf("`git %s` with %s", [g.sub, word])) if {
-	some g in git_commands
-	g.sub in {"commit", "push", "merge", "pull", "rebase", "cherry-pick", "revert", "am"}
-	some word in g.args
-	no_verify_flag(word)
+# `git config user.email x` writes .git/config but cannot disable hooks: only hooksPath, aliases,
+# includes, editors and whole-file edits can.
+harmless_config(g) if {
+	g.subcommand == "config"
+	every a in object.get(g, "args", []) {
+		is_string(a)
+		not hook_relevant_config(lower(a))
+	}
 }
 
-deny contains deny_with(message, sprintf("`git commit` with %s (same as --no-verify)", [word])) if {
-	some g in git_commands
-	g.sub == "commit"
-	some word in g.args
-	commit_short_n(word)
+hook_relevant_config(a) if {
+	some w in ["hookspath", "alias", "include", "core.", "--edit", "--file", "--blob", "--remove-section", "--rename-section", "--unset-all", "--replace-all", "--global", "--system"]
+	contains(a, w)
 }
 
-# Hook disabling ----------------------------------------------------------------------------
+hook_relevant_config(a) if a in {"-e", "-f"}
 
-deny contains deny_with(hooks_message, "`git -c core.hooksPath=…` overrides the hooks") if {
-	some text in texts
-	regex.match(`(?i)(^|\s)git(\s+\S+)*\s+-c\s+['"]?core\.hookspath=`, text)
-	not excepted(text)
+reason_text(g) := concat("; ", [r | some r in object.get(g, "reasons", []); is_string(r)]) if {
+	count(object.get(g, "reasons", [])) > 0
+} else := "hooks disabled"
+
+deny contains deny_with(message, concat("", ["`git ", object.get(g, "subcommand", "?"), "`: ", reason_text(g)])) if {
+	some g in checked
+	g.hooks_disabled == true
+	object.get(g, "subcommand", "") in tables.gnv_hook_running
 }
 
-deny contains deny_with(hooks_message, "`git config core.hooksPath` pointing the hooks to nothing") if {
-	some text in texts
-	regex.match(`(?i)(^|\s)git(\s+\S+)*\s+config(\s+-\S+)*\s+core\.hookspath\s+(/dev/null|''|/var/empty)(\s|$|[;&|])`, text)
+deny contains deny_with(hooks_message, concat("", ["`git ", object.get(g, "subcommand", "?"), "`: ", reason_text(g)])) if {
+	some g in checked
+	g.hooks_disabled == true
+	not object.get(g, "subcommand", "") in tables.gnv_hook_running
 }
 
-deny contains deny_with(hooks_message, sprintf("%s disables hook runners", [v])) if {
-	some v in regex.find_n(`(^|\s)(HUSKY=0|HUSKY_SKIP_HOOKS=1|SKIP_GIT_HOOKS=1)`, command, 1)
+deny contains deny_with(hooks_message, concat("", [s, " disables hook runners"])) if {
+	count(effects.git) > 0
+	some s in tables.gnv_hook_switches
+	contains(effects.source, s)
 }
 
-deny contains deny_with(hooks_message, sprintf("`%s` on .git/hooks", [seg.verb])) if {
-	some seg in commands.analyze(command).segments
-	contains(seg.text, ".git/hooks")
-	hook_tampering(seg)
+# ------------------------------------------------------------------------------ hook files
+
+hook_file(p) if contains(concat("", [p, "/"]), "/.git/hooks/")
+
+hook_file(p) if endswith(p, "/.git/hooks")
+
+hook_file(p) if endswith(p, "/.git")
+
+hook_file(p) if endswith(p, "/.husky")
+
+hook_file(p) if contains(p, "/.husky/")
+
+hook_file(p) if endswith(p, "/.pre-commit-config.yaml")
+
+deny contains deny_with(hooks_message, concat("", [input.tool_name, " ", t.access, " of ", t.path])) if {
+	some t in effects.changes
+	hook_file(t.path)
 }
 
-hook_tampering(seg) if seg.verb in {"rm", "unlink", "trash", "mv", "shred", "truncate", "ln", "rmdir"}
-
-hook_tampering(seg) if {
-	seg.verb == "chmod"
-	regex.match(`(^|\s)([ugoa]*-[rwxX]*x|0*[0-7]?[0246][0-7]{2})(\s|$)`, seg.text)
+# .git/config can set core.hooksPath: only git itself may write it.
+deny contains deny_with(hooks_message, concat("", [input.tool_name, " ", t.access, " of ", t.path, " (it can set core.hooksPath)"])) if {
+	some t in effects.changes
+	endswith(t.path, "/.git/config")
+	not only_git
 }
 
-hook_tampering(seg) if regex.match(`>\s*\S*\.git/hooks`, seg.text)
-
-hook_tampering(seg) if {
-	seg.verb in {"sed", "perl"}
-	regex.match(`(^|\s)-[a-zA-Z]*i`, seg.text)
+only_git if {
+	effects.bash
+	every c in effects.commands {
+		c.name == "git"
+	}
 }
 
-deny contains deny_with(hooks_message, sprintf("%s edits a git hook (%s)", [input.tool_name, path])) if {
-	input.hook_event_name == "PreToolUse"
-	input.tool_name != "Bash"
-	some path in hook_targets
-	contains(path, "/.git/hooks/")
+# ------------------------------------------------------------------------------ uncertainty
+
+uncertain contains "the git subcommand is computed at run time" if {
+	some g in effects.git
+	not is_string(g.subcommand)
 }
 
-hook_targets contains input.resolved_file_path if is_string(input.resolved_file_path)
+uncertain contains concat("", ["`git ", g.subcommand, "` has arguments computed at run time"]) if {
+	some g in checked
+	g.subcommand in tables.gnv_hook_running
+	args := object.get(g, "args", [])
+	some i, a in args
+	a == null
+	not value_of_option(args, i)
+}
 
-hook_targets contains p if some p in object.get(input, "affected_files", [])
+# An opaque word right after an option that takes a value (`-m "$MSG"`) is that value, never
+# a flag such as -n.
+value_options := {"-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--author", "--date", "-t", "--template", "--cleanup", "-o", "--push-option", "--trailer", "-S", "--gpg-sign"}
+
+value_of_option(args, i) if {
+	i > 0
+	args[i - 1] in value_options
+}
+
+uncertain contains concat("", ["a command whose name is computed at run time may run git: ", r]) if {
+	some c in effects.commands
+	not is_string(c.name)
+	some r in effects.uncertain_change
+	startswith(r, "command: ")
+}
+
+deny contains deny_with(hooks_message, concat("", ["cannot tell statically whether hooks run: ", effects.first_reason(uncertain)])) if {
+	on_uncertain == "deny"
+	count(uncertain) > 0
+}
+
+ask contains deny_with(hooks_message, concat("", ["cannot tell statically whether hooks run: ", effects.first_reason(uncertain)])) if {
+	on_uncertain == "ask"
+	count(uncertain) > 0
+}

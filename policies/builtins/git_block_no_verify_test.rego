@@ -1,60 +1,60 @@
 package cupcake.policies.builtins.git_block_no_verify_test
 
-import data.cupcake.policies.builtins.git_block_no_verify as g
+import data.cupcake.policies.builtins.git_block_no_verify as gb
 import rego.v1
 
-bash(cmd) := {"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": cmd}, "builtin_config": {"git_block_no_verify": {"exceptions": ["git push --no-verify origin gh-pages"]}}}
+cfg := {"git_block_no_verify": {"exceptions": ["git push --no-verify origin gh-pages"]}}
 
-denied(e) if count(g.deny) > 0 with input as e
+no_effects := {"reads": [], "writes": [], "deletes": [], "links": [], "executes": []}
 
-test_no_verify_denied if {
-	every cmd in [
-		"git commit --no-verify -m 'x'", "git commit -n -m x", "git commit -an -m x", "git commit -nm 'wip'",
-		"git push --no-verify", "git push origin main --no-verify", "git merge --no-verify dev", "git commit --no-verif -m x",
-		"cd repo && git commit -n", "git -C repo commit --no-verify", "/usr/bin/git commit -n", "bash -c \"git commit --no-verify -m x\"",
-		"sh -c 'git commit -n'", "GIT_AUTHOR_NAME=x git commit -n",
-	] {
-		denied(bash(cmd))
-	}
+g(sub, args, disabled) := {"command": 0, "subcommand": sub, "args": args, "hooks_disabled": disabled, "reasons": ["--no-verify"], "config": {}}
+
+bash(source, gits, names, effects) := {
+	"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": source},
+	"tool_paths": [], "builtin_config": cfg,
+	"shell": {
+		"version": 1, "source": source, "cwd": "/p", "parsed": true,
+		"commands": [{"name": n, "argv": [n], "wrappers": [], "cwd": "/p", "redirects": [], "origin": "command", "depth": 0, "opaque": []} | some n in names],
+		"effects": object.union(no_effects, effects), "patterns": no_effects, "opaque": [], "git": gits, "facts": [],
+	},
 }
 
-test_normal_git_allowed if {
-	every cmd in [
-		"git commit -m 'add -n flag'", "git commit -m \"fix --no-verify docs\"", "git push -n origin main", "git push",
-		"git merge -n dev", "git commit -am 'x'", "git commit -m n", "git log -n 5", "git status", "echo --no-verify",
-		"git commit -F msg.txt", "git commit -mn", "git push --no-verify origin gh-pages",
-	] {
-		not denied(bash(cmd))
-	}
+denied(e) if count(gb.deny) > 0 with input as e
+
+test_hooks_disabled_is_denied if {
+	denied(bash("git commit -n -m x", [g("commit", ["-n", "-m", "x"], true)], ["git"], {}))
+	denied(bash("git -c core.hooksPath=/dev/null commit", [g("commit", [], true)], ["git"], {}))
+	denied(bash("git config core.hooksPath /tmp/x", [g("config", ["core.hooksPath", "/tmp/x"], true)], ["git"], {}))
+	some d in gb.deny with input as bash("git ci", [g("commit", [], true)], ["git"], {})
+	contains(d.reason, "`git commit`: --no-verify")
 }
 
-test_hook_disabling_denied if {
-	every cmd in [
-		"git -c core.hooksPath=/dev/null commit -m x", "git -c core.hookspath=/tmp/none commit -m x",
-		"git config core.hooksPath /dev/null", "git config --local core.HooksPath ''", "git config core.hookspath /dev/null",
-		"chmod -x .git/hooks/pre-commit", "chmod 644 .git/hooks/pre-commit", "chmod a-x .git/hooks/*",
-		"rm .git/hooks/pre-commit", "rm -rf .git/hooks", "mv .git/hooks/pre-commit /tmp/", "echo 'exit 0' > .git/hooks/pre-commit",
-		"HUSKY=0 git commit -m x", "ln -sf /dev/null .git/hooks/pre-commit", "sed -i 1d .git/hooks/pre-push",
-	] {
-		denied(bash(cmd))
-	}
+test_ordinary_git_is_allowed if {
+	not denied(bash("git commit -m 'fix -n'", [g("commit", ["-m", "fix -n"], false)], ["git"], {}))
+	not denied(bash("git push origin main", [g("push", ["origin", "main"], false)], ["git"], {}))
+	not denied(bash("git config user.name x", [g("config", ["user.name", "x"], false)], ["git"], {"writes": ["/p/.git/config"]}))
 }
 
-test_hook_maintenance_allowed if {
-	every cmd in ["git config core.hooksPath .husky", "chmod +x .git/hooks/pre-commit", "chmod 755 .git/hooks/pre-commit",
-		"ls .git/hooks", "cat .git/hooks/pre-commit", "git config core.hooksPath"] {
-		not denied(bash(cmd))
-	}
+test_exceptions if {
+	not denied(bash("git push --no-verify origin gh-pages", [g("push", ["--no-verify", "origin", "gh-pages"], true)], ["git"], {}))
 }
 
-test_editing_hooks_denied if {
-	denied({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Write", "tool_input": {"filePath": ".git/hooks/pre-commit"}, "resolved_file_path": "/p/.git/hooks/pre-commit"})
-	denied({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "ApplyPatch", "tool_input": {"patchText": "…"}, "affected_files": ["/p/.git/hooks/pre-push"]})
-	not denied({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Write", "tool_input": {"filePath": "hooks/x"}, "resolved_file_path": "/p/hooks/x"})
+test_hook_files if {
+	denied(bash("rm .git/hooks/pre-commit", [], ["rm"], {"deletes": ["/p/.git/hooks/pre-commit"]}))
+	denied(bash("chmod -x .git/hooks/pre-commit", [], ["chmod"], {"writes": ["/p/.git/hooks/pre-commit"]}))
+	denied(bash("echo >> .git/config", [], ["echo"], {"writes": ["/p/.git/config"]}))
+	denied({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Write", "tool_input": {}, "builtin_config": cfg,
+		"tool_paths": [{"path": "/p/.git/hooks/pre-commit", "original": ".git/hooks/pre-commit", "arg": "args.filePath", "access": "write"}]})
+	not denied(bash("cat .git/hooks/pre-commit", [], ["cat"], {"reads": ["/p/.git/hooks/pre-commit"]}))
 }
 
-test_reason_and_rule_id if {
-	some d in g.deny with input as bash("git commit -n -m x")
-	d.rule_id == "BUILTIN-GIT-BLOCK-NO-VERIFY"
-	d.reason == "Git operations with --no-verify are not permitted. Commit hooks must run for code quality and security checks. (git_block_no_verify: `git commit` with -n (same as --no-verify))"
+test_husky if {
+	denied(bash("husky=0 git commit -m x", [g("commit", ["-m", "x"], false)], ["git"], {}))
+}
+
+test_opaque_git_asks if {
+	count(gb.ask) == 1 with input as bash("git $(echo commit) -n", [g(null, [null], false)], ["git"], {})
+	count(gb.ask) == 1 with input as bash("git commit $X", [g("commit", [null], false)], ["git"], {})
+	count(gb.ask) == 0 with input as bash("git status", [g("status", [], false)], ["git"], {})
+	count(gb.ask) == 0 with input as bash("git commit -m \"$MSG\"", [g("commit", ["-m", null], false)], ["git"], {})
 }

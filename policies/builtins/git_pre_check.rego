@@ -3,9 +3,9 @@
 # description: >-
 #   Config (input.builtin_config.git_pre_check): checks [{command, message, …}]. Check i runs as
 #   the generated shell signal `__builtin_git_pre_check_<i>` (exit 0 = pass; the engine gathers
-#   it only for routed events). When the Bash command (OpenCode's `command` arg, also inside
-#   `sh -c "…"`) runs `git commit|push|merge`, any failing or missing check halts with the
-#   checks' messages and output.
+#   it only for routed events). When the analysed Bash command (input.shell.git: aliases,
+#   wrappers, `sh -c "…"`, scripts) runs `git commit|push|merge` or a git subcommand computed
+#   at run time, any failing or missing check halts with the checks' messages and output.
 # custom:
 #   severity: HIGH
 #   id: BUILTIN-GIT-CHECK
@@ -14,32 +14,23 @@
 #     required_tools: ["Bash"]
 package cupcake.policies.builtins.git_pre_check
 
-import data.cupcake.system.commands
+import data.cupcake.system.effects
 import rego.v1
 
 checks := object.get(input, ["builtin_config", "git_pre_check", "checks"], [])
 
 signals := object.get(input, "signals", {})
 
-command := input.tool_input.command if {
-	input.hook_event_name == "PreToolUse"
-	input.tool_name == "Bash"
-	is_string(input.tool_input.command)
-}
-
-# The command with quoted strings blanked, plus quoted strings that are git commands themselves.
-texts contains regex.replace(command, `'[^']*'|"(\\.|[^"\\])*"`, "''")
-
-texts contains inner if {
-	some quoted in regex.find_n(`'[^']*'|"(\\.|[^"\\])*"`, command, -1)
-	inner := substring(quoted, 1, count(quoted) - 2)
-	regex.match(`^\s*(\S+=\S*\s+)*git\s`, inner)
+# A git invocation (input.shell.git: aliases, wrappers, `bash -c` and scripts resolved) runs
+# commit, push or merge, or its subcommand is computed at run time (then the checks run too).
+git_operation if {
+	some g in effects.git
+	object.get(g, "subcommand", null) in {"commit", "push", "merge"}
 }
 
 git_operation if {
-	some text in texts
-	some seg in commands.segments(text)
-	regex.match(`^(?:\S+=\S*\s+)*(?:\S*/)?git(?:\s+(?:-C\s+\S+|-c\s+\S+|--\S+))*\s+(commit|push|merge)(\s|$)`, seg)
+	some g in effects.git
+	not is_string(object.get(g, "subcommand", null))
 }
 
 failures contains sprintf("- %s%s", [message(i, check), details(signals[name])]) if {

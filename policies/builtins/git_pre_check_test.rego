@@ -5,14 +5,24 @@ import rego.v1
 
 cfg := {"git_pre_check": {"checks": [{"command": "make lint", "message": "lint failed"}, {"command": "make test", "message": "tests failed"}]}}
 
-ev(cmd, signals) := {"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": cmd}, "signals": signals, "builtin_config": cfg}
+# The analysed git invocations of a few command lines (what cupcake_py.shell reports).
+gits := {
+	"git commit -m x": [{"subcommand": "commit"}], "git push origin main": [{"subcommand": "push"}], "git merge dev": [{"subcommand": "merge"}],
+	"cd a && git commit -am x": [{"subcommand": "commit"}], "bash -c 'git commit -m x'": [{"subcommand": "commit"}],
+	"/usr/bin/git -C repo push": [{"subcommand": "push"}], "git -c alias.ci=commit ci": [{"subcommand": "commit"}],
+	"git $(echo commit)": [{"subcommand": null}], "git status": [{"subcommand": "status"}], "git log": [{"subcommand": "log"}],
+	"echo git commit": [], "ls": [], "git commit-tree x": [{"subcommand": "commit-tree"}], "git commit": [{"subcommand": "commit"}],
+	"git push": [{"subcommand": "push"}],
+}
+
+ev(cmd, signals) := {"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": cmd}, "signals": signals, "builtin_config": cfg, "shell": {"version": 1, "source": cmd, "parsed": true, "commands": [], "git": gits[cmd]}}
 
 ok := {"__builtin_git_pre_check_0": "fine", "__builtin_git_pre_check_1": "Validation passed"}
 
 bad := {"__builtin_git_pre_check_0": "fine", "__builtin_git_pre_check_1": {"exit_code": 2, "output": "FAILED test_x", "error": "", "success": false}}
 
 test_failing_check_halts_git_operations if {
-	every cmd in ["git commit -m x", "git push origin main", "git merge dev", "cd a && git commit -am x", "bash -c 'git commit -m x'", "/usr/bin/git -C repo push"] {
+	every cmd in ["git commit -m x", "git push origin main", "git merge dev", "cd a && git commit -am x", "bash -c 'git commit -m x'", "/usr/bin/git -C repo push", "git -c alias.ci=commit ci", "git $(echo commit)"] {
 		some d in gp.halt with input as ev(cmd, bad)
 		d.rule_id == "BUILTIN-GIT-CHECK"
 		d.reason == "Git pre-checks failed (git_pre_check):\n- tests failed (exit 2): FAILED test_x"

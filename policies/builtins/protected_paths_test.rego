@@ -5,159 +5,138 @@ import rego.v1
 
 cfg := {"protected_paths": {
 	"message": "read-only",
-	"paths": ["/etc/", "secrets/", ".env", "/home/u/.ssh/", "config/*.prod.yml", "/proj/vendor"],
+	"paths": ["/etc/", "secrets/", ".env", "/home/u/.ssh/", "config/*.prod.yml", "/proj/vendor", "*.lock"],
 	"home": "/home/u",
 }}
 
-file_event(tool, path) := {
-	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": tool,
-	"tool_input": {"filePath": path}, "resolved_file_path": path, "builtin_config": cfg,
+no_effects := {"reads": [], "writes": [], "deletes": [], "links": [], "executes": []}
+
+tool(name, path, access) := {
+	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": name, "tool_input": {},
+	"tool_paths": [{"path": path, "original": path, "arg": "args.filePath", "access": access}], "builtin_config": cfg,
 }
 
-bash(cmd, dirs) := {
-	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": "Bash",
-	"tool_input": {"command": cmd}, "affected_parent_directories": dirs, "builtin_config": cfg,
+# A Bash event with hand-made analysis (the shape of input.shell, docs/input.md).
+bash(effects, patterns, opaque) := {
+	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": "Bash", "tool_input": {"command": "…"},
+	"tool_paths": [], "builtin_config": cfg,
+	"shell": {
+		"version": 1, "source": "…", "cwd": "/proj", "parsed": true, "commands": [],
+		"effects": object.union(no_effects, effects), "patterns": object.union(no_effects, patterns),
+		"opaque": opaque, "git": [], "facts": [],
+	},
 }
 
 ids(event) := {d.rule_id | some d in result} if result := pp.halt with input as event
 
-reasons(event) := {d.reason | some d in result} if result := pp.halt with input as event
-
 test_file_tools_block_protected_files if {
 	every path in ["/etc/hosts", "/proj/secrets/token.txt", "/proj/a/secrets", "/proj/.env", "/proj/sub/.env",
-		"/home/u/.ssh/id_rsa", "/proj/config/db.prod.yml", "/proj/vendor/x.go", "/proj/Secrets/X"] {
-		every tool in ["Edit", "Write", "notion_update_page"] {
-			ids(file_event(tool, path)) == {"BUILTIN-PROTECTED-PATHS"}
+		"/home/u/.ssh/id_rsa", "/proj/config/db.prod.yml", "/proj/vendor/x.go", "/proj/Secrets/X", "/proj/poetry.lock"] {
+		every access in ["write", "delete", "unknown"] {
+			ids(tool("filesystem_write_file", path, access)) == {"BUILTIN-PROTECTED-PATHS"}
 		}
 	}
 }
 
-test_file_tools_allow_other_files if {
+test_file_tools_allow_other_files_and_reads if {
 	every path in ["/etc2/x", "/proj/src/app.py", "/proj/.envrc", "/proj/mysecrets/x", "/proj/config/db.dev.yml",
-		"/proj/vendored/x", "/home/u/.sshx"] {
-		ids(file_event("Write", path)) == set()
+		"/proj/vendored/x", "/home/u/.sshx", "/proj/lock.py"] {
+		ids(tool("Write", path, "write")) == set()
 	}
+	ids(tool("Read", "/proj/.env", "read")) == set()
 }
 
-test_reads_are_allowed if {
-	ids(file_event("Read", "/proj/.env")) == set()
-	ids(file_event("Grep", "/proj/secrets")) == set()
+test_every_tool_path_is_checked if {
+	e := object.union(tool("filesystem_move_file", "/proj/a.txt", "delete"), {"tool_paths": [
+		{"path": "/proj/a.txt", "original": "a.txt", "arg": "args.source", "access": "delete"},
+		{"path": "/proj/secrets/k", "original": "secrets/k", "arg": "args.destination", "access": "write"},
+	]})
+	ids(e) == {"BUILTIN-PROTECTED-PATHS"}
 }
 
-test_reason_names_rule_and_match if {
-	reasons(file_event("Edit", "/proj/secrets/a")) == {"read-only (protected_paths: /proj/secrets/a matches protected path 'secrets/')"}
+test_bash_effects if {
+	ids(bash({"writes": ["/proj/secrets/a"]}, {}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({"links": ["/proj/x", "/proj/.env"]}, {}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({"deletes": ["/proj/secrets"]}, {}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({"reads": ["/proj/secrets/a", "/proj/.env"]}, {}, [])) == set()
+	ids(bash({"writes": ["/proj/src/a.py"], "deletes": ["/proj/build"]}, {}, [])) == set()
 }
 
-test_apply_patch_targets if {
-	event := {
-		"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": "ApplyPatch", "tool_input": {"patchText": "…"},
-		"affected_files": ["/proj/src/a.py", "/proj/secrets/b"], "builtin_config": cfg,
+test_recursive_delete_of_an_ancestor if {
+	every dir in ["/proj", "/", "/home/u", "/home"] {
+		"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash({"deletes": [dir]}, {}, []))
 	}
-	ids(event) == {"BUILTIN-PROTECTED-PATHS"}
-	ids(object.union(event, {"affected_files": ["/proj/src/a.py"]})) == set()
+	ids(bash({"deletes": ["/proj/src"]}, {}, [])) == set()
 }
 
-test_bash_read_only_commands_pass if {
-	every cmd in [
-		"cat secrets/token.txt", "grep -r key secrets/", "ls -la /etc/", "head -5 .env | wc -l",
-		"find secrets -name '*.txt'", "sed -n 1,5p .env", "cat .env 2>/dev/null", "diff secrets/a secrets/b 2>&1",
-	] {
-		ids(bash(cmd, ["/proj/secrets"])) == set()
-	}
+test_globs_overlap_properly if {
+	ids(bash({}, {"deletes": ["/proj/sec*"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({}, {"writes": ["/proj/config/*.yml"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	# for f in src/*.py; sed -i …: a glob of .py files never reaches *.lock or secrets/
+	ids(bash({"writes": ["/proj/src/a.py"]}, {"writes": ["/proj/src/*.py"]}, [])) == set()
+	ids(bash({}, {"deletes": ["/proj/build/*"]}, [])) == set()
+	ids(bash({}, {"writes": ["/proj/*.md"]}, [])) == set()
+	# find . -name '*.log' -delete
+	ids(bash({}, {"deletes": ["/proj/**/*.log"]}, [])) == set()
+	ids(bash({}, {"deletes": ["/proj/**/*.lock"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
+	ids(bash({}, {"deletes": ["/proj/**/secrets"]}, [])) == {"BUILTIN-PROTECTED-PATHS"}
 }
 
-test_bash_writes_block if {
-	every cmd in [
-		"rm -rf secrets/", "echo x > secrets/a", "cat a > .env", "cp x /etc/hosts", "sed -i s/a/b/ .env",
-		"rm -rf secrets/ && ls", "cat .env | tee secrets/b", "ls; mv secrets /tmp", "find secrets -delete",
-		"sort -o .env x", "cat $(rm secrets/a)", "echo x >> ~/.ssh/authorized_keys", "rm $HOME/.ssh/id_rsa",
-		"rm config/app.prod.yml",
-	] {
-		count(ids(bash(cmd, []))) > 0
-	}
+test_uncertain_changes_ask if {
+	e := bash({}, {}, [{"kind": "deletes", "reason": "operand $(ls) is computed at run time", "command": 0}])
+	count(pp.halt) == 0 with input as e
+	some d in pp.ask with input as e
+	d.rule_id == "BUILTIN-PROTECTED-PATHS-UNCERTAIN"
+	contains(d.reason, "$(ls)")
+	count(pp.ask) == 0 with input as bash({}, {}, [{"kind": "reads", "reason": "x", "command": 0}])
 }
 
-test_bash_write_through_resolved_operand if {
-	# `rm link/x` where link -> secrets: only the engine's resolved operand shows it.
-	ids(bash("rm link/x", ["/proj/secrets/x"])) == {"BUILTIN-PROTECTED-PATHS"}
+test_on_uncertain_deny_and_allow if {
+	opaque := [{"kind": "command", "reason": "inline python code", "command": 0}]
+	deny_cfg := {"protected_paths": object.union(cfg.protected_paths, {"on_uncertain": "deny"})}
+	count(pp.deny) == 1 with input as object.union(bash({}, {}, opaque), {"builtin_config": deny_cfg})
+	allow_cfg := {"protected_paths": object.union(cfg.protected_paths, {"on_uncertain": "allow"})}
+	count(pp.ask) == 0 with input as object.union(bash({}, {}, opaque), {"builtin_config": allow_cfg})
+	count(pp.deny) == 0 with input as object.union(bash({}, {}, opaque), {"builtin_config": allow_cfg})
 }
 
-test_bash_glob_reaching_protected_name if {
-	ids(bash("rm -rf secre*", ["/proj/secre"])) == {"BUILTIN-PROTECTED-PATHS"}
-	ids(bash("rm -rf .en?", ["/proj/.en"])) == {"BUILTIN-PROTECTED-PATHS"}
-	ids(bash("rm -rf build*", ["/proj/build"])) == set()
+test_missing_analysis_is_uncertain if {
+	e := object.remove(bash({}, {}, []), ["shell"])
+	count(pp.ask) == 1 with input as e
 }
 
-test_bash_unrelated_commands_pass if {
-	every case in [
-		["rm -rf build/", ["/proj/build"]], ["echo secretsauce > notes.txt", ["/proj/notes.txt"]],
-		["mkdir -p src/x", ["/proj/src/x"]], ["git add .", ["/proj"]], ["cd /proj && make", ["/proj"]],
-		["mv /tmp/x .", ["/tmp/x", "/proj"]], ["cp /tmp/a .", ["/tmp/a", "/proj"]], ["rm -rf build*", ["/proj/build"]],
-		["cd /proj && rm -rf dist", ["/proj", "/proj/dist"]],
-	] {
-		ids(bash(case[0], case[1])) == set()
-	}
+test_no_paths_configured_is_inert if {
+	e := object.union(bash({"writes": ["/etc/x"]}, {}, [{"kind": "writes", "reason": "x", "command": 0}]), {"builtin_config": {"protected_paths": {"paths": []}}})
+	count(pp.halt) == 0 with input as e
+	count(pp.ask) == 0 with input as e
 }
 
-test_parent_directory_operations if {
-	every cmd in ["rm -rf /proj", "chmod -R 000 .", "rm -rf ../proj", "mv . /tmp/x", "cd sub && rm -rf ..", "find . -delete"] {
-		"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash(cmd, []))
-	}
-
-	# globs: `*` reaches secrets/ (and /etc via /*), but never a dot name such as ~/.ssh
-	every cmd in ["rm -rf ./*", "rm -rf /*", "cd sub && rm -rf ../*", "rm -rf /home/*"] {
-		count(ids(bash(cmd, []))) > 0
-	}
-	ids(bash("rm -rf src/*", ["/proj/src"])) == set()
-	ids(bash("rm -rf /home/u/*", [])) == set()
+test_reason_names_the_match if {
+	some d in pp.halt with input as tool("Edit", "/proj/secrets/a", "write")
+	d.reason == "read-only (protected_paths: Edit writes /proj/secrets/a, which matches protected path 'secrets/')"
 }
 
-test_parent_reason if {
-	some r in reasons(bash("rm -rf .", []))
-	contains(r, "'secrets/' would be affected by the operation on /proj")
+test_inline_code_without_file_capabilities_is_not_uncertain if {
+	inline := [{"kind": "deletes", "reason": "inline interpreter program", "command": 0}]
+	harmless := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", "print(1+2)"]}]}})
+	count(pp.ask) == 0 with input as harmless
+	risky := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", "__import__('shutil').rmtree('sec'+'rets')"]}]}})
+	count(pp.ask) == 1 with input as risky
+	hidden := object.union(bash({}, {}, inline), {"shell": {"commands": [{"name": "python3", "argv": ["python3", "-c", null]}]}})
+	count(pp.ask) == 1 with input as hidden
 }
 
-test_parent_via_resolved_symlink if {
-	# `rm -rf up/*` where up -> /etc's parent: resolved operand is /
-	"BUILTIN-PROTECTED-PATHS-PARENT" in ids(bash("rm -rf up", ["/"]))
-}
+cmd(argv) := {"name": argv[0], "argv": argv, "cwd": "/proj"}
 
-test_inline_scripts if {
-	ids(bash("python3 -c \"open('secrets/a','w').write('x')\"", [])) == {"BUILTIN-PROTECTED-PATHS-SCRIPT"}
-	ids(bash("node -e \"require('fs').unlinkSync('.env')\"", [])) == {"BUILTIN-PROTECTED-PATHS-SCRIPT"}
-	ids(bash("bash -c 'rm -rf /etc/x'", [])) == {"BUILTIN-PROTECTED-PATHS-SCRIPT"}
-	ids(bash("python3 -c 'print(1)'", [])) == set()
-}
-
-test_executed_script_content if {
-	event := object.union(bash("./clean.sh", ["/proj/clean.sh"]), {"executed_scripts": [{"path": "/proj/clean.sh", "content": "#!/bin/sh\nrm -rf secrets/\n"}]})
-	ids(event) == {"BUILTIN-PROTECTED-PATHS-SCRIPT"}
-	harmless := object.union(bash("./build.sh", ["/proj/build.sh"]), {"executed_script_path": "/proj/build.sh", "executed_script_content": "make all\n"})
-	ids(harmless) == set()
-}
-
-test_links if {
-	ids(bash("ln -s secrets/token.txt t", [])) == {"BUILTIN-PROTECTED-PATHS"}
-	ids(bash("ln /etc/passwd p", [])) == {"BUILTIN-PROTECTED-PATHS"}
-	some r in reasons(bash("ln -s .env e", []))
-	contains(r, "creating a link involving protected path '.env'")
-	ids(bash("ln -s src/a b", [])) == set()
-}
-
-test_workdir_is_the_base if {
-	event := object.union(bash("rm -rf ..", []), {"tool_input": {"command": "rm -rf ..", "workdir": "sub"}})
-	"BUILTIN-PROTECTED-PATHS-PARENT" in ids(event)
-	glob := object.union(bash("rm -rf ../*", []), {"tool_input": {"command": "rm -rf ../*", "workdir": "sub"}})
-	count(ids(glob)) > 0
-	same_dir := object.union(bash("rm -rf ../*", []), {"tool_input": {"command": "rm -rf ../*", "workdir": "/tmp/a"}})
-	ids(same_dir) == set()
-}
-
-test_inert_without_paths if {
-	ids(object.union(file_event("Edit", "/etc/hosts"), {"builtin_config": {"protected_paths": {"paths": []}}})) == set()
-	ids(object.remove(bash("rm -rf /etc", []), ["builtin_config"])) == set()
-}
-
-test_only_pre_tool_use if {
-	ids(object.union(file_event("Edit", "/etc/hosts"), {"hook_event_name": "PostToolUse"})) == set()
+test_unknown_programs_naming_a_protected_path_are_uncertain if {
+	black := object.union(bash({"reads": ["/proj/config/db.prod.yml"]}, {}, []), {"shell": {"commands": [cmd(["black", "config/db.prod.yml"])]}})
+	count(pp.ask) == 1 with input as black
+	out := object.union(bash({}, {}, []), {"shell": {"commands": [cmd(["openssl", "enc", "--out=secrets/x"])]}})
+	count(pp.ask) == 1 with input as out
+	cat := object.union(bash({"reads": ["/proj/config/db.prod.yml"]}, {}, []), {"shell": {"commands": [cmd(["cat", "config/db.prod.yml"])]}})
+	count(pp.ask) == 0 with input as cat
+	echo := object.union(bash({}, {}, []), {"shell": {"commands": [cmd(["echo", "secrets/x"])]}})
+	count(pp.ask) == 0 with input as echo
+	black_src := object.union(bash({"reads": ["/proj/src"]}, {}, []), {"shell": {"commands": [cmd(["black", "src"])]}})
+	count(pp.ask) == 0 with input as black_src
 }

@@ -1,13 +1,16 @@
 # METADATA
-# title: rulebook_security_guardrails — the agent can neither read nor change Cupcake's configuration
+# title: rulebook_security_guardrails — the agent can neither change nor read Cupcake's own state
 # description: >-
-#   Config (input.builtin_config.rulebook_security_guardrails): message, protected_paths (default
-#   [".cupcake/"]; builtin_config.py adds the global config dir), home. Halts any tool whose target
-#   (resolved_file_path, symlinks followed; apply_patch files) is protected; Glob/Grep whose
-#   pattern, path or include names or can expand into it; Bash commands that name it, operate on
-#   it (resolved operands), use a glob reaching it, run a script mentioning it, create links
-#   involving it, or destroy a parent directory; any other tool (Task, WebFetch, MCP tools, …)
-#   whose arguments mention it.
+#   Config (input.builtin_config.rulebook_security_guardrails): message, on_uncertain
+#   (ask|deny|allow, default ask), state_paths [{path, kind, dir, read_protected}] and path_dirs
+#   (filled by the engine: project and global config, caches, plugin files, the executable, …),
+#   protected_paths (pattern forms of cupcake.system.paths; default [".cupcake/"]: neither
+#   readable nor writable). Halts every tool (file tools, MCP and unknown tools via
+#   input.tool_paths, patches, Bash effects, Glob/Grep patterns, Task/agent prompts) that
+#   writes, deletes, moves or links anything under a state path or a protected path, deletes
+#   or moves one of their ancestors, or reads a read-protected one; creating or replacing a
+#   file named `cupcake` in a PATH directory (path_dirs) halts too. Opaque Bash changes answer
+#   `on_uncertain`.
 # custom:
 #   severity: HIGH
 #   id: BUILTIN-RULEBOOK-SECURITY
@@ -16,144 +19,133 @@
 #     required_tools: ["*"]
 package cupcake.policies.builtins.rulebook_security_guardrails
 
-import data.cupcake.system.commands
+import data.cupcake.system.effects
+import data.cupcake.system.guard
 import data.cupcake.system.paths
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "rulebook_security_guardrails"], {})
 
 message := object.get(config, "message", "Cupcake configuration files are protected from modification")
 
-compiled := [paths.compile(p, object.get(config, "home", ""), input.cwd) |
-	some p in object.get(config, "protected_paths", [".cupcake/"])
-	is_string(p)
-	p != ""
-]
+on_uncertain := object.get(config, "on_uncertain", "ask")
 
 decision(detail) := {
 	"rule_id": "BUILTIN-RULEBOOK-SECURITY",
-	"reason": sprintf("%s (rulebook_security_guardrails: %s)", [message, detail]),
+	"reason": concat("", [message, " (rulebook_security_guardrails: ", detail, ")"]),
 	"severity": "HIGH",
 }
 
-pre if input.hook_event_name == "PreToolUse"
+# ------------------------------------------------------------------------------ changes
 
-# ------------------------------------------------------------------------------ file targets, any tool
-
-halt contains decision(sprintf("blocked %s on %s (protected path '%s')", [input.tool_name, path, c.pattern])) if {
-	pre
-	some path in targets
-	some c in compiled
-	paths.matches(path, c)
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " (Cupcake ", object.get(s, "kind", "state"), ")"])) if {
+	some t in effects.changes
+	some s in guard.state
+	guard.under(t.lpath, s)
 }
 
-targets contains input.resolved_file_path if is_string(input.resolved_file_path)
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " removes Cupcake state ", s.path])) if {
+	some t in effects.tree_changes
+	some s in guard.state
+	guard.holds(t.lpath, s)
+}
 
-targets contains path if some path in object.get(input, "affected_files", [])
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " (protected path '", c.pattern, "')"])) if {
+	some t in effects.targets
+	some c in guard.compiled
+	paths.matches(t.path, c)
+}
 
-# ------------------------------------------------------------------------------ Glob / Grep / List
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, " removes protected path '", c.pattern, "'"])) if {
+	some t in effects.tree_changes
+	some c in guard.compiled
+	paths.ancestor_of(t.path, c)
+	not paths.matches(t.path, c)
+}
 
-search_tools := {"Glob", "Grep", "List"}
+halt contains decision(concat("", ["the glob ", g.pattern, " can reach Cupcake state ", s.path])) if {
+	some g in effects.globs
+	some s in guard.state
+	guard.state_glob(g.pattern, s)
+}
 
-halt contains decision(sprintf("blocked %s %s '%s' naming protected path '%s'", [input.tool_name, key, text, c.pattern])) if {
-	pre
-	input.tool_name in search_tools
+halt contains decision(concat("", ["the glob ", g, " can reach protected path '", c.pattern, "'"])) if {
+	some g in guard.glob_words
+	some c in guard.compiled
+	paths.glob_overlaps(g, c)
+}
+
+# A new or replaced executable named cupcake in a PATH directory.
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, ": a `cupcake` on PATH would replace the real one"])) if {
+	some t in effects.changes
+	effects.basename(t.lpath) in {"cupcake", "cupcake-py"}
+	effects.dirname(t.lpath) in guard.path_dirs
+}
+
+# ------------------------------------------------------------------------------ reads
+
+halt contains decision(concat("", [input.tool_name, " reads ", t.path, ", which is read-protected Cupcake state"])) if {
+	some t in effects.reads
+	some s in guard.read_protected
+	guard.under(t.lpath, s)
+}
+
+# ------------------------------------------------------------------------------ search tools and prompts
+
+halt contains decision(concat("", [input.tool_name, " ", key, " '", text, "' names protected Cupcake state"])) if {
+	effects.pre
+	input.tool_name in tables.guard_search_tools
 	some key in ["pattern", "include", "path"]
 	text := input.tool_input[key]
 	is_string(text)
-	some c in compiled
-	paths.mentioned(text, c)
+	guard.names_state(lower(text))
 }
 
-halt contains decision(sprintf("blocked %s pattern '%s', which can reach protected path '%s'", [input.tool_name, glob, c.pattern])) if {
-	pre
-	input.tool_name in search_tools
-	some key in ["pattern", "include"]
-	glob := input.tool_input[key]
-	is_string(glob)
-	regex.match(`[*?\[]`, glob)
-	some c in compiled
-	paths.glob_reaches(glob, search_base, c)
+# A Glob/Grep pattern that can expand into the unreadable state (`.cup*/**/*.rego`).
+halt contains decision(concat("", [input.tool_name, " pattern '", text, "' can reach protected path '", c.pattern, "'"])) if {
+	some text in guard.search_globs
+	some c in guard.compiled
+	paths.glob_overlaps(text, c)
 }
 
-search_base := input.resolved_file_path if is_string(input.resolved_file_path)
-
-else := input.cwd
-
-# ------------------------------------------------------------------------------ Bash
-
-command := input.tool_input.command if {
-	pre
-	input.tool_name == "Bash"
-	is_string(input.tool_input.command)
+halt contains decision(concat("", [input.tool_name, " pattern '", text, "' can reach read-protected Cupcake state ", s.path])) if {
+	some text in guard.search_globs
+	some s in guard.read_protected
+	guard.state_glob(text, s)
 }
 
-cmd := commands.analyze(command)
-
-base := paths.dir_form(paths.lexical(input.tool_input.workdir, input.cwd)) if {
-	is_string(input.tool_input.workdir)
-	input.tool_input.workdir != ""
-} else := input.cwd
-
-halt contains decision("symlink creation involving protected path is not permitted") if {
-	cmd.links
-	some c in compiled
-	paths.mentioned(command, c)
-}
-
-halt contains decision(sprintf("detected protected path reference in bash command ('%s')", [c.pattern])) if {
-	not cmd.links
-	some c in compiled
-	paths.mentioned(command, c)
-}
-
-halt contains decision(sprintf("the command operates on %s (protected path '%s')", [dir, c.pattern])) if {
-	command
-	some dir in object.get(input, "affected_parent_directories", [])
-	some c in compiled
-	paths.matches(dir, c)
-}
-
-halt contains decision(sprintf("the command uses the glob '%s', which can reach protected path '%s'", [word, c.pattern])) if {
-	some word in cmd.glob_words
-	some c in compiled
-	paths.glob_reaches(word, base, c)
-}
-
-halt contains decision(sprintf("'%s' would be affected by the operation on %s", [c.pattern, dir])) if {
-	some dir in commands.destructive_targets(cmd, base, object.get(input, "affected_parent_directories", []))
-	some c in compiled
-	paths.contains_protected(dir, c)
-}
-
-halt contains decision(sprintf("script %s mentions protected path '%s'", [script.path, c.pattern])) if {
-	command
-	some script in executed_scripts
-	some c in compiled
-	paths.mentioned(script.content, c)
-}
-
-executed_scripts := s if {
-	s := input.executed_scripts
-	is_array(s)
-} else := [{"path": input.executed_script_path, "content": input.executed_script_content}] if {
-	is_string(input.executed_script_content)
-} else := []
-
-# ------------------------------------------------------------------------------ every other tool
-
-# Tools whose arguments are checked above, or are file contents rather than places.
-checked_tools := {"Bash", "Glob", "Grep", "List", "Read", "Edit", "Write", "ApplyPatch", "Patch", "MultiEdit", "NotebookEdit", "TodoWrite"}
-
-halt contains decision(sprintf("%s arguments mention protected path '%s'", [input.tool_name, c.pattern])) if {
-	pre
-	not input.tool_name in checked_tools
-	some value in argument_strings
-	some c in compiled
-	paths.mentioned(value, c)
-}
-
-argument_strings contains value if {
+# Prompts and free text of other tools (Task, WebFetch, skills, todos) that name the state.
+halt contains decision(concat("", [input.tool_name, " arguments mention protected Cupcake state"])) if {
+	effects.pre
+	input.tool_name in tables.guard_text_tools
 	walk(object.get(input, "tool_input", {}), [_, value])
 	is_string(value)
+	guard.names_state(lower(value))
+}
+
+# ------------------------------------------------------------------------------ uncertainty
+
+uncertain contains r if some r in effects.uncertain_change
+
+uncertain contains concat("", ["`", u.command, "` names Cupcake state ", u.path, "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some s in guard.state
+	guard.under(u.lpath, s)
+}
+
+uncertain contains concat("", ["`", u.command, "` names ", u.path, " (protected path '", c.pattern, "'); what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some c in guard.compiled
+	paths.matches(u.path, c)
+}
+
+deny contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "deny"
+	count(uncertain) > 0
+}
+
+ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "ask"
+	count(uncertain) > 0
 }

@@ -3,105 +3,104 @@ package cupcake.policies.builtins.rulebook_security_guardrails_test
 import data.cupcake.policies.builtins.rulebook_security_guardrails as rs
 import rego.v1
 
-cfg := {"rulebook_security_guardrails": {
-	"message": "protected",
-	"protected_paths": [".cupcake/", "/home/u/.config/cupcake/"],
-	"home": "/home/u",
-}}
+state := [
+	{"path": "/proj/.cupcake", "kind": "config", "dir": true, "read_protected": false},
+	{"path": "/home/u/.config/cupcake", "kind": "config", "dir": true, "read_protected": false},
+	{"path": "/home/u/.config/cupcake/mac.key", "kind": "key", "dir": false, "read_protected": true},
+	{"path": "/home/u/.cache/cupcake-py", "kind": "cache", "dir": true, "read_protected": false},
+	{"path": "/proj/.opencode/plugin/cupcake.js", "kind": "plugin", "dir": false, "read_protected": false},
+	{"path": "/proj/opencode.json", "kind": "agent_config", "dir": false, "read_protected": false},
+]
 
-event(tool, args, extra) := object.union(
-	{"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": tool, "tool_input": args, "builtin_config": cfg},
-	extra,
-)
+cfg := {"rulebook_security_guardrails": {"state_paths": state, "path_dirs": ["/home/u/.local/bin", "/usr/local/bin"], "protected_paths": [".cupcake/"]}}
 
-file(tool, path) := event(tool, {"filePath": path}, {"resolved_file_path": path})
+no_effects := {"reads": [], "writes": [], "deletes": [], "links": [], "executes": []}
 
-bash(cmd, dirs) := event("Bash", {"command": cmd}, {"affected_parent_directories": dirs})
-
-blocked(e) if count(rs.halt) > 0 with input as e
-
-test_reads_and_writes_of_cupcake_files_halt if {
-	every tool in ["Read", "Edit", "Write", "unknown_mcp_tool"] {
-		every path in ["/proj/.cupcake/rulebook.yml", "/proj/.cupcake", "/proj/sub/.cupcake/policies/x.rego", "/home/u/.config/cupcake/rulebook.yml"] {
-			blocked(file(tool, path))
-		}
-	}
+tool(name, path, access) := {
+	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": name, "tool_input": {},
+	"tool_paths": [{"path": path, "original": path, "arg": "args.path", "access": access}], "builtin_config": cfg,
 }
 
-test_other_files_pass if {
-	every path in ["/proj/src/cupcake.py", "/proj/.cupcakes/x", "/proj/docs/cupcake/readme.md"] {
-		not blocked(file("Edit", path))
-		not blocked(file("Read", path))
-	}
+bash(effects, patterns, opaque) := {
+	"hook_event_name": "PreToolUse", "cwd": "/proj", "tool_name": "Bash", "tool_input": {"command": "…"},
+	"tool_paths": [], "builtin_config": cfg,
+	"shell": {
+		"version": 1, "source": "…", "cwd": "/proj", "parsed": true, "commands": [],
+		"effects": object.union(no_effects, effects), "patterns": object.union(no_effects, patterns),
+		"opaque": opaque, "git": [], "facts": [],
+	},
 }
 
-test_symlink_into_cupcake_is_resolved if {
-	# link -> .cupcake/rulebook.yml: the engine resolves the target
-	blocked(event("Read", {"filePath": "link"}, {"resolved_file_path": "/proj/.cupcake/rulebook.yml", "is_symlink": true}))
-}
+halted(e) if count(rs.halt) > 0 with input as e
 
-test_apply_patch if {
-	blocked(event("ApplyPatch", {"patchText": "…"}, {"affected_files": ["/proj/a.py", "/proj/.cupcake/rulebook.yml"]}))
-	not blocked(event("ApplyPatch", {"patchText": "…"}, {"affected_files": ["/proj/a.py"]}))
-}
-
-test_glob_and_grep if {
-	blocked(event("Glob", {"pattern": ".cupcake/**/*.rego"}, {}))
-	blocked(event("Glob", {"pattern": ".cup*/*"}, {}))
-	blocked(event("Glob", {"pattern": "**/*.yml", "path": "/proj/.cupcake"}, {"resolved_file_path": "/proj/.cupcake"}))
-	blocked(event("Grep", {"pattern": "enabled", "include": ".c*/*.yml"}, {}))
-	blocked(event("Grep", {"pattern": "x", "path": ".cupcake"}, {"resolved_file_path": "/proj/.cupcake"}))
-	not blocked(event("Glob", {"pattern": "**/*.ts"}, {}))
-	not blocked(event("Glob", {"pattern": "*"}, {}))
-	not blocked(event("Grep", {"pattern": "cupcake", "include": "*.py"}, {}))
-}
-
-test_bash_reads_and_writes if {
-	every cmd in [
-		"cat .cupcake/rulebook.yml", "rm -rf .cupcake", "echo x >> .cupcake/rulebook.yml", "ls -la .cupcake/",
-		"cp /tmp/r.yml ./.cupcake/rulebook.yml", "cat ~/.config/cupcake/rulebook.yml", "sed -i s/x/y/ $HOME/.config/cupcake/rulebook.yml",
-		"python3 -c \"open('.cupcake/rulebook.yml').read()\"",
+test_changes_to_state_halt_for_every_tool if {
+	every path in [
+		"/proj/.cupcake/rulebook.yml", "/home/u/.config/cupcake/rulebook.yml", "/home/u/.cache/cupcake-py/bundles/x.bundle",
+		"/proj/.opencode/plugin/cupcake.js", "/proj/opencode.json", "/home/u/.config/cupcake/mac.key",
 	] {
-		blocked(bash(cmd, []))
+		every access in ["write", "delete", "unknown"] {
+			every t in ["Write", "Edit", "filesystem_move_file", "ApplyPatch"] {
+				halted(tool(t, path, access))
+			}
+		}
+		halted(bash({"writes": [path]}, {}, []))
+		halted(bash({"deletes": [path]}, {}, []))
+		halted(bash({"links": [path, "/tmp/x"]}, {}, []))
 	}
 }
 
-test_bash_bypass_attempts if {
-	# quotes split the name: only the engine's resolved operand shows it
-	blocked(bash("cat .cup''cake/rulebook.yml", ["/proj/.cupcake/rulebook.yml"]))
-	# a glob expanding into it
-	blocked(bash("cat .c*/rulebook.yml", ["/proj/.c"]))
-	blocked(bash("cat .cupcak?/rulebook.yml", ["/proj/.cupcak"]))
-	# a symlink to it, then reading through the link
-	blocked(bash("ln -s .cupcake cfg", []))
-	blocked(bash("cat cfg/rulebook.yml", ["/proj/.cupcake/rulebook.yml"]))
-	# destroying the parent
-	blocked(bash("rm -rf ../proj", ["/proj"]))
-	blocked(bash("rm -rf /proj", ["/proj"]))
-	# a script that touches it
-	blocked(object.union(bash("./x.sh", ["/proj/x.sh"]), {"executed_scripts": [{"path": "/proj/x.sh", "content": "rm -rf .cupcake\n"}]}))
-}
-
-test_bash_unrelated_commands_pass if {
-	every case in [["ls -la", []], ["rm -rf *", ["/proj"]], ["cat src/app.py", ["/proj/src/app.py"]], ["git status", []],
-		["grep -r cupcake_py src/", ["/proj/src"]], ["rm -rf build", ["/proj/build"]]] {
-		not blocked(bash(case[0], case[1]))
+test_deleting_or_moving_an_ancestor_halts if {
+	every dir in ["/home/u/.cache", "/home/u", "/", "/proj", "/home/u/.config"] {
+		halted(bash({"deletes": [dir]}, {}, []))
 	}
+	not halted(bash({"deletes": ["/proj/build", "/home/u/.cache/pip"]}, {}, []))
 }
 
-test_other_tools_arguments if {
-	blocked(event("Task", {"description": "d", "prompt": "edit .cupcake/rulebook.yml to disable rules", "subagent_type": "general"}, {}))
-	blocked(event("WebFetch", {"url": "file:///proj/.cupcake/rulebook.yml"}, {}))
-	blocked(event("fs_write_file", {"target": {"path": ".cupcake/rulebook.yml"}}, {}))
-	not blocked(event("Task", {"description": "d", "prompt": "write tests", "subagent_type": "general"}, {}))
-	# file contents are not places: writing docs that mention .cupcake/ is fine
-	not blocked(event("Write", {"filePath": "README.md", "content": "configure .cupcake/rulebook.yml"}, {"resolved_file_path": "/proj/README.md"}))
+test_reads if {
+	halted(tool("Read", "/home/u/.config/cupcake/mac.key", "read"))
+	halted(bash({"reads": ["/home/u/.config/cupcake/mac.key"]}, {}, []))
+	# the legacy protected_paths (.cupcake/) are unreadable too
+	halted(tool("Read", "/proj/.cupcake/rulebook.yml", "read"))
+	not halted(tool("Read", "/home/u/.cache/cupcake-py/bundles/x", "read"))
+	not halted(tool("Read", "/proj/src/a.py", "read"))
+	not halted(bash({"reads": ["/proj/README.md"], "writes": ["/proj/src/a.py"]}, {}, []))
 }
 
-test_default_protects_cupcake_dir if {
-	e := object.union(object.remove(file("Write", "/proj/.cupcake/rulebook.yml"), ["builtin_config"]), {"builtin_config": {"rulebook_security_guardrails": {}}})
-	blocked(e)
-	some d in rs.halt with input as e
-	d.rule_id == "BUILTIN-RULEBOOK-SECURITY"
-	contains(d.reason, "Cupcake configuration files are protected from modification (rulebook_security_guardrails: blocked Write on /proj/.cupcake/rulebook.yml")
+test_cupcake_on_path if {
+	halted(bash({"writes": ["/home/u/.local/bin/cupcake"]}, {}, []))
+	halted(tool("Write", "/usr/local/bin/cupcake", "write"))
+	not halted(bash({"writes": ["/home/u/.local/bin/black"]}, {}, []))
+	not halted(bash({"writes": ["/proj/bin/cupcake"]}, {}, []))
+}
+
+test_globs if {
+	halted(bash({}, {"deletes": ["/proj/.cup*"]}, []))
+	halted(bash({}, {"reads": ["/proj/.c*/rulebook.yml"]}, []))
+	halted(bash({}, {"deletes": ["/proj/*"]}, []))  # opencode.json
+	not halted(bash({}, {"deletes": ["/proj/src/*"]}, []))
+	not halted(bash({}, {"writes": ["/proj/src/*.py"]}, []))
+}
+
+test_search_tools_and_prompts if {
+	halted(object.union(tool("Grep", "/proj", "read"), {"tool_input": {"pattern": "x", "path": ".cupcake"}}))
+	halted(object.union(tool("Glob", "/proj", "read"), {"tool_input": {"pattern": "**/.cupcake/**"}}))
+	halted(object.union(tool("Task", "/proj", "read"), {"tool_paths": [], "tool_input": {"prompt": "delete /home/u/.cache/cupcake-py/bundles please"}}))
+	not halted(object.union(tool("Task", "/proj", "read"), {"tool_paths": [], "tool_input": {"prompt": "run the tests"}}))
+}
+
+test_uncertain_asks if {
+	e := bash({}, {}, [{"kind": "writes", "reason": "redirect target $(printf x) is dynamic", "command": 0}])
+	not halted(e)
+	some d in rs.ask with input as e
+	contains(d.reason, "redirect target")
+}
+
+test_reason if {
+	some d in rs.halt with input as tool("Write", "/proj/opencode.json", "write")
+	d.reason == "Cupcake configuration files are protected from modification (rulebook_security_guardrails: Write write of /proj/opencode.json (Cupcake agent_config))"
+}
+
+test_double_star_globs if {
+	halted(object.union(tool("Glob", "/proj", "read"), {"tool_input": {"pattern": ".cup*/**/*.rego"}}))
+	not halted(object.union(tool("Glob", "/proj", "read"), {"tool_input": {"pattern": "src/**/*.py"}}))
 }

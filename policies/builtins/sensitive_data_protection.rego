@@ -1,56 +1,96 @@
 # METADATA
 # title: sensitive_data_protection — no reading of secrets (global rulebook)
 # description: >-
-#   Config (input.builtin_config.sensitive_data_protection): message, additional_patterns
-#   (honoured; path patterns as in cupcake.system.paths, `~` expanded), home. Denies Read/Grep/
-#   WebFetch/Edit on sensitive files (.env*, keys, credentials, cloud/SSH/package-manager
-#   configs, databases), Glob/Grep patterns that hunt for them, Bash commands operating on them
-#   or printing credentials (security find-generic-password, gpg --export-secret-keys, aws
-#   configure get, gcloud auth print-access-token, …), and inline scripts naming them. Reasons
-#   mask the file name.
+#   Config (input.builtin_config.sensitive_data_protection): message, additional_patterns (path
+#   patterns as in cupcake.system.paths, `~` expanded), on_uncertain (ask|deny|allow, default
+#   ask). Denies every way of touching a sensitive file (.env*, keys, credentials, cloud/SSH/
+#   package-manager configs, databases, anything below a `secrets/` directory): any tool path
+#   (Read, Write, Edit, patches, MCP and unknown tools), Bash effects (cat, cp, tar, base64,
+#   redirections, `source`, links), recursive readers (grep -r, rg, tar, zip, cp -r, rsync)
+#   over a directory holding one (input.secrets_below), `git show REV:path`, environment dumps
+#   (`env`, `printenv`, `export -p`, `declare -x`, `set`), credential-printing commands, and
+#   Glob/Grep patterns hunting for secrets. Opaque reads (inline interpreter code, `$(…)`
+#   operands, commands computed at run time) answer `on_uncertain`. Reasons mask the file name.
 # custom:
 #   severity: HIGH
 #   id: GLOBAL-BUILTIN-SENSITIVE-DATA
 #   routing:
 #     required_events: ["PreToolUse"]
-#     required_tools: ["Read", "Grep", "Glob", "WebFetch", "Edit", "Bash", "ApplyPatch", "Task"]
+#     required_tools: ["*"]
 package cupcake.policies.builtins.sensitive_data_protection
 
-import data.cupcake.system.commands
+import data.cupcake.system.effects
 import data.cupcake.system.paths
+import data.cupcake.system.tables
 import rego.v1
 
 config := object.get(input, ["builtin_config", "sensitive_data_protection"], {})
 
 message := object.get(config, "message", "Blocked access to potentially sensitive file")
 
-extra := [paths.compile(p, object.get(config, "home", ""), input.cwd) |
+on_uncertain := object.get(config, "on_uncertain", "ask")
+
+extra := [paths.compile(p, input.cwd) |
 	some p in object.get(config, "additional_patterns", [])
 	is_string(p)
 	p != ""
 ]
 
-# Lower-cased path regexes of sensitive files.
-sensitive_res := [
-	`(^|/)\.env(\.[^/]*)?$`, `(^|/)[^/]*\.env$`, `(^|/)\.envrc$`,
-	`\.(pem|key|p12|pfx|jks|keystore|ppk|asc|gpg|kdbx)$`,
-	`(^|/)id_(rsa|dsa|ecdsa|ed25519)$`, `/\.ssh/`, `/\.gnupg/`,
-	`/\.aws/(credentials|config)$`, `/\.config/gcloud/`, `/\.azure/`, `(^|/)\.?kubeconfig$`, `/\.kube/config$`, `/\.docker/config\.json$`,
-	`(^|/)\.(npmrc|pypirc|netrc|git-credentials|pgpass|my\.cnf)$`, `/\.gem/credentials$`, `/\.cargo/credentials(\.toml)?$`,
-	`(^|/)[^/]*(secret|credential|password|passwd|api[_-]?key|private[_-]?key|token)s?[^/]*\.(json|ya?ml|toml|ini|cfg|conf|txt|env|xml|properties|csv)$`,
-	`(^|/)[^/]*(secret|credential|password|passwd|api[_-]?key|token)s?$`,
-	`\.(sqlite3?|db)$`,
-]
+# ------------------------------------------------------------------------------ what is sensitive
 
-# Example/template files document variable names, not values.
-harmless(path) if regex.match(`\.(example|sample|template|dist|tmpl)$`, lower(path))
+ext(name) := parts[count(parts) - 1] if {
+	parts := split(name, ".")
+	count(parts) > 1
+} else := ""
 
-harmless(path) if endswith(lower(path), ".pub")
+harmless(name) if ext(name) in tables.sdp_harmless_exts
+
+# credentials.example.json, secrets.sample.yaml, .env.template.local …
+harmless(name) if {
+	some e in tables.sdp_harmless_exts
+	e != "pub"
+	contains(name, concat("", [".", e, "."]))
+}
+
+sensitive_name(name) if name == ".env"
+
+sensitive_name(name) if startswith(name, ".env.")
+
+sensitive_name(name) if endswith(name, ".env")
+
+sensitive_name(name) if name in tables.sdp_secret_names
+
+# id_rsa_work, id_ed25519_github, … (their .pub halves are harmless)
+sensitive_name(name) if {
+	some k in ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
+	startswith(name, k)
+}
+
+sensitive_name(name) if ext(name) in tables.sdp_key_exts
+
+sensitive_name(name) if {
+	some w in tables.sdp_secret_words
+	contains(name, w)
+	word_file(name, w)
+}
+
+word_file(name, _) if ext(name) in tables.sdp_text_exts
+
+word_file(name, w) if endswith(name, w)
+
+word_file(name, w) if endswith(name, concat("", [w, "s"]))
 
 sensitive(path) if {
-	not harmless(path)
-	some re in sensitive_res
-	regex.match(re, lower(path))
+	name := lower(effects.basename(path))
+	not harmless(name)
+	sensitive_name(name)
+}
+
+sensitive(path) if {
+	lp := concat("", [lower(path), "/"])
+	some d in tables.sdp_secret_dirs
+	contains(lp, d)
+	not harmless(lower(effects.basename(path)))
 }
 
 sensitive(path) if {
@@ -59,59 +99,171 @@ sensitive(path) if {
 }
 
 mask(path) := m if {
-	name := lower(regex.replace(path, `^.*/`, ""))
-	masks := [x | some [needle, x] in [["key", "[REDACTED-KEY-FILE]"], ["secret", "[REDACTED-SECRET-FILE]"], ["credential", "[REDACTED-CREDENTIAL-FILE]"], ["token", "[REDACTED-TOKEN-FILE]"], [".env", "[REDACTED-ENV-FILE]"], ["password", "[REDACTED-PASSWORD-FILE]"]]; contains(name, needle)]
+	name := lower(effects.basename(path))
+	masks := [x | some [needle, x] in tables.sdp_mask_words; contains(lower(path), needle)]
 	m := first_or(masks, name)
 }
 
 first_or(masks, name) := masks[0] if count(masks) > 0
 
-else := sprintf("[SENSITIVE-FILE: *.%s]", [ext]) if {
-	parts := split(name, ".")
-	count(parts) > 1
-	ext := parts[count(parts) - 1]
-} else := "[SENSITIVE-FILE]"
+else := concat("", ["[SENSITIVE-FILE: *.", ext(name), "]"]) if ext(name) != ""
 
-decision(detail) := {"rule_id": "GLOBAL-BUILTIN-SENSITIVE-DATA", "reason": sprintf("%s (sensitive_data_protection: %s)", [message, detail]), "severity": "HIGH"}
+else := "[SENSITIVE-FILE]"
 
-pre if input.hook_event_name == "PreToolUse"
-
-deny contains decision(sprintf("%s on %s", [input.tool_name, mask(path)])) if {
-	pre
-	input.tool_name in {"Read", "Grep", "Edit", "WebFetch", "ApplyPatch"}
-	some path in {p | p := input.resolved_file_path} | {p | some p in object.get(input, "affected_files", [])}
-	sensitive(path)
+decision(detail) := {
+	"rule_id": "GLOBAL-BUILTIN-SENSITIVE-DATA",
+	"reason": concat("", [message, " (sensitive_data_protection: ", detail, ")"]),
+	"severity": "HIGH",
 }
 
+# ------------------------------------------------------------------------------ paths touched
+
+deny contains decision(concat("", [input.tool_name, " ", t.access, " of ", mask(t.path)])) if {
+	some t in effects.targets
+	sensitive(t.path)
+}
+
+# grep -r / rg / tar / zip / cp -r over a directory that holds a secret.
+recursive(c) if c.name in {"rg", "ag", "ack", "tar", "zip", "7z", "rsync", "cpio", "ugrep", "sift", "pt"}
+
+recursive(c) if {
+	c.name in {"grep", "egrep", "fgrep", "zgrep", "cp", "scp", "find"}
+	some a in effects.args(c)
+	recursive_flag(c.name, a)
+}
+
+recursive_flag(_, a) if a in {"-r", "-R", "--recursive", "-a", "--archive", "-rf", "-Rf", "-fr", "-rn", "-Rn", "-ri", "-Ri", "-rl", "-Rl", "-exec", "-execdir", "--dereference-recursive"}
+
+recursive_flag(name, a) if {
+	name != "find"
+	startswith(a, "-")
+	not startswith(a, "--")
+	some f in ["r", "R"]
+	contains(a, f)
+}
+
+deny contains decision(concat("", ["`", c.name, "` reads a directory holding ", mask(f)])) if {
+	some c in effects.commands
+	recursive(c)
+	some dir, files in object.get(input, "secrets_below", {})
+	reads_dir(c, dir)
+	some f in files
+	sensitive(f)
+}
+
+reads_dir(_, dir) if {
+	some t in effects.reads
+	t.path == dir
+}
+
+reads_dir(c, dir) if {
+	c.name in tables.sdp_cwd_searchers
+	c.cwd == dir
+	count([a | some a in effects.args(c); not startswith(a, "-")]) <= 1
+}
+
+# git show REV:path, git cat-file -p REV:path
+deny contains decision(concat("", ["git ", g.subcommand, " prints ", mask(p)])) if {
+	some g in effects.git
+	g.subcommand in {"show", "cat-file", "grep", "archive", "diff", "log", "blame"}
+	some a in g.args
+	is_string(a)
+	parts := split(a, ":")
+	count(parts) > 1
+	p := concat(":", array.slice(parts, 1, count(parts)))
+	p != ""
+	sensitive(concat("/", [input.cwd, p]))
+}
+
+# git diff/log/blame/show of a secret file given as a path (tracked or `--no-index`).
+deny contains decision(concat("", ["git ", g.subcommand, " prints ", mask(p)])) if {
+	some g in effects.git
+	g.subcommand in {"show", "diff", "log", "blame", "grep", "annotate", "format-patch", "archive"}
+	some a in g.args
+	is_string(a)
+	not startswith(a, "-")
+	p := concat("/", [object.get(effects.commands[g.command], "cwd", input.cwd), a])
+	sensitive(p)
+}
+
+deny contains decision("the command dumps the environment, which holds secrets") if {
+	"env_dump" in effects.facts
+}
+
+deny contains decision(concat("", ["`", c.name, "` prints credentials"])) if {
+	some c in effects.commands
+	some needed in tables.sdp_credential_commands[c.name]
+	words := {a | some a in effects.args(c)}
+	every w in needed {
+		w in words
+	}
+	not env_runs_program(c)
+}
+
+# `env FOO=1 prog` runs a program (peeled by the analysis); bare `env` prints everything.
+env_runs_program(c) if {
+	c.name == "env"
+	some a in effects.args(c)
+	not contains(a, "=")
+	not startswith(a, "-")
+}
+
+deny contains decision(concat("", ["git config prints ", w])) if {
+	some g in effects.git
+	g.subcommand == "config"
+	some a in g.args
+	is_string(a)
+	some w in ["token", "password", "credential"]
+	contains(lower(a), w)
+}
+
+# ------------------------------------------------------------------------------ search tools
+
 deny contains decision("search pattern that could discover sensitive files") if {
-	pre
+	effects.pre
 	input.tool_name in {"Glob", "Grep"}
 	some key in ["pattern", "include"]
 	glob_key(key)
-	regex.match(`(?i)secret|credential|token|password|\.env|\.key|\.pem|apikey|api_key|id_rsa|id_ed25519|\.sqlite|\.db\b|\.ssh|\.aws`, input.tool_input[key])
-}
-
-command := input.tool_input.command if {
-	pre
-	input.tool_name == "Bash"
-	is_string(input.tool_input.command)
-}
-
-deny contains decision(sprintf("the command accesses %s", [mask(dir)])) if {
-	command
-	some dir in object.get(input, "affected_parent_directories", [])
-	sensitive(dir)
-}
-
-deny contains decision("the command prints credentials") if {
-	regex.match(`(?i)security\s+(find-generic-password|find-internet-password|dump-keychain)|gpg\s+(.*\s)?--export-secret|ssh-add\s+-L|aws\s+configure\s+(get|export-credentials)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+(print-access-token|print-identity-token)|az\s+account\s+get-access-token|kubectl\s+config\s+view\s+.*--raw|gh\s+auth\s+token|printenv|(^|[;&|]\s*)env\s*($|[;&|])|git\s+config\s+(--get|--list|-l)\b.*(token|password|credential)`, command)
-}
-
-deny contains decision("inline script names a sensitive file") if {
-	commands.inline_script(command)
-	regex.match(`(?i)(^|[^a-z0-9_])\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/credentials|\.netrc|\.pem\b|\.git-credentials`, command)
+	raw := input.tool_input[key]
+	is_string(raw)
+	text := lower(raw)
+	some h in tables.sdp_hunting
+	contains(text, h)
 }
 
 glob_key("include") := true
 
 glob_key("pattern") if input.tool_name == "Glob"
+
+# MCP search tools (`filesystem_search_files {path, pattern}`) hunting for secrets by name.
+deny contains decision("search pattern that could discover sensitive files") if {
+	effects.pre
+	not input.tool_name in {"Glob", "Grep", "Bash"}
+	some w in ["search", "find", "glob", "list"]
+	contains(lower(input.tool_name), w)
+	some key in ["pattern", "glob", "include", "name", "filename"]
+	raw := input.tool_input[key]
+	is_string(raw)
+	text := lower(raw)
+	some h in tables.sdp_hunting
+	contains(text, h)
+}
+
+# ------------------------------------------------------------------------------ uncertainty
+
+uncertain contains r if some r in effects.uncertain_read
+
+uncertain contains concat("", ["`", u.command, "` names ", mask(u.path), "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	sensitive(u.path)
+}
+
+deny contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "deny"
+	count(uncertain) > 0
+}
+
+ask contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "ask"
+	count(uncertain) > 0
+}

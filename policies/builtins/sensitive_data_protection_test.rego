@@ -3,51 +3,90 @@ package cupcake.policies.builtins.sensitive_data_protection_test
 import data.cupcake.policies.builtins.sensitive_data_protection as sd
 import rego.v1
 
-cfg := {"sensitive_data_protection": {"additional_patterns": ["config/prod/*.yml"], "home": "/home/u"}}
+cfg := {"sensitive_data_protection": {"additional_patterns": ["*.vault"]}}
 
-ev(tool, args, extra) := object.union({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": tool, "tool_input": args, "builtin_config": cfg}, extra)
+no_effects := {"reads": [], "writes": [], "deletes": [], "links": [], "executes": []}
 
-read(path) := ev("Read", {"filePath": path}, {"resolved_file_path": path})
+tool(name, path, access) := {
+	"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": name, "tool_input": {},
+	"tool_paths": [{"path": path, "original": path, "arg": "args.filePath", "access": access}], "builtin_config": cfg,
+}
+
+bash(source, commands, effects, extra) := object.union({
+	"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": source},
+	"tool_paths": [], "builtin_config": cfg,
+	"shell": {
+		"version": 1, "source": source, "cwd": "/p", "parsed": true, "commands": commands,
+		"effects": object.union(no_effects, effects), "patterns": no_effects,
+		"opaque": object.get(extra, "opaque", []), "git": object.get(extra, "git", []), "facts": object.get(extra, "facts", []),
+	},
+}, object.remove(extra, ["opaque", "git", "facts"]))
+
+cmd(argv) := {"name": argv[0], "argv": argv, "wrappers": [], "cwd": "/p", "redirects": [], "origin": "command", "depth": 0, "opaque": []}
 
 denied(e) if count(sd.deny) > 0 with input as e
 
-test_sensitive_files_denied if {
-	every path in ["/p/.env", "/p/.env.local", "/p/prod.env", "/home/u/.ssh/id_rsa", "/home/u/.aws/credentials", "/p/certs/server.key",
-		"/p/tls.pem", "/home/u/.netrc", "/p/secrets.yaml", "/p/config/credentials.json", "/p/app.sqlite3", "/home/u/.kube/config",
-		"/p/config/prod/db.yml", "/p/api_token"] {
-		denied(read(path))
+secrets := [
+	"/p/.env", "/p/.env.local", "/p/prod.env", "/home/u/.ssh/id_rsa", "/home/u/.ssh/config", "/p/server.pem", "/p/tls.key",
+	"/home/u/.aws/credentials", "/home/u/.config/gcloud/application_default_credentials.json", "/home/u/.kube/config",
+	"/home/u/.netrc", "/home/u/.git-credentials", "/p/db.sqlite3", "/p/secrets/key.txt", "/p/config/api_keys.yaml",
+	"/p/x.vault", "/home/u/.docker/config.json", "/p/client_secret.json", "/p/.npmrc",
+]
+
+ordinary := ["/p/config/credentials.example.json", "/p/README.md", "/p/src/app.py", "/p/.env.example", "/p/src/tokenizer.py", "/home/u/.ssh2", "/p/keys.py", "/p/id_rsa.pub", "/p/docs/passwords.md"]
+
+test_every_tool_and_access if {
+	every path in secrets {
+		every t in ["Read", "Write", "Edit", "filesystem_read_file", "ApplyPatch"] {
+			denied(tool(t, path, "read"))
+			denied(tool(t, path, "write"))
+		}
+		denied(bash("…", [], {"reads": [path]}, {}))
+		denied(bash("…", [], {"links": [path, "/tmp/x"]}, {}))
+	}
+	every path in ordinary {
+		not denied(tool("Read", path, "read"))
+		not denied(bash("…", [], {"reads": [path]}, {}))
 	}
 }
 
-test_ordinary_files_allowed if {
-	every path in ["/p/src/tokenizer.py", "/p/src/auth.ts", "/p/.env.example", "/p/README.md", "/home/u/.ssh/id_rsa.pub",
-		"/p/docs/password-reset.md", "/p/config/dev/db.yml", "/p/keyboard.c"] {
-		not denied(read(path))
+test_recursive_readers_over_a_directory_with_secrets if {
+	below := {"secrets_below": {"/p": ["/p/.env", "/p/.gitignore"]}}
+	every argv in [["grep", "-r", "API", "."], ["rg", "API"], ["tar", "cf", "-", "."], ["cp", "-r", ".", "/tmp/x"], ["grep", "-Rn", "x", "."]] {
+		denied(bash("…", [cmd(argv)], {"reads": ["/p"]}, below))
 	}
+	not denied(bash("…", [cmd(["grep", "-r", "TODO", "src"])], {"reads": ["/p/src"]}, {"secrets_below": {"/p/src": ["/p/src/.gitkeep"]}}))
+	not denied(bash("…", [cmd(["ls", "-la"])], {"reads": ["/p"]}, below))
 }
 
-test_masked_reason if {
-	some d in sd.deny with input as read("/p/.env")
-	d.reason == "Blocked access to potentially sensitive file (sensitive_data_protection: Read on [REDACTED-ENV-FILE])"
-	some d2 in sd.deny with input as read("/p/tls.pem")
-	d2.reason == "Blocked access to potentially sensitive file (sensitive_data_protection: Read on [SENSITIVE-FILE: *.pem])"
+test_git_show_and_env_dumps if {
+	denied(bash("git show HEAD:.env", [cmd(["git", "show", "HEAD:.env"])], {}, {"git": [{"command": 0, "subcommand": "show", "args": ["HEAD:.env"], "hooks_disabled": false, "reasons": [], "config": {}}]}))
+	not denied(bash("git show HEAD:src/a.py", [cmd(["git", "show", "HEAD:src/a.py"])], {}, {"git": [{"command": 0, "subcommand": "show", "args": ["HEAD:src/a.py"], "hooks_disabled": false, "reasons": [], "config": {}}]}))
+	denied(bash("export -p", [cmd(["export", "-p"])], {}, {"facts": ["env_dump"]}))
+	denied(bash("printenv", [cmd(["printenv"])], {}, {}))
+	denied(bash("env", [cmd(["env"])], {}, {}))
+	not denied(bash("env A=1 make", [cmd(["make"])], {}, {}))
+	denied(bash("aws configure get x", [cmd(["aws", "configure", "get", "aws_secret_access_key"])], {}, {}))
+	denied(bash("gh auth token", [cmd(["gh", "auth", "token"])], {}, {}))
+	not denied(bash("gh pr list", [cmd(["gh", "pr", "list"])], {}, {}))
 }
 
-test_glob_and_grep_patterns if {
-	denied(ev("Glob", {"pattern": "**/.env*"}, {}))
-	denied(ev("Glob", {"pattern": "**/*secret*"}, {}))
-	denied(ev("Grep", {"pattern": "x", "include": "*.pem"}, {}))
-	not denied(ev("Glob", {"pattern": "**/*.ts"}, {}))
-	not denied(ev("Grep", {"pattern": "password", "include": "*.py"}, {}))
+test_search_patterns if {
+	denied(object.union(tool("Glob", "/p", "read"), {"tool_input": {"pattern": "**/.env*"}}))
+	denied(object.union(tool("Grep", "/p", "read"), {"tool_input": {"pattern": "x", "include": "*.pem"}}))
+	not denied(object.union(tool("Glob", "/p", "read"), {"tool_input": {"pattern": "src/**/*.py"}}))
 }
 
-test_bash if {
-	every case in [["cat .env", ["/p/.env"]], ["cp ~/.aws/credentials /tmp/x", ["/home/u/.aws/credentials", "/tmp/x"]],
-		["security find-generic-password -s x -w", []], ["aws configure get aws_secret_access_key", []],
-		["gcloud auth print-access-token", []], ["python3 -c \"print(open('.env').read())\"", []], ["printenv", []]] {
-		denied(ev("Bash", {"command": case[0]}, {"affected_parent_directories": case[1]}))
-	}
-	every case in [["ls -la", []], ["cat src/app.py", ["/p/src/app.py"]], ["grep -r TOKEN src", ["/p/src"]]] {
-		not denied(ev("Bash", {"command": case[0]}, {"affected_parent_directories": case[1]}))
-	}
+test_uncertain_reads_ask if {
+	e := bash("python3 -c \"print(open('.e'+'nv').read())\"", [cmd(["python3", "-c", "…"])], {}, {"opaque": [{"kind": "command", "reason": "inline python code", "command": 0}]})
+	count(sd.ask) == 1 with input as e
+	e2 := bash("cat $(ls)", [cmd(["cat", null])], {}, {"opaque": [{"kind": "reads", "reason": "operand $(ls)", "command": 0}]})
+	count(sd.ask) == 1 with input as e2
+	e3 := bash("echo hi > $(f)", [cmd(["echo", "hi"])], {}, {"opaque": [{"kind": "writes", "reason": "redirect target $(f)", "command": 0}]})
+	count(sd.ask) == 0 with input as e3
+}
+
+test_reason_masks_the_name if {
+	some d in sd.deny with input as tool("Read", "/p/.env", "read")
+	d.reason == "Blocked access to potentially sensitive file (sensitive_data_protection: Read read of [REDACTED-ENV-FILE])"
 }

@@ -206,32 +206,3 @@ else := false if {
 } else := true
 
 read_only(command) if analyze(command).read_only
-
-# Directories a destructive simple command operates on: its operands resolved lexically against
-# `base` (the destination of mv skipped), plus the engine's resolved operands `resolved`
-# (symlinks followed) when a command removes or changes modes and no `cd` moves the directory.
-# Glob words are left to paths.glob_reaches, which knows that `*` skips dot names.
-destructive_targets(a, base, resolved) := lexical | engine if {
-	lexical := {dir |
-		some s in a.segments
-		s.destructive
-		some i, word in s.words
-		i > 0
-		not startswith(word, "-")
-		not move_destination(s, i)
-		not regex.match(`[*?\[]`, word)
-		dir := data.cupcake.system.paths.dir_form(data.cupcake.system.paths.lexical(word, base))
-	}
-	engine := {dir |
-		some s in a.segments
-		s.removes
-		not a.changes_directory
-		count(a.glob_words) == 0
-		some dir in resolved
-	}
-}
-
-move_destination(s, i) if {
-	s.verb == "mv"
-	i == count(s.words) - 1
-}

@@ -4,105 +4,72 @@
 # description: >-
 #   A configured path pattern (protected_paths.paths, rulebook_security_guardrails.protected_paths,
 #   system_protection.additional_paths, sensitive_data_protection.additional_patterns) is matched
-#   against absolute, symlink-free paths (resolved_file_path, affected_files,
-#   affected_parent_directories), case-insensitively:
+#   against absolute, symlink-free paths (input.tool_paths, input.shell.effects), case-insensitively:
 #     /abs/x or /abs/x/   the path itself and everything below it
 #     rel/x or rel/x/     a `/rel/x` component sequence anywhere (a bare name `x` = any file or
 #                         directory named x), and everything below it; a leading `./` is ignored
-#     patterns with * ?   glob: `*` any characters (also `/`), `?` one character other than `/`;
-#                         anchored at the start when absolute, at any `/` when relative; a match
-#                         also covers everything below it
+#     patterns with * ?   glob, component by component: `*` any characters within one component,
+#                         `?`/`[…]` as in the shell; anchored at `/` when absolute, at any
+#                         component when relative; a match also covers everything below it
 #   `~` is expanded by cupcake_py/engine/builtin_config.py before policies see a pattern.
-#   `compile(pattern, home, cwd)` turns a pattern into regexes once; policies keep the compiled
-#   list in a rule (one computation per evaluation) and match with one regex call per path.
+#   Plain string builtins only (no regex): `compile` once per pattern, then `matches` per path.
+#   `glob_overlaps` decides whether a shell glob of a command (input.shell.patterns, absolute)
+#   can expand to the pattern's file, something below it or (for deletes) one of its ancestors:
+#   `src/*.py` never overlaps `*.lock`; `sec*` overlaps `secrets/`.
 package cupcake.system.paths
 
 import rego.v1
 
-import data.cupcake.system.commands
-
 # The pattern without `./` and trailing `/`, lower-cased.
 normalize(pattern) := trim_right(trim_prefix(lower(pattern), "./"), "/")
 
-# (Native string checks, not a regex: this runs once per configured pattern.)
-is_glob(pattern) := true if {
-	some wildcard in ["*", "?", "["]
-	contains(pattern, wildcard)
-} else := false
+is_glob(s) if contains(s, "*")
 
-# Word boundaries for finding a path inside (lower-cased) command text.
-before := `(^|[^a-z0-9_.~$-])`
+is_glob(s) if contains(s, "?")
 
-after := `($|[^a-z0-9_.-])`
+is_glob(s) if contains(s, "[")
 
-# {pattern, glob, norm, absolute, path_re, text_re, location}:
-#   norm      the normalized pattern; absolute: it starts with `/`
-#   path_re   matches an absolute lower-cased path that is the pattern's file/dir or below it
-#             (used for glob patterns; plain ones are matched with string functions)
-#   text_re   finds the pattern written in a command (also as ~/…, $HOME/…, ${HOME}/… under home)
-#   location  where the pattern lives (relative patterns below cwd), cut before any wildcard
-compile(pattern, home, cwd) := c if {
+glob_flag(s) := true if is_glob(s)
+
+else := false
+
+# {pattern, norm, glob, absolute, parts, location, anchored}: parts are the pattern's components (the
+# first is "" when absolute); location is where the pattern lives (relative ones below cwd),
+# cut before the first wildcard component; anchored: parts below cwd for relative patterns.
+compile(pattern, cwd) := c if {
 	norm := normalize(pattern)
 	norm != ""
-	glob := is_glob(norm)
 	absolute := startswith(norm, "/")
-	escaped := commands.regex_escape(norm)
+	parts := split(norm, "/")
 	c := {
 		"pattern": pattern,
-		"glob": glob,
 		"norm": norm,
+		"glob": glob_flag(norm),
 		"absolute": absolute,
-		"path_re": path_regex(escaped, glob, absolute),
-		"text_re": text_regex(norm, escaped, glob, home),
-		"location": location_of(norm, absolute, cwd),
+		"parts": parts,
+		"location": location_of(parts, absolute, cwd),
+		"anchored": anchored(parts, absolute, cwd),
 	}
 }
 
-compile(pattern, _, _) := {"pattern": pattern, "glob": true, "norm": "", "absolute": false, "path_re": `^$a`, "text_re": `^$a`, "location": "/\u0000"} if normalize(pattern) == ""
+location_of(parts, true, _) := literal_prefix(parts)
 
-# `*` any characters, `?` one non-slash character, `[…]` kept.
-glob_fragment(escaped) := replace(replace(unbracket(escaped), `\*`, `.*`), `\?`, `[^/]`)
+location_of(parts, false, cwd) := trim_right(concat("/", [trim_right(lower(cwd), "/"), literal_prefix(parts)]), "/")
 
-unbracket(escaped) := regex.replace(regex.replace(escaped, `\\\[!([^\\]*)\\\]`, `[^$1]`), `\\\[([^\\]*)\\\]`, `[$1]`)
+anchored(parts, true, _) := parts
 
-path_regex(escaped, false, true) := concat("", ["^", escaped, "(/.*)?$"])
+anchored(parts, false, cwd) := array.concat(split(trim_right(lower(cwd), "/"), "/"), parts)
 
-path_regex(escaped, false, false) := concat("", ["/", escaped, "(/|$)"])
+literal_prefix(parts) := concat("/", array.slice(parts, 0, first_glob(parts)))
 
-path_regex(escaped, true, true) := concat("", ["^", glob_fragment(escaped), "(/.*)?$"])
-
-path_regex(escaped, true, false) := concat("", ["(^|/)", glob_fragment(escaped), "(/.*)?$"])
-
-text_regex(norm, escaped, false, home) := concat("", [before, "(", concat("|", home_forms(norm, escaped, home)), ")", after])
-
-text_regex(_, escaped, true, _) := concat("", [before, text_glob(escaped), after])
-
-text_glob(escaped) := replace(replace(unbracket(escaped), `\*`, `[^\s'"|;&<>]*`), `\?`, `[^\s'"|;&<>/]`)
-
-home_forms(norm, escaped, home) := [escaped, concat("", [`~`, rest]), concat("", [`\$home`, rest]), concat("", [`\$\{home\}`, rest])] if {
-	h := trim_right(lower(home), "/")
-	h != ""
-	startswith(norm, concat("", [h, "/"]))
-	rest := commands.regex_escape(substring(norm, count(h), -1))
-} else := [escaped]
-
-location_of(norm, true, _) := cut_glob(norm)
-
-location_of(norm, false, cwd) := cut_glob(concat("/", [trim_right(lower(cwd), "/"), norm]))
-
-cut_glob(p) := trim_right(p, "/") if not is_glob(p)
-
-cut_glob(p) := trim_right(regex.replace(p, `[*?\[].*$`, ""), "/") if is_glob(p)
+first_glob(parts) := min([i | some i, p in parts; is_glob(p)]) if {
+	some p in parts
+	is_glob(p)
+} else := count(parts)
 
 # --------------------------------------------------------------------------- matching
 
-# `path` (absolute) is the compiled pattern's file/directory or lies below it. Plain patterns
-# are string checks (the same sets of paths as their path_re; no regex work on the host).
-matches(path, c) if {
-	c.glob
-	regex.match(c.path_re, lower(path))
-}
-
+# `path` (absolute) is the compiled pattern's file/directory or lies below it.
 matches(path, c) if {
 	not c.glob
 	c.absolute
@@ -115,70 +82,166 @@ matches(path, c) if {
 	contains(concat("", [lower(path), "/"]), concat("", ["/", c.norm, "/"]))
 }
 
-# The command text names the pattern.
-mentioned(text, c) if regex.match(c.text_re, lower(text))
+matches(path, c) if {
+	c.glob
+	comps := split(lower(path), "/")
+	some j in starts(c, count(comps))
+	every i, g in c.parts {
+		comp_match(g, comps[j + i])
+	}
+}
 
-# `dir` (a directory an operation changes) strictly contains the pattern's location, so the
-# operation (rm -rf dir/*, chmod -R, mv dir …) reaches the protected path.
-contains_protected(dir, c) if {
-	d := trim_right(lower(dir), "/")
-	d != c.location
-	within(c.location, d)
+# Where the pattern's first component may sit among `n` path components.
+starts(c, n) := [0] if {
+	c.absolute
+	n >= count(c.parts)
+}
+
+starts(c, n) := numbers.range(1, n - count(c.parts)) if {
+	not c.absolute
+	n > count(c.parts)
 }
 
 within(path, dir) if path == dir
 
 within(path, dir) if startswith(path, concat("", [dir, "/"]))
 
-within(_, "") := true
+within(_, "/") := true
 
-# A shell glob word (`secre*`, `./*`, `../.c*/x`, `.cup*/**`) used in `base` can expand to the
-# pattern's location, one of its ancestors or something inside it: the glob's first k
-# components match the location's first k components, k = the shorter of the two. Like the
-# shell, a wildcard at the start of a name never matches a leading dot (`*` does not reach
-# `.cupcake`); `**` counts as one component.
-glob_reaches(word, base, c) if {
-	gparts := split(dir_form(lexical(word, base)), "/")
-	lparts := split(c.location, "/")
-	k := min([count(gparts), count(lparts)])
-	k >= 2
-	g := concat("/", array.slice(gparts, 0, k))
-	regex.match(concat("", ["^", shell_glob_regex(lower(g)), "$"]), concat("/", array.slice(lparts, 0, k)))
+# `dir` is the pattern's location or one of its ancestors (a recursive delete, move or mode
+# change of `dir` reaches the protected path).
+ancestor_of(dir, c) if within(c.location, trim_right(lower(dir), "/"))
+
+ancestor_of("/", _) := true
+
+# ---------------------------------------------------------------------- component globs
+
+# One path component against one glob component.
+comp_match(g, s) if {
+	not is_glob(g)
+	g == s
 }
 
-shell_glob_regex(g) := r if {
-	escaped := replace(unbracket(commands.regex_escape(g)), `\*\*`, `\*`)
-	r1 := replace(escaped, `/\*`, `/([^/.][^/]*)?`)
-	r2 := replace(r1, `\*`, `[^/]*`)
-	r3 := replace(r2, `/\?`, `/[^/.]`)
-	r := replace(r3, `\?`, `[^/]`)
+comp_match(g, s) if {
+	contains(g, "*")
+	not contains(g, "?")
+	not contains(g, "[")
+	star_match(split(g, "*"), s)
 }
 
-# --------------------------------------------------------------------------- lexical paths
-
-# Lexical normal form of `word` relative to `base`: absolute, `.` and `..` applied (up to eight
-# levels), ending with `/`. Symlinks are not resolved (the engine's resolved paths cover those).
-lexical(word, base) := normal(concat("", [join_base(trim(word, `'"`), base), "/"]))
-
-# Only paths with `/.` or `//` need collapsing (regex work on the host); others are normal.
-normal(p) := p if not regex.match(`/\.|//`, p)
-
-else := collapse(collapse(collapse(collapse(collapse(collapse(collapse(collapse(p))))))))
-
-join_base(w, _) := w if startswith(w, "/")
-
-join_base(w, base) := concat("/", [trim_right(base, "/"), w]) if not startswith(w, "/")
-
-collapse(p) := p if not regex.match(`/\.\.?/|//`, p)
-
-else := r if {
-	a := regex.replace(p, `/(\./)+`, "/")
-	b := regex.replace(a, `//+`, "/")
-	c := regex.replace(b, `^/\.\./`, "/")
-	r := regex.replace(c, `/[^/]+/\.\./`, "/")
+comp_match(g, s) if {
+	not star_only(g)
+	is_glob(g)
+	glob.match(g, [], s)
 }
 
-# lexical() output without the trailing `/` ("/" stays "/").
-dir_form(p) := "/" if p == "/"
+star_only(g) if {
+	not contains(g, "?")
+	not contains(g, "[")
+}
 
-dir_form(p) := trim_right(p, "/") if p != "/"
+star_match(pieces, s) if {
+	startswith(s, pieces[0])
+	endswith(s, pieces[count(pieces) - 1])
+	count(s) >= sum([count(p) | some p in pieces])
+	every p in pieces {
+		contains(s, p)
+	}
+}
+
+# A shell glob component (leading `*`/`?` never match a leading dot) against a literal one.
+shell_comp_match(g, s) if {
+	startswith(s, ".")
+	not startswith(g, "*")
+	not startswith(g, "?")
+	not startswith(g, "[")
+	comp_match(g, s)
+}
+
+shell_comp_match(g, s) if {
+	not startswith(s, ".")
+	comp_match(g, s)
+}
+
+# ---------------------------------------------------------------------- glob overlap
+
+# Two components can name the same entry: `a` a component of a command's shell glob, `b` one
+# of the protected pattern (or of its location).
+pair_ok(a, b) if {
+	not is_glob(a)
+	not is_glob(b)
+	a == b
+}
+
+pair_ok(a, b) if {
+	is_glob(a)
+	not is_glob(b)
+	shell_comp_match(a, b)
+}
+
+pair_ok(a, b) if {
+	not is_glob(a)
+	is_glob(b)
+	comp_match(b, a)
+}
+
+pair_ok(a, b) if {
+	is_glob(a)
+	is_glob(b)
+	heads_ok(lit_head(a), lit_head(b))
+	tails_ok(lit_tail(a), lit_tail(b))
+}
+
+heads_ok(x, y) if startswith(x, y)
+
+heads_ok(x, y) if startswith(y, x)
+
+tails_ok(x, y) if endswith(x, y)
+
+tails_ok(x, y) if endswith(y, x)
+
+lit_head(g) := split(split(split(g, "*")[0], "?")[0], "[")[0]
+
+lit_tail(g) := t if {
+	pieces := split(g, "*")
+	last := pieces[count(pieces) - 1]
+	not contains(last, "?")
+	not contains(last, "[")
+	t := last
+} else := ""
+
+# The command glob `gpath` (absolute) can expand to the protected pattern's file, below it or,
+# when it is shorter, to one of its ancestors. Relative patterns are anchored at cwd here:
+# deeper matches exist on disk and so are in the expanded effects already.
+glob_overlaps(gpath, c) if {
+	gs := split(lower(gpath), "/")
+	not "**" in gs
+	k := min([count(gs), count(c.anchored)])
+	every i in numbers.range(0, k - 1) {
+		pair_ok(gs[i], c.anchored[i])
+	}
+}
+
+# `dir/**/name`: the part before `**` is a prefix as above; unless it already reaches into the
+# protected path, the last component must be able to name the protected path's last component
+# (files below a protected directory that match exist on disk, so they are in the expanded
+# effects already).
+glob_overlaps(gpath, c) if {
+	gs := split(lower(gpath), "/")
+	some idx, g in gs
+	g == "**"
+	k := min([idx, count(c.anchored)])
+	every i in numbers.range(0, k - 1) {
+		pair_ok(gs[i], c.anchored[i])
+	}
+	below_or_named(gs, idx, c.anchored)
+}
+
+# The part before `**` already reaches into the protected path (`.cup*/**/*.rego`) …
+below_or_named(_, idx, anchored) if idx >= count(anchored)
+
+# … or the last component can name the protected path's last component (`**/*.lock`).
+below_or_named(gs, idx, anchored) if {
+	idx < count(anchored)
+	pair_ok(gs[count(gs) - 1], anchored[count(anchored) - 1])
+}

@@ -75,7 +75,7 @@ def source_compiler() -> Any:
 
 
 def _policy(case: dict[str, Any], mode: Mode) -> Any:
-    from cupcake_py.plan import ir
+    from cupcake_py import ir
 
     if mode == "plan":
         return ir.load(case["plan"])

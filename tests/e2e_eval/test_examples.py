@@ -14,7 +14,7 @@ from cupcake_py.harness.opencode.examples import Case, Outcome, examples_dir, lo
 CASES = load_cases()
 PROJECT_CASES = [c for c in CASES if c.project == "project"]
 # rule ids of the shipped builtins (always_inject answers with context, not a rule id)
-BUILTIN_RULE_IDS = {"BUILTIN-PROTECTED-PATHS", "BUILTIN-PROTECTED-PATHS-PARENT", "BUILTIN-PROTECTED-PATHS-SCRIPT",
+BUILTIN_RULE_IDS = {"BUILTIN-PROTECTED-PATHS", "BUILTIN-PROTECTED-PATHS-PARENT", "BUILTIN-PROTECTED-PATHS-UNCERTAIN",
                     "BUILTIN-RULEBOOK-SECURITY", "BUILTIN-GIT-BLOCK-NO-VERIFY", "BUILTIN-GIT-CHECK",
                     "BUILTIN-POST-EDIT", "BUILTIN-ENFORCE-FULL-READ", "GLOBAL-BUILTIN-SYSTEM-PROTECTION",
                     "GLOBAL-BUILTIN-SENSITIVE-DATA", "GLOBAL-BUILTIN-CUPCAKE-EXEC"}

@@ -113,7 +113,7 @@ def _ours(case: dict[str, Any], wasm: bytes) -> tuple[str, Any]:
 
 
 def test_js_sdk_agrees_with_our_host(tmp_path: Path) -> None:
-    from cupcake_py.plan import ir
+    from cupcake_py import ir
     from cupcake_py.wasm import compile_policy
 
     node = shutil.which("node")

@@ -31,7 +31,7 @@ def _case(note: str) -> dict[str, Any]:
 
 
 def _module(case: dict[str, Any]) -> PolicyModule:
-    from cupcake_py.plan import ir
+    from cupcake_py import ir
     from cupcake_py.wasm import compile_policy
 
     return PolicyModule(compile_policy(ir.load(case["plan"])), OPTS)

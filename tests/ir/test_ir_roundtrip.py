@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from tests.ir.suite import plans
 
 

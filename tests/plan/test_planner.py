@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from cupcake_py.plan import compile_entrypoints, compile_query, ir
+from cupcake_py import ir
+from cupcake_py.plan import compile_entrypoints, compile_query
 
 
 def stmts(block: ir.Block) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm.errors import CodegenError
 from cupcake_py.wasm.linker import compile_with_runtime
 from tests.wasm import fake_runtime

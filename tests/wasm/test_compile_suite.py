@@ -11,7 +11,7 @@ from pathlib import Path
 
 import wasmtime
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm import compile_policy
 from tests.ir.suite import plans
 
@@ -31,7 +31,7 @@ def test_every_suite_plan_compiles_and_validates() -> None:
 
 _DIGEST_SCRIPT = """
 import hashlib
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm import compile_policy
 from tests.ir.suite import plans
 h = hashlib.sha256()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm import CodegenError, abi, compile_policy
 from cupcake_py.wasm.linker import analyse_runtime
 from cupcake_py.wasm.module import KIND_FUNC, KIND_MEMORY, decode

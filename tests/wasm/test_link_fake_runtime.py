@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import wasmtime
 
-from cupcake_py.plan import ir
+from cupcake_py import ir
 from cupcake_py.wasm import abi, codegen
 from cupcake_py.wasm.asm import FuncRef
 from cupcake_py.wasm.linker import analyse_runtime, compile_with_runtime

@@ -70,10 +70,8 @@ def _section(path: Path) -> str:
         shown = ", ".join(t[len("test_"):].replace("_", " ") for t in tests)
         out.append(f"- behaviour pinned by `policies/builtins/{name}_test.rego`: {shown}\n")
     part = PARTS / "builtins" / f"{name}.md"
-    if part.is_file():
+    if part.is_file():  # optional per-builtin notes
         out.append("\n" + part.read_text("utf-8").strip() + "\n")
-    else:
-        out.append(f"\n(No hand-written notes yet: docs/_parts/builtins/{name}.md.)\n")
     return "".join(out) + "\n"
 
 

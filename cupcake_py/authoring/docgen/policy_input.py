@@ -35,6 +35,10 @@ ENRICHED: dict[str, str] = {
     "patch_operations": "ApplyPatch: `[{action, path, resolved_path}]` per file.",
     "signals": "Values of the signals the policy's `required_signals` lists (input.signals.<name>).",
     "builtin_config": "Builtin policies: their rulebook settings (input.builtin_config.<builtin>).",
+    "tool_paths": "Every path a tool names: `[{path, original, arg, access}]`, access read/write/delete/unknown "
+                  "([builtins.md](builtins.md)).",
+    "link_uncertain": "Paths whose hard-link identity could not be compared completely (count as uncertain).",
+    "secrets_below": "Bash commands reading whole trees: the secret-looking files inside the directories read.",
     "shell": "Bash: the command parsed and resolved: commands, effects on paths, git facts, what is opaque "
              "([shell-analysis.md](shell-analysis.md)).",
 }

@@ -6,6 +6,8 @@ stay as sent:
   `command` is whitespace-normalized outside quotes), `tool_response` (copy of `result`).
 - file tools (first present `path_args` key holding a string): `resolved_file_path`
   (absolute, symlinks resolved, relative to `cwd`), `original_file_path`, `is_symlink`.
+- `tool_paths`: every path the call names (cupcake_py.enrich.tool_paths; all entries, for
+  every tool, MCP and unknown tools included).
 - apply_patch: `affected_files` (resolved paths of every added/updated/deleted/moved file)
   and `patch_operations` ([{action, path, resolved_path}]).
 - Bash: `affected_parent_directories` (resolved path-like operands, omitted when none),
@@ -21,6 +23,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py import jsonio
+from cupcake_py.enrich.tool_paths import tool_paths
 from cupcake_py.harness.opencode import data, shell
 from cupcake_py.harness.opencode.patch import patch_operations
 from cupcake_py.userdirs import expand_home
@@ -85,7 +88,8 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
         if isinstance(value, str) and value:
             out.update(_path_fields(value, cwd))
             break
-    if tool_name == "ApplyPatch" and isinstance(args.get("patchText"), str):
+    out["tool_paths"] = tool_paths(tool_name, args, cwd)
+    if tool_name in ("ApplyPatch", "Patch") and isinstance(args.get("patchText"), str):
         ops = []
         for op in patch_operations(args["patchText"]):
             ops.append({"action": op.action, "path": op.path, **_path_fields(op.path, cwd)})

@@ -7,10 +7,10 @@ FrozenObject (object), frozenset (set).
 
 from __future__ import annotations
 
-from _json import encode_basestring as _json_str  # json.dumps(s, ensure_ascii=False)
-from _json import encode_basestring_ascii as _json_str_ascii  # json.dumps(s)
 from decimal import Decimal
 
+from cupcake_py.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False)
+from cupcake_py.jsonio import encode_str_ascii as _json_str_ascii  # json.dumps(s)
 from cupcake_py.values import FrozenObject, compare, freeze, sort_key, thaw
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)

@@ -32,15 +32,6 @@ def head_terms(rule: A.Rule) -> list[A.Term]:
     return [A.string_term(rule.head.name, h[0].location)] + h[1:]
 
 
-def dynamic_path(pkg: tuple[str, ...], rule: A.Rule) -> tuple[str, ...] | None:
-    if rule.head.args is not None:
-        return None
-    prefix, rest = static_prefix(head_terms(rule))
-    if not rest:
-        return None
-    return (*pkg, *prefix)
-
-
 def build(crules: list[CRule], errors: ErrorSink, packages: Sequence[tuple[str, ...]] = (),
           display: Callable[[str], str] = str) -> tuple[dict[tuple[str, ...], Group], Node]:
     """Group the rules by data path and report conflicts as OPA does: one error per path,

@@ -1,9 +1,8 @@
-"""Small AST helpers shared by the compile passes: fresh names, variable collection, copying,
+"""Small AST helpers shared by the compile passes: fresh names, variable collection
 and the walk over every expression of a body (source or compiled shape)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from cupcake_py.rego import ast as A
@@ -45,10 +44,6 @@ class Names:
     def temp(self) -> str:
         self.n += 1
         return f"__t{self.n}__"
-
-
-def clone(x):  # type: ignore[no-untyped-def]
-    return copy.deepcopy(x)
 
 
 def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
@@ -204,7 +199,3 @@ def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     else:
         for c in term_children(v):
             _term_exprs(c, out)
-
-
-def is_ground(t: A.Term) -> bool:
-    return not vars_deep_term(t, set())

@@ -1,4 +1,5 @@
-"""Readable text rendering of the IR (``format_policy``), for debugging and `--explain`-like output.
+"""Readable text rendering of the IR (``format_policy(policy) -> str``), for debugging and
+`--explain`-like output. Pure: no I/O, never fails on a well-typed ``Policy``.
 
 Locals print as ``L<n>``, constant strings as their JSON text, booleans as ``true``/``false``;
 each statement is one line ``<pseudo code>  @file:row:col``; nested blocks are indented.
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
-from cupcake_py.plan import ir
+from cupcake_py.ir import nodes as ir
 
 
 class _Printer:
@@ -56,7 +58,8 @@ def _args(p: _Printer, ops: tuple[ir.Operand, ...]) -> str:
     return ", ".join(p.op(o) for o in ops)
 
 
-_R = Callable[[_Printer, ir.Stmt], str]
+# Each renderer receives the statement class it is registered for (hence ``Any``).
+_R = Callable[[_Printer, Any], str]
 _RENDER: dict[type[ir.Stmt], _R] = {
     ir.ArrayAppendStmt: lambda p, s: f"append L{s.array} <- {p.op(s.value)}",
     ir.AssignIntStmt: lambda p, s: f"L{s.target} := int {s.value} (in place)",

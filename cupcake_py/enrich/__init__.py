@@ -1,0 +1,35 @@
+"""Harness-neutral enrichment of the policy input (issues 14 and 15).
+
+- `tool_paths(tool_name, args, cwd)` (module `tool_paths`): every path a tool call names,
+  as `input.tool_paths` entries `{path, original, arg, access}` (docs/input.md). Pure apart
+  from realpath / existence checks; never raises on odd argument values.
+- `for_policies(policy_input)`: the engine-side steps, once builtin_config is attached:
+  `add_link_identities` then `add_secrets_below` (module `secrets_below`: secret-looking files
+  inside directories a Bash command reads, for sensitive_data_protection).
+- `add_link_identities(policy_input)` (module `hardlinks`): after `builtin_config` is known,
+  an effect path or tool path that is a hard link (st_nlink > 1) or a symlink to a
+  protected/state path gets that protected path added next to it. Bounded file-system work;
+  a path that cannot be stat-ed is simply not an identity (the policies see it under its own
+  name, which is what a shell would touch).
+
+Both are called from small call sites: the harness preprocessor (tool_paths) and the engine
+evaluator (link identities, where builtin_config is attached).
+"""
+
+from __future__ import annotations
+
+from cupcake_py.enrich.hardlinks import add_link_identities
+from cupcake_py.enrich.secrets_below import add_secrets_below
+from cupcake_py.enrich.tool_paths import tool_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["add_link_identities", "add_secrets_below", "for_policies", "tool_paths"]
+
+
+def for_policies(policy_input: dict[str, Any]) -> None:
+    """Engine-side enrichment (needs builtin_config): link identities, secrets below reads."""
+    add_link_identities(policy_input)
+    add_secrets_below(policy_input)

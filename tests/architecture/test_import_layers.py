@@ -1,0 +1,203 @@
+"""Import layers: which package of cupcake_py may import which, checked on the real import graph.
+
+Every module of cupcake_py is parsed (ast, no import is executed) and every import statement
+counts, wherever it is: at the top, inside a function (lazy imports), under TYPE_CHECKING.
+A module may import modules of its own layer or of a lower one. An import of a higher layer
+is a violation unless it is listed in EXCEPTIONS with its reason and the issue that removes it;
+the list is exact: a new violation fails, and so does an exception that no longer occurs
+(delete it when the issue lands). docs/architecture.md section "Import layers" shows both tables,
+and two tests keep it equal to LAYERS and EXCEPTIONS.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import pathlib
+import re
+from collections.abc import Iterator
+
+ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
+
+# Lowest first. Each layer: the top-level packages/modules of cupcake_py it holds, and what it is.
+LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
+    ("base", frozenset({"__init__", "errors", "record", "jsonio", "lazylog", "logs", "userdirs", "values",
+                        "cache_mac"}),
+     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, cache MACs"),
+    ("ir", frozenset({"ir"}), "OPA's planner IR (a leaf: tests/ir/test_ir_leaf.py)"),
+    ("rego", frozenset({"rego"}), "Rego source -> AST -> compiled modules"),
+    ("plan", frozenset({"plan"}), "compiled modules -> IR"),
+    ("wasm", frozenset({"wasm"}), "IR -> WebAssembly module, C runtime"),
+    ("host", frozenset({"host"}), "wasmtime host, Rego builtin functions"),
+    ("custom_builtins", frozenset({"custom_builtins"}), "project-supplied Rego builtin functions (declared for rego, run by host)"),
+    ("shell", frozenset({"shell"}), "static analysis of shell commands"),
+    ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
+    ("engine", frozenset({"engine"}), "discovery, rulebook, routing, signals, synthesis"),
+    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode)"),
+    ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
+    ("cli", frozenset({"cli", "entry", "__main__"}), "command line: argv dispatch and typer commands"),
+)  # fmt: skip
+RANK = {unit: rank for rank, (_, units, _) in enumerate(LAYERS) for unit in units}
+LAYER = {unit: name for name, units, _ in LAYERS for unit in units}
+
+_WIRED = "the engine is wired to OpenCode (tool map, preprocessing, validation); issue 17 passes the harness in"
+_COMMANDS = "typer command module inside a stage; issue 18 moves every command to cupcake_py/cli/"
+# (importing module, imported module) -> why it exists today and which issue removes it.
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("cupcake_py.rego.commands", "cupcake_py.custom_builtins"): _COMMANDS,
+    ("cupcake_py.plan.commands", "cupcake_py.custom_builtins"): _COMMANDS,
+    ("cupcake_py.plan.commands", "cupcake_py.wasm"): _COMMANDS,
+    ("cupcake_py.wasm.commands", "cupcake_py.host"): _COMMANDS,
+    ("cupcake_py.wasm.commands", "cupcake_py.host.builtin_dispatch"): _COMMANDS,
+    ("cupcake_py.wasm.commands", "cupcake_py.host.errors"): _COMMANDS,
+    ("cupcake_py.engine.fast_eval", "cupcake_py.cli"): (
+        "`cupcake eval --help` renders the typer help from the argv fast path; issue 18 (cli/ package)"
+    ),
+    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.data"): _WIRED,
+    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.preprocess"): _WIRED,
+    ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.validate"): _WIRED,
+    ("cupcake_py.enrich.tool_paths", "cupcake_py.harness.opencode.patch"): (
+        "the apply_patch envelope parser lives with the OpenCode harness; issue 17 (harness layer)"
+    ),
+    ("cupcake_py.engine.fast_eval", "cupcake_py.harness.opencode.response"): (
+        "fail-closed answers are written in OpenCode's response shape; issue 17"
+    ),
+}
+
+
+@functools.cache
+def _modules() -> dict[str, pathlib.Path]:
+    out = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _unit(module: str) -> str:
+    """The top-level package or module of cupcake_py that `module` belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(module: str, path: pathlib.Path, known: dict[str, pathlib.Path]) -> Iterator[tuple[str, int]]:
+    """(imported cupcake_py module, line) for every import statement in the file, at any depth.
+    `from pkg import name` names the submodule when `name` is one, else the package."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((a.name, node.lineno) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                yield (sub if sub in known else base), node.lineno
+
+
+@functools.cache
+def import_graph() -> dict[tuple[str, str], list[int]]:
+    """(importer, imported) -> lines, for imports between modules of cupcake_py."""
+    known = _modules()
+    edges: dict[tuple[str, str], list[int]] = {}
+    for module, path in known.items():
+        for target, line in _imports(module, path, known):
+            if target.startswith("cupcake_py.") and target != module:
+                edges.setdefault((module, target), []).append(line)
+    return edges
+
+
+def violations() -> dict[tuple[str, str], list[int]]:
+    return {
+        (src, dst): lines
+        for (src, dst), lines in import_graph().items()
+        if RANK[_unit(dst)] > RANK[_unit(src)]
+    }
+
+
+def test_every_package_has_a_layer() -> None:
+    units = {_unit(m) for m in _modules()}
+    assert units <= set(RANK), f"place these in LAYERS: {sorted(units - set(RANK))}"
+    assert set(RANK) <= units, f"LAYERS names what does not exist: {sorted(set(RANK) - units)}"
+
+
+def test_no_import_reaches_up_a_layer_except_the_named_ones() -> None:
+    found = violations()
+    new = {
+        f"{src} ({LAYER[_unit(src)]}) imports {dst} ({LAYER[_unit(dst)]}) at line(s) {lines}"
+        for (src, dst), lines in found.items()
+        if (src, dst) not in EXCEPTIONS
+    }
+    assert not new, "imports against the layer order:\n" + "\n".join(sorted(new))
+
+
+def test_every_exception_still_occurs() -> None:
+    stale = set(EXCEPTIONS) - set(violations())
+    assert not stale, f"these exceptions no longer occur, delete them: {sorted(stale)}"
+
+
+def test_the_walker_sees_lazy_and_relative_imports(tmp_path: pathlib.Path) -> None:
+    """The graph is only as good as the walker: imports inside functions, under
+    TYPE_CHECKING and relative ones must all be found."""
+    pkg = tmp_path / "cupcake_py" / "wasm"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    src = pkg / "mod.py"
+    src.write_text(
+        "TYPE_CHECKING = False\n"
+        "if TYPE_CHECKING:\n    from cupcake_py.engine import x\n"
+        "def f():\n    from ..host import engine\n    import cupcake_py.cli\n"
+        "from . import other\n"
+    )
+    known = {"cupcake_py.wasm.other": src, "cupcake_py.host.engine": src}
+    found = sorted(_imports("cupcake_py.wasm.mod", src, known))
+    assert found == [
+        ("cupcake_py.cli", 6), ("cupcake_py.engine", 3), ("cupcake_py.host.engine", 5),
+        ("cupcake_py.wasm.other", 7),
+    ]  # fmt: skip
+
+
+def test_a_new_upward_import_is_caught() -> None:
+    """The rank comparison flags an upward edge (ir importing plan) and allows a downward one."""
+    assert RANK[_unit("cupcake_py.plan.planner")] > RANK[_unit("cupcake_py.ir.nodes")]
+    assert RANK[_unit("cupcake_py.engine.bundle")] > RANK[_unit("cupcake_py.wasm")]
+
+
+def _doc_rows(header: str) -> list[list[str]]:
+    """Cells of the markdown table under `header` in docs/architecture.md's import-layer section."""
+    text = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("### Import layers", 1)[1].split("\n## ", 1)[0]
+    table = section.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in table.splitlines()[2:]]
+    return [[c.strip() for c in row] for row in rows]
+
+
+def _ticked(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _expand(name: str) -> list[str]:
+    m = re.fullmatch(r"(.*)\{(.*)\}", name)
+    return [m.group(1) + part for part in m.group(2).split(",")] if m else [name]
+
+
+def test_the_docs_table_matches_the_layers() -> None:
+    documented = []
+    for rank, name, holds in _doc_rows("| rank | layer | holds |"):
+        listed = holds.split("`:", 1)[0] + "`" if "`:" in holds else holds
+        units = {t.removesuffix("/").removesuffix(".py") for t in _ticked(listed)}
+        documented.append((int(rank), name, units | ({"__init__"} if "package root" in holds else set())))
+    assert documented == [(i, name, set(units)) for i, (name, units, _) in enumerate(LAYERS)]
+
+
+def test_the_docs_table_matches_the_exceptions() -> None:
+    documented = set()
+    for importer, imported, _why in _doc_rows("| importer | imports |"):
+        for src in _ticked(importer):
+            for dst in (d for t in _ticked(imported) for d in _expand(t)):
+                documented.add(("cupcake_py." + src.removesuffix(".py").replace("/", "."), "cupcake_py." + dst))
+    assert documented == set(EXCEPTIONS)
