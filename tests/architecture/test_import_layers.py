@@ -50,9 +50,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("cupcake_py.wasm.commands", "cupcake_py.host"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.builtin_dispatch"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.errors"): _COMMANDS,
-    ("cupcake_py.engine.fast_eval", "cupcake_py.cli"): (
-        "`cupcake eval --help` renders the typer help from the argv fast path; issue 18 (cli/ package)"
-    ),
+    ("cupcake_py.plan.commands", "cupcake_py.authoring.progress"): _COMMANDS,
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.data"): _WIRED,
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.preprocess"): _WIRED,
     ("cupcake_py.engine.evaluator", "cupcake_py.harness.opencode.validate"): _WIRED,
