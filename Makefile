@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-plugin node-deps plugin clean
+.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -68,6 +68,10 @@ bench-quick: venv
 # Cold `cupcake eval` vs `python -c "import wasmtime"` (new process per event, warm caches).
 bench-eval: venv
 	@$(PY) benches/eval_cold.py
+
+# What the audit log and the history signal add to a cold `cupcake eval` (docs/governance.md).
+bench-governance: venv
+	@$(PY) benches/governance_cost.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache

@@ -43,7 +43,7 @@ def _root(
 # Each stage that has commands exposes `register(app)`; add its module here.
 COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands", "cupcake_py.wasm.commands", "cupcake_py.plan.commands",
                                      "cupcake_py.engine.commands", "cupcake_py.authoring.commands",
-                                     "cupcake_py.authoring.schema")
+                                     "cupcake_py.authoring.schema", "cupcake_py.governance.commands")
 
 
 def _register() -> None:

@@ -35,6 +35,10 @@ def main() -> None:
                 except (OSError, ValueError):
                     rc = rc or 2  # the answer could not be delivered: fail closed
             os._exit(rc)
+    if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
+        from cupcake_py.engine.serve import main as serve_main
+
+        raise SystemExit(serve_main(argv[1:]))
     from cupcake_py.cli import run
 
     run()

@@ -7,7 +7,9 @@ are written: private to the user, replaced atomically.
 - `user_cache_dir(name)`: `$XDG_CACHE_HOME/cupcake-py/<name>` (else `~/.cache/...`); the
   bundle cache is "bundles", the host's native-code cache "modules".
 - `global_config_dir()`: `$XDG_CONFIG_HOME/cupcake` (else `~/.config/cupcake`), the global
-  configuration (and the cache MAC key); `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py`.
+  configuration (and the cache MAC key); `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py`
+  (else `~/.local/state/cupcake-py`), the per-user state (the audit/history database,
+  cupcake_py/governance), protected by the self-protection guardrails.
 - `warn(text)`: a security-relevant warning, always written to stderr (whatever --log-level).
 - `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
   be created or when someone else owns it or can write to it (a cache entry that others can

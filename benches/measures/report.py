@@ -291,6 +291,25 @@ def _generic(m: M) -> list[str]:
     return rows
 
 
+def _serve(m: M) -> list[str]:
+    lat = m["latency"]
+    rows = ["| plugin mode | median ms | p90 ms | min ms | n |", "| --- | ---: | ---: | ---: | ---: |"]
+    for mode in ("spawn", "serve"):
+        s = lat[f"{mode}_ms"]
+        rows.append(f"| {mode} | {_fmt(s['median'])} | {_fmt(s['p90'])} | {_fmt(s['min'])} | {s['n']} |")
+    rows += ["", f"First serve call (server start-up, bundle load): {lat['first_serve_call_ms']:.0f} ms.", "",
+             "| policies | routed to Bash | warm wall ms (median / p90) | server CPU ms per request |",
+             "| ---: | ---: | ---: | ---: |"]
+    for n, r in m["scaling"].items():
+        rows.append(f"| {n} | {r['routed']} | {_fmt(r['wall_ms']['median'])} / {_fmt(r['wall_ms']['p90'])} | "
+                    f"{r['server_cpu_ms_per_request']:.3f} |")
+    mem = m["memory"]
+    rows += ["", f"RSS over {mem['requests']:,} requests (MiB, sampled every tenth): "
+             + ", ".join(f"{k / 1024:.1f}" for k in mem["rss_kib"])
+             + f"; growth after warm-up {mem['growth_after_warmup_kib'] / 1024:.1f} MiB."]
+    return rows
+
+
 def _test_speed(m: M) -> list[str]:
     c = m["corpus"]
     when = f"Measured at {m['measured_utc']}. " if m.get("measured_utc") else ""
@@ -307,7 +326,7 @@ def _test_speed(m: M) -> list[str]:
 
 RENDER: dict[str, Callable[[M], list[str]]] = {
     "compile": _compile, "scaling": _scaling, "regorus": _regorus, "module_size": _sizes, "plugin": _plugin,
-    "parse_speed": _parse, "host_builtins": _builtins, "cupcake_test": _test_speed,
+    "parse_speed": _parse, "host_builtins": _builtins, "cupcake_test": _test_speed, "serve": _serve,
 }
 
 

@@ -30,12 +30,13 @@ class WarmEngine:
             from cupcake_py.engine.observe import Trace
             from cupcake_py.engine.options import EvalOptions
             from cupcake_py.engine.project import find_project
+            from cupcake_py.engine.routed_aggregator import entrypoint
             from cupcake_py.host import HostOptions, PolicyModule
 
-            return bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule
+            return bundle, Evaluation, Trace, EvalOptions, find_project, HostOptions, PolicyModule, entrypoint
 
         (self.bundles, self.Evaluation, self.Trace, EvalOptions, find_project, HostOptions,
-         self.PolicyModule) = product_import("the engine (cupcake_py.engine)", imports)
+         self.PolicyModule, self.aggregator) = product_import("the engine (cupcake_py.engine)", imports)
         glob = dict(global_config=str(global_config)) if global_config else dict(no_global=True)
         self.opts = EvalOptions(policy_dir=str(project), timeout=60.0, **glob)
         self.raw = event_json
@@ -58,7 +59,7 @@ class WarmEngine:
 
         inp = orjson.dumps(self.policy_input)
         inst = self.module.instantiate()
-        ep = self.bundles.ENTRYPOINT
+        ep = self.aggregator(inst.entrypoints)
         out["instantiate + evaluate"] = lambda: self.module.instantiate().eval_raw(ep, input_json=inp)
         out["policy evaluation only (instance reused)"] = lambda: inst.eval_raw(ep, input_json=inp)
         return out
@@ -92,7 +93,7 @@ class WarmEngine:
         names = set(self.module.summary().builtins.values())
         inst = self.module.instantiate(builtins={n: wrap(n, b.fn) for n in names if (b := lookup(n)) is not None})
         t0 = time.perf_counter()
-        inst.eval_raw(self.bundles.ENTRYPOINT, input_json=orjson.dumps(self.policy_input))
+        inst.eval_raw(self.aggregator(inst.entrypoints), input_json=orjson.dumps(self.policy_input))
         total = time.perf_counter() - t0
         return {"calls": sum(counts.values()), "by_builtin": dict(counts.most_common(6)),
                 "python_ms": round(sum(spent.values()) * 1000, 2), "evaluation_ms": round(total * 1000, 2)}

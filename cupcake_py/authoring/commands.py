@@ -163,13 +163,15 @@ def test_cmd(
     from cupcake_py.authoring import test_output
     from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
+    from cupcake_py.gc_pause import gc_paused
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):
+        with gc_paused(freeze=True), \
+                progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None

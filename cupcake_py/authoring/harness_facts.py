@@ -46,7 +46,8 @@ ENRICHED_FIELDS = frozenset({
     "tool_name", "tool_input", "tool_response", "resolved_file_path", "original_file_path", "is_symlink",
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
-    "builtin_config", "shell", "tool_paths", "link_uncertain", "secrets_below",
+    "builtin_config", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
+    "history",  # the engine's `history` signal (docs/governance.md)
 })
 
 

@@ -176,6 +176,11 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
         return
     seen: set[str] = set()
     for path, term in astq.input_refs(mi.module):
+        if path and path[0] == "history" and "history" not in mi.signals and "history" not in seen:
+            seen.add("history")
+            yield _f("signal-not-required", term.location, mi,
+                     "input.history is read but `history` is not in required_signals, so it is never gathered")
+            continue
         if len(path) >= 2 and path[0] == "signals" and isinstance(path[1], str):
             name = path[1]
             if name in seen or name.startswith("__builtin_") or name in mi.signals:

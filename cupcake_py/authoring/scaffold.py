@@ -68,6 +68,17 @@ BUILTINS: dict[str, tuple[str, str]] = {
     "always_inject": (
         "context: static text, files and command output added to every prompt's context.",
         'context:\n  - "Follow CONVENTIONS.md"\n  - {file: "CONVENTIONS.md"}\n  - {command: "git log -3 --oneline"}'),
+    "rate_limit": (
+        "ask/deny: more than max_calls calls of these tools within window_minutes in one session (reads the "
+        "session history; records evaluations in the audit log).",
+        "limits:\n  - {tools: [Bash], max_calls: 60, window_minutes: 1, action: ask}"),
+    "escalation": (
+        "halt: after max_denials denied calls within window_minutes, the session is in timeout for "
+        "timeout_minutes; every call is halted with a reason saying when it ends.",
+        "max_denials: 5\nwindow_minutes: 5\ntimeout_minutes: 10"),
+    "loop_guard": (
+        "ask: the same normalised call max_repeats times in a row.",
+        "max_repeats: 3"),
     "system_protection": (
         "(global rulebook only) halt: system paths after resolution (/etc, /usr/lib via /lib, ...), shell start-up "
         "and persistence files (~/.bashrc, crontab, systemd user units, ...), rm -rf of / or ~, sudo/doas.",

@@ -2,11 +2,12 @@
 
 In: the parsed and compiled policy modules (compiled ONCE, in this process), the tests in
 discovery order, the evaluation settings and a process count n. The tests are cut into n
-contiguous chunks (a test package is never split); n - 1 processes are forked after the
-compile step, so they share its result without redoing it; each process, this one included,
-plans its chunk, generates its WASM module, compiles it to native code and evaluates it.
-Out: the modules with their tests (for the build cache), the tests that could not be compiled,
-every outcome, and the phase seconds of the slowest chunk (the chunks run at the same time).
+contiguous chunks of at most about CHUNK_TESTS tests, at least n (a test package is never
+split); n processes are forked after the compile step, so they share its result without
+redoing it; each chunk is planned, generated as one WASM module, compiled to native code and
+evaluated by one of them (or reused from an earlier run: test_parts). Out: the modules with
+their tests (for the build cache), the tests that could not be compiled, every outcome, and
+the phase seconds summed over the chunks and divided by n (the processes run at the same time).
 
 Forking is only safe before this process has started a wasmtime engine (its threads would
 not exist in the child): `workers_for_build` returns 1 otherwise, and when there are too few
@@ -25,8 +26,9 @@ from typing import Any
 from cupcake_py.authoring.test_eval import EvalSetup, Outcome, evaluate
 
 MIN_TESTS = 300  # below this, one process builds and runs the tests faster than several
+CHUNK_TESTS = 300  # at most about this many tests per chunk: an edit rebuilds only the chunks that depend on it
 
-_shared: tuple[Any, ...] | None = None  # (modules, compiled, chunks, sources, setup, tests), set before the fork
+_shared: tuple[Any, ...] | None = None  # (modules, compiled, chunks, sources, setup, tests, base), set before the fork
 
 ChunkResult = tuple[list[tuple[bytes, list[int]]], list[tuple[int, str]], list[Outcome], dict[str, float], float]
 
@@ -39,6 +41,13 @@ def workers_for_build(n_tests: int, parallel: int) -> int:
     if wanted <= 1 or n_tests < MIN_TESTS or not hasattr(os, "fork") or engines_started():
         return 1
     return min(wanted, n_tests // (MIN_TESTS // 2))
+
+
+def chunk_count(n_tests: int, processes: int) -> int:
+    """How many chunks `n_tests` tests are built in: at least one per process, and small
+    enough (CHUNK_TESTS) that editing one policy rebuilds little (authoring/test_parts.py).
+    Depends only on the counts, so unchanged tests keep their chunks from run to run."""
+    return max(processes, -(-n_tests // CHUNK_TESTS), 1)
 
 
 def chunks_of(tests: Sequence[Any], n: int) -> list[list[int]]:
@@ -54,14 +63,14 @@ def chunks_of(tests: Sequence[Any], n: int) -> list[list[int]]:
 
 def _chunk(i: int) -> ChunkResult:
     """Build and evaluate chunk i (in a worker, or here)."""
-    from cupcake_py.authoring.testrunner import build_tests
+    from cupcake_py.authoring.test_parts import build_or_reuse
 
     assert _shared is not None
-    modules, compiled, chunks, sources, setup, tests = _shared
+    modules, compiled, chunks, sources, setup, tests, base = _shared
     cases = [tests[k] for k in chunks[i]]
     where = {(c.package, c.name): k for c, k in zip(cases, chunks[i], strict=True)}
     phases: dict[str, float] = {}
-    parts, errors = build_tests(modules, cases, sources, phases, compiled)
+    parts, errors = build_or_reuse(modules, compiled, cases, sources, phases, base)
     outcomes: list[Outcome] = []
     native = 0.0
     t0 = time.perf_counter()
@@ -75,7 +84,7 @@ def _chunk(i: int) -> ChunkResult:
 
 
 def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], sources: dict[str, str],
-                     setup: EvalSetup, n: int) -> tuple[list[Any], list[Any], dict[tuple[str, str], Outcome],
+                     setup: EvalSetup, n: int, base: str = "") -> tuple[list[Any], list[Any], dict[tuple[str, str], Outcome],
                                                         dict[str, float], float] | None:
     """(parts, errors, outcome per test, phase seconds, native seconds), or None when the
     processes could not be started (the caller then builds here)."""
@@ -85,20 +94,21 @@ def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], source
     from cupcake_py.authoring.testrunner import TestResult
 
     global _shared
-    chunks = chunks_of(tests, n)
+    chunks = chunks_of(tests, chunk_count(len(tests), n))
     if len(chunks) < 2:
         return None
-    _shared = (modules, compiled, chunks, sources, setup, tests)
+    _shared = (modules, compiled, chunks, sources, setup, tests, base)
     try:
-        # with `fork`, every worker is forked at the first submit, before this process evaluates
-        # its own chunk (and starts wasmtime); a dead worker breaks the pool, never hangs it
-        with ProcessPoolExecutor(len(chunks) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+        # with `fork`, the n workers are forked at the first submit; this process only waits
+        # (it starts wasmtime only to run the chunk of a worker that failed); a dead worker
+        # breaks the pool, never hangs it
+        with ProcessPoolExecutor(min(n, len(chunks)), mp_context=multiprocessing.get_context("fork")) as pool:
             try:
-                pending = [pool.submit(_chunk, i) for i in range(1, len(chunks))]
+                pending = [pool.submit(_chunk, i) for i in range(len(chunks))]
             except (OSError, RuntimeError):
                 return None
-            results = [_chunk(0)]
-            for i, job in enumerate(pending, 1):
+            results = []
+            for i, job in enumerate(pending):
                 try:
                     results.append(job.result())
                 except Exception:  # noqa: BLE001 - a failed worker: its chunk is built and run here
@@ -111,5 +121,6 @@ def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], source
     for got in results:
         evaluated = [tests[k] for _, idx in got[0] for k in idx]
         outcomes.update({(c.package, c.name): o for c, o in zip(evaluated, got[2], strict=True)})
-    phases = {k: max(got[3].get(k, 0.0) for got in results) for k in ("plan", "wasm", "eval")}
-    return parts, errors, outcomes, phases, max(got[4] for got in results)
+    share = min(n, len(chunks))  # the chunks' seconds spread over the processes (an estimate of the wall time)
+    phases = {k: sum(got[3].get(k, 0.0) for got in results) / share for k in ("plan", "wasm", "eval")}
+    return parts, errors, outcomes, phases, sum(got[4] for got in results) / share

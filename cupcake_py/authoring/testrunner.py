@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +30,7 @@ from typing import Any, Literal
 from cupcake_py.authoring import instrument
 from cupcake_py.authoring.test_eval import EvalSetup, Evaluator, Outcome, evaluate
 from cupcake_py.errors import CupcakeError, Location
+from cupcake_py.gc_pause import gc_paused
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import find_rego_files, parse_module, read_source
 from cupcake_py.rego.errors import RegoErrors, format_text
@@ -374,23 +373,8 @@ def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw:
 
     opts = options or TestOptions(**kw)
     scope = opts.builtins.declared() if opts.builtins else nullcontext()
-    with scope, _few_collections():
+    with scope, gc_paused():
         return _run(paths, opts)
-
-
-@contextmanager
-def _few_collections() -> Iterator[None]:
-    """Parsing and compiling a large policy set allocates millions of AST objects and frees
-    almost none: the cyclic GC's default thresholds would rescan them over and over (half of
-    the build time on 1,000 files, measured). Collect rarely while the tests build and run."""
-    import gc
-
-    old = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 @dataclass
@@ -419,9 +403,13 @@ def _from_cache(hit: tuple[dict[str, Any], list[bytes]]) -> _Work:
 
 
 def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOptions, setup: EvalSetup,
-           phases: dict[str, float]) -> _Work:
+           phases: dict[str, float], base: str) -> _Work:
+    """Parse and compile everything; plan, generate and evaluate the tests in chunks (a chunk
+    whose dependencies did not change since a previous run reuses its modules: test_parts;
+    `base` is the key of what every chunk depends on, "" without the cache)."""
     from cupcake_py.authoring.test_data import DataError, check_conflicts
-    from cupcake_py.authoring.test_workers import build_in_workers, workers_for_build
+    from cupcake_py.authoring.test_parts import build_or_reuse
+    from cupcake_py.authoring.test_workers import build_in_workers, chunk_count, chunks_of, workers_for_build
     from cupcake_py.rego.compile import compile_modules
 
     t = time.perf_counter()
@@ -444,14 +432,17 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     _lap(phases, "compile", t)
     n = workers_for_build(len(tests), opts.parallel)
     if n > 1:
-        got = build_in_workers(built, compiled, tests, sources, setup, n)
+        got = build_in_workers(built, compiled, tests, sources, setup, n, base)
         if got is not None:
             work.parts, work.errors, work.outcomes, worker_phases, work.native_s = got
             for k, v in worker_phases.items():
                 phases[k] = phases.get(k, 0.0) + v
             work.workers = n
             return work
-    work.parts, work.errors = build_tests(built, tests, sources, phases, compiled)
+    for idx in chunks_of(tests, chunk_count(len(tests), 1)):
+        parts, errors = build_or_reuse(built, compiled, [tests[k] for k in idx], sources, phases, base)
+        work.parts += parts
+        work.errors += errors
     return work
 
 
@@ -476,7 +467,8 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
         out.cached = True
         _lap(phases, "parse", t)
     else:
-        work = _build(paths, files, data, opts, setup, phases)
+        base = test_cache.build_key([], data_paths, opts.key_text()) if key else ""
+        work = _build(paths, files, data, opts, setup, phases, base)
         if key and work.parts and not work.errors:
             index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
             test_cache.store(key, {"tests": [c.to_json() for c in work.tests],

@@ -15,6 +15,9 @@ policy in `policies/builtins/<name>.rego` reads:
 | system_protection | {message, additional_paths (expanded), home} | – |
 | sensitive_data_protection | {message, additional_patterns (expanded), home} | – |
 | cupcake_exec_protection | {message, allowed_commands} | – |
+| rate_limit | {message, limits: [{tools, max_calls, window_minutes, action}]} | – (reads `history`) |
+| escalation | {message, max_denials, window_minutes, timeout_minutes} | – (reads `history`; a halt starts a timeout) |
+| loop_guard | {message, max_repeats} | – (reads `history`) |
 
 Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 """

@@ -2,7 +2,7 @@
 
 A bundle holds everything an evaluation needs: the WASM module built by our compiler
 (entrypoint `cupcake/system/evaluate`), the routing table, the signals, the injected
-builtin configuration and the rulebook options. It is cached on disk under
+builtin configuration, the rulebook options and the governance (audit/history) settings. It is cached on disk under
 `$XDG_CACHE_HOME/cupcake-py/bundles/<key>.bundle`, where the key is the sha256 of every
 source that can go into it (policies, shipped system and builtin policies, rulebook,
 signal files), the harness, the cupcake-py version, the compiler's own files, and $HOME /
@@ -61,7 +61,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-5\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "harness/opencode")
+_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance", "harness/opencode")
 
 
 class BundleError(CupcakeError):
@@ -73,7 +73,7 @@ GUARDRAILS = "rulebook_security_guardrails"
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "require_project_config", "wasm")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -86,6 +86,7 @@ class Bundle(Record):
     host_builtins: list[str]  # builtins the module calls on the host
     custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
+    governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
     wasm: bytes
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
@@ -93,19 +94,21 @@ class Bundle(Record):
                  builtin_config: dict[str, Any] | None = None, telemetry: dict[str, Any] | None = None,
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
-                 require_project_config: bool = False, wasm: bytes = b"") -> None:
+                 require_project_config: bool = False, governance: dict[str, Any] | None = None,
+                 wasm: bytes = b"") -> None:
         self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
                    {} if signals is None else signals, {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   require_project_config, wasm)
+                   require_project_config, {} if governance is None else governance, wasm)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,
                 "policies": self.policies, "signals": self.signals, "builtin_config": self.builtin_config,
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
                 "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins,
-                "require_project_config": self.require_project_config}
+                "require_project_config": self.require_project_config,
+                "governance": self.governance}
 
     @property
     def guardrails_disabled(self) -> bool:
@@ -213,7 +216,7 @@ def cache_dir() -> str:
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
                                   "sources": list, "host_builtins": list, "custom_builtins": list,
-                                  "require_project_config": bool}
+                                  "require_project_config": bool, "governance": dict}
 
 
 def encode(bundle: Bundle, key: bytes) -> bytes:
@@ -328,15 +331,10 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
     long-lived objects, and its repeated full passes over them took a third of the compile time
     of a 20,000-rule policy (measured); the garbage left is freed when the process exits or at
     the next collection."""
-    import gc
+    from cupcake_py.gc_pause import gc_paused
 
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return _build(cfg, key, builtins)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
@@ -344,6 +342,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.governance.settings import bundle_settings
 
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
@@ -384,11 +383,21 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     host_builtins: list[str] = []
     custom = _custom_builtins(cfg, rulebook.custom_builtins, builtins or [])
     if by_pkg:
+        modules = [m for m, _ in parsed]
+        entrypoints = [ENTRYPOINT]
+        if os.path.join(cfg.system_path, "evaluate.rego") not in system:
+            # the shipped aggregator: the generated one replaces it (same decision set, only routed
+            # packages evaluated; planning one entrypoint instead of two also keeps builds fast)
+            from cupcake_py.engine import routed_aggregator as routed
+            from cupcake_py.rego import parse_module
+
+            modules.append(parse_module(routed.source(modules), routed.FILE))
+            entrypoints = [routed.ROUTED_ENTRYPOINT]
         if custom is None:
-            wasm = compile_modules([m for m, _ in parsed])
+            wasm = compile_modules(modules, entrypoints)
         else:
             with custom.declared():
-                wasm = compile_modules([m for m, _ in parsed])
+                wasm = compile_modules(modules, entrypoints)
         from cupcake_py.host import PolicyModule
 
         host_builtins = sorted(PolicyModule.load(wasm).summary().builtins.values())
@@ -404,19 +413,21 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         host_builtins=host_builtins,
         custom_builtins=list(custom.sources) if custom is not None else [],
         require_project_config=rulebook.require_project_config,
+        governance=bundle_settings(rulebook, any("history" in r.signals for r in by_pkg.values())),
         wasm=wasm,
     )
     return bundle
 
 
-def compile_modules(modules: list[Any]) -> bytes:
-    """Our compiler: compile checks → planner (entrypoint cupcake/system/evaluate) → WASM."""
+def compile_modules(modules: list[Any], entrypoints: list[str] | None = None) -> bytes:
+    """Our compiler: compile checks → planner (entrypoints: cupcake/system/evaluate unless
+    given) → WASM."""
     from cupcake_py.plan import compile_entrypoints
     from cupcake_py.rego import RegoErrors
     from cupcake_py.wasm import CodegenError, compile_policy
 
     try:
-        policy = compile_entrypoints(modules, [ENTRYPOINT])
+        policy = compile_entrypoints(modules, entrypoints or [ENTRYPOINT])
         return compile_policy(policy)
     except RegoErrors as e:
         raise BundleError("policies do not compile:\n  " + "\n  ".join(str(x) for x in e.errors[:10])) from None

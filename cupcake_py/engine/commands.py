@@ -1,5 +1,6 @@
-"""`cupcake eval` in the typer app: serves `--help` and runs the same fast path
-(`cupcake_py.engine.fast_eval`) when eval comes after global options."""
+"""`cupcake eval` and `cupcake serve` in the typer app: they serve `--help` and run the same
+fast paths (`cupcake_py.engine.fast_eval`, `cupcake_py.engine.serve`) when the command comes
+after global options."""
 
 from __future__ import annotations
 
@@ -28,7 +29,40 @@ Options:
 """
 
 
+SERVE_HELP = f"""Answer many evaluations from one warm process (JSON lines on stdin/stdout).
+
+  cupcake serve --stdio [options]
+
+Each input line is a request:
+  {{"id": <string|integer>, "harness": "opencode", "event": {{<the event cupcake eval reads>}}, "policy_dir"?: "<abs dir>"}}
+Each output line answers one request, in order:
+  {{"id": ..., "exit_code": 0|1|2, "response": {{<what cupcake eval prints>}}}}   (+ "error" for a malformed line)
+
+exit_code means what cupcake eval's exit status means (0 decision, 1 deny/block with --strict,
+2 fail-closed error). The project is found from the event's cwd (or policy_dir). Bundles and
+policy instances stay warm; a change to policies, rulebook.yml or the global config is picked
+up by the next request. Errors answer that request with a deny and the server keeps serving;
+end of stdin ends it. See docs/serve.md.
+
+Options (those of cupcake eval, applied to every request; --policy-dir is a default):
+
+  --stdio                    Serve JSON lines on stdin/stdout (required).
+{help_text()}
+"""
+
+
 def register(app: typer.Typer) -> None:
+    @app.command(
+        "serve",
+        help=SERVE_HELP,
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        add_help_option=True,
+    )
+    def serve_command(ctx: typer.Context) -> None:
+        from cupcake_py.engine.serve import main
+
+        raise typer.Exit(main(list(ctx.args)))
+
     @app.command(
         "eval",
         help=EVAL_HELP,

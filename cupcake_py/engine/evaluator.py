@@ -7,6 +7,10 @@ decisions of the routed packages. The global phase runs first; its halt/deny/blo
 answer is final. Otherwise its decisions join the project's and one synthesis decides.
 The deadline (--timeout) starts once the bundles are loaded and covers routing,
 preprocessing, signals and WASM.
+
+Where bundles and policy instances come from is a `BundleSource`: the default one reads the
+disk cache and instantiates a fresh module per evaluation (one-shot `cupcake eval`);
+`engine/warm.py` keeps them in memory for `cupcake serve`. Both run this one evaluation path.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
+from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
+from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError
+from cupcake_py.governance.settings import merge as merge_governance
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.opencode.validate import EventError, validate_event
 from cupcake_py.userdirs import warn
@@ -30,6 +37,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+    from cupcake_py.host.policy import PolicyInstance
 
 
 class EngineError(CupcakeError):
@@ -52,10 +61,37 @@ def parse_event(raw: bytes, max_bytes: int) -> dict[str, Any]:
     return validate_event(value)
 
 
+class BundleSource:
+    """Bundles and policy instances for one-shot evaluations: the bundle from the disk cache
+    (built on a miss), a fresh module instance per evaluation."""
+
+    module_cache = "in memory"  # native-code cache state of the last module loaded (--trace bundle)
+
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
+        """(bundle, cache hit); `builtins`: the --builtins modules."""
+        return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
+
+    def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
+        from cupcake_py.host import HostOptions, PolicyModule
+
+        module = PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit))
+        self.module_cache = module.load_stats.cache
+        return module.instantiate(builtins=custom_implementations(b))
+
+    def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
+        """Called after each evaluation of `inst` (trapped or not); one-shot instances are dropped."""
+
+
+ONE_SHOT = BundleSource()
+
+
 class Evaluation:
-    def __init__(self, opts: EvalOptions, trace: Trace) -> None:
+    def __init__(self, opts: EvalOptions, trace: Trace, source: BundleSource = ONE_SHOT,
+                 start: str | None = None) -> None:
         self.opts = opts
         self.trace = trace
+        self.source = source
+        self.start = start  # where project discovery starts (None: the process working directory)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
@@ -64,6 +100,11 @@ class Evaluation:
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
         self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
+        # governance (audit log, input.history): merged settings of the loaded bundles, None when off
+        self.governance: dict[str, Any] | None = None
+        self.bundle_keys: list[str] = []
+        self.project_root: str | None = None
+        self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
 
     # -- steps -------------------------------------------------------------------
 
@@ -95,41 +136,73 @@ class Evaluation:
                         wanted.append(s)
         if not wanted:
             return {}
-        from cupcake_py.engine import native_signals
-        from cupcake_py.engine.signals import run_signals
-
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
-        native = [n for n in wanted if n not in b.signals]
-        stdin = jsonio.dumps(enriched)
+        native = [n for n in wanted if n not in b.signals and n != "history"]
         values: dict[str, Any] = {}
         with self.trace.phase("signals"):
             self.remaining("signals")
             t0 = time.perf_counter()
             if native:
+                from cupcake_py.engine import native_signals
+
                 values.update(native_signals.gather(native, enriched, cwd, self.deadline))
                 ph.setdefault("signals", []).extend(
                     {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
                     for n in native)
-            if shell:
-                for r in run_signals(shell, stdin, cwd, self.deadline):
+            if "history" in wanted:
+                values["history"] = self.history(enriched, cwd)
+                ph.setdefault("signals", []).append(
+                    {"name": "history", "ok": True, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True})
+            if shell:  # the shell runner (subprocess, selectors, signal) loads only for shell signals
+                from cupcake_py.engine.signals import run_signals
+
+                for r in run_signals(shell, jsonio.dumps(enriched), cwd, self.deadline):
                     values[r.name] = r.value
                     ph.setdefault("signals", []).append(
                         {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
         return values
 
+    def history(self, enriched: dict[str, Any], cwd: str) -> dict[str, Any]:
+        """input.history from the governance database; any failure fails the evaluation closed."""
+        from cupcake_py.governance import history, store
+
+        settings = self.governance
+        if settings is None:  # a routed policy reads history, so its bundle records (settings.bundle_settings)
+            raise EngineError("a policy requires the history signal but no bundle records evaluations")
+        try:
+            conn = store.connect(None, settings["write_budget_ms"] / 1000.0)
+            return history.gather(conn, settings, enriched, cwd, self.now)
+        except store.StoreError as e:
+            raise EngineError(f"the history signal is unavailable: {e}") from None
+        except Exception as e:  # sqlite3.Error and anything else: fail closed, naming the signal
+            raise EngineError(f"the history signal failed: {type(e).__name__}: {e}") from None
+
+    def audit_event(self) -> dict[str, Any] | None:
+        """The event an audit record describes: preprocessed when a policy was routed, else the
+        validated event with its policy-facing tool_name; None when the event was invalid."""
+        for enriched in self._enriched.values():
+            return enriched
+        raw = self.trace.notes.get("event")
+        if not isinstance(raw, dict):
+            return None
+        return {**raw, "tool_name": data.mapped_tool_name(raw["tool"])}
+
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
-        from cupcake_py.host import HostOptions, PolicyModule
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
             left = self.remaining("the policy evaluation")
+            inst = None
             try:
-                module = PolicyModule.load(b.wasm, HostOptions(deadline=left, memory_limit=self.opts.wasm_max_memory))
-                self.trace.phases[-1]["module_cache"] = module.load_stats.cache
-                raw = module.instantiate(builtins=_custom_implementations(b)).eval_raw(
-                    bundles.ENTRYPOINT, input_json=jsonio.dumps(policy_input))
+                inst = self.source.instance(b, left, self.opts.wasm_max_memory)
+                self.trace.phases[-1]["module_cache"] = self.source.module_cache
+                # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
+                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=jsonio.dumps(policy_input))
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
+            finally:
+                if inst is not None:
+                    self.source.evaluated(b, inst)
         rows = jsonio.loads(raw)
         if not rows or "result" not in rows[0]:
             raise EngineError(f"{bundles.ENTRYPOINT} is undefined: the aggregator in system/evaluate.rego "
@@ -159,11 +232,14 @@ class Evaluation:
         enriched = self.enriched(event, b.script_inspection)
         signals = self.signals(cfg, b, routed, enriched, cwd, ph)
         policy_input = dict(enriched)
+        if "history" in signals:
+            policy_input["history"] = signals.pop("history")
         policy_input["signals"] = signals
         policy_input["builtin_config"] = self.builtin_config(b, event)
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
+        policy_input[ROUTED_INPUT] = dict.fromkeys(routed, True)  # last: the engine's value wins
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)
@@ -173,14 +249,20 @@ class Evaluation:
         return ds
 
     def run(self, raw: bytes) -> FinalDecision:
+        """Evaluate one event given as JSON text."""
         with self.trace.phase("validate"):
             event = parse_event(raw, self.opts.max_input_bytes)
+        return self.decide(event)
+
+    def decide(self, event: dict[str, Any]) -> FinalDecision:
+        """Evaluate one event that `validate_event` accepted."""
         self.trace.notes["event"] = event
         with self.trace.phase("discover"):
-            project = find_project(self.opts.policy_dir)
+            project = find_project(self.opts.policy_dir, self.start)
             glob = None if self.opts.no_global else find_global(self.opts.global_config)
             if project is None and glob is None:
-                raise EngineError(f"no .cupcake directory in {os.getcwd()} or its parents, and no global config "
+                where = os.getcwd() if self.start is None else self.start
+                raise EngineError(f"no .cupcake directory in {where} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
         self.configs = (project, glob)
         configs = [c for c in (glob, project) if c is not None]
@@ -189,7 +271,7 @@ class Evaluation:
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
-                b, hit = bundles.load(cfg, use_cache=not self.opts.no_cache, builtins=self.opts.builtins)
+                b, hit = self.source.load(cfg, not self.opts.no_cache, self.opts.builtins)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
@@ -202,6 +284,9 @@ class Evaluation:
                                       f"require_project_config: true and there is no .cupcake directory in "
                                       f"{os.getcwd()} or its parents (run `cupcake init --harness opencode`)")
         self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
+        self.bundle_keys = [b.key for _, b, _ in loaded]
+        self.project_root = project.root_path if project is not None else event["cwd"]
+        self.governance = merge_governance([b.governance for _, b, _ in loaded])
         with self.trace.phase("route"):
             tool_name = data.mapped_tool_name(event["tool"])
             routes = [lookup(b.routing, event["hook_event_name"], tool_name) for _, b, _ in loaded]
@@ -224,7 +309,7 @@ class Evaluation:
             return synthesize(combined)
 
 
-def _custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
+def custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
     """Host implementations of the custom builtins the bundle's module calls (their modules are
     imported only then); None when it calls none. A missing one fails closed."""
     if not b.custom_builtins:

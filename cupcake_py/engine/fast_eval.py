@@ -27,8 +27,12 @@ except ImportError:  # not a CPython private module everywhere: the public one h
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
     from typing import Any
+
+    from cupcake_py.engine.evaluator import Evaluation
+    from cupcake_py.engine.synthesis import FinalDecision
 
 log = LazyLogger("cupcake_py.engine")
 
@@ -82,7 +86,6 @@ def main(argv: list[str]) -> int:
     trace = Trace()
     opts = EvalOptions()
     evaluation = None
-    code = 2
     resp: dict[str, Any]
     try:
         try:
@@ -97,42 +100,100 @@ def main(argv: list[str]) -> int:
         from cupcake_py.engine.evaluator import Evaluation
 
         reaper.arm()  # signal daemons are re-parented to this process and killed by _reap
-        from cupcake_py.harness.opencode.response import response
 
         with trace.phase("read"):
             raw = _read_stdin(opts.max_input_bytes)
         evaluation = Evaluation(opts, trace)
-        signal.signal(signal.SIGALRM, _alarm)
-        evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
-        final = evaluation.run(raw)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        resp = response(final)
-        code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
     except UsageError as e:
         resp = failure_response(f"bad command line: {e}")
         trace.error = str(e)
-    except CupcakeError as e:
-        resp = failure_response(str(e))
-        trace.error = str(e)
-        log.debug("fail closed", exc_info=True)
-    except RecursionError:
-        resp = failure_response("input too deeply nested")
-        trace.error = "RecursionError"
-    except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
-        resp = failure_response(f"internal error: {type(e).__name__}: {e}")
-        trace.error = f"{type(e).__name__}: {e}"
-        if opts.log_level == "debug":
-            log.exception("internal error")
-        else:
-            sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _reap()
+        code = 2
+    except BaseException as e:  # noqa: BLE001 - anything at all must fail closed
+        resp, code = _failure(opts, trace, e)
+    else:
+        resp, code = answer(opts, trace, evaluation, lambda: evaluation.run(raw))
     trace.response = resp
     if not _emit(resp):
         return 2
     _after(opts, trace, evaluation)
     return code
+
+
+def answer(opts: EvalOptions, trace: Trace, evaluation: Evaluation,
+           run: Callable[[], FinalDecision]) -> tuple[dict[str, Any], int]:
+    """(response, exit code) of one evaluation run under the hard alarm; every failure is the
+    fail-closed deny with code 2. Shared by `cupcake eval` and `cupcake serve`."""
+    from cupcake_py.harness.opencode.response import response
+
+    final = None
+    try:
+        signal.signal(signal.SIGALRM, _alarm)
+        evaluation.on_deadline = lambda seconds: signal.setitimer(signal.ITIMER_REAL, seconds + GRACE_SECONDS)
+        final = run()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        resp = response(final)
+        code = 1 if opts.strict and resp["decision"] in ("deny", "block") else 0
+    except BaseException as e:  # noqa: BLE001 - anything at all (also KeyboardInterrupt) must fail closed
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        resp, code = _failure(opts, trace, e)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _reap()
+    resp, code = _audited(evaluation, trace, resp, code, None if trace.error else getattr(final, "kind", None))
+    trace.response = resp
+    return resp, code
+
+
+def _audited(evaluation: Evaluation, trace: Trace, resp: dict[str, Any], code: int,
+             kind: str | None) -> tuple[dict[str, Any], int]:
+    """(response, code) after the audit record is written (when the rulebook enables the audit
+    log): a failed write is a warning, or the fail-closed deny under `audit: required`."""
+    settings = getattr(evaluation, "governance", None)
+    if settings is None:
+        return resp, code
+    failure = _audit(evaluation, trace, resp, kind)
+    if failure is None:
+        return resp, code
+    if settings["mode"] == "required":
+        trace.error = failure
+        return failure_response(f"the audit log could not be written and the rulebook says `audit: required` "
+                                f"(fail closed): {failure}"), 2
+    sys.stderr.write(f"cupcake: warning: the audit record was not written ({failure}); the decision stands\n")
+    return resp, code
+
+
+def _failure(opts: EvalOptions, trace: Trace, e: BaseException) -> tuple[dict[str, Any], int]:
+    """The fail-closed answer to an exception (a CupcakeError's message is meant for users)."""
+    if isinstance(e, CupcakeError):
+        trace.error = str(e)
+        log.debug("fail closed", exc_info=True)
+        return failure_response(str(e)), 2
+    if isinstance(e, RecursionError):
+        trace.error = "RecursionError"
+        return failure_response("input too deeply nested"), 2
+    trace.error = f"{type(e).__name__}: {e}"
+    if opts.log_level == "debug":
+        log.exception("internal error")
+    else:
+        sys.stderr.write(f"cupcake: internal error: {type(e).__name__}: {e} (--log-level debug shows details)\n")
+    return failure_response(f"internal error: {type(e).__name__}: {e}"), 2
+
+
+def _audit(evaluation: Any, trace: Trace, resp: dict[str, Any], kind: str | None) -> str | None:
+    """Append the evaluation's audit record (cupcake_py/governance); the failure text, or None."""
+    try:
+        from cupcake_py.governance.audit import evaluation_row, write_evaluation
+
+        event = evaluation.audit_event()
+        if event is None:
+            return None  # the event itself was invalid: nothing to attribute a record to
+        row = evaluation_row(event, evaluation.opts.harness, evaluation.project_root or "", kind or resp["decision"],
+                             list(resp.get("rule_ids") or ()), resp.get("reason"), trace.error, trace.timing_dict(),
+                             ",".join(evaluation.bundle_keys), evaluation.now)
+        write_evaluation(evaluation.governance, row, evaluation.now)
+    except Exception as e:  # noqa: BLE001 - reported by the caller (warning, or fail closed when required)
+        return f"{type(e).__name__}: {e}" if not isinstance(e, CupcakeError) else str(e)
+    return None
 
 
 def _reap() -> None:

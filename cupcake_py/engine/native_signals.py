@@ -54,7 +54,14 @@ def _prefix(name: str) -> str | None:
     return None
 
 
+# Names the evaluator computes itself (not through a provider): `history` becomes
+# `input.history` (cupcake_py/governance/history.py), from the per-user governance database.
+ENGINE_SIGNALS = frozenset({"history"})
+
+
 def provides(name: str) -> bool:
+    if name in ENGINE_SIGNALS:
+        return True
     import re
 
     p = _prefix(name)

@@ -142,5 +142,6 @@ def lookup(table: dict[str, list[str]], event: str, tool: str | None) -> list[st
     """Packages routed to (event, tool): the event's wildcard policies then the tool's."""
     found = list(table.get(event, ()))
     if tool is not None:
-        found += [p for p in table.get(f"{event}:{tool}", ()) if p not in found]
+        seen = set(found)
+        found += [p for p in table.get(f"{event}:{tool}", ()) if p not in seen]
     return found

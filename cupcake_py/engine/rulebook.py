@@ -16,7 +16,12 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   enforce_full_file_read: {max_lines: 2000}
   always_inject: {context: ["text", {file: "CONVENTIONS.md"}, {command: "git log -3 --oneline"}]}
   system_protection / sensitive_data_protection / cupcake_exec_protection: {…}   # global rulebook
+  rate_limit: {limits: [{tools: [Bash], max_calls: 30, window_minutes: 1, action: ask}]}
+  escalation: {max_denials: 5, window_minutes: 5, timeout_minutes: 10}
+  loop_guard: {max_repeats: 3}
 telemetry: {enabled: false, destination: .cupcake/telemetry}
+audit: on                    # off (default) | on | required, or the object form (docs/governance.md):
+  # {mode: required, retention_days: 30, max_rows: 200000, write_budget_ms: 250, history_last_n: 10}
 preprocessing: {script_inspection: true}
 require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
 custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
@@ -28,7 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cupcake_py.errors import CupcakeError
 
@@ -192,6 +197,35 @@ class CupcakeExecProtection(Guarding):
     allowed_commands: list[str] = Field(default_factory=list, description="cupcake commands allowed anyway.")
 
 
+class RateLimitRule(_Strict):
+    tools: list[str] = Field(min_length=1)  # tool names as policies see them (Bash, Edit, …) or "*"
+    max_calls: int = Field(gt=0)
+    window_minutes: int = Field(default=1, ge=1, le=1440)
+    action: Literal["ask", "deny"] = "ask"
+
+    @field_validator("tools")
+    @classmethod
+    def _tools(cls, v: list[str]) -> list[str]:
+        return _nonempty(v, "tools")
+
+
+class RateLimit(Builtin):
+    message: str = "Rate limit reached"
+    limits: list[RateLimitRule] = Field(min_length=1)
+
+
+class Escalation(Builtin):
+    message: str = "Too many tool calls were denied"
+    max_denials: int = Field(default=5, ge=1)
+    window_minutes: int = Field(default=5, ge=1, le=1440)
+    timeout_minutes: int = Field(default=10, ge=1, le=1440)
+
+
+class LoopGuard(Builtin):
+    message: str = "The same tool call keeps being repeated"
+    max_repeats: int = Field(default=3, ge=2, le=50)
+
+
 class Builtins(_Strict):
     """The shipped builtin policies (docs/builtins.md); a listed builtin is enabled unless `enabled: false`."""
 
@@ -206,6 +240,9 @@ class Builtins(_Strict):
     system_protection: SystemProtection | None = None
     sensitive_data_protection: SensitiveDataProtection | None = None
     cupcake_exec_protection: CupcakeExecProtection | None = None
+    rate_limit: RateLimit | None = None
+    escalation: Escalation | None = None
+    loop_guard: LoopGuard | None = None
 
     def enabled(self) -> dict[str, Builtin]:
         return {name: b for name in type(self).model_fields if (b := getattr(self, name)) is not None and b.enabled}
@@ -236,6 +273,28 @@ class Preprocessing(_Strict):
                                     "python x.py) into input.executed_script_content.")
 
 
+class Audit(_Strict):
+    """The audit log and session history (cupcake_py/governance, docs/governance.md)."""
+
+    mode: Literal["off", "on", "required"] = "off"
+    retention_days: int = Field(default=30, ge=1, le=3650)
+    max_rows: int = Field(default=200_000, ge=100, le=100_000_000)
+    write_budget_ms: int = Field(default=250, ge=10, le=10_000)
+    history_last_n: int = Field(default=10, ge=1, le=100)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, v: Any) -> Any:
+        """`audit: on|off|required` and `mode: on|off` (YAML reads a bare on/off as true/false)."""
+        if isinstance(v, bool):
+            return {"mode": "on" if v else "off"}
+        if isinstance(v, str):
+            return {"mode": v}
+        if isinstance(v, dict) and isinstance(v.get("mode"), bool):
+            return {**v, "mode": "on" if v["mode"] else "off"}
+        return v
+
+
 class Rulebook(_Strict):
     """`.cupcake/rulebook.yml` (or the global config's rulebook.yml). Unknown keys are errors."""
 
@@ -245,6 +304,8 @@ class Rulebook(_Strict):
         examples=[{"branch": {"command": "git rev-parse --abbrev-ref HEAD", "timeout_seconds": 5}}])
     builtins: Builtins = Field(default_factory=Builtins, description="The builtin policies to enable.")
     telemetry: Telemetry = Field(default_factory=Telemetry, description="Evaluation traces.")
+    audit: Audit = Field(default_factory=Audit, description="The audit log and session history "
+                         "(docs/governance.md).")
     preprocessing: Preprocessing = Field(default_factory=Preprocessing, description="Event preprocessing.")
     require_project_config: bool = Field(default=False, description="Global rulebook: deny every tool call "
                                          "in a directory without a project .cupcake/.")

@@ -16,6 +16,10 @@ the module's heap and parsed there with `opa_value_parse`: one call into wasm pe
 builtin call. `BuiltinError` means undefined (0), or a BuiltinEvalError in strict mode;
 any other exception is a bug in the builtin and always fails the evaluation. One
 BuiltinContext is created per evaluation, on the first builtin call.
+
+Within one evaluation, a call of a MEMO_BUILTINS builtin repeated with the same string
+arguments reuses the first call's encoded result (the Python implementation and the encoding
+run once; the call still crosses into the host). Failed calls are not remembered.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ if TYPE_CHECKING:
 log = LazyLogger(__name__)
 
 SCRATCH_MIN = 512  # bytes: the first result block of an evaluation
+# Builtins whose result depends only on their (string) arguments: no context, clock, randomness, I/O.
+MEMO_BUILTINS = frozenset({"regex.match", "regex.replace", "regex.split", "regex.is_valid"})
+MEMO_MAX = 4096  # remembered results per evaluation
 
 
 def _library() -> Any:
@@ -120,12 +127,15 @@ class BuiltinDispatcher:
         self._scratch = 0  # address of this evaluation's result block (0: none yet)
         self._scratch_size = 0
         self._direct: bool | None = None  # values laid out as value_reader expects (probed once)
+        self._memo_ids = frozenset(i for i, name in self._names.items() if name in MEMO_BUILTINS)
+        self._memo: dict[tuple[Any, ...], bytes] = {}
 
     def begin_eval(self) -> None:
         """Start a new evaluation: the next builtin call gets a fresh BuiltinContext (and a
         fresh result block: the module's heap was reset)."""
         self._ctx = None
         self._scratch = 0
+        self._memo.clear()
 
     @property
     def context(self) -> Any:
@@ -175,22 +185,16 @@ class BuiltinDispatcher:
                     mem = io.memory.view(ctx)
         else:
             args = [self._dumped(ctx, bid, io, a) for a in arg_addrs]
-        if self._ctx is None:
-            self._ctx = self._new_context()
-        try:
-            result = fn(self._ctx, *args)
-        except self._error_type as e:
-            if self._strict:
-                raise BuiltinEvalError(self._names[bid], str(e)) from None
-            log.debug("builtin %s undefined: %s", self._names[bid], e)
-            return 0
-        except Exception as e:
-            log.debug("builtin %s crashed", self._names[bid], exc_info=True)
-            raise BuiltinEvalError(self._names[bid], f"internal error: {type(e).__name__}: {e}") from e
-        try:
-            text = encode_result(result)
-        except (TypeError, ValueError) as e:
-            raise BuiltinEvalError(self._names[bid], f"returned a non-Rego value: {e}") from None
+        key = (bid, *args) if bid in self._memo_ids and all(type(a) is str for a in args) else None
+        text = self._memo.get(key) if key is not None else None
+        if text is None:
+            text = self._result_text(fn, bid, args)
+            if text is None:
+                return 0
+            if key is not None:
+                if len(self._memo) >= MEMO_MAX:
+                    self._memo.clear()
+                self._memo[key] = text
         n = len(text)
         addr = self._scratch
         if not self._direct:  # another runtime: its parser may keep pointers into the text
@@ -209,6 +213,25 @@ class BuiltinDispatcher:
         if value == 0:
             raise ABIError(f"{self._names[bid]}: opa_value_parse rejected the builtin's result {text[:80]!r}")
         return value
+
+    def _result_text(self, fn: BuiltinFn, bid: int, args: list[Any]) -> bytes | None:
+        """The builtin's result encoded for opa_value_parse; None when it is undefined."""
+        if self._ctx is None:
+            self._ctx = self._new_context()
+        try:
+            result = fn(self._ctx, *args)
+        except self._error_type as e:
+            if self._strict:
+                raise BuiltinEvalError(self._names[bid], str(e)) from None
+            log.debug("builtin %s undefined: %s", self._names[bid], e)
+            return None
+        except Exception as e:
+            log.debug("builtin %s crashed", self._names[bid], exc_info=True)
+            raise BuiltinEvalError(self._names[bid], f"internal error: {type(e).__name__}: {e}") from e
+        try:
+            return encode_result(result)
+        except (TypeError, ValueError) as e:
+            raise BuiltinEvalError(self._names[bid], f"returned a non-Rego value: {e}") from None
 
     @staticmethod
     def _probe(ctx: Ctx, io: ModuleIO) -> bool:

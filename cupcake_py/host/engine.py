@@ -71,6 +71,10 @@ class HostOptions:
     def _fields(self) -> tuple[Any, ...]:
         return tuple(getattr(self, n) for n in self.__slots__)
 
+    def with_deadline(self, deadline: float) -> HostOptions:
+        """These options with another per-call deadline (a warm instance serves many requests)."""
+        return HostOptions(deadline, self.memory_limit, self.strict, self.allow_net, self.cache_path, self.compiler)
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"HostOptions is immutable (cannot set {name})")
 

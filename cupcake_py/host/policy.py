@@ -31,7 +31,7 @@ from cupcake_py.host.errors import (
     TrapError,
     UnknownEntrypointError,
 )
-from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature
+from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature, memory_span
 from cupcake_py.host.memory import LinearMemory
 from cupcake_py.lazylog import LazyLogger
 
@@ -331,6 +331,21 @@ class PolicyInstance:
         with self._guard():
             self._fn["opa_heap_ptr_set"](self._ctx, self._heap_start)
             self._load_data()
+
+    def set_deadline(self, seconds: float) -> None:
+        """The deadline of the next calls into wasm (the module's options give the first one)."""
+        self._options = self._options.with_deadline(seconds)
+
+    @property
+    def poisoned(self) -> bool:
+        """Whether the last call into wasm failed (the instance is rebuilt before its next use)."""
+        return self._poisoned
+
+    @property
+    def memory_bytes(self) -> int:
+        """Current size of the instance's linear memory (it never shrinks while the instance lives)."""
+        assert self._mem is not None
+        return memory_span(self._ctx, self._mem.memory.ref)[1]
 
     # -- host imports ------------------------------------------------------------
 

@@ -46,11 +46,13 @@ def build_cmd(
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.gc_pause import gc_paused
 
     try:
         from cupcake_py.authoring.progress import progress
 
-        with declared_for(builtins), progress("cupcake build: compiling", machine_output=output is None):
+        with declared_for(builtins), gc_paused(freeze=True), \
+                progress("cupcake build: compiling", machine_output=output is None):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))

@@ -13,6 +13,8 @@ import { isAbsolute, join, resolve } from "node:path";
 export type FailMode = "closed" | "open";
 export type AskMode = "deny" | "allow";
 export type LogLevel = "debug" | "info" | "warn" | "error";
+/** "spawn": one `cupcake eval` process per tool call; "serve": one warm `cupcake serve --stdio` (src/server.ts). */
+export type Mode = "spawn" | "serve";
 
 export interface PluginConfig {
   enabled: boolean;
@@ -25,6 +27,7 @@ export interface PluginConfig {
   askMode: AskMode;
   logLevel: LogLevel;
   showToasts: boolean;
+  mode: Mode;
 }
 
 export const DEFAULT_CONFIG: Readonly<PluginConfig> = Object.freeze({
@@ -36,6 +39,7 @@ export const DEFAULT_CONFIG: Readonly<PluginConfig> = Object.freeze({
   askMode: "deny",
   logLevel: "warn",
   showToasts: true,
+  mode: "spawn",
 });
 
 export const CONFIG_FILE = join(".cupcake", "opencode.json");
@@ -60,6 +64,7 @@ const FIELDS: Record<keyof PluginConfig, Check> = {
   askMode: oneOf("deny", "allow"),
   logLevel: oneOf("debug", "info", "warn", "error"),
   showToasts: isBool,
+  mode: oneOf("spawn", "serve"),
 };
 
 export interface LoadedConfig {
@@ -78,6 +83,7 @@ const TIGHTENS: Record<keyof PluginConfig, (value: unknown, current: unknown) =>
   askMode: (v) => v === "deny",
   logLevel: () => true,
   showToasts: (v) => v === true,
+  mode: () => true, // spawn and serve run the same engine on the same policies and both fail closed
 };
 
 export const OPTIONS_ORIGIN = "plugin options in opencode.json";

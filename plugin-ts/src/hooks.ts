@@ -16,6 +16,7 @@ import {
 import { CupcakeError, type Decision, type HookEvent, type HookEventName } from "./protocol.js";
 import type { Reporter } from "./reporter.js";
 import { evaluate } from "./runner.js";
+import { lifecycleFromBus, sendLifecycle } from "./lifecycle.js";
 
 export interface HookDeps {
   config: PluginConfig;
@@ -158,7 +159,13 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
       if (items.length > 0) output.system.push(contextBlock(items));
     },
 
+    event: async ({ event }) => {
+      const lc = lifecycleFromBus(event, directory);
+      if (lc !== undefined) sendLifecycle(config, directory, lc, reporter);
+    },
+
     "experimental.session.compacting": async (input, output) => {
+      sendLifecycle(config, directory, { session_id: input.sessionID, event: "compacted", cwd: directory }, reporter);
       const items = context.get(input.sessionID);
       if (items.length > 0) output.context.push(contextBlock(items));
     },

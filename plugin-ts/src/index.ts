@@ -6,6 +6,7 @@ import { SessionContext } from "./context.js";
 import { createHooks } from "./hooks.js";
 import { Reporter } from "./reporter.js";
 import { selfTest } from "./runner.js";
+import { ServeClient, serveEvaluator } from "./server.js";
 
 export const CupcakePlugin: Plugin = async ({ client, directory }, options) => {
   const { config, problems } = loadConfig(directory, options);
@@ -26,5 +27,8 @@ export const CupcakePlugin: Plugin = async ({ client, directory }, options) => {
       reporter.toast("error", "Cupcake is not working", err.message);
     },
   );
-  return createHooks({ config, directory, reporter, context: new SessionContext() });
+  const deps = { config, directory, reporter, context: new SessionContext() };
+  if (config.mode === "spawn") return createHooks(deps);
+  const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));
+  return { ...createHooks(deps, serveEvaluator(server)), dispose: async () => server.close() };
 };

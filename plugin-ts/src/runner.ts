@@ -14,7 +14,7 @@ const MAX_STDERR = 16 * 1024;
  * group is killed. The tree kill also keeps every call cheap: a new session costs 2-10 ms per spawn on a busy
  * Linux box (measured by bench/overhead.mjs), which is more than the rest of the plugin's work.
  */
-const TREE_KILL = process.platform === "linux";
+export const TREE_KILL = process.platform === "linux";
 
 export interface ProcessResult {
   code: number | null;
@@ -85,7 +85,7 @@ function killTree(root: number): void {
   for (const pid of found) send(pid, "SIGKILL");
 }
 
-function killAll(child: ChildProcess): void {
+export function killAll(child: ChildProcess): void {
   const pid = child.pid;
   if (pid === undefined) return;
   if (TREE_KILL) {

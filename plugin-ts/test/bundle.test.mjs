@@ -28,6 +28,7 @@ test("the plugin returns the hooks OpenCode fires", async () => {
   assert.deepEqual(Object.keys(hooks).sort(), [
     "chat.message",
     "chat.params",
+    "event",
     "experimental.chat.system.transform",
     "experimental.session.compacting",
     "tool.execute.after",

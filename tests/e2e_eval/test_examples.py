@@ -35,8 +35,13 @@ def test_example_project_enables_every_builtin_and_cases_cover_them() -> None:
     every = set(Builtins.model_fields)
     project = load_rulebook(examples_dir() / "project" / ".cupcake" / "rulebook.yml").builtins.enabled()
     glob = load_rulebook(examples_dir() / "global-config" / "rulebook.yml").builtins.enabled()
-    # the rulebook security guardrails are on everywhere unless switched off
-    assert set(project) == every - GLOBAL_ONLY and set(glob) == GLOBAL_ONLY | {"rulebook_security_guardrails"}
+    # the rulebook security guardrails are on everywhere unless switched off. The history builtins are
+    # stateful (their answer depends on earlier calls of the session), so the example cases, which run
+    # concurrently and in any order, cannot hold them: tests/governance and the OpenCode e2e
+    # (tests/plugin/test_e2e_governance.py) cover them.
+    stateful = {"rate_limit", "escalation", "loop_guard"}
+    assert set(project) == every - GLOBAL_ONLY - stateful
+    assert set(glob) == GLOBAL_ONLY | {"rulebook_security_guardrails"}
     seen = {r for c in PROJECT_CASES for r in c.expect.get("rule_ids", [])}
     assert BUILTIN_RULE_IDS <= seen, sorted(BUILTIN_RULE_IDS - seen)
     contexts = [x for c in PROJECT_CASES for x in c.expect.get("context", [])]

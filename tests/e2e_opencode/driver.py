@@ -75,6 +75,8 @@ class Scenario:
     protected_paths: tuple[str, ...] = ("protected/",)  # the shipped builtin, enabled in the rulebook
     signals: dict[str, dict[str, Any]] = field(default_factory=dict)  # rulebook `signals:`
     plugin_timeout_ms: int = 30_000  # generous: under load one `cupcake eval` took 3 s here
+    plugin_mode: str = "spawn"  # .cupcake/opencode.json "mode": "spawn" (cupcake eval per call) or "serve"
+    rulebook: dict[str, Any] = field(default_factory=dict)  # more rulebook entries (`builtins:` entries are merged)
 
 
 @dataclass
@@ -246,9 +248,14 @@ class OpenCodeE2E:
         if sc.protected_paths:
             rulebook["builtins"]["protected_paths"] = {"paths": list(sc.protected_paths)}
         rulebook["signals"] = dict(sc.signals)
+        for key, value in sc.rulebook.items():
+            if key == "builtins":
+                rulebook["builtins"] = {**(rulebook.get("builtins") or {}), **value}
+            else:
+                rulebook[key] = value
         rulebook["telemetry"] = {"enabled": True, "destination": ".cupcake/telemetry"}
         rulebook_path.write_text(yaml.safe_dump(rulebook, sort_keys=False))
-        plugin_config = {"timeoutMs": sc.plugin_timeout_ms, "logLevel": "info"}
+        plugin_config = {"timeoutMs": sc.plugin_timeout_ms, "logLevel": "info", "mode": sc.plugin_mode}
         (cupcake_dir / "opencode.json").write_text(json.dumps(plugin_config, indent=2))
         config = {
             "$schema": "https://opencode.ai/config.json",

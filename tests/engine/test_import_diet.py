@@ -33,6 +33,8 @@ NOT_IMPORTED = {
     "re": "a routing miss parses no shell command or patch (re pulls enum and functools)",
     "git": "GitPython (~55 ms) serves only `cupcake validate --changed`",
     "rich": "progress display of the authoring commands only",
+    "sqlite3": "only when the rulebook records (audit: on|required) or a policy reads input.history",
+    "cupcake_py.governance.store": "the governance database is opened only when a bundle records",
 }
 
 PROBE = """

@@ -4,6 +4,8 @@ tests/e2e_opencode/project/, the shipped `protected_paths` builtin, and a script
 
 Two `opencode run`s: one session that walks through every scenario (one tool call per step, see mock_llm.py),
 and one in a project whose Bash policy waits for a signal that outlasts the plugin's timeout (fail closed).
+Both worlds run twice, with the same expectations: the plugin in "spawn" mode (one `cupcake eval` per call)
+and in "serve" mode (one `cupcake serve --stdio` for the whole run).
 Durations appear in pytest's terminal summary (conftest.py); every step is bounded (driver.RUN_TIMEOUT_S,
 SETUP_TIMEOUT_S).
 """
@@ -41,11 +43,15 @@ def _steps(*steps: str) -> str:
     return " ;; ".join(steps)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    root = tmp_path_factory.mktemp("e2e")
+MODES = ["spawn", "serve"]
+
+
+@pytest.fixture(scope="module", params=MODES)
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    mode = request.param
+    root = tmp_path_factory.mktemp(f"e2e-{mode}")
     t0 = time.monotonic()
-    with OpenCodeE2E(root) as e2e:
+    with OpenCodeE2E(root, Scenario(plugin_mode=mode)) as e2e:
         proj = e2e.project
         verify = e2e.cupcake_run("verify", "--harness", "opencode")
         assert verify.returncode == 0, f"cupcake verify failed:\n{verify.stdout}\n{verify.stderr}"
@@ -79,7 +85,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         main = e2e.run(prompt)
         engine_ms = [r["timings_ms"]["total"] for r in e2e.telemetry() if r["session_id"] != "ses_e2e_warmup"]
         DURATIONS.append(
-            f"main world: setup {setup:.1f} s (cupcake {', '.join(f'{k} {v:.1f} s' for k, v in e2e.setup_seconds.items())}),"
+            f"main world ({mode}): setup {setup:.1f} s (cupcake {', '.join(f'{k} {v:.1f} s' for k, v in e2e.setup_seconds.items())}),"
             f" opencode run {main.seconds:.1f} s, {len(engine_ms)} evaluations"
             f" (in-engine median {median(engine_ms or [0]):.0f} ms, max {max(engine_ms or [0]):.0f} ms)"
         )
@@ -146,7 +152,7 @@ def test_edit_of_protected_path_is_blocked(world: World) -> None:
     assert part.error.startswith(
         f'Blocked by cupcake policy [rule BUILTIN-PROTECTED-PATHS]: this edit call (filePath: "{world.protected}")'
     )
-    assert f"{world.protected} matches protected path 'protected/'" in part.error
+    assert f"{world.protected}, which matches protected path 'protected/'" in part.error
     assert world.protected.read_text() == "original\n"
     assert world.main.tool_message(part.call_id) == part.error
 
@@ -250,6 +256,7 @@ class SlowWorld:
     e2e: OpenCodeE2E
     run: RunResult
     marker: Path
+    mode: str
 
 
 def _alive(pid: int) -> bool:
@@ -261,9 +268,11 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.fixture(scope="module")
-def slow_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
+@pytest.fixture(scope="module", params=MODES)
+def slow_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
+    mode = request.param
     scenario = Scenario(
+        plugin_mode=mode,
         policies=("e2e_slow.rego",),
         tests=(),
         protected_paths=(),
@@ -277,18 +286,18 @@ def slow_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowWorld]:
         plugin_timeout_ms=SLOW_TIMEOUT_MS,
     )
     t0 = time.monotonic()
-    with OpenCodeE2E(tmp_path_factory.mktemp("e2e-slow"), scenario) as e2e:
+    with OpenCodeE2E(tmp_path_factory.mktemp(f"e2e-slow-{mode}"), scenario) as e2e:
         assert e2e.warm_up() == {"decision": "allow"}
         marker = e2e.project / "ran.txt"
         setup = time.monotonic() - t0
         run = e2e.run(f"CMD: echo SLOW_ME > {marker}")
         started = bool(_signal_pids(e2e))
         DURATIONS.append(
-            f"timeout world: setup {setup:.1f} s, opencode run {run.seconds:.1f} s"
-            f" (the slow signal had {'' if started else 'NOT '}started when the plugin killed cupcake)"
+            f"timeout world ({mode}): setup {setup:.1f} s, opencode run {run.seconds:.1f} s"
+            f" (the slow signal had {'' if started else 'NOT '}started when cupcake was stopped at the deadline)"
         )
         try:
-            yield SlowWorld(e2e, run, marker)
+            yield SlowWorld(e2e, run, marker, mode)
         finally:
             for pid in _signal_pids(e2e):
                 if _alive(pid):
@@ -304,17 +313,19 @@ def _signal_pids(e2e: OpenCodeE2E) -> list[int]:
 def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -> None:
     part = _part(slow_world.run, "bash", "SLOW_ME")
     assert part.status == "error"
-    assert re.match(
-        rf'cupcake: ".*cupcake eval --harness opencode" timed out after {SLOW_TIMEOUT_MS} ms and was killed',
-        part.error,
-    ), part.error
+    # spawn: the plugin kills the eval at its timeout; serve: the server is given a deadline just below it
+    # (`serve --timeout`) and answers the fail-closed deny itself (or, under load, is killed like the eval)
+    timed_out = rf'cupcake: ".*cupcake eval --harness opencode" timed out after {SLOW_TIMEOUT_MS} ms and was killed'
+    served = r"cupcake: engine error: the evaluation deadline of [\d.]+s passed|cupcake: engine error: .*deadline"
+    assert re.match(timed_out if slow_world.mode == "spawn" else f"{timed_out}|{served}", part.error), part.error
     assert "cupcake fails closed" in part.error
     assert slow_world.run.tool_message(part.call_id) == part.error
     assert not slow_world.marker.exists()
     pids = slow_world.e2e.project / "slow-signal.pids"
     # the signal started before the kill (not guaranteed under load; the node unit tests check the kill always)
     if pids.exists():
-        signal_pid, cupcake_pid = map(int, pids.read_text().split())
-        assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
+        signal_pid, cupcake_pid = map(int, pids.read_text().split()[:2])
+        if slow_world.mode == "spawn":  # a server that answered by itself keeps serving
+            assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
         # the plugin kills cupcake's process tree, which reaches its shell signals (they run in their own session)
         assert not _alive(signal_pid), f"cupcake's signal {signal_pid} outlived the timeout kill"

@@ -9,7 +9,7 @@ from typing import Protocol
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
-from cupcake_py.rego.compile.walk import body_exprs, term_children, term_exprs
+from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
 
 
@@ -25,10 +25,11 @@ def rule_terms(c: CRule) -> list[A.Term]:
     return [t for t in (*c.rel, c.key, c.value) if t is not None]
 
 
-def all_exprs(c: CRule) -> Iterator[A.Expr]:
-    yield from body_exprs(c.body)
+def all_exprs(c: CRule) -> list[A.Expr]:
+    out = body_exprs(c.body)
     for t in rule_terms(c):
-        yield from term_exprs(t)
+        out += term_exprs(t)
+    return out
 
 
 def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
@@ -141,6 +142,7 @@ _REPLACE = "with keyword replacing built-in function: "
 
 
 def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
+    """`with` targets: input/data paths, functions or builtins; never part of a rule's value."""
     t = w.target.value
     loc = w.target.location
     ref = t if isinstance(t, A.Ref) else A.Ref([w.target]) if isinstance(t, A.Var) else None
@@ -173,30 +175,37 @@ def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], errors: E
         errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a void function", loc))
 
 
-def refs_in(t: A.Term) -> Iterator[A.Ref]:
-    v = t.value
-    if isinstance(v, A.Ref):
-        yield v
-    if isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
-        for e in term_exprs(t):
-            yield from expr_refs(e)
-    else:
-        for c in term_children(v):
-            yield from refs_in(c)
-
-
-def expr_refs(e: A.Expr) -> Iterator[A.Ref]:
+def expr_refs(e: A.Expr) -> list[A.Ref]:
+    """The refs an expression evaluates: its operator, and the refs in its operands, its
+    `every` domain, its `with` values and the expressions of comprehensions inside them."""
+    out: list[A.Ref] = []
     t = e.terms
     if isinstance(t, list):
-        yield t[0].value  # type: ignore[misc]
+        out.append(t[0].value)  # type: ignore[arg-type]
         for x in t[1:]:
-            yield from refs_in(x)
+            _refs_into(x, out)
     elif isinstance(t, A.Term):
-        yield from refs_in(t)
+        _refs_into(t, out)
     elif isinstance(t, A.Every):
-        yield from refs_in(t.domain)
+        _refs_into(t.domain, out)
     for w in e.with_:
-        yield from refs_in(w.value)
+        _refs_into(w.value, out)
+    return out
+
+
+def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
+    v = t.value
+    kind = type(v)
+    if kind in LEAVES:
+        return
+    if kind is A.Ref:
+        out.append(v)  # type: ignore[arg-type]
+    if kind in CLOSURES:
+        for e in term_exprs(t):
+            out += expr_refs(e)
+    else:
+        for c in term_children(v):
+            _refs_into(c, out)
 
 
 def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
-from cupcake_py.rego.compile.walk import Names
+from cupcake_py.rego.compile.walk import LEAVES, Names
 
 COMPREHENSIONS = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
 
@@ -104,6 +104,8 @@ class Flattener:
     # ------------------------------------------------------------------ terms
     def term(self, t: A.Term, pre: list[A.Expr]) -> A.Term:
         v = t.value
+        if type(v) in LEAVES:
+            return t
         loc = t.location
         if isinstance(v, A.Call):
             name = v.name

@@ -14,6 +14,8 @@ from typing import Protocol
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import (
+    LEAVES,
+    SCALARS,
     TEMP_PREFIX,
     Names,
     is_generated,
@@ -42,6 +44,8 @@ class Safety:
     def needs(self, t: A.Term, bound: set[str], universe: set[str], missing: set[str], outs: set[str]) -> None:
         """Evaluating `t`: record unbound vars it needs in `missing`, ref-iteration vars in `outs`."""
         v = t.value
+        if type(v) in SCALARS:
+            return
         if isinstance(v, A.Var):
             if v.name not in bound and v.name not in outs and v.name not in ROOTS:
                 missing.add(v.name)
@@ -233,6 +237,8 @@ class Safety:
         """Order the bodies of comprehensions inside `t`; a comprehension head var its body does
         not bind is reported at `loc`, the enclosing expression (as OPA does)."""
         v = t.value
+        if type(v) in LEAVES:
+            return
         if isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
             inner = set(bound)
             v.body[:] = self.order(v.body, inner, universe)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.compile.walk import Names
+from cupcake_py.rego.compile.walk import SCALARS, Names
 from cupcake_py.rego.errors import COMPILE, RegoError
 
 ROOTS = ("data", "input")
@@ -129,6 +129,8 @@ class Resolver:
     # ------------------------------------------------------------------ terms
     def term(self, t: A.Term, scope: Scope) -> A.Term:
         v = t.value
+        if type(v) in SCALARS:
+            return t
         loc = t.location
         if isinstance(v, A.Var):
             return self.var(t, scope)

@@ -11,6 +11,9 @@ from cupcake_py.rego.compile.nodes import NotBody
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"
 ROOTS = frozenset({"data", "input"})
+SCALARS = frozenset({A.String, A.Number, A.Boolean, A.Null})  # value types without sub-terms ...
+LEAVES = SCALARS | {A.Var}  # ... and with vars: the fast exits of the term walks
+CLOSURES = frozenset({A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension})
 
 
 def is_generated(name: str) -> bool:
@@ -61,9 +64,6 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     return ()
 
 
-_CLOSURES = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
-
-
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     """Var names in a term outside closures (comprehensions). (Exact type tests: the AST
     classes have no subclasses, and this runs once per term per pass.)"""
@@ -72,7 +72,7 @@ def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     if tv is A.Var:
         if v.name not in ROOTS:  # type: ignore[union-attr]
             out.add(v.name)  # type: ignore[union-attr]
-    elif tv not in _CLOSURES:
+    elif tv not in CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
@@ -170,17 +170,14 @@ def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
             _term_exprs(w.value, out)
 
 
-_LEAVES = frozenset({A.Null, A.Boolean, A.Number, A.String, A.Var})  # values without sub-terms
-
-
 def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
     tv = type(v)
-    if tv in _LEAVES:
+    if tv in LEAVES:
         return
     if tv is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
         for c in v.terms:  # type: ignore[union-attr]
-            if type(c.value) not in _LEAVES:
+            if type(c.value) not in LEAVES:
                 _term_exprs(c, out)
         return
     if tv is A.ArrayComprehension or tv is A.SetComprehension:

@@ -14,11 +14,27 @@ if (argv[0] === "--version") {
   process.stdout.write("cupcake-fake 9.9.9\n");
   process.exit(0);
 }
-if (argv[0] !== "eval" || argv[1] !== "--harness" || argv[2] !== "opencode") {
+if (argv[0] === "audit" && argv[1] === "session-event") {
+  // Session lifecycle (src/lifecycle.ts): logged next to the eval log, as <log>.lifecycle.
+  const parts = [];
+  for await (const chunk of process.stdin) parts.push(chunk);
+  if (process.env.FAKE_CUPCAKE_LOG) {
+    const lifecycle = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    appendFileSync(`${process.env.FAKE_CUPCAKE_LOG}.lifecycle`, `${JSON.stringify({ argv, lifecycle })}\n`);
+  }
+  process.stdout.write('{"recorded":true}\n');
+  process.exit(0);
+}
+if (argv[0] === "serve") {
+  await import("./fake-serve.mjs");
+} else if (argv[0] !== "eval" || argv[1] !== "--harness" || argv[2] !== "opencode") {
   process.stderr.write(`fake: unexpected argv ${JSON.stringify(argv)}\n`);
   process.exit(64);
+} else {
+  await evalOnce();
 }
 
+async function evalOnce() {
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const raw = Buffer.concat(chunks).toString("utf8");
@@ -108,7 +124,17 @@ switch (behaviour) {
     say({ decision: "allow" });
     process.exit(1);
     break;
+  // Serve-mode failures (fake-serve.mjs): what the one-shot spawn that replaces the failed server answers.
+  case "crash":
+  case "hang":
+  case "garbage-line":
+    say({ decision: "deny", reason: `answered by a spawn after "${behaviour}"`, rule_ids: ["fallback"] });
+    break;
+  case "crash-both":
+    process.exit(3);
+    break;
   default:
     process.stderr.write(`fake: unknown behaviour ${behaviour}\n`);
     process.exit(65);
+}
 }

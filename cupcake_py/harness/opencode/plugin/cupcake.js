@@ -12,7 +12,8 @@ var DEFAULT_CONFIG = Object.freeze({
   failMode: "closed",
   askMode: "deny",
   logLevel: "warn",
-  showToasts: true
+  showToasts: true,
+  mode: "spawn"
 });
 var CONFIG_FILE = join(".cupcake", "opencode.json");
 var oneOf = (...allowed) => (v) => typeof v === "string" && allowed.includes(v) ? null : `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`;
@@ -27,7 +28,8 @@ var FIELDS = {
   failMode: oneOf("closed", "open"),
   askMode: oneOf("deny", "allow"),
   logLevel: oneOf("debug", "info", "warn", "error"),
-  showToasts: isBool
+  showToasts: isBool,
+  mode: oneOf("spawn", "serve")
 };
 var TIGHTENS = {
   enabled: (v) => v === true,
@@ -37,7 +39,9 @@ var TIGHTENS = {
   failMode: (v) => v === "closed",
   askMode: (v) => v === "deny",
   logLevel: () => true,
-  showToasts: (v) => v === true
+  showToasts: (v) => v === true,
+  mode: () => true
+  // spawn and serve run the same engine on the same policies and both fail closed
 };
 var OPTIONS_ORIGIN = "plugin options in opencode.json";
 function applyLayer(target, layer, origin, problems, tightenOnly = false) {
@@ -429,6 +433,35 @@ async function selfTest(config, directory) {
   return line;
 }
 
+// src/lifecycle.ts
+var LIFECYCLE_TIMEOUT_MS = 1e4;
+var str = (v) => typeof v === "string" && v !== "" ? v : void 0;
+function lifecycleFromBus(event, directory) {
+  if (event.type !== "session.created") return void 0;
+  const props = event.properties ?? {};
+  const id = str(props.info?.id) ?? str(props.sessionID);
+  if (id === void 0) return void 0;
+  const out = { session_id: id, event: "created", cwd: directory };
+  const parent = str(props.info?.parentID);
+  if (parent !== void 0) out.parent_id = parent;
+  return out;
+}
+function sendLifecycle(config, directory, ev, reporter) {
+  runProcess({
+    command: config.cupcakePath,
+    args: ["audit", "session-event", "--harness", "opencode"],
+    cwd: directory,
+    stdin: `${JSON.stringify(ev)}
+`,
+    timeoutMs: Math.min(config.timeoutMs, LIFECYCLE_TIMEOUT_MS)
+  }).then(
+    (res) => {
+      if (res.code !== 0) reporter.log("debug", `session ${ev.event} not recorded: exit ${res.code} ${res.stderr.trim()}`);
+    },
+    (err) => reporter.log("debug", `session ${ev.event} not recorded: ${err.message}`)
+  );
+}
+
 // src/hooks.ts
 var isArgs = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function applyArgsInPlace(target, updated) {
@@ -542,7 +575,12 @@ function createHooks(deps, run = evaluate) {
       const items = context.get(input.sessionID);
       if (items.length > 0) output.system.push(contextBlock(items));
     },
+    event: async ({ event }) => {
+      const lc = lifecycleFromBus(event, directory);
+      if (lc !== void 0) sendLifecycle(config, directory, lc, reporter);
+    },
     "experimental.session.compacting": async (input, output) => {
+      sendLifecycle(config, directory, { session_id: input.sessionID, event: "compacted", cwd: directory }, reporter);
       const items = context.get(input.sessionID);
       if (items.length > 0) output.context.push(contextBlock(items));
     }
@@ -607,6 +645,149 @@ var Reporter = class {
   }
 };
 
+// src/server.ts
+import { spawn as spawn2 } from "node:child_process";
+var MAX_LINE = 4 * 1024 * 1024;
+var ServerFailure = class extends Error {
+};
+function serveArgs(config) {
+  const args = ["serve", "--stdio", "--timeout", String(Math.max(0.1, (config.timeoutMs - 250) / 1e3))];
+  if (config.policyDir !== void 0) args.push("--policy-dir", config.policyDir);
+  return args;
+}
+var ServeClient = class {
+  constructor(config, directory, notify = () => void 0) {
+    this.config = config;
+    this.directory = directory;
+    this.notify = notify;
+  }
+  config;
+  directory;
+  notify;
+  child;
+  pending = /* @__PURE__ */ new Map();
+  nextId = 1;
+  buffered = "";
+  /** Servers started so far (1 = no restart yet). */
+  starts = 0;
+  /** The decision of the server; rejects with ServerFailure when the server could not give one. */
+  ask(event) {
+    const child = this.child ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve2, reject) => {
+      const timer = setTimeout(
+        () => this.fail(`cupcake serve did not answer within ${this.config.timeoutMs} ms; restarting it`),
+        this.config.timeoutMs
+      );
+      this.pending.set(id, { resolve: resolve2, reject, timer });
+      const line = `${JSON.stringify({ id, harness: "opencode", event })}
+`;
+      child.stdin?.write(line, (err) => {
+        if (err) this.fail(`cannot write to cupcake serve: ${err.message}`);
+      });
+    });
+  }
+  /** Stop the server (pending calls fall back to spawns). */
+  close() {
+    this.fail("the plugin is shutting down", false);
+  }
+  get pid() {
+    return this.child?.pid;
+  }
+  start() {
+    this.starts++;
+    this.buffered = "";
+    const child = spawn2(this.config.cupcakePath, serveArgs(this.config), {
+      cwd: this.directory,
+      detached: !TREE_KILL,
+      stdio: ["pipe", "pipe", "pipe"]
+    });
+    this.child = child;
+    child.unref();
+    let stderr = "";
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (chunk) => {
+      if (this.child === child) this.receive(chunk);
+    });
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    const gone = (why) => {
+      if (this.child === child) this.fail(`cupcake serve ${why}${stderr.trim() ? `: ${clip(stderr, 300)}` : ""}`);
+    };
+    child.on("error", (e) => gone(`could not run: ${e.message}`));
+    child.on("exit", (code, signal) => gone(signal !== null ? `was killed by ${signal}` : `exited with status ${code}`));
+    child.stdin?.on("error", () => gone("closed its input"));
+    for (const stream of [child.stdin, child.stdout, child.stderr]) {
+      stream?.unref?.();
+    }
+    return child;
+  }
+  receive(chunk) {
+    this.buffered += chunk;
+    if (this.buffered.length > MAX_LINE && !this.buffered.includes("\n")) {
+      this.fail(`cupcake serve printed a line longer than ${MAX_LINE} bytes`);
+      return;
+    }
+    let nl;
+    while ((nl = this.buffered.indexOf("\n")) >= 0) {
+      const line = this.buffered.slice(0, nl);
+      this.buffered = this.buffered.slice(nl + 1);
+      if (line.trim() !== "") this.answer(line);
+      if (this.child === void 0) return;
+    }
+  }
+  answer(line) {
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.fail(`cupcake serve printed a line that is not JSON: ${JSON.stringify(clip(line))}`);
+      return;
+    }
+    const { id, exit_code: code, response } = msg ?? {};
+    const waiting = typeof id === "number" ? this.pending.get(id) : void 0;
+    if (waiting === void 0 || typeof code !== "number") {
+      this.fail(`cupcake serve answered an unknown request: ${clip(line)}`);
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    try {
+      waiting.resolve(interpretResult({ code, signal: null, stdout: JSON.stringify(response), stderr: "" }));
+    } catch (err) {
+      waiting.reject(err);
+    }
+  }
+  /** Kill the server and everything it started; every call in flight gets a ServerFailure. */
+  fail(why, notify = true) {
+    const child = this.child;
+    this.child = void 0;
+    if (child !== void 0) {
+      killAll(child);
+      child.stdin?.destroy();
+      if (notify) this.notify(why);
+    }
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) {
+      clearTimeout(p.timer);
+      p.reject(new ServerFailure(why));
+    }
+  }
+};
+function serveEvaluator(client, spawnEval = evaluate) {
+  return async (config, directory, event) => {
+    try {
+      return await client.ask(event);
+    } catch (err) {
+      if (!(err instanceof ServerFailure)) throw err instanceof CupcakeError ? err : new CupcakeError(String(err));
+      return spawnEval(config, directory, event);
+    }
+  };
+}
+
 // src/index.ts
 var CupcakePlugin = async ({ client, directory }, options) => {
   const { config, problems } = loadConfig(directory, options);
@@ -626,7 +807,10 @@ var CupcakePlugin = async ({ client, directory }, options) => {
       reporter.toast("error", "Cupcake is not working", err.message);
     }
   );
-  return createHooks({ config, directory, reporter, context: new SessionContext() });
+  const deps = { config, directory, reporter, context: new SessionContext() };
+  if (config.mode === "spawn") return createHooks(deps);
+  const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));
+  return { ...createHooks(deps, serveEvaluator(server)), dispose: async () => server.close() };
 };
 export {
   CupcakePlugin

@@ -1,0 +1,75 @@
+"""A generated aggregator that evaluates only the routed policies (`cupcake/system/routed/evaluate`).
+
+In: the parsed modules of a bundle (when the configuration keeps the shipped aggregator).
+Out: the Rego source of `package cupcake.system.routed`, whose `evaluate` has the shape of
+`cupcake/system/evaluate` (policies/system/evaluate.rego), with one guarded comprehension per
+(package, decision verb):
+
+    [{"policy": "<pkg>", "decision": d} | input.cupcake_routed["<pkg>"]; some d in data.<pkg>.<verb>]
+
+The shipped aggregator walks every package, so each evaluation ran every policy of the bundle;
+here a package that is not routed costs one failed lookup of the input object and its rules are
+never evaluated, so the cost of an evaluation follows the routed policies only. Elements come in
+the order of the walk (package path, then the verb's set order), so both aggregators give the
+same decision set for the same routed packages. The engine fills `input.cupcake_routed` (it
+overrides anything the event carried) and still keeps only the routed packages' decisions.
+Such a bundle's module has only this entrypoint; a configuration with its own system/evaluate.rego
+keeps that aggregator (no module generated, entrypoint `cupcake/system/evaluate`).
+"""
+
+from __future__ import annotations
+
+from cupcake_py import jsonio
+from cupcake_py.engine.routing import POLICY_ROOTS, VERB_RULES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+ROUTED_ENTRYPOINT = "cupcake/system/routed/evaluate"
+ROUTED_INPUT = "cupcake_routed"  # input key: {package: true} of the routed packages
+PACKAGE = "cupcake.system.routed"
+FILE = "<generated: cupcake.system.routed>"
+# aggregator result key per verb (policies/system/evaluate.rego)
+RESULT_KEYS = (("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"),
+               ("modifications", "modify"), ("add_context", "add_context"))
+
+
+def entrypoint(available: dict[str, int]) -> str:
+    """The aggregator entrypoint a bundle's module offers: the generated one, else the configuration's
+    own `cupcake/system/evaluate`."""
+    return ROUTED_ENTRYPOINT if ROUTED_ENTRYPOINT in available else "cupcake/system/evaluate"
+
+
+def decision_rules(modules: list[Any]) -> dict[tuple[str, ...], set[str]]:
+    """Package path (segments) → verbs it defines, for the packages under the policy roots."""
+    out: dict[tuple[str, ...], set[str]] = {}
+    for m in modules:
+        if not m.package.dotted().startswith(POLICY_ROOTS):
+            continue
+        path = tuple(str(t.value.value) for t in m.package.path.terms[1:])
+        verbs = {r.head.name for r in m.rules} & VERB_RULES
+        if verbs:
+            out.setdefault(path, set()).update(verbs)
+    return out
+
+
+def _ref(path: tuple[str, ...], verb: str) -> str:
+    return "data" + "".join(f"[{jsonio.dumps(seg).decode()}]" for seg in (*path, verb))
+
+
+def source(modules: list[Any]) -> str:
+    rules = decision_rules(modules)
+    lines = [f"package {PACKAGE}", "", "import rego.v1", "", "evaluate := {"]
+    lines += [f'\t"{key}": {key},' for key, _ in RESULT_KEYS]
+    lines.append("}")
+    for key, verb in RESULT_KEYS:
+        parts = sorted((path + (verb,) for path, verbs in rules.items() if verb in verbs), key=list)
+        lines += ["", f"{key} := [x |", "\tsome part in ["]
+        for full in parts:
+            path = full[:-1]
+            name = jsonio.dumps(".".join(path)).decode()
+            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | input.{ROUTED_INPUT}[{name}]; '
+                         f"some d in {_ref(path, verb)}],")
+        lines += ["\t]", "\tsome x in part", "]"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,175 @@
+"""Warm bundles and policy instances for `cupcake serve` (a `BundleSource`).
+
+In: configuration directories (project or global) and the server's memory cap. Out: the
+bundle of each directory and a reusable policy instance per bundle.
+
+- Re-validation per request: while the inotify watch over the config dir and the shipped
+  policies (engine/watch.py) saw nothing, the bundle stands (no syscall but one read). Else
+  (any event, or no inotify) a stat walk (`signature`): the config dir, rulebook.yml,
+  system/, policies/<harness>/ (every directory and *.rego), signals/ and the shipped
+  policies, as (inode, size, mtime, ctime). When it differs from the last request the
+  bundle is loaded again through `bundle.load` (full content key, disk cache, rebuild on a
+  miss); an unchanged content key keeps the compiled module. Watches are made before the
+  files are read, so a change during a load is seen by the next request.
+- Instances are reused and reset (re-instantiated from the compiled module) after
+  `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
+  any failure, so the server's memory stays flat however many requests it answers.
+- At most `MAX_CONFIGS` directories are kept (least recently used dropped).
+- Custom builtin modules (--builtins, rulebook custom_builtins) are imported once per process:
+  a change to their Python code needs a new server (a change to the rulebook is seen as usual).
+Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.evaluator import BundleSource, custom_implementations
+from cupcake_py.engine.project import ConfigDir, shipped_policies_path
+from cupcake_py.engine.watch import TreeWatch
+from cupcake_py.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cupcake_py.host.policy import PolicyInstance, PolicyModule
+
+MAX_USES = 2000  # evaluations per instance before it is rebuilt
+MAX_RESIDENT_BYTES = 16 * 1024 * 1024  # linear memory an idle instance may keep
+MAX_CONFIGS = 32  # configuration directories kept warm
+MAX_MODULES = 2 * MAX_CONFIGS  # compiled modules kept (a config dir being edited has an old and a new one)
+
+Signature = tuple[tuple[str, int, int, int, int], ...]
+
+
+def _stat(path: str, out: list[tuple[str, int, int, int, int]]) -> os.stat_result | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        out.append((path, -1, -1, -1, -1))
+        return None
+    out.append((path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return st
+
+
+def _walk(directory: str, out: list[tuple[str, int, int, int, int]]) -> None:
+    """Every directory below `directory` (its mtime changes when entries come or go) and every
+    .rego file (its own stat changes when it is written or replaced)."""
+    if _stat(directory, out) is None:
+        return
+    pending = [directory]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                _stat(e.path, out)
+                pending.append(e.path)
+            elif e.name.endswith(".rego"):
+                _stat(e.path, out)
+
+
+def signature(cfg: ConfigDir) -> Signature:
+    """What a cheap re-validation compares: stats of everything `bundle.cache_key` reads."""
+    out: list[tuple[str, int, int, int, int]] = []
+    _stat(cfg.cupcake_path, out)
+    _stat(cfg.rulebook_path, out)
+    _stat(cfg.signals_path, out)
+    _walk(cfg.system_path, out)
+    _walk(cfg.policies_path, out)
+    _walk(shipped_policies_path(), out)
+    return tuple(sorted(out))
+
+
+class _Config(Record):
+    __slots__ = ("signature", "bundle", "watch")
+    signature: Signature
+    bundle: bundles.Bundle
+    watch: TreeWatch
+
+    def __init__(self, signature: Signature, bundle: bundles.Bundle, watch: TreeWatch) -> None:
+        self._fill(signature, bundle, watch)
+
+
+def _watch(cfg: ConfigDir) -> TreeWatch:
+    return TreeWatch([cfg.cupcake_path, shipped_policies_path()])
+
+
+class _Warm(Record):
+    __slots__ = ("module", "instance", "uses")
+    module: PolicyModule
+    instance: PolicyInstance | None
+    uses: int
+
+    def __init__(self, module: PolicyModule) -> None:
+        self._fill(module, None, 0)
+
+
+class WarmSource(BundleSource):
+    """Bundles per configuration directory and one reusable instance per bundle."""
+
+    def __init__(self, memory_limit: int) -> None:
+        self.memory_limit = memory_limit
+        self._configs: dict[tuple[str, str], _Config] = {}
+        self._modules: dict[str, _Warm] = {}  # by bundle key
+        self.reloads = 0  # bundles (re)loaded after a signature change (observable by tests)
+        self.resets = 0  # instances rebuilt
+
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
+        where = (cfg.scope, cfg.cupcake_path)
+        known = self._configs.pop(where, None)
+        if known is not None and use_cache and known.watch.quiet():
+            self._configs[where] = known  # most recently used last
+            return known.bundle, True
+        watch = _watch(cfg)  # before anything is read: a change from now on is seen next time
+        sig = signature(cfg)
+        if known is not None:
+            known.watch.close()
+            if known.signature == sig and use_cache:
+                self._configs[where] = _Config(sig, known.bundle, watch)
+                return known.bundle, True
+        try:
+            b, hit = bundles.load(cfg, use_cache=use_cache, builtins=builtins)
+        except BaseException:
+            watch.close()
+            raise
+        self.reloads += 1
+        self._configs[where] = _Config(sig, b, watch)
+        while len(self._configs) > MAX_CONFIGS:
+            self._configs.pop(next(iter(self._configs))).watch.close()
+        return b, hit
+
+    def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
+        from cupcake_py.host import HostOptions, PolicyModule
+
+        warm = self._modules.pop(b.key, None)
+        if warm is None or warm.module.options.memory_limit != memory_limit:
+            warm = _Warm(PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit)))
+        self._modules[b.key] = warm
+        while len(self._modules) > MAX_MODULES:
+            del self._modules[next(iter(self._modules))]
+        inst = warm.instance
+        if inst is None:
+            inst = warm.module.instantiate(builtins=custom_implementations(b))
+            warm.instance, warm.uses = inst, 0
+        inst.set_deadline(deadline)
+        warm.instance = None  # held by the evaluation until `evaluated` gives it back
+        return inst
+
+    def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
+        warm = self._modules.get(b.key)
+        if warm is None:
+            return
+        warm.uses += 1
+        if inst.poisoned or warm.uses >= MAX_USES or inst.memory_bytes > MAX_RESIDENT_BYTES:
+            self.resets += 1
+            warm.uses = 0
+            return  # dropped: the next request instantiates afresh
+        warm.instance = inst
+
+    def forget(self) -> None:
+        """Drop every warm instance (after an interrupted request their state is not trusted)."""
+        for warm in self._modules.values():
+            warm.instance = None

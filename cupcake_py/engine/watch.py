@@ -1,0 +1,116 @@
+"""Change notification for configuration trees (Linux inotify through libc), for `cupcake serve`.
+
+In: directory trees (every directory below the roots is watched; symlinks are not followed).
+Out: `TreeWatch.quiet()` — True while nothing at all happened in those directories since the
+watch was made. Anything (a file written, created, removed, renamed, its attributes changed; a
+watched directory removed or moved; the kernel's event queue overflowing) makes it False for
+good, and so does every failure: no inotify (not Linux, no libc), too many watches, a tree that
+contains a symlink (the target could change unseen). A watch that is not quiet only means "look
+again": the caller then compares stats (engine/warm.py), so a spurious event costs a stat walk
+and a missing watch never hides a change.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# inotify(7)
+_IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+_IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
+_IN_DELETE_SELF, _IN_MOVE_SELF, _IN_DONT_FOLLOW, _IN_ONLYDIR = 0x400, 0x800, 0x02000000, 0x01000000
+_MASK = (_IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
+         | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_DONT_FOLLOW | _IN_ONLYDIR)
+_IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, 0o2000000
+MAX_WATCHED_DIRS = 4096
+
+_libc: list[Any] = []
+
+
+def _inotify() -> Any:
+    """libc with inotify_init1/inotify_add_watch, or None."""
+    if not _libc:
+        lib = None
+        if hasattr(os, "O_NONBLOCK") and os.uname().sysname == "Linux":
+            try:
+                import ctypes
+
+                lib = ctypes.CDLL(None, use_errno=True)
+                lib.inotify_init1.argtypes = [ctypes.c_int]
+                lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+            except (OSError, AttributeError):
+                lib = None
+        _libc.append(lib)
+    return _libc[0]
+
+
+def _directories(root: str) -> list[str] | None:
+    """`root` and every directory below it; None when the tree holds a symlink or is too big."""
+    found = [root]
+    pending = [root]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_symlink():
+                return None
+            if e.is_dir(follow_symlinks=False):
+                found.append(e.path)
+                pending.append(e.path)
+                if len(found) > MAX_WATCHED_DIRS:
+                    return None
+    return found
+
+
+class TreeWatch:
+    """One inotify instance over some directory trees (closed with `close`)."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self._fd = -1
+        self._quiet = False
+        lib = _inotify()
+        if lib is None:
+            return
+        fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+        if fd < 0:
+            return
+        self._fd = fd
+        for root in roots:
+            dirs = _directories(root) if os.path.isdir(root) else None
+            if dirs is None:
+                self.close()
+                return
+            for d in dirs:
+                if lib.inotify_add_watch(fd, os.fsencode(d), _MASK) < 0:
+                    self.close()
+                    return
+        self._quiet = True
+
+    def quiet(self) -> bool:
+        """Whether nothing happened in the watched trees since the watch was made."""
+        if not self._quiet:
+            return False
+        try:
+            got = os.read(self._fd, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            got = b"?"
+        if got:
+            self._quiet = False
+            self.close()
+        return self._quiet
+
+    def close(self) -> None:
+        self._quiet = False
+        fd, self._fd = self._fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        self.close()
