@@ -39,6 +39,10 @@ ENRICHED: dict[str, str] = {
                   "([builtins.md](builtins.md)).",
     "link_uncertain": "Paths whose hard-link identity could not be compared completely (count as uncertain).",
     "secrets_below": "Bash commands reading whole trees: the secret-looking files inside the directories read.",
+    "history": "What the session did before (audit records; `required_signals: [\"history\"]`; "
+               "[governance.md](governance.md)).",
+    "cupcake_routed": "Internal: `{package: true}` of the policies routed to this event (read by the "
+                      "generated aggregator, not by policies).",
     "shell": "Bash: the command parsed and resolved: commands, effects on paths, git facts, what is opaque "
              "([shell-analysis.md](shell-analysis.md)).",
 }
