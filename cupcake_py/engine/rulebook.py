@@ -198,10 +198,13 @@ class CupcakeExecProtection(Guarding):
 
 
 class RateLimitRule(_Strict):
-    tools: list[str] = Field(min_length=1)  # tool names as policies see them (Bash, Edit, …) or "*"
-    max_calls: int = Field(gt=0)
-    window_minutes: int = Field(default=1, ge=1, le=1440)
-    action: Literal["ask", "deny"] = "ask"
+    """One limit: at most max_calls calls of these tools per window."""
+
+    tools: list[str] = Field(min_length=1, description="Tool names as policies see them (Bash, Edit, …) or `*`.",
+                             examples=[["Bash"]])
+    max_calls: int = Field(gt=0, description="Calls allowed within the window.", examples=[60])
+    window_minutes: int = Field(default=1, ge=1, le=1440, description="The window.")
+    action: Literal["ask", "deny"] = Field(default="ask", description="The answer once the limit is reached.")
 
     @field_validator("tools")
     @classmethod
@@ -210,20 +213,27 @@ class RateLimitRule(_Strict):
 
 
 class RateLimit(Builtin):
-    message: str = "Rate limit reached"
-    limits: list[RateLimitRule] = Field(min_length=1)
+    """Ask or deny once a session calls tools more often than the limits allow (docs/governance.md)."""
+
+    message: str = Field(default="Rate limit reached", description="Reason shown.")
+    limits: list[RateLimitRule] = Field(min_length=1, description="The limits, each checked.",
+                                        examples=[[{"tools": ["Bash"], "max_calls": 60, "window_minutes": 1}]])
 
 
 class Escalation(Builtin):
-    message: str = "Too many tool calls were denied"
-    max_denials: int = Field(default=5, ge=1)
-    window_minutes: int = Field(default=5, ge=1, le=1440)
-    timeout_minutes: int = Field(default=10, ge=1, le=1440)
+    """Put a session in timeout after too many denied calls (docs/governance.md)."""
+
+    message: str = Field(default="Too many tool calls were denied", description="Reason shown.")
+    max_denials: int = Field(default=5, ge=1, description="deny/block/halt decisions …")
+    window_minutes: int = Field(default=5, ge=1, le=1440, description="… within this window …")
+    timeout_minutes: int = Field(default=10, ge=1, le=1440, description="… put the session in timeout this long.")
 
 
 class LoopGuard(Builtin):
-    message: str = "The same tool call keeps being repeated"
-    max_repeats: int = Field(default=3, ge=2, le=50)
+    """Ask when the same tool call is repeated in a row (docs/governance.md)."""
+
+    message: str = Field(default="The same tool call keeps being repeated", description="Reason shown.")
+    max_repeats: int = Field(default=3, ge=2, le=50, description="The n-th identical call in a row is asked.")
 
 
 class Builtins(_Strict):
@@ -276,11 +286,13 @@ class Preprocessing(_Strict):
 class Audit(_Strict):
     """The audit log and session history (cupcake_py/governance, docs/governance.md)."""
 
-    mode: Literal["off", "on", "required"] = "off"
-    retention_days: int = Field(default=30, ge=1, le=3650)
-    max_rows: int = Field(default=200_000, ge=100, le=100_000_000)
-    write_budget_ms: int = Field(default=250, ge=10, le=10_000)
-    history_last_n: int = Field(default=10, ge=1, le=100)
+    mode: Literal["off", "on", "required"] = Field(default="off", description="on: a failed write warns and the "
+                                                   "decision stands; required: a failed write fails closed.")
+    retention_days: int = Field(default=30, ge=1, le=3650, description="Records older than this are pruned.")
+    max_rows: int = Field(default=200_000, ge=100, le=100_000_000, description="At most this many records are kept.")
+    write_budget_ms: int = Field(default=250, ge=10, le=10_000, description="The longest a write may wait for the "
+                                 "database.")
+    history_last_n: int = Field(default=10, ge=1, le=100, description="input.history.session.last_calls length.")
 
     @model_validator(mode="before")
     @classmethod
