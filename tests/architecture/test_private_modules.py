@@ -37,6 +37,12 @@ CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
     (("_blake2",), "cupcake_py.host.cache", _BLAKE2_PROBE, _BLAKE2_OUT),
     (("_blake2",), "cupcake_py.cache_mac", _BLAKE2_PROBE, _BLAKE2_OUT),
     (
+        ("_sqlite3",),
+        "cupcake_py.governance.store",
+        "print(callable(m.sqlite3.connect), m.sqlite3.sqlite_version.count('.'))",
+        "True 2",
+    ),
+    (
         ("_operator",),
         "cupcake_py.cache_mac",
         "import hmac; print(m._compare_digest is hmac.compare_digest, m._compare_digest(b'a', b'a'))",
