@@ -15,7 +15,7 @@ app = typer.Typer(
         "and evaluated under wasmtime. Errors fail closed."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
     pretty_exceptions_enable=False,
 )
 
@@ -43,7 +43,7 @@ def _root(
 # Each stage that has commands exposes `register(app)`; add its module here.
 COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands", "cupcake_py.wasm.commands", "cupcake_py.plan.commands",
                                      "cupcake_py.eval_commands", "cupcake_py.authoring.commands",
-                                     "cupcake_py.governance.commands")
+                                     "cupcake_py.authoring.schema", "cupcake_py.governance.commands")
 
 
 def _register() -> None:

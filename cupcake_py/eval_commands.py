@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
         "eval",
         help=EVAL_HELP,
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        add_help_option=True,
+        add_help_option=False,  # --help reaches fast_eval, which prints EVAL_HELP (one option list)
     )
     def eval_command(ctx: typer.Context) -> None:
         from cupcake_py.fast_eval import main

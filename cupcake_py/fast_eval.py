@@ -59,13 +59,10 @@ def _setup_logging(level: str) -> None:
 
 
 def _show_help() -> int:
-    from cupcake_py.cli import run
+    """The help text as written (one option list, from engine/options.py's table)."""
+    from cupcake_py.engine.commands import EVAL_HELP
 
-    sys.argv = ["cupcake", "eval", "--help"]
-    try:
-        run()
-    except SystemExit as e:
-        return int(e.code or 0)
+    sys.stdout.write(f"Usage: cupcake eval [OPTIONS] < EVENT.json\n\n{EVAL_HELP}")
     return 0
 
 

@@ -38,34 +38,62 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def validate_cmd(
-    paths: list[Path] = typer.Argument(..., help="Policy files, or directories searched for *.rego.",
-                                       show_default=False),
+    paths: list[Path] = typer.Argument(None, help="Policy files, or directories searched for *.rego (default: "
+                                       "the current project's .cupcake/).", show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
     builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; a .cupcake directory's rulebook "
                                        "`custom_builtins` are added; docs/custom-builtins.md)."),
+    explain: str = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
+                                "rule (e.g. prefer-deny) and exit."),
+    changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
+                                 "staged, unstaged or untracked) plus the policies that import them."),
+    base: str = typer.Option("HEAD", "--base", help="With --changed: the git ref to compare with (e.g. "
+                             "origin/main)."),
+    global_: bool = typer.Option(False, "--global", help="Lint the global config ($XDG_CONFIG_HOME/cupcake) "
+                                 "instead of the current project."),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
     Every finding has a rule id, severity, file:row:col, message and a docs page
-    (docs/lint/<rule>.md). Exit status: 0 when no finding is an error, 1 otherwise,
-    2 for usage errors.
+    (`cupcake validate --explain RULE`). Exit status: 0 when no finding is an error,
+    1 otherwise, 2 for usage errors.
 
-    Examples:  cupcake validate .cupcake/      cupcake validate --format sarif policies/ > lint.sarif
+    Examples:  cupcake validate      cupcake validate --format sarif .cupcake/ > lint.sarif
+    cupcake validate --changed --base origin/main --format github
     """
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
 
+    if explain is not None:
+        sys.stdout.write(_explain(explain))
+        return
+    targets: list[Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
-        with declared_for([*_rulebook_specs(list(paths)), *builtins]):
-            report = validate_paths(paths)
+        with declared_for([*_rulebook_specs(list(targets)), *builtins]):
+            if changed:
+                from cupcake_py.authoring.changed import validate_changed
+
+                report = validate_changed(targets, base)
+            else:
+                report = validate_paths(targets)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     sys.stdout.write(FORMATS[fmt.value](report))
     if report.failed:
         raise typer.Exit(1)
+
+
+def _explain(rule: str) -> str:
+    from cupcake_py.authoring.findings import RULES, hint, rule_doc
+
+    try:
+        return rule_doc(rule)
+    except KeyError:
+        raise _fail(f"no lint rule {rule!r}{hint(rule, RULES)}; `cupcake validate --explain` takes one of: "
+                    f"{', '.join(sorted(RULES))}") from None
 
 
 class TestFormat(StrEnum):
@@ -113,6 +141,8 @@ def test_cmd(
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
+    global_: bool = typer.Option(False, "--global", help="Without PATHS: test the global config "
+                                 "($XDG_CONFIG_HOME/cupcake) instead of the current project."),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -131,15 +161,17 @@ def test_cmd(
     See docs/testing.md.
     """
     from cupcake_py.authoring import test_output
+    from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
     from cupcake_py.gc_pause import gc_paused
 
-    targets: list[str | Path] = list(paths) if paths else [_default_policy_root()]
+    targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with gc_paused(freeze=True):  # this process ends after the report
+        with gc_paused(freeze=True), \
+                progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None
@@ -179,12 +211,15 @@ def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     return found or None
 
 
-def _default_policy_root() -> Path:
-    from cupcake_py.engine.project import find_project
+NO_PROJECT = "no .cupcake directory here or in a parent: run `cupcake init --harness opencode` to create one"
+NO_GLOBAL = "no global config: run `cupcake init --global --harness opencode` to create one"
 
-    cfg = find_project(None)
+
+def _default_policy_root(global_: bool = False) -> Path:
+    """The current project's .cupcake/ (the global config's directory with --global)."""
+    cfg = _config(None, global_)
     if cfg is None:
-        raise _fail("no .cupcake directory here or in a parent; pass the paths to test")
+        raise _fail(NO_GLOBAL if global_ else f"{NO_PROJECT}, or pass the policy paths")
     return cfg.cupcake_dir
 
 
@@ -193,13 +228,26 @@ class Harness(StrEnum):
     claude = "claude"
 
 
-def _config(policy_dir: str | None, harness: str | None = None):  # type: ignore[no-untyped-def]
-    from cupcake_py.engine.project import DEFAULT_POLICY_SUBDIR, ProjectError, find_project
+def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None):  # type: ignore[no-untyped-def]
+    from cupcake_py.engine.project import DEFAULT_POLICY_SUBDIR, ProjectError, find_global, find_project
 
+    name = harness or DEFAULT_POLICY_SUBDIR
     try:
-        return find_project(policy_dir, harness=harness or DEFAULT_POLICY_SUBDIR)
+        return find_global(None, harness=name) if global_ else find_project(policy_dir, harness=name)
     except ProjectError as e:
         raise _fail(str(e)) from None
+
+
+def _project_harness(policies_dir: Path) -> Harness:
+    """The harness a configuration is for: the only one it has policies/<harness>/ for, else the
+    only harness there is; ambiguous -> a usage error that says what to pass."""
+    have = [h for h in Harness if (policies_dir / h.value).is_dir()]
+    if len(have) == 1:
+        return have[0]
+    if len(Harness) == 1:
+        return next(iter(Harness))
+    raise _fail(f"pass --harness ({', '.join(h.value for h in (have or list(Harness)))}): "
+                f"{policies_dir} does not say which agent it is for")
 
 
 def init_cmd(
@@ -244,10 +292,25 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    _warm_after_init(global_, directory, harness.value)
     typer.echo("")
     typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
     if not global_:
         typer.echo(f"next: edit .cupcake/policies/{harness.value}/, then `cupcake verify --harness {harness.value}`")
+
+
+def _warm_after_init(global_: bool, directory: Path, harness: str) -> None:
+    """Compile the new configuration now, so the agent's first tool call does not."""
+    from cupcake_py.authoring.warm import warm
+    from cupcake_py.engine.project import find_global, find_project
+
+    cfg = find_global(None, harness=harness) if global_ else find_project(str(directory), harness=harness)
+    if cfg is None:
+        return
+    try:
+        typer.echo(f"cache       {warm(cfg)}")
+    except CupcakeError as e:
+        typer.echo(f"cache       not warmed ({e}); `cupcake verify` shows why", err=True)
 
 
 def inspect_cmd(
@@ -255,12 +318,13 @@ def inspect_cmd(
                                    "found from the current directory)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
     harness: Harness = typer.Option(Harness.opencode, "--harness", help="Whose policies/<harness>/ to list."),
+    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
 ) -> None:
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
 
-    cfg = _config(policy_dir, harness.value)
+    cfg = _config(policy_dir, global_, harness.value)
     try:
         rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
@@ -271,18 +335,27 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent: opencode or claude."),
+    harness: Harness = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
+                                    "project has policies for, when that is unambiguous).", show_default=False),
     policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
+    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
-    and the policy tests pass. Exit status 1 when any step fails."""
+    and the policy tests pass. Exit status 1 when any step fails. A configuration that
+    passes is left compiled in the cache: the agent's first tool call does not compile."""
     from cupcake_py.authoring.verify import verify
 
-    cfg = _config(policy_dir, harness.value)
+    cfg = _config(policy_dir, global_, harness.value if harness else None)
     if cfg is None:
-        raise _fail(f"no .cupcake directory here or in a parent (run `cupcake init --harness {harness.value}`)")
-    result = verify(cfg)
+        raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
+    if harness is None:
+        harness = _project_harness(Path(cfg.cupcake_path) / "policies")
+        cfg = _config(policy_dir, global_, harness.value)
+    from cupcake_py.authoring.progress import progress
+
+    with progress("cupcake verify") as update:
+        result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:
         raise typer.Exit(1)

@@ -1,11 +1,17 @@
 """Lint findings and the table of every rule `cupcake validate` knows.
 
-A rule id is kebab-case; its documentation is `docs/lint/<id>.md` (DOCS_DIR). A finding
-carries the rule's default severity unless the check gives a more precise one."""
+A rule id is kebab-case; its documentation ships inside the package as
+`cupcake_py/authoring/lint_docs/<id>.md` (LINT_DOCS), printed by `cupcake validate --explain <id>`.
+A finding carries the rule's default severity unless the check gives a more precise one.
+
+Help URIs (SARIF `helpUri`, JSON `help_uri`): `urn:cupcake-py:lint:<id>` — stable, needs no
+web site, resolved by `cupcake validate --explain <id>`. An organisation that hosts the pages
+sets CUPCAKE_DOCS_URL (e.g. `https://example.com/cupcake/lint`) and gets `<CUPCAKE_DOCS_URL>/<id>.md`."""
 
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +19,8 @@ from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
-DOCS_DIR = "docs/lint"
-REPO_DOCS = Path(__file__).resolve().parents[2] / DOCS_DIR
+LINT_DOCS = Path(__file__).resolve().parent / "lint_docs"
+DOCS_URL_ENV = "CUPCAKE_DOCS_URL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +86,20 @@ _RULES: tuple[LintRule, ...] = (
 RULES: dict[str, LintRule] = {r.id: r for r in _RULES}
 
 
-def doc_path(rule_id: str) -> str:
-    return f"{DOCS_DIR}/{rule_id}.md"
+def explain_command(rule_id: str) -> str:
+    return f"cupcake validate --explain {rule_id}"
+
+
+def help_uri(rule_id: str) -> str:
+    base = os.environ.get(DOCS_URL_ENV, "").rstrip("/")
+    return f"{base}/{rule_id}.md" if base else f"urn:cupcake-py:lint:{rule_id}"
+
+
+def rule_doc(rule_id: str) -> str:
+    """The rule's markdown page (shipped in the package). KeyError for an unknown rule."""
+    if rule_id not in RULES:
+        raise KeyError(rule_id)
+    return (LINT_DOCS / f"{rule_id}.md").read_text("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +113,14 @@ class Finding:
 
     @property
     def doc(self) -> str:
-        return doc_path(self.rule)
+        return explain_command(self.rule)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.file, self.row, self.col, self.rule)
 
     def to_json(self) -> dict[str, object]:
         return {"rule": self.rule, "severity": self.severity, "file": self.file, "row": self.row, "col": self.col,
-                "message": self.message, "doc": self.doc}
+                "message": self.message, "doc": self.doc, "help_uri": help_uri(self.rule)}
 
 
 def finding(rule: str, file: str, row: int, col: int, message: str, severity: Severity | None = None) -> Finding:

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from cupcake_py import __version__
-from cupcake_py.authoring.findings import REPO_DOCS, RULES
+from cupcake_py.authoring.findings import RULES, help_uri, rule_doc
 from cupcake_py.authoring.validate import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -60,26 +60,30 @@ def _uri(file: str) -> str:
         return p.absolute().as_uri()
 
 
+def _why(markdown: str) -> str:
+    """The `## Why` section of a rule page (its full description), as plain text."""
+    _, _, rest = markdown.partition("## Why\n")
+    return " ".join(rest.split("\n## ")[0].split())
+
+
 def _rule_help(rule_id: str) -> dict[str, str]:
-    doc = REPO_DOCS / f"{rule_id}.md"
-    try:
-        markdown = doc.read_text("utf-8")
-    except OSError:
-        markdown = RULES[rule_id].summary
-    return {"text": RULES[rule_id].summary, "markdown": markdown}
+    markdown = rule_doc(rule_id)
+    return {"text": f"{RULES[rule_id].summary}. {_why(markdown)}".strip(), "markdown": markdown}
 
 
 def sarif(report: Report) -> str:
     rule_ids = sorted(RULES)
     index = {r: i for i, r in enumerate(rule_ids)}
+    helps = {r: _rule_help(r) for r in rule_ids}
     rules: list[dict[str, Any]] = [{
         "id": r,
         "name": "".join(w.capitalize() for w in r.split("-")),
         "shortDescription": {"text": RULES[r].summary},
-        "fullDescription": {"text": RULES[r].summary},
-        "help": _rule_help(r),
+        "fullDescription": {"text": helps[r]["text"]},
+        "help": helps[r],
+        "helpUri": help_uri(r),
         "defaultConfiguration": {"level": SARIF_LEVEL[RULES[r].severity]},
-        "properties": {"tags": [RULES[r].category], "docs": f"docs/lint/{r}.md"},
+        "properties": {"tags": [RULES[r].category]},
     } for r in rule_ids]
     results: list[dict[str, Any]] = [{
         "ruleId": f.rule,

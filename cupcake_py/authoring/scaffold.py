@@ -1,6 +1,7 @@
 """`cupcake init --harness opencode|claude [--global]`: the files a new configuration starts with.
 
-Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described),
+Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described) and its
+JSON Schema rulebook.schema.json (for editors),
 system/ (copies of the shipped aggregator and helpers), policies/<harness>/example.rego
 (a policy that fires on `git push --force`), policies/<harness>/deletes_outside_project.rego
 (asks before deletes outside the project), tests/<harness>/*_test.rego (their tests; kept
@@ -145,6 +146,13 @@ def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Writte
     return Written(path, write_file(path, content, force, mode))  # type: ignore[arg-type]
 
 
+def _schema(config_dir: Path, force: bool) -> Written:
+    """rulebook.schema.json next to the rulebook (its yaml-language-server line names it)."""
+    from cupcake_py.authoring.schema import SCHEMA_FILE, schema_text
+
+    return _write(config_dir / SCHEMA_FILE, schema_text().encode(), force)
+
+
 def _private_dir(d: Path) -> None:
     existed = d.exists()
     d.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -180,7 +188,7 @@ def _agent_hook(directory: Path | None, force: bool, harness: str) -> list[Writt
 def init_project(directory: Path, force: bool = False, harness: str = "opencode") -> list[Written]:
     cupcake = directory / ".cupcake"
     _private_dir(cupcake)
-    out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force)]
+    out = [_write(cupcake / "rulebook.yml", rulebook_text("project").encode(), force), _schema(cupcake, force)]
     for f in rego_files(shipped_policies_dir() / "system"):
         out.append(_write(cupcake / "system" / f.name, f.read_bytes(), force))
     for name in PROJECT_POLICIES:
@@ -217,7 +225,7 @@ def init_global(force: bool = False, plugin: bool = True, harness: str = "openco
     evaluate every tool call twice)."""
     root = config_home() / "cupcake"
     _private_dir(root)
-    out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force)]
+    out = [_write(root / "rulebook.yml", rulebook_text("global").encode(), force), _schema(root, force)]
     (root / "policies" / harness).mkdir(parents=True, exist_ok=True)
     (root / "signals").mkdir(exist_ok=True)
     if plugin:

@@ -34,7 +34,7 @@ class DataError(CupcakeError):
     """A data file could not be loaded or merged."""
 
 
-CONFIG_FILES = frozenset({"rulebook.yml", "rulebook.yaml"})
+CONFIG_FILES = frozenset({"rulebook.yml", "rulebook.yaml", "rulebook.schema.json"})
 CONFIG_DIRS = frozenset({"debug", "telemetry"})
 
 

@@ -4,7 +4,8 @@ Steps, each reported pass/fail: the rulebook loads; the bundle compiles (the eng
 own build: routing, signals, WASM, timed, never from the cache); the routing map
 (event:tool → policies) and the signals the policies require; lint errors; the policy
 tests under the configuration directory pass. Any failed step makes the exit status 1, so
-a configuration whose tests fail is refused."""
+a configuration whose tests fail is refused. A configuration that passes leaves the bundle
+and native-code caches warm (authoring/warm.py): the first `cupcake eval` compiles nothing."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ class Verification:
         return "\n".join(out) + "\n"
 
 
-def _step(name: str, fn: Callable[[Step], None]) -> Step:
+def _step(name: str, fn: Callable[[Step], None], update: Callable[[str], None] = lambda _t: None) -> Step:
+    update(name)
     step = Step(name, True)
     try:
         fn(step)
@@ -51,23 +53,26 @@ def _step(name: str, fn: Callable[[Step], None]) -> Step:
     return step
 
 
-def verify(cfg: ConfigDir) -> Verification:
+def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> Verification:
+    """Every step, in order; `update` is told the name of the step that starts (progress display)."""
     from cupcake_py.engine import bundle as B
     from cupcake_py.engine.rulebook import load_rulebook
 
     v = Verification(cfg)
+    built_bundle: list[B.Bundle] = []
 
     def rulebook(step: Step) -> None:
         rb = load_rulebook(cfg.rulebook)
         state = "found" if cfg.rulebook.is_file() else "missing (defaults)"
         step.lines.append(f"{cfg.rulebook}: {state}; builtins enabled: {', '.join(rb.builtins.enabled()) or 'none'}")
 
-    v.steps.append(_step("rulebook", rulebook))
+    v.steps.append(_step("rulebook", rulebook, update))
 
     def compile_bundle(step: Step) -> None:
         t0 = time.perf_counter()
         b = B.build(cfg, B.cache_key(cfg))
         dt = time.perf_counter() - t0
+        built_bundle.append(b)
         step.lines.append(f"{len(b.policies)} routed policies, {len(b.sources)} source files; WASM {len(b.wasm)} bytes "
                           f"compiled in {dt:.2f}s; host builtins: {', '.join(b.host_builtins) or 'none'}")
         step.lines.append("routing map:")
@@ -80,7 +85,8 @@ def verify(cfg: ConfigDir) -> Verification:
         step.lines.append(f"signals required: {', '.join(wanted) or 'none'}; defined: "
                           f"{', '.join(sorted(b.signals)) or 'none'}")
 
-    v.steps.append(_step("compile bundle", compile_bundle))
+    v.steps.append(_step("compile bundle", compile_bundle, update))
+    built = built_bundle[0] if built_bundle else None
 
     def lint(step: Step) -> None:
         from cupcake_py.authoring.validate import validate_paths
@@ -97,7 +103,7 @@ def verify(cfg: ConfigDir) -> Verification:
 
         step.lines += [f"note: {d} (cupcake init --force refreshes it)" for d in system_drift(cfg.cupcake_dir)]
 
-    v.steps.append(_step("lint", lint))
+    v.steps.append(_step("lint", lint, update))
 
     def tests(step: Step) -> None:
         from cupcake_py.authoring.testrunner import run_tests
@@ -113,5 +119,13 @@ def verify(cfg: ConfigDir) -> Verification:
                 step.lines.append(f"{r.status.upper()} {r.case.full_name} at {where}: "
                                   f"{r.failure.source if r.failure else r.message}")
 
-    v.steps.append(_step("policy tests", tests))
+    v.steps.append(_step("policy tests", tests, update))
+
+    def warm_caches(step: Step) -> None:
+        from cupcake_py.authoring.warm import warm
+
+        step.lines.append(warm(cfg, built))
+
+    if v.ok:
+        v.steps.append(_step("warm cache", warm_caches, update))
     return v

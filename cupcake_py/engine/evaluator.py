@@ -65,6 +65,8 @@ class BundleSource:
     """Bundles and policy instances for one-shot evaluations: the bundle from the disk cache
     (built on a miss), a fresh module instance per evaluation."""
 
+    module_cache = "in memory"  # native-code cache state of the last module loaded (--trace bundle)
+
     def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
         """(bundle, cache hit); `builtins`: the --builtins modules."""
         return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
@@ -73,6 +75,7 @@ class BundleSource:
         from cupcake_py.host import HostOptions, PolicyModule
 
         module = PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit))
+        self.module_cache = module.load_stats.cache
         return module.instantiate(builtins=custom_implementations(b))
 
     def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
@@ -193,6 +196,7 @@ class Evaluation:
             inst = None
             try:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
+                self.trace.phases[-1]["module_cache"] = self.source.module_cache
                 # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
                 raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=jsonio.dumps(policy_input))
             except HostError as e:

@@ -57,6 +57,9 @@ class _Phase:
 
 def print_trace(trace: Trace, wanted: set[str]) -> None:
     parts = [f"{name}={ms * 1000:.2f}ms" for name, ms in trace.timing_dict().items() if name in wanted]
+    if "bundle" in wanted:  # cache state per config dir: `hit` means nothing was compiled
+        parts += [f"{ph['scope']}:{c}={ph[c]}" for ph in trace.phases for c in ("bundle_cache", "module_cache")
+                  if c in ph]
     sys.stderr.write("cupcake trace: " + " ".join(parts) + "\n")
 
 

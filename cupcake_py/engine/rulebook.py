@@ -47,14 +47,19 @@ class _Strict(BaseModel):
 
 
 class SignalSpec(_Strict):
-    command: str = Field(min_length=1)
-    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+    """A shell signal: run when a routed policy lists it in `required_signals`."""
+
+    command: str = Field(min_length=1, description="Shell command (sh -c, in the project root, event JSON on "
+                         "stdin); its output (JSON if it parses, else text) is input.signals.<name>.",
+                         examples=["git rev-parse --abbrev-ref HEAD"])
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300, description="Deadline; a signal that overruns "
+                                   "fails the evaluation closed.")
 
 
 class Builtin(_Strict):
     """Common to every builtin; what policies see is made by engine/builtin_config.py."""
 
-    enabled: bool = True
+    enabled: bool = Field(default=True, description="A listed builtin is on unless this is false.")
 
 
 class Guarding(Builtin):
@@ -62,7 +67,9 @@ class Guarding(Builtin):
     might be touched but static analysis cannot tell (an opaque `$(…)` operand, inline
     interpreter code, an unreadable hard-link root): ask (default), deny, or allow."""
 
-    on_uncertain: Literal["ask", "deny", "allow"] = "ask"
+    on_uncertain: Literal["ask", "deny", "allow"] = Field(
+        default="ask", description="The decision when a protected target might be touched but static analysis "
+        "cannot tell (an opaque operand, inline interpreter code, an unreadable hard-link root).")
 
 
 def _nonempty(items: list[str], what: str) -> list[str]:
@@ -72,8 +79,12 @@ def _nonempty(items: list[str], what: str) -> list[str]:
 
 
 class ProtectedPaths(Guarding):
-    message: str = "This path is read-only and cannot be modified"
-    paths: list[str] = Field(default_factory=list)
+    """halt: files no tool may modify."""
+
+    message: str = Field(default="This path is read-only and cannot be modified",
+                         description="Reason shown to the agent.")
+    paths: list[str] = Field(default_factory=list, description="Exact paths, `dir/` prefixes, relative `dir/` "
+                             "anywhere, `*` globs, `~` expanded.", examples=[["/etc/", "secrets/", "*.pem"]])
 
     @field_validator("paths")
     @classmethod
@@ -82,8 +93,12 @@ class ProtectedPaths(Guarding):
 
 
 class RulebookSecurity(Guarding):
-    message: str = "Cupcake configuration files are protected from modification"
-    protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"])
+    """halt: the cupcake configuration can be neither read nor written by any tool."""
+
+    message: str = Field(default="Cupcake configuration files are protected from modification",
+                         description="Reason shown to the agent.")
+    protected_paths: list[str] = Field(default_factory=lambda: [".cupcake/"],
+                                       description="Paths guarded like `.cupcake/`.")
 
     @field_validator("protected_paths")
     @classmethod
@@ -92,23 +107,34 @@ class RulebookSecurity(Guarding):
 
 
 class GitBlockNoVerify(Guarding):
-    message: str = ("Git operations with --no-verify are not permitted. Commit hooks must run for code quality "
-                    "and security checks.")
-    exceptions: list[str] = Field(default_factory=list)
+    """deny: git commands that skip hooks (`--no-verify`, disabling .git/hooks)."""
+
+    message: str = Field(default="Git operations with --no-verify are not permitted. Commit hooks must run for "
+                         "code quality and security checks.", description="Reason shown to the agent.")
+    exceptions: list[str] = Field(default_factory=list, description="Commands allowed anyway.")
 
 
 class Check(_Strict):
-    command: str = Field(min_length=1)
-    message: str = "check failed"
-    timeout_seconds: float = Field(default=30.0, gt=0, le=300)
+    """A command whose failure stops the action."""
+
+    command: str = Field(min_length=1, description="Shell command; exit status 0 passes.", examples=["make lint"])
+    message: str = Field(default="check failed", description="Reason shown (with the output) when it fails.")
+    timeout_seconds: float = Field(default=30.0, gt=0, le=300, description="Deadline; an overrun fails.")
 
 
 class GitPreCheck(Builtin):
-    checks: list[Check] = Field(min_length=1)
+    """halt: run checks before `git commit|push|merge`; halt with the output when one fails."""
+
+    checks: list[Check] = Field(min_length=1, description="Checks run in order.",
+                                examples=[[{"command": "make lint", "message": "lint must pass before committing"}]])
 
 
 class PostEditCheck(Builtin):
-    by_extension: dict[str, Check] = Field(min_length=1)
+    """After an edit of a file with the extension, run its check; a failure is fed back to the model."""
+
+    by_extension: dict[str, Check] = Field(min_length=1, description="File extension (without the dot) -> check.",
+                                           json_schema_extra={"propertyNames": {"pattern": "^[^./]+$"}},
+                                           examples=[{"py": {"command": "ruff check", "message": "ruff failed"}}])
 
     @field_validator("by_extension")
     @classmethod
@@ -120,44 +146,65 @@ class PostEditCheck(Builtin):
 
 
 class EnforceFullFileRead(Builtin):
-    max_lines: int = Field(default=2000, gt=0)
-    # None: the policy says "files under <max_lines> lines must be read completely"
-    message: str | None = None
+    """deny: partial reads (offset/limit) of files shorter than max_lines."""
+
+    max_lines: int = Field(default=2000, gt=0, description="Files shorter than this must be read whole.")
+    message: str | None = Field(default=None, description="Reason shown; unset: \"files under <max_lines> "
+                                "lines must be read completely\".")
 
 
 class CommandContext(_Strict):
-    command: str = Field(min_length=1)
-    timeout_seconds: float = Field(default=5.0, gt=0, le=300)
+    """Context from a command's output."""
+
+    command: str = Field(min_length=1, description="Shell command whose output is added.",
+                         examples=["git log -3 --oneline"])
+    timeout_seconds: float = Field(default=5.0, gt=0, le=300, description="Deadline for the command.")
 
 
 class FileContext(_Strict):
-    file: str = Field(min_length=1)
+    """Context from a file's text."""
+
+    file: str = Field(min_length=1, description="File (relative to the project root) whose text is added.",
+                      examples=["CONVENTIONS.md"])
 
 
 class AlwaysInject(Builtin):
-    context: list[str | CommandContext | FileContext] = Field(min_length=1)
+    """Context added to every prompt: text, files, command output."""
+
+    context: list[str | CommandContext | FileContext] = Field(
+        min_length=1, description="Items: a string, `{file: PATH}` or `{command: CMD}`.",
+        examples=[["Follow CONVENTIONS.md", {"file": "CONVENTIONS.md"}, {"command": "git log -3 --oneline"}]])
 
 
 class SystemProtection(Guarding):
-    message: str = "Access to critical system path blocked"
-    additional_paths: list[str] = Field(default_factory=list)
+    """(global rulebook) halt: system paths for every tool, and sudo/doas."""
+
+    message: str = Field(default="Access to critical system path blocked", description="Reason shown.")
+    additional_paths: list[str] = Field(default_factory=list, description="More paths to protect.")
 
 
 class SensitiveDataProtection(Guarding):
-    message: str = "Blocked access to potentially sensitive file"
-    additional_patterns: list[str] = Field(default_factory=list)
+    """(global rulebook) deny: reading credentials (.env, keys, cloud configs)."""
+
+    message: str = Field(default="Blocked access to potentially sensitive file", description="Reason shown.")
+    additional_patterns: list[str] = Field(default_factory=list, description="More file patterns to protect.")
 
 
 class CupcakeExecProtection(Guarding):
-    message: str = "Direct execution of Cupcake binary is not permitted"
-    allowed_commands: list[str] = Field(default_factory=list)
+    """(global rulebook) halt: the agent running the cupcake binary itself."""
+
+    message: str = Field(default="Direct execution of Cupcake binary is not permitted", description="Reason shown.")
+    allowed_commands: list[str] = Field(default_factory=list, description="cupcake commands allowed anyway.")
 
 
 class RateLimitRule(_Strict):
-    tools: list[str] = Field(min_length=1)  # tool names as policies see them (Bash, Edit, …) or "*"
-    max_calls: int = Field(gt=0)
-    window_minutes: int = Field(default=1, ge=1, le=1440)
-    action: Literal["ask", "deny"] = "ask"
+    """One limit: at most max_calls calls of these tools per window."""
+
+    tools: list[str] = Field(min_length=1, description="Tool names as policies see them (Bash, Edit, …) or `*`.",
+                             examples=[["Bash"]])
+    max_calls: int = Field(gt=0, description="Calls allowed within the window.", examples=[60])
+    window_minutes: int = Field(default=1, ge=1, le=1440, description="The window.")
+    action: Literal["ask", "deny"] = Field(default="ask", description="The answer once the limit is reached.")
 
     @field_validator("tools")
     @classmethod
@@ -166,23 +213,32 @@ class RateLimitRule(_Strict):
 
 
 class RateLimit(Builtin):
-    message: str = "Rate limit reached"
-    limits: list[RateLimitRule] = Field(min_length=1)
+    """Ask or deny once a session calls tools more often than the limits allow (docs/governance.md)."""
+
+    message: str = Field(default="Rate limit reached", description="Reason shown.")
+    limits: list[RateLimitRule] = Field(min_length=1, description="The limits, each checked.",
+                                        examples=[[{"tools": ["Bash"], "max_calls": 60, "window_minutes": 1}]])
 
 
 class Escalation(Builtin):
-    message: str = "Too many tool calls were denied"
-    max_denials: int = Field(default=5, ge=1)
-    window_minutes: int = Field(default=5, ge=1, le=1440)
-    timeout_minutes: int = Field(default=10, ge=1, le=1440)
+    """Put a session in timeout after too many denied calls (docs/governance.md)."""
+
+    message: str = Field(default="Too many tool calls were denied", description="Reason shown.")
+    max_denials: int = Field(default=5, ge=1, description="deny/block/halt decisions …")
+    window_minutes: int = Field(default=5, ge=1, le=1440, description="… within this window …")
+    timeout_minutes: int = Field(default=10, ge=1, le=1440, description="… put the session in timeout this long.")
 
 
 class LoopGuard(Builtin):
-    message: str = "The same tool call keeps being repeated"
-    max_repeats: int = Field(default=3, ge=2, le=50)
+    """Ask when the same tool call is repeated in a row (docs/governance.md)."""
+
+    message: str = Field(default="The same tool call keeps being repeated", description="Reason shown.")
+    max_repeats: int = Field(default=3, ge=2, le=50, description="The n-th identical call in a row is asked.")
 
 
 class Builtins(_Strict):
+    """The shipped builtin policies (docs/builtins.md); a listed builtin is enabled unless `enabled: false`."""
+
     protected_paths: ProtectedPaths | None = None
     # Cupcake's own protection: on unless the rulebook says `enabled: false`.
     rulebook_security_guardrails: RulebookSecurity | None = Field(default_factory=RulebookSecurity)
@@ -213,23 +269,30 @@ ALIASES = {
 
 
 class Telemetry(_Strict):
-    enabled: bool = False
-    format: Literal["json"] = "json"
-    destination: str = ".cupcake/telemetry"
+    """One trace file per evaluation."""
+
+    enabled: bool = Field(default=False, description="Write a trace file per evaluation.")
+    format: Literal["json"] = Field(default="json", description="Trace format.")
+    destination: str = Field(default=".cupcake/telemetry", description="Directory the traces are written to.")
 
 
 class Preprocessing(_Strict):
-    script_inspection: bool = True
+    """What is prepared from the event before policies see it."""
+
+    script_inspection: bool = Field(default=True, description="Read the script a Bash command runs (./x.sh, "
+                                    "python x.py) into input.executed_script_content.")
 
 
 class Audit(_Strict):
     """The audit log and session history (cupcake_py/governance, docs/governance.md)."""
 
-    mode: Literal["off", "on", "required"] = "off"
-    retention_days: int = Field(default=30, ge=1, le=3650)
-    max_rows: int = Field(default=200_000, ge=100, le=100_000_000)
-    write_budget_ms: int = Field(default=250, ge=10, le=10_000)
-    history_last_n: int = Field(default=10, ge=1, le=100)
+    mode: Literal["off", "on", "required"] = Field(default="off", description="on: a failed write warns and the "
+                                                   "decision stands; required: a failed write fails closed.")
+    retention_days: int = Field(default=30, ge=1, le=3650, description="Records older than this are pruned.")
+    max_rows: int = Field(default=200_000, ge=100, le=100_000_000, description="At most this many records are kept.")
+    write_budget_ms: int = Field(default=250, ge=10, le=10_000, description="The longest a write may wait for the "
+                                 "database.")
+    history_last_n: int = Field(default=10, ge=1, le=100, description="input.history.session.last_calls length.")
 
     @model_validator(mode="before")
     @classmethod
@@ -245,15 +308,23 @@ class Audit(_Strict):
 
 
 class Rulebook(_Strict):
-    signals: dict[str, SignalSpec] = Field(default_factory=dict)
-    builtins: Builtins = Field(default_factory=Builtins)
-    telemetry: Telemetry = Field(default_factory=Telemetry)
-    audit: Audit = Field(default_factory=Audit)
-    preprocessing: Preprocessing = Field(default_factory=Preprocessing)
-    require_project_config: bool = False
-    # Python modules with custom Rego builtins (docs/custom-builtins.md): importable names or
-    # .py paths relative to the .cupcake directory.
-    custom_builtins: list[str] = Field(default_factory=list)
+    """`.cupcake/rulebook.yml` (or the global config's rulebook.yml). Unknown keys are errors."""
+
+    signals: dict[str, SignalSpec] = Field(
+        default_factory=dict, description="Shell signals by name (read at input.signals.<name>).",
+        json_schema_extra={"propertyNames": {"pattern": "^(?!__builtin_)\\S+$"}},
+        examples=[{"branch": {"command": "git rev-parse --abbrev-ref HEAD", "timeout_seconds": 5}}])
+    builtins: Builtins = Field(default_factory=Builtins, description="The builtin policies to enable.")
+    telemetry: Telemetry = Field(default_factory=Telemetry, description="Evaluation traces.")
+    audit: Audit = Field(default_factory=Audit, description="The audit log and session history "
+                         "(docs/governance.md).")
+    preprocessing: Preprocessing = Field(default_factory=Preprocessing, description="Event preprocessing.")
+    require_project_config: bool = Field(default=False, description="Global rulebook: deny every tool call "
+                                         "in a directory without a project .cupcake/.")
+    custom_builtins: list[str] = Field(
+        default_factory=list, description="Python modules with custom Rego builtins: importable names or .py "
+        "paths relative to the .cupcake directory (docs/custom-builtins.md).",
+        examples=[["my_company.rego_builtins", "builtins/extra.py"]])
 
     @field_validator("signals")
     @classmethod

@@ -49,7 +49,10 @@ def build_cmd(
     from cupcake_py.gc_pause import gc_paused
 
     try:
-        with declared_for(builtins), gc_paused(freeze=True):  # this process ends after the write
+        from cupcake_py.authoring.progress import progress
+
+        with declared_for(builtins), gc_paused(freeze=True), \
+                progress("cupcake build: compiling", machine_output=output is None):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:
         _fail(str(exc))

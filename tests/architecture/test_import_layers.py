@@ -53,6 +53,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("cupcake_py.wasm.commands", "cupcake_py.host"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.builtin_dispatch"): _COMMANDS,
     ("cupcake_py.wasm.commands", "cupcake_py.host.errors"): _COMMANDS,
+    ("cupcake_py.plan.commands", "cupcake_py.authoring.progress"): _COMMANDS,
 }
 
 

@@ -54,8 +54,8 @@ def test_rulebook_template_is_valid_and_describes_every_builtin() -> None:
 
 def test_init_is_idempotent_and_keeps_user_files(project: Path) -> None:
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
-    # the project's 12 files; the global config made by the first init exists now and is left alone
-    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 12
+    # the project's 13 files (rulebook.schema.json included); the global config made by the first init exists now and is left alone
+    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 13
     example = project / ".cupcake/policies/opencode/example.rego"
     example.write_text(example.read_text() + "\n# my change\n")
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])

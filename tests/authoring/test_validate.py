@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from cupcake_py.authoring.findings import RULES, did_you_mean
+from cupcake_py.authoring.findings import LINT_DOCS, RULES, did_you_mean, rule_doc
 from cupcake_py.authoring.reporters import FORMATS
 from cupcake_py.authoring.validate import validate_paths
 from cupcake_py.cli import _register, app
@@ -55,11 +55,11 @@ def test_every_rule_has_a_corpus_case_and_a_doc_page() -> None:
     covered = {rule for case in corpus_cases() for _, rule, _ in expected(case)}
     assert set(RULES) - covered == set()
     assert len(corpus_cases()) >= 30
-    docs = {p.stem for p in (REPO / "docs/lint").glob("*.md")} - {"README"}
+    docs = {p.stem for p in LINT_DOCS.glob("*.md")}
     assert docs == set(RULES)
     for rule in RULES:
-        text = (REPO / "docs/lint" / f"{rule}.md").read_text()
-        assert text.startswith(f"# {rule}\n") and "```rego" in text
+        text = rule_doc(rule)
+        assert text.startswith(f"# {rule}\n") and "```rego" in text and "## Why\n" in text
 
 
 def test_shipped_policies_have_zero_findings() -> None:
@@ -128,8 +128,8 @@ def test_github_annotations() -> None:
     out = FORMATS["github"](validate_paths([BAD, WARN]))
     lines = out.splitlines()
     assert re.fullmatch(r"::error file=tests/authoring/lint_corpus/tool-input-field\.rego,line=12,col=\d+,"
-                        r"title=tool-input-field::Edit has no `file_path` argument .*docs%3A|.*\(docs: docs/lint/"
-                        r"tool-input-field\.md\)", lines[0])
+                        r"title=tool-input-field::Edit has no `file_path` argument .*\(docs: cupcake validate --explain "
+                        r"tool-input-field\)", lines[0])
     assert lines[1].startswith("::warning file=tests/authoring/lint_corpus/unused-import.rego,line=9,col=1,")
     assert lines[-1] == "2 files checked: 1 error, 1 warning, 0 info"
 
@@ -139,12 +139,13 @@ def test_text_and_json_formats() -> None:
     text = FORMATS["text"](report)
     assert "tool-input-field.rego:12:11: error [tool-input-field]" in text
     assert "did you mean `filePath`?" in text
-    assert "docs: docs/lint/tool-input-field.md" in text
+    assert "docs: cupcake validate --explain tool-input-field" in text
     doc = json.loads(FORMATS["json"](report))
     assert doc["summary"] == {"error": 1, "warning": 0, "info": 0}
     assert doc["findings"][0] | {"message": ""} == {
         "rule": "tool-input-field", "severity": "error", "file": str(BAD.relative_to(Path.cwd())) if not BAD.is_absolute()
-        else str(BAD), "row": 12, "col": 11, "message": "", "doc": "docs/lint/tool-input-field.md"}
+        else str(BAD), "row": 12, "col": 11, "message": "", "doc": "cupcake validate --explain tool-input-field",
+        "help_uri": "urn:cupcake-py:lint:tool-input-field"}
 
 
 # ------------------------------------------------------------------------ CLI
@@ -166,3 +167,39 @@ def test_cli_subprocess_sarif() -> None:
                           capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["runs"][0]["results"][0]["ruleId"] == "tool-input-field"
+
+
+def test_explain_prints_the_packaged_rule_page() -> None:
+    r = runner.invoke(app, ["validate", "--explain", "prefer-deny"])
+    assert r.exit_code == 0 and r.stdout == (LINT_DOCS / "prefer-deny.md").read_text()
+    r = runner.invoke(app, ["validate", "--explain", "prefer_deny"])
+    assert r.exit_code == 2 and "did you mean `prefer-deny`" in r.stderr
+
+
+def test_sarif_rules_carry_help_uri_and_full_description(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = json.loads(FORMATS["sarif"](validate_paths([BAD])))["runs"][0]["tool"]["driver"]["rules"]
+    by_id = {r["id"]: r for r in rules}
+    assert set(by_id) == set(RULES)
+    for rid, r in by_id.items():
+        assert r["helpUri"] == f"urn:cupcake-py:lint:{rid}"
+        assert len(r["fullDescription"]["text"]) > len(r["shortDescription"]["text"]) + 20, rid
+        assert r["help"]["markdown"] == rule_doc(rid)
+    monkeypatch.setenv("CUPCAKE_DOCS_URL", "https://docs.example.org/lint/")
+    rules = json.loads(FORMATS["sarif"](validate_paths([BAD])))["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[0]["helpUri"] == f"https://docs.example.org/lint/{rules[0]['id']}.md"
+
+
+def test_validate_without_arguments_lints_the_current_project(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    pol = tmp_path / ".cupcake" / "policies"
+    pol.mkdir(parents=True)
+    (pol / "bad.rego").write_text((BAD).read_text())
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    r = runner.invoke(app, ["validate"])
+    assert r.exit_code == 1 and "[tool-input-field]" in r.stdout and "1 file checked" in r.stdout
+    empty = tmp_path.parent / f"{tmp_path.name}-empty"  # no .cupcake here or above
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    r = runner.invoke(app, ["validate"])
+    assert r.exit_code == 2 and "cupcake init --harness opencode" in r.stderr

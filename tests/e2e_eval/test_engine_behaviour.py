@@ -225,3 +225,4 @@ def test_eval_help_teaches() -> None:
     assert proc.returncode == 0
     for word in ("--policy-dir", "--timeout", "--strict", "fail", "Exit status", "updated_args"):
         assert word in out, word
+    assert out.count("--help") == 1 and "╭" not in out  # one option list, no second typer panel

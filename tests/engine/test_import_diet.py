@@ -31,6 +31,8 @@ NOT_IMPORTED = {
     "fnmatch": "only pathlib's glob pulls it in",
     "functools": "memos instead of functools.cache (functools pulls collections, operator, reprlib)",
     "re": "a routing miss parses no shell command or patch (re pulls enum and functools)",
+    "git": "GitPython (~55 ms) serves only `cupcake validate --changed`",
+    "rich": "progress display of the authoring commands only",
     "sqlite3": "only when the rulebook records (audit: on|required) or a policy reads input.history",
     "cupcake_py.governance.store": "the governance database is opened only when a bundle records",
 }

@@ -11,6 +11,7 @@ from cupcake_py.engine.options import UsageError, parse_args
 from cupcake_py.engine.project import ConfigDir, ProjectError, find_global, find_project
 from cupcake_py.engine.rulebook import Rulebook, RulebookError, parse_rulebook
 from cupcake_py.engine.signals import SignalDeadline, run_signals
+from tests.engine.rulebook_cases import BAD_RULEBOOKS
 
 GUARDRAILS_PKG = "cupcake.policies.builtins.rulebook_security_guardrails"
 GUARDRAILS_OFF = "builtins:\n  rulebook_security_guardrails: {enabled: false}\n"
@@ -30,18 +31,7 @@ def test_rulebook_defaults_and_builtins() -> None:
     assert parse_rulebook("", Path("r.yml")) == Rulebook()
 
 
-@pytest.mark.parametrize(("text", "needle"), [
-    ("watchdog: true\n", "r.yml:1:1: watchdog: unknown key"),
-    ("signals:\n  s: {command: x, timeout: 1}\n", "r.yml:2:19: signals.s.timeout: unknown key"),
-    ("signals:\n  s: {command: ''}\n", "signals.s.command"),
-    ("signals:\n  __builtin_x: {command: x}\n", "not allowed"),
-    ("builtins:\n  git_pre_check: {checks: []}\n", "builtins.git_pre_check.checks"),
-    ("builtins:\n  post_edit_check: {by_extension: {.rs: {command: x}}}\n", "without a dot"),
-    ("builtins:\n  nope: {}\n", "builtins.nope: unknown key"),
-    ("telemetry: {format: text}\n", "telemetry.format"),
-    ("- a\n- b\n", "must be a mapping"),
-    ("a: [\n", "invalid YAML"),
-])
+@pytest.mark.parametrize(("text", "needle"), BAD_RULEBOOKS)
 def test_rulebook_errors_have_locations(text: str, needle: str) -> None:
     with pytest.raises(RulebookError, match=needle.replace(".", r"\.").replace("[", r"\[")):
         parse_rulebook(text, Path("r.yml"))
