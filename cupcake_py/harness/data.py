@@ -36,3 +36,18 @@ class HarnessData:
             with open(os.path.join(self.dir(), name), "rb") as f:
                 self._loaded[name] = jsonio.loads(f.read())
         return self._loaded[name]
+
+    def tool_map(self) -> dict[str, Any]:
+        """tool_map.json: `map` (the agent's tool id -> the tool_name policies see), `path_args`,
+        `tool_args` (and per harness: `aliases`)."""
+        return self.load("tool_map.json")  # type: ignore[no-any-return]
+
+    def event_schema(self) -> dict[str, Any]:
+        return self.load("schemas/event.schema.json")  # type: ignore[no-any-return]
+
+    def response_schema(self) -> dict[str, Any]:
+        return self.load("schemas/response.schema.json")  # type: ignore[no-any-return]
+
+    def mapped_tool_name(self, tool: str) -> str:
+        """The tool_name policies see: the mapped name, anything unmapped unchanged."""
+        return self.tool_map()["map"].get(tool, tool)  # type: ignore[no-any-return]

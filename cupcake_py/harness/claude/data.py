@@ -5,30 +5,16 @@ from __future__ import annotations
 
 from cupcake_py.harness.data import HarnessData
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 DATA = HarnessData("claude")
 MCP_PREFIX = "mcp__"
 
 
-def tool_map() -> dict[str, Any]:
-    """tool_map.json: `map` (Claude Code tool_name -> normalised), `path_args`, `aliases`, `tool_args`."""
-    return DATA.load("tool_map.json")  # type: ignore[no-any-return]
-
-
-def event_schema() -> dict[str, Any]:
-    return DATA.load("schemas/event.schema.json")  # type: ignore[no-any-return]
-
-
-def response_schema() -> dict[str, Any]:
-    return DATA.load("schemas/response.schema.json")  # type: ignore[no-any-return]
-
-
-def mapped_tool_name(tool: str) -> str:
-    """The tool_name policies see (Agent -> Task; everything else unchanged)."""
-    return tool_map()["map"].get(tool, tool)  # type: ignore[no-any-return]
+# tool_map.json (`map`: the agent's tool id -> the tool_name policies see), the event and
+# response schemas, and the mapping itself (cupcake_py/harness/data.py).
+tool_map = DATA.tool_map
+event_schema = DATA.event_schema
+response_schema = DATA.response_schema
+mapped_tool_name = DATA.mapped_tool_name
 
 
 def mcp_parts(tool: str) -> dict[str, str] | None:
