@@ -435,6 +435,9 @@ static int dec_div(dec *r, dec *a, dec *b) {
     /* Scale so that the truncated quotient has >= DIV_DIGITS + 1 digits: a
      * finite quotient with <= DIV_DIGITS digits then leaves no remainder. */
     int64_t k = DIV_DIGITS + 1 + dec_digits(b) - dec_digits(a);
+    /* ... and so that the quotient's exponent is <= 0: an integral quotient of more than
+     * DIV_DIGITS digits (1000000000000000000001 / 0.2) is then computed exactly. */
+    if (k < a->exp - b->exp) k = a->exp - b->exp;
     if (k < 0) k = 0;
     if (k + dec_digits(a) > DEC_MAX_DIGITS) return 0;
     mag_scale10(a, k);
