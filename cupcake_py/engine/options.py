@@ -17,7 +17,7 @@ class EvalOptions(Record):
     __slots__ = ("harness", "policy_dir", "global_config", "no_global", "strict", "timeout", "wasm_max_memory",
                  "max_input_bytes", "debug_files", "debug_dir", "trace", "log_level", "no_cache", "builtins", "help",
                  "hard_timeout")
-    harness: str | None  # None: the default harness (cupcake_py.harness.DEFAULT)
+    harness: str | None  # None: the default harness (opencode; see harness/__init__.py DEFAULT)
     policy_dir: str | None
     global_config: str | None
     no_global: bool
