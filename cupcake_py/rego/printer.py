@@ -108,7 +108,9 @@ class Printer:
 
     # ---------------------------------------------------------------- expressions
 
-    def expr(self, e: A.Expr, depth: int) -> str:
+    def expr(self, e: A.Expr, depth: int, opens_block: bool = False) -> str:
+        """`opens_block`: the first expression of a `{ ... }` body, where a top-level `a | b`
+        would make the braces read as a set comprehension (`p if { a | b }`): parenthesized."""
         t = e.terms
         if isinstance(t, A.SomeDecl):
             text = "some " + self.some(t)
@@ -118,6 +120,8 @@ class Printer:
                     f"{self.block(t.body, depth)}")
         elif isinstance(t, list):
             text = self.call_expr(t)
+            if opens_block and A.operator_name(t[0]) == "or":
+                text = f"({text})"
         else:
             text = self.term(t)
         if e.negated:
@@ -149,7 +153,7 @@ class Printer:
 
     def block(self, body: A.Body, depth: int) -> str:
         pad = self.ind * (depth + 1)
-        texts = [self.expr(e, depth + 1) for e in body]
+        texts = [self.expr(e, depth + 1, i == 0) for i, e in enumerate(body)]
         # a line starting with `-` would continue the previous expression (binary minus)
         lines = "".join(f"{pad}{t}{';' if i + 1 < len(texts) and texts[i + 1].startswith('-') else ''}\n"
                         for i, t in enumerate(texts))
