@@ -107,23 +107,29 @@ def _group_end(pattern: str, i: int) -> int:
     return -1
 
 
-def _split_alternatives(body: str) -> list[str]:
-    out, depth, start, j = [], 0, 0, 0
-    while j < len(body):
-        c = body[j]
+def _split_top(text: str, sep: str) -> list[str]:
+    """`text` split on `sep` outside extglob groups (parentheses); a backslash escapes the
+    next character."""
+    parts, start, depth, j = [], 0, 0, 0
+    while j < len(text):
+        c = text[j]
         if c == "\\":
             j += 2
             continue
         if c == "(":
             depth += 1
         elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(body[start:j])
+            depth = max(0, depth - 1)
+        elif c == sep and depth == 0:
+            parts.append(text[start:j])
             start = j + 1
         j += 1
-    out.append(body[start:])
-    return out
+    parts.append(text[start:])
+    return parts
+
+
+def _split_alternatives(body: str) -> list[str]:
+    return _split_top(body, "|")
 
 
 def translate(pattern: str, *, slash: bool = False) -> str:
@@ -169,23 +175,8 @@ def translate(pattern: str, *, slash: bool = False) -> str:
 
 
 def _components(pattern: str) -> list[str]:
-    """Split on '/' outside brackets and extglob groups."""
-    parts, start, depth, j = [], 0, 0, 0
-    while j < len(pattern):
-        c = pattern[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth = max(0, depth - 1)
-        elif c == "/" and depth == 0:
-            parts.append(pattern[start:j])
-            start = j + 1
-        j += 1
-    parts.append(pattern[start:])
-    return parts
+    """Split on '/' outside extglob groups."""
+    return _split_top(pattern, "/")
 
 
 class Expansion:
