@@ -59,9 +59,13 @@ def _walk(directory: str, out: list[tuple[str, int, int, int, int]]) -> None:
         return
     pending = [directory]
     while pending:
+        current = pending.pop()
         try:
-            entries = list(os.scandir(pending.pop()))
+            entries = list(os.scandir(current))
         except OSError:
+            # recorded, never skipped: the fingerprint changes, so the next request reloads the
+            # bundle, whose load fails closed on an unreadable configuration directory
+            out.append((current, -1, -1, -1, -1))
             continue
         for e in entries:
             if e.is_dir(follow_symlinks=False):

@@ -55,7 +55,7 @@ def _directories(root: str) -> list[str] | None:
         try:
             entries = list(os.scandir(pending.pop()))
         except OSError:
-            continue
+            return None  # an unreadable directory cannot be watched: the stat walk sees it instead
         for e in entries:
             if e.is_symlink():
                 return None
