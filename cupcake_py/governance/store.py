@@ -135,7 +135,7 @@ def connect(path: str | None = None, budget: float = 0.25, *, create: bool = Tru
         raise StoreError(f"cannot open {path}: {e}") from None
     try:
         if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            conn.execute("PRAGMA journal_mode = WAL")  # persistent: set once, when the file is created
+            _set_wal(conn, budget)  # persistent: set once, when the file is created
             write(conn, _migrate, budget)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -150,6 +150,20 @@ def connect(path: str | None = None, budget: float = 0.25, *, create: bool = Tru
         raise
     _open[path] = conn
     return conn
+
+
+def _set_wal(conn: sqlite3.Connection, budget: float) -> None:
+    """Switch to WAL; the switch can answer "database is locked" at once (without sqlite's busy
+    handler) while other processes create the same file, so it is retried within `budget`."""
+    deadline = time.monotonic() + budget
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def close_all() -> None:
