@@ -4,10 +4,10 @@ constant argument types, recursion (messages and locations as OPA reports them).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
@@ -290,7 +290,3 @@ def _path_back(start: list[tuple[str, ...]], target: tuple[str, ...],
                 prev[nxt] = cur
                 queue.append(nxt)
     return None
-
-
-class ErrorSink(Protocol):
-    def append(self, err: RegoError) -> None: ...

@@ -7,6 +7,7 @@ callers report at most MAX_ERRORS of them."""
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Protocol
 
 from cupcake_py.rego.errors import RegoError
 
@@ -27,21 +28,23 @@ class Stage(IntEnum):
     TYPES = 11  # constant argument types, calls of non-functions
 
 
+class ErrorSink(Protocol):
+    """Where a pass reports its errors: a plain list, or one stage of `StagedErrors`
+    (`len` counts what was reported so far, so a pass can tell whether a step added any)."""
+
+    def append(self, err: RegoError) -> None: ...
+
+    def __len__(self) -> int: ...
+
+
 class StageSink:
-    """List-like view appending to one stage (passes call `errors.append(err)`)."""
+    """The `ErrorSink` of one stage of a `StagedErrors` (passes call `errors.append(err)`)."""
 
     def __init__(self, owner: StagedErrors, stage: Stage) -> None:
         self.owner = owner
         self.stage = stage
 
     def append(self, err: RegoError) -> None:
-        self.owner.add(self.stage, err)
-
-    def extend(self, errs: list[RegoError]) -> None:
-        for e in errs:
-            self.add(e)
-
-    def add(self, err: RegoError) -> None:
         self.owner.add(self.stage, err)
 
     def __len__(self) -> int:

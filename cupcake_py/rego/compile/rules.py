@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.errors import TYPE, RegoError
 
@@ -138,7 +138,3 @@ def rule_ref_text(c: CRule, display: Callable[[str], str] = str) -> str:
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class ErrorSink(Protocol):
-    def append(self, err: RegoError) -> None: ...

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.walk import SCALARS, Names
 from cupcake_py.rego.errors import COMPILE, RegoError
 
@@ -62,7 +63,7 @@ class Scope:
         return None
 
 
-def import_env(module: A.Module, rule_names: set[str], errors: list[RegoError]) -> Env:
+def import_env(module: A.Module, rule_names: set[str], errors: ErrorSink) -> Env:
     env = Env(tuple(t.value.value for t in module.package.path.terms[1:] if isinstance(t.value, A.String)))
     env.rule_names = rule_names
     for imp in module.imports:
@@ -96,7 +97,7 @@ def head_name_terms(env: Env) -> list[A.Term]:
 
 
 class Resolver:
-    def __init__(self, env: Env, names: Names, errors: list[RegoError]) -> None:
+    def __init__(self, env: Env, names: Names, errors: ErrorSink) -> None:
         self.env = env
         self.names = names
         self.errors = errors
