@@ -1,35 +1,22 @@
-"""OPA WASM ABI facts the host checks (reference: opa-wasm-abi.md sections 2-4)."""
+"""The host's checks of a module against the OPA WASM ABI (reference: opa-wasm-abi.md
+sections 2-4). The names and signatures come from the one ABI table, `cupcake_py.wasm.abi`.
+
+In: a compiled `capi.Module` (imports) or its export names. Out: the memory import type, or
+`ABIError` naming every import the host does not provide / every export the host needs and
+the module lacks (the caller fails closed on it).
+"""
 
 from __future__ import annotations
 
 from cupcake_py.host import capi
 from cupcake_py.host.errors import ABIError
-
-ABI_MAJOR = 1
-
-# Exports every ABI 1.x module has (the context path and host I/O).
-REQUIRED_EXPORTS: tuple[str, ...] = (
-    "eval", "builtins", "entrypoints",
-    "opa_eval_ctx_new", "opa_eval_ctx_set_input", "opa_eval_ctx_set_data",
-    "opa_eval_ctx_set_entrypoint", "opa_eval_ctx_get_result",
-    "opa_malloc", "opa_json_parse", "opa_json_dump", "opa_heap_ptr_get", "opa_heap_ptr_set",
+from cupcake_py.wasm.abi import (
+    BUILTIN_IO_EXPORTS,
+    HOST_IMPORTS,
+    IMPORT_MEMORY,
+    IMPORT_MODULE,
+    REQUIRED_EXPORTS,
 )
-# Needed only to call host builtins (argument / result conversion).
-BUILTIN_IO_EXPORTS: tuple[str, ...] = ("opa_value_dump", "opa_value_parse")
-FAST_PATH_EXPORT = "opa_eval"  # ABI >= 1.2
-HOST_CALLED_EXPORTS = frozenset(REQUIRED_EXPORTS + BUILTIN_IO_EXPORTS + (FAST_PATH_EXPORT,))
-
-# Imports the host provides (module "env"): name -> number of i32 params (None: memory).
-HOST_IMPORTS: dict[str, int | None] = {
-    "memory": None,
-    "opa_abort": 1,
-    "opa_println": 1,
-    "opa_builtin0": 2,
-    "opa_builtin1": 3,
-    "opa_builtin2": 4,
-    "opa_builtin3": 5,
-    "opa_builtin4": 6,
-}
 
 
 def describe(ty: capi.ExternType) -> str:
@@ -50,12 +37,9 @@ def check_imports(module: capi.Module) -> capi.ExternType | None:
     memory: capi.ExternType | None = None
     bad: list[str] = []
     for mod, name, ty in module.imports():
-        want = HOST_IMPORTS.get(name, -1) if mod == "env" else -1
-        if want is None and ty.kind == "memory":
+        if mod == IMPORT_MODULE and name == IMPORT_MEMORY and ty.kind == "memory":
             memory = ty
-        elif isinstance(want, int) and want >= 0 and ty.kind == "func" and len(ty.params) == want and \
-                all(p == "i32" for p in ty.params) and \
-                ty.results == (() if name in ("opa_abort", "opa_println") else ("i32",)):
+        elif mod == IMPORT_MODULE and ty.kind == "func" and HOST_IMPORTS.get(name) == (ty.params, ty.results):
             continue
         else:
             bad.append(f"{mod}.{name} ({describe(ty)})")

@@ -34,6 +34,7 @@ from cupcake_py.host.errors import (
 from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature, memory_span
 from cupcake_py.host.memory import LinearMemory
 from cupcake_py.lazylog import LazyLogger
+from cupcake_py.wasm import abi as table  # the one ABI table (names, signatures)
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
@@ -53,7 +54,6 @@ class _Undefined:
 
 UNDEFINED: Any = _Undefined()  # "no input" (distinct from None = JSON null)
 
-BUILTIN_ARITIES = range(5)  # env.opa_builtin0..4
 
 
 def encode_value(v: Any) -> bytes:
@@ -133,7 +133,7 @@ class PolicyModule:
         self.export_names = frozenset(self.export_types)
         self.export_sigs: dict[str, tuple[int, int]] = {}
         for name, ty in self.export_types.items():
-            if name in abi.HOST_CALLED_EXPORTS and ty.kind == "func":
+            if name in table.HOST_CALLED_EXPORTS and ty.kind == "func":
                 sig = i32_signature(ty)
                 if sig is None:
                     raise ABIError(f"export {name} must take and return only i32 values "
@@ -226,13 +226,13 @@ class PolicyInstance:
                 raise MemoryLimitExceeded(
                     f"module needs {mt.minimum} pages of memory at start; the limit allows {max_pages}")
             memory = capi.Memory.new(store, mt.minimum, max_pages)
-            linker.define(store, "env", "memory", memory.ext)
+            linker.define(store, table.IMPORT_MODULE, table.IMPORT_MEMORY, memory.ext)
         ctx = self._ctx
+        handlers = {table.IMPORT_ABORT: self._on_abort, table.IMPORT_PRINTLN: self._on_println}
         self._imports = [  # the callbacks must live as long as the store
-            define_import(linker, "env", "opa_abort", 1, False, self._on_abort, ctx, pending),
-            define_import(linker, "env", "opa_println", 1, False, self._on_println, ctx, pending),
-            *(define_import(linker, "env", f"opa_builtin{n}", 2 + n, True, self._on_builtin, ctx, pending)
-              for n in BUILTIN_ARITIES),
+            define_import(linker, table.IMPORT_MODULE, name, len(params), bool(results),
+                          handlers.get(name, self._on_builtin), ctx, pending)
+            for name, (params, results) in table.HOST_IMPORTS.items()
         ]
         self._dispatcher = BuiltinDispatcher({}, None)
         self._mem: LinearMemory | None = None
@@ -249,9 +249,9 @@ class PolicyInstance:
         abi.check_exports(names, need_builtin_io=False)
         self._fn = {n: i32_caller(f, sig, pending) for n, sig in self._module.export_sigs.items()
                     if (f := instance.export(ctx, n)) is not None and f.kind == capi.EXTERN_FUNC}
-        self._fast = self.abi_version >= (1, 2) and abi.FAST_PATH_EXPORT in self._fn
-        self.entrypoints: dict[str, int] = self._dump_export("entrypoints")
-        raw_builtins: dict[str, int] = self._dump_export("builtins")
+        self._fast = self.abi_version >= (1, 2) and table.FAST_PATH_EXPORT in self._fn
+        self.entrypoints: dict[str, int] = self._dump_export(table.EXPORT_ENTRYPOINTS)
+        raw_builtins: dict[str, int] = self._dump_export(table.EXPORT_BUILTINS)
         self.builtins: dict[int, str] = {int(i): name for name, i in raw_builtins.items()}
         if self.builtins and self._check_builtins:
             abi.check_exports(names, need_builtin_io=True)
@@ -274,12 +274,12 @@ class PolicyInstance:
             g = instance.export(self._ctx, name)
             return capi.global_i32(self._ctx, g) if g is not None else None
 
-        major = get("opa_wasm_abi_version")
+        major = get(table.ABI_VERSION_GLOBAL)
         if major is None:
             raise ABIError("module does not export opa_wasm_abi_version: not an OPA WASM policy")
-        if major != abi.ABI_MAJOR:
-            raise ABIError(f"unsupported OPA WASM ABI version {major} (this host supports {abi.ABI_MAJOR}.x)")
-        return (major, get("opa_wasm_abi_minor_version") or 0)
+        if major != table.ABI_VERSION:
+            raise ABIError(f"unsupported OPA WASM ABI version {major} (this host supports {table.ABI_VERSION}.x)")
+        return (major, get(table.ABI_MINOR_VERSION_GLOBAL) or 0)
 
     def _dump_export(self, name: str) -> dict[str, int]:
         with self._guard():

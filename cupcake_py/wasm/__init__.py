@@ -5,10 +5,9 @@ Public API: ``compile_policy(policy) -> bytes`` and ``CodegenError``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cupcake_py.wasm.errors import CodegenError, WasmFormatError
 
+TYPE_CHECKING = False  # the host imports wasm.abi on the `cupcake eval` path: no typing
 if TYPE_CHECKING:
     from cupcake_py import ir
 

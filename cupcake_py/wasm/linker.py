@@ -28,6 +28,7 @@ from cupcake_py.wasm.module import (
     KIND_MEMORY,
     KIND_TABLE,
     SEC_DATA,
+    VALTYPE_CODES,
     Code,
     Custom,
     Data,
@@ -48,7 +49,14 @@ from cupcake_py.wasm.module import (
 from cupcake_py.wasm.opcodes import func_refs
 
 PAGE = 65536
-ABORT_TYPE = FuncType((I32,), ())
+
+
+def functype(sig: tuple[tuple[str, ...], tuple[str, ...]]) -> FuncType:
+    """The binary function type of an ABI table signature (("i32", ...), (...))."""
+    params, results = sig
+    return FuncType(tuple(VALTYPE_CODES[p] for p in params), tuple(VALTYPE_CODES[r] for r in results))
+
+
 ALLOWED_RUNTIME_IMPORTS = {
     abi.IMPORT_MEMORY: KIND_MEMORY,
     abi.IMPORT_ABORT: KIND_FUNC,
@@ -99,7 +107,7 @@ def analyse_runtime(raw: bytes) -> Runtime:
     memory: Limits | None = None
     for imp in m.imports:
         kind = ALLOWED_RUNTIME_IMPORTS.get(imp.name)
-        if imp.module != "env" or kind != imp.kind:
+        if imp.module != abi.IMPORT_MODULE or kind != imp.kind:
             raise CodegenError(f"runtime.wasm imports {imp.module}.{imp.name}, which the linker cannot satisfy")
         if imp.kind == KIND_FUNC:
             func_imports.append(imp.name)
@@ -132,16 +140,16 @@ def _check_runtime(rt: Runtime) -> None:
             problems.append(f"missing export {name}")
             continue
         t = m.func_type(rt.exports[name])
-        if t.params != params or (want_result and t.results != (I32,)) or len(t.results) > 1:
+        if t.params != functype((params, ())).params or (want_result and t.results != (I32,)) or len(t.results) > 1:
             problems.append(f"{name} has type {t}")
     for name in abi.ABI_EXPORTS:
         if name not in rt.exports:
             problems.append(f"missing export {name}")
     for i, name in enumerate(rt.func_imports):
         t = m.func_type(i)
-        if name == abi.RUNTIME_IMPORT_EVAL and t != FuncType((I32,), (I32,)):
+        if name == abi.RUNTIME_IMPORT_EVAL and t != functype(abi.RUNTIME_IMPORT_EVAL_TYPE):
             problems.append(f"import gen_eval has type {t}")
-        if name in (abi.IMPORT_ABORT, abi.IMPORT_PRINTLN) and t != ABORT_TYPE:
+        if name in (abi.IMPORT_ABORT, abi.IMPORT_PRINTLN) and t != functype(abi.HOST_IMPORTS[name]):
             problems.append(f"import {name} has type {t}")
     if problems:
         raise CodegenError("runtime.wasm does not fit the code generator: " + "; ".join(problems))
@@ -258,13 +266,12 @@ def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> byte
     imports: list[Import] = []
     types = _Types(m.types)
     for name in abi.HOST_BUILTIN_IMPORTS:
-        nargs = int(name[-1])
-        imports.append(Import("env", name, KIND_FUNC, types(FuncType((I32,) * (2 + nargs), (I32,)))))
+        imports.append(Import(abi.IMPORT_MODULE, name, KIND_FUNC, types(functype(abi.HOST_IMPORTS[name]))))
     imported = [abi.IMPORT_ABORT]
     if any(rt.func_imports[i] == abi.IMPORT_PRINTLN for i in live if i < n_imp):
         imported.append(abi.IMPORT_PRINTLN)
     for name in imported:
-        imports.append(Import("env", name, KIND_FUNC, types(ABORT_TYPE)))
+        imports.append(Import(abi.IMPORT_MODULE, name, KIND_FUNC, types(functype(abi.HOST_IMPORTS[name]))))
     final_of_import = {imp.name: i for i, imp in enumerate(imports)}
     next_index = len(imports)
     live_defined = sorted(i for i in live if i >= n_imp)
@@ -280,7 +287,7 @@ def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> byte
             new_index[i] = final_of_import[name]
 
     memory = Limits(max(rt.memory.min, -(-gen.heap_start // PAGE)), rt.memory.max)
-    imports.append(Import("env", abi.IMPORT_MEMORY, KIND_MEMORY, memory))
+    imports.append(Import(abi.IMPORT_MODULE, abi.IMPORT_MEMORY, KIND_MEMORY, memory))
 
     def resolve(symbol: str) -> int:
         kind, _, name = symbol.partition(":")
@@ -340,11 +347,11 @@ def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> byte
         globals_.append(Global(GlobalType(I32, False), b"\x41" + leb.s64(value) + b"\x0b"))
     exports = [Export("memory", KIND_MEMORY, 0)]
     exports += [Export(name, KIND_FUNC, gen_base + i)
-                for name, i in (("eval", codegen.EVAL), ("builtins", codegen.BUILTINS),
-                                ("entrypoints", codegen.ENTRYPOINTS))]  # fmt: skip
+                for name, i in ((abi.EXPORT_EVAL, codegen.EVAL), (abi.EXPORT_BUILTINS, codegen.BUILTINS),
+                                (abi.EXPORT_ENTRYPOINTS, codegen.ENTRYPOINTS))]  # fmt: skip
     exports += [Export(name, KIND_FUNC, new_index[rt.exports[name]]) for name in abi.ABI_EXPORTS]
-    exports += [Export("opa_wasm_abi_version", KIND_GLOBAL, abi_globals),
-                Export("opa_wasm_abi_minor_version", KIND_GLOBAL, abi_globals + 1)]  # fmt: skip
+    exports += [Export(abi.ABI_VERSION_GLOBAL, KIND_GLOBAL, abi_globals),
+                Export(abi.ABI_MINOR_VERSION_GLOBAL, KIND_GLOBAL, abi_globals + 1)]  # fmt: skip
     datas = list(m.datas)
     if gen.data:
         datas.append(Data(0, gen.data, b"\x41" + leb.s64(gen.data_base) + b"\x0b"))

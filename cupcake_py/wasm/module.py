@@ -19,6 +19,7 @@ MAGIC = b"\x00asm\x01\x00\x00\x00"
 
 I32, I64, F32, F64, V128, FUNCREF, EXTERNREF = 0x7F, 0x7E, 0x7D, 0x7C, 0x7B, 0x70, 0x6F
 VALTYPES = frozenset({I32, I64, F32, F64, V128, FUNCREF, EXTERNREF})
+VALTYPE_CODES: dict[str, int] = {"i32": I32, "i64": I64, "f32": F32, "f64": F64}  # text name -> binary code
 
 # external kinds
 KIND_FUNC, KIND_TABLE, KIND_MEMORY, KIND_GLOBAL = 0, 1, 2, 3

@@ -11,6 +11,7 @@ from cupcake_py.wasm.module import (
     KIND_FUNC,
     KIND_GLOBAL,
     KIND_MEMORY,
+    VALTYPE_CODES,
     Code,
     Data,
     Export,
@@ -52,7 +53,7 @@ def build(natives: tuple[str, ...] = ("opa_bi_count", "opa_bi_plus")) -> bytes:
     add("dead_internal", FuncType((), ()), b"\x41\x00" + bytes([_CALL]) + leb.u32(println), export=False)
     add("dead_exported", FuncType((), ()), b"\x41\x00" + bytes([_CALL]) + leb.u32(abort), export=True)
     for name, (params, result) in abi.RUNTIME_CALLS.items():
-        add(name, FuncType(params, (I32,) if result else ()))
+        add(name, FuncType(tuple(VALTYPE_CODES[p] for p in params), (I32,) if result else ()))
     for name in abi.ABI_EXPORTS:
         if name == "opa_eval":  # calls the generated eval through the gen_eval import
             add(name, FuncType((I32,) * 7, (I32,)), b"\x41\x00" + bytes([_CALL]) + leb.u32(gen_eval))
