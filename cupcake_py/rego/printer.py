@@ -1,6 +1,14 @@
-"""AST -> Rego v1 source. `parse_module(print_module(m))` equals `m` (locations aside):
-the printer adds parentheses where precedence needs them and writes every value in a
-form the parser reads back to the same node."""
+"""The one Rego printer: AST -> Rego v1 source. `parse_module(print_module(m))` equals `m`
+(locations aside): the printer adds parentheses where precedence needs them and writes every
+value in a form the parser reads back to the same node.
+
+Modes of the same `Printer`: `Printer()` writes modules (bodies as indented blocks);
+`Printer(inline=True)` writes every body on one line, which `print_compiled` uses for the
+compiler's output (rules with their kind and data path, `not { ... }` bodies) in tests and
+debugging. A view with other spellings subclasses `Printer` and overrides the methods of the
+node kinds it writes differently (dispatch is by node type through `_TERM_METHODS`).
+Fails with TypeError on a node that is not a Rego AST node.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +19,7 @@ import yaml
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.annotations import annotations_to_dict
+from cupcake_py.rego.compile.nodes import Compiled, CRule, NotBody
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # call name -> (infix token, precedence) for operators usable inside terms
@@ -32,45 +41,60 @@ def string_literal(s: str) -> str:
 
 
 class Printer:
-    def __init__(self, indent: str = "\t") -> None:
+    def __init__(self, indent: str = "\t", inline: bool = False) -> None:
         self.ind = indent
+        self.inline = inline
 
     # ---------------------------------------------------------------- terms
 
     def term(self, t: A.Term, min_prec: int = 0) -> str:
-        v = t.value
-        if isinstance(v, A.Call):
-            return self.call(v, min_prec)
-        if isinstance(v, A.Var):
-            return v.name
-        if isinstance(v, A.Ref):
-            return self.ref(v)
-        if isinstance(v, A.String):
-            return string_literal(v.value)
-        if isinstance(v, A.Number):
-            return v.text
-        if isinstance(v, A.Boolean):
-            return "true" if v.value else "false"
-        if isinstance(v, A.Null):
-            return "null"
-        if isinstance(v, A.Array):
-            return "[" + ", ".join(self.term(x, _LIST_ITEM) for x in v.items) + "]"
-        if isinstance(v, A.Set):
-            if not v.items:
-                return "set()"
-            return "{" + ", ".join(self.term(x, _LIST_ITEM) for x in v.items) + "}"
-        if isinstance(v, A.Object):
-            return "{" + ", ".join(f"{self.term(k, _LIST_ITEM)}: {self.term(x, _LIST_ITEM)}"
-                                   for k, x in v.items) + "}"
-        if isinstance(v, A.ArrayComprehension):
-            return f"[{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}]"
-        if isinstance(v, A.SetComprehension):
-            return f"{{{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}}}"
-        if isinstance(v, A.ObjectComprehension):
-            return f"{{{self.term(v.key, _PRIMARY)}: {self.term(v.value, _PRIMARY)} | {self.inline_body(v.body)}}}"
-        if isinstance(v, A.TemplateString):
-            return self.template(v)
-        raise TypeError(f"cannot print term value {type(v).__name__}")
+        """`min_prec`: the binding strength the place needs (an infix call below it is parenthesized)."""
+        method = _TERM_METHODS.get(type(t.value))
+        if method is None:
+            raise TypeError(f"cannot print term value {type(t.value).__name__}")
+        return getattr(self, method)(t.value, min_prec)  # type: ignore[no-any-return]
+
+    def var(self, v: A.Var, min_prec: int) -> str:
+        return v.name
+
+    def ref_term(self, v: A.Ref, min_prec: int) -> str:
+        return self.ref(v)
+
+    def string(self, v: A.String, min_prec: int) -> str:
+        return string_literal(v.value)
+
+    def number(self, v: A.Number, min_prec: int) -> str:
+        return v.text
+
+    def boolean(self, v: A.Boolean, min_prec: int) -> str:
+        return "true" if v.value else "false"
+
+    def null(self, v: A.Null, min_prec: int) -> str:
+        return "null"
+
+    def items(self, terms: list[A.Term]) -> str:
+        return ", ".join(self.term(x, _LIST_ITEM) for x in terms)
+
+    def array(self, v: A.Array, min_prec: int) -> str:
+        return "[" + self.items(v.items) + "]"
+
+    def set(self, v: A.Set, min_prec: int) -> str:
+        return "{" + self.items(v.items) + "}" if v.items else "set()"
+
+    def pair(self, k: A.Term, v: A.Term, min_prec: int = _LIST_ITEM) -> str:
+        return f"{self.term(k, min_prec)}: {self.term(v, min_prec)}"
+
+    def object(self, v: A.Object, min_prec: int) -> str:
+        return "{" + ", ".join(self.pair(k, x) for k, x in v.items) + "}"
+
+    def array_comprehension(self, v: A.ArrayComprehension, min_prec: int) -> str:
+        return f"[{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}]"
+
+    def set_comprehension(self, v: A.SetComprehension, min_prec: int) -> str:
+        return f"{{{self.term(v.term, _PRIMARY)} | {self.inline_body(v.body)}}}"
+
+    def object_comprehension(self, v: A.ObjectComprehension, min_prec: int) -> str:
+        return f"{{{self.pair(v.key, v.value, _PRIMARY)} | {self.inline_body(v.body)}}}"
 
     def ref(self, r: A.Ref) -> str:
         head = r.terms[0]
@@ -82,6 +106,9 @@ class Printer:
                 out.append("[" + self.term(t) + "]")
         return "".join(out)
 
+    def call_term(self, c: A.Call, min_prec: int) -> str:
+        return self.call(c, min_prec)
+
     def call(self, c: A.Call, min_prec: int) -> str:
         name = c.name
         infix = _INFIX.get(name or "")
@@ -91,7 +118,7 @@ class Printer:
             return f"({text})" if prec < min_prec else text
         return f"{self.ref(c.operator)}({', '.join(self.term(a) for a in c.args)})"
 
-    def template(self, v: A.TemplateString) -> str:
+    def template(self, v: A.TemplateString, min_prec: int) -> str:
         out = ["$`" if v.multi_line else '$"']
         for p in v.parts:
             if isinstance(p, A.Expr):
@@ -112,25 +139,38 @@ class Printer:
         """`opens_block`: the first expression of a `{ ... }` body, where a top-level `a | b`
         would make the braces read as a set comprehension (`p if { a | b }`): parenthesized."""
         t = e.terms
-        if isinstance(t, A.SomeDecl):
-            text = "some " + self.some(t)
-        elif isinstance(t, A.Every):
-            key = f"{self.term(t.key)}, " if t.key is not None else ""
-            text = (f"every {key}{self.term(t.value)} in {self.term(t.domain, 1)} "
-                    f"{self.block(t.body, depth)}")
-        elif isinstance(t, list):
+        if isinstance(t, list):
             text = self.call_expr(t)
             if opens_block and A.operator_name(t[0]) == "or":
                 text = f"({text})"
-        else:
+        elif isinstance(t, A.Term):
             text = self.term(t)
+        else:
+            text = getattr(self, _EXPR_METHODS[type(t)])(t, depth)
         if e.negated:
-            text = "not " + text
+            text = self.negated(text)
         for w in e.with_:
-            text += f" with {self.term(w.target, _PRIMARY)} as {self.term(w.value)}"
+            text += self.with_modifier(w)
         return text
 
-    def some(self, s: A.SomeDecl) -> str:
+    def negated(self, text: str) -> str:
+        return "not " + text
+
+    def with_modifier(self, w: A.With) -> str:
+        return f" with {self.term(w.target, _PRIMARY)} as {self.term(w.value)}"
+
+    def every(self, t: A.Every, depth: int) -> str:
+        key = f"{self.term(t.key)}, " if t.key is not None else ""
+        return f"every {key}{self.term(t.value)} in {self.term(t.domain, 1)} {self.block(t.body, depth)}"
+
+    def not_body(self, t: NotBody, depth: int) -> str:
+        """A compiled negated body (the compiler's form of `not` over several expressions)."""
+        return f"not {self.block(t.body, depth)}"
+
+    def some(self, s: A.SomeDecl, depth: int = 0) -> str:
+        return "some " + self.some_symbols(s)
+
+    def some_symbols(self, s: A.SomeDecl) -> str:
         if len(s.symbols) == 1 and isinstance(s.symbols[0].value, A.Call):
             c = s.symbols[0].value
             *lhs, dom = c.args
@@ -152,6 +192,8 @@ class Printer:
         return "; ".join(self.expr(e, 0) for e in body)
 
     def block(self, body: A.Body, depth: int) -> str:
+        if self.inline:
+            return "{ " + "; ".join(self.expr(e, 0, i == 0) for i, e in enumerate(body)) + " }"
         pad = self.ind * (depth + 1)
         texts = [self.expr(e, depth + 1, i == 0) for i, e in enumerate(body)]
         # a line starting with `-` would continue the previous expression (binary minus)
@@ -235,3 +277,33 @@ def print_term(t: A.Term) -> str:
 
 def print_body(body: A.Body) -> str:
     return Printer().inline_body(body)
+
+
+def print_compiled_rule(c: CRule) -> str:
+    """One compiled rule (and its else chain) on one line: `<kind> data.<path> ... if { body }`."""
+    p = Printer(inline=True)
+    head = c.name + "".join(f"[{p.term(t)}]" for t in c.rel)
+    if c.args is not None:
+        head += "(" + ", ".join(p.term(a) for a in c.args) + ")"
+    if c.key is not None:
+        head += f" contains {p.term(c.key)}"
+    if c.value is not None:
+        head += (" contains " if c.leaf == "set" and c.kind == "object" else " := ") + p.term(c.value)
+    out = ("default " if c.default else "") + f"{c.kind} {head} if {p.block(c.body, 0)}"
+    if c.else_ is not None:
+        out += " else " + print_compiled_rule(c.else_)
+    return out
+
+
+def print_compiled(c: Compiled) -> str:
+    """Every rule of a compiled policy, one a line (for tests and debugging)."""
+    return "\n".join(print_compiled_rule(r) for g in c.groups.values() for r in g.rules)
+
+
+_TERM_METHODS: dict[type, str] = {
+    A.Call: "call_term", A.Var: "var", A.Ref: "ref_term", A.String: "string", A.Number: "number",
+    A.Boolean: "boolean", A.Null: "null", A.Array: "array", A.Set: "set", A.Object: "object",
+    A.ArrayComprehension: "array_comprehension", A.SetComprehension: "set_comprehension",
+    A.ObjectComprehension: "object_comprehension", A.TemplateString: "template",
+}
+_EXPR_METHODS: dict[type, str] = {A.SomeDecl: "some", A.Every: "every", NotBody: "not_body"}

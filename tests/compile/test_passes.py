@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from cupcake_py.rego import parse_module, parse_query
-from cupcake_py.rego.compile import check_modules, compile_modules, compile_query, pretty
+from cupcake_py.rego.compile import check_modules, compile_modules, compile_query
 from cupcake_py.rego.errors import RegoErrors
+from cupcake_py.rego.printer import print_body, print_compiled
 
 
 def compiled_text(src: str) -> str:
-    return pretty.compiled(compile_modules([parse_module(src, "m.rego")]))
+    return print_compiled(compile_modules([parse_module(src, "m.rego")]))
 
 
 def errors(src: str) -> list[str]:
@@ -94,7 +95,7 @@ def test_ref_heads_group_into_one_object_document() -> None:
 def test_query_keeps_user_var_names() -> None:
     c = compile_modules([parse_module("package a\np := 1\n", "m.rego")])
     body = compile_query(parse_query("data.a.p = x; y := x"), c)
-    assert pretty.body(body) == "data.a.p = x; y = x"
+    assert print_body(body) == "data.a.p = x; y = x"
 
 
 def test_compile_modules_raises_all_errors() -> None:

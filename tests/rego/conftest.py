@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.printer import Printer
 
 COMPLIANCE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
 
@@ -29,58 +30,78 @@ def cases() -> list[dict[str, Any]]:
     return found
 
 
-def sx(node: Any) -> str:
-    """Compact rendering: calls as `(op a b)`, refs as `a.b[c]`, strings quoted, `not`/`with` kept."""
-    if isinstance(node, A.Term):
-        return sx(node.value)
-    if isinstance(node, A.Var):
-        return node.name
-    if isinstance(node, A.String):
-        return json.dumps(node.value)
-    if isinstance(node, A.Number):
-        return "#" + node.text
-    if isinstance(node, A.Boolean):
-        return "true" if node.value else "false"
-    if isinstance(node, A.Null):
-        return "null"
-    if isinstance(node, A.Ref):
-        out = sx(node.terms[0])
-        for t in node.terms[1:]:
+class SExprPrinter(Printer):
+    """The s-expression view: calls as `(op a b)` (structure visible), numbers as `#text`, strings
+    as JSON (ASCII escapes), collections space-separated, `not`/`with`/`some`/`every` kept.
+    A mode of the one Rego printer: only the spellings that differ are overridden."""
+
+    def __init__(self) -> None:
+        super().__init__(inline=True)
+
+    def string(self, v: A.String, min_prec: int) -> str:
+        return json.dumps(v.value)
+
+    def number(self, v: A.Number, min_prec: int) -> str:
+        return "#" + v.text
+
+    def ref(self, r: A.Ref) -> str:
+        out = self.term(r.terms[0])
+        for t in r.terms[1:]:
             v = t.value
-            out += f".{v.value}" if isinstance(v, A.String) and v.value.isidentifier() else f"[{sx(t)}]"
+            out += f".{v.value}" if isinstance(v, A.String) and v.value.isidentifier() else f"[{self.term(t)}]"
         return out
-    if isinstance(node, A.Call):
-        return "(" + " ".join([node.name or sx(node.operator), *(sx(a) for a in node.args)]) + ")"
-    if isinstance(node, A.Array):
-        return "[" + " ".join(sx(x) for x in node.items) + "]"
-    if isinstance(node, A.Set):
-        return "{" + " ".join(sx(x) for x in node.items) + "}"
-    if isinstance(node, A.Object):
-        return "{" + " ".join(f"{sx(k)}:{sx(v)}" for k, v in node.items) + "}"
-    if isinstance(node, A.ArrayComprehension):
-        return f"[{sx(node.term)} | {sx(node.body)}]"
-    if isinstance(node, A.SetComprehension):
-        return f"{{{sx(node.term)} | {sx(node.body)}}}"
-    if isinstance(node, A.ObjectComprehension):
-        return f"{{{sx(node.key)}:{sx(node.value)} | {sx(node.body)}}}"
-    if isinstance(node, A.TemplateString):
-        return "$(" + " ".join(sx(p) for p in node.parts) + ")"
-    if isinstance(node, A.SomeDecl):
-        return "(some " + " ".join(sx(s) for s in node.symbols) + ")"
-    if isinstance(node, A.Every):
-        key = sx(node.key) + " " if node.key else ""
-        return f"(every {key}{sx(node.value)} {sx(node.domain)} {sx(node.body)})"
-    if isinstance(node, A.Expr):
-        t = node.terms
-        if isinstance(t, list):
-            text = "(" + " ".join([A.operator_name(t[0]) or sx(t[0]), *(sx(x) for x in t[1:])]) + ")"
-        else:
-            text = sx(t)
-        if node.negated:
-            text = f"(not {text})"
-        for w in node.with_:
-            text += f" with {sx(w.target)}={sx(w.value)}"
-        return text
+
+    def call_term(self, c: A.Call, min_prec: int) -> str:
+        return "(" + " ".join([c.name or self.ref(c.operator), *(self.term(a) for a in c.args)]) + ")"
+
+    def items(self, terms: list[A.Term]) -> str:
+        return " ".join(self.term(x) for x in terms)
+
+    def set(self, v: A.Set, min_prec: int) -> str:
+        return "{" + self.items(v.items) + "}"
+
+    def pair(self, k: A.Term, v: A.Term, min_prec: int = 0) -> str:
+        return f"{self.term(k)}:{self.term(v)}"
+
+    def object(self, v: A.Object, min_prec: int) -> str:
+        return "{" + " ".join(self.pair(k, x) for k, x in v.items) + "}"
+
+    def array_comprehension(self, v: A.ArrayComprehension, min_prec: int) -> str:
+        return f"[{self.term(v.term)} | {self.inline_body(v.body)}]"
+
+    def set_comprehension(self, v: A.SetComprehension, min_prec: int) -> str:
+        return f"{{{self.term(v.term)} | {self.inline_body(v.body)}}}"
+
+    def template(self, v: A.TemplateString, min_prec: int) -> str:
+        return "$(" + " ".join(self.expr(p, 0) if isinstance(p, A.Expr) else self.term(p) for p in v.parts) + ")"
+
+    def some(self, s: A.SomeDecl, depth: int = 0) -> str:
+        return "(some " + " ".join(self.term(x) for x in s.symbols) + ")"
+
+    def every(self, t: A.Every, depth: int) -> str:
+        key = self.term(t.key) + " " if t.key else ""
+        return f"(every {key}{self.term(t.value)} {self.term(t.domain)} {self.inline_body(t.body)})"
+
+    def call_expr(self, terms: list[A.Term]) -> str:
+        return "(" + " ".join([A.operator_name(terms[0]) or self.term(terms[0]), *(self.term(x) for x in terms[1:])]) + ")"
+
+    def expr(self, e: A.Expr, depth: int, opens_block: bool = False) -> str:
+        return super().expr(e, depth)  # no parentheses for a leading `|`: calls show their structure
+
+    def negated(self, text: str) -> str:
+        return f"(not {text})"
+
+    def with_modifier(self, w: A.With) -> str:
+        return f" with {self.term(w.target)}={self.term(w.value)}"
+
+
+_SX = SExprPrinter()
+
+
+def sx(node: Any) -> str:
+    """The s-expression view of a body (list), expression, term or term value."""
     if isinstance(node, list):
-        return "; ".join(sx(x) for x in node)
-    raise TypeError(type(node))
+        return _SX.inline_body(node)
+    if isinstance(node, A.Expr):
+        return _SX.expr(node, 0)
+    return _SX.term(node if isinstance(node, A.Term) else A.Term(node))
