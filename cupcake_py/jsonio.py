@@ -5,12 +5,18 @@ call; this module drives `_json`'s scanner and encoder directly (the `json` pack
 imported only for an error message or an indented dump).
 
 - `loads(data)`: bytes must be UTF-8 (no BOM, no encoded surrogates); NaN, Infinity,
-  -Infinity, numbers that overflow a double and lone UTF-16 surrogate escapes ("\\ud800")
-  are rejected. Integers keep every digit (orjson turned those beyond 64 bits into floats;
-  the policy runtime reads any number). Every failure is a `JSONError` (a ValueError).
-- `dumps(value)`: compact UTF-8 bytes; dicts keep their key order. TypeError for anything
-  that is not JSON: non-str keys, Decimal, sets, NaN/Infinity, circular containers and
-  strings that cannot be encoded as UTF-8 (lone surrogates).
+  -Infinity and lone UTF-16 surrogate escapes ("\\ud800") are rejected. Numbers are exact,
+  as everywhere on the Python side (docs/architecture.md section 1): an integer is an `int`
+  with every digit, a number with a fraction or exponent a `decimal.Decimal` with its exact
+  value (0.1, 1e400, -0.0, 123456789012345678901234567890.5; never a float). `decimal` is
+  imported only when such a number is read. Every failure is a `JSONError` (a ValueError).
+- `dumps(value)`: compact UTF-8 bytes; dicts keep their key order; a Decimal is written with
+  its exact text (`str(d)`), a float as `repr`. TypeError for anything that is not JSON:
+  non-str keys, sets, NaN/Infinity (float or Decimal), circular containers and strings that
+  cannot be encoded as UTF-8 (lone surrogates). Values without a Decimal go through the C
+  encoder alone; one with a Decimal is written by `_write_exact` (numbers with a fraction are
+  rare on the eval path).
+- `is_fraction(v)`: whether `v` is such a Decimal (without importing `decimal`).
 - `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
 - `encode_str(s)` / `encode_str_ascii(s)`: one string as JSON text (`json.dumps(s,
   ensure_ascii=False)` / `json.dumps(s)`), for the value printers.
@@ -50,11 +56,17 @@ def _reject_constant(name: str) -> Any:
     raise JSONError(f"{name} is not valid JSON")
 
 
-def _float(text: str) -> float:
-    f = float(text)
-    if f == _INF or f == -_INF:
-        raise JSONError(f"number {text[:40]} is out of range for a double")
-    return f
+def _exact_number(text: str) -> Any:
+    """A JSON number with a fraction or exponent, exactly (the scanner hands over its text)."""
+    from decimal import Decimal  # first use only: later a sys.modules lookup
+
+    return Decimal(text)
+
+
+def is_fraction(v: Any) -> bool:
+    """Whether `v` is a number `loads` read with a fraction or exponent (a decimal.Decimal)."""
+    decimal = sys.modules.get("decimal")
+    return decimal is not None and isinstance(v, decimal.Decimal)
 
 
 class _Context:
@@ -63,7 +75,7 @@ class _Context:
     strict = True
     object_hook = None
     object_pairs_hook = None
-    parse_float = staticmethod(_float)
+    parse_float = staticmethod(_exact_number)
     parse_int = int
     parse_constant = staticmethod(_reject_constant)
 
@@ -140,7 +152,13 @@ def _check_surrogates(value: Any) -> None:
 
 
 def _not_json(value: Any) -> Any:
+    if is_fraction(value):
+        raise _HasFraction
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+class _HasFraction(Exception):
+    """The C encoder met a Decimal (it has no way to write a number's own text)."""
 
 
 _compact = _make_encoder({}, _not_json, encode_str, None, ":", ",", False, False, False)
@@ -170,14 +188,68 @@ def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
     """Compact JSON as UTF-8 bytes; `default` maps values JSON has no type for (else TypeError)."""
     if isinstance(value, dict | list | tuple):
         _check_keys(value)
-    encode = _compact if default is None else _make_encoder({}, default, encode_str, None, ":", ",", False, False,
-                                                             False)
+    if default is None:
+        encode = _compact
+    else:
+        def fallback(v: Any) -> Any:
+            if is_fraction(v):
+                raise _HasFraction
+            return default(v)
+
+        encode = _make_encoder({}, fallback, encode_str, None, ":", ",", False, False, False)
     try:
-        return "".join(encode(value, 0)).encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise TypeError(f"str is not valid UTF-8: {e.reason}") from None
+        text = "".join(encode(value, 0))
+    except _HasFraction:
+        text = _write_exact(value, default)
     except ValueError as e:  # NaN/Infinity, circular reference
         raise TypeError(str(e)) from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise TypeError(f"str is not valid UTF-8: {e.reason}") from None
+
+
+def _write_exact(value: Any, default: Callable[[Any], Any] | None) -> str:
+    """The compact JSON text of `value` (keys already checked), Decimals with their exact text."""
+    out: list[str] = []
+
+    def write(v: Any, depth: int) -> None:
+        if depth > 1000:
+            raise TypeError("Circular reference detected (or nested too deeply)")
+        if v is None or v is True or v is False:
+            out.append("null" if v is None else "true" if v else "false")
+        elif isinstance(v, str):
+            out.append(encode_str(v))
+        elif isinstance(v, int):
+            out.append(int.__repr__(v))
+        elif isinstance(v, float):
+            if v != v or v in (_INF, -_INF):
+                raise TypeError(f"{v!r} is not a JSON number")
+            out.append(float.__repr__(v))
+        elif is_fraction(v):
+            if not v.is_finite():
+                raise TypeError(f"{v!r} is not a JSON number")
+            out.append(str(v))
+        elif isinstance(v, dict):
+            out.append("{")
+            for i, (k, x) in enumerate(v.items()):
+                out.append(("," if i else "") + encode_str(k) + ":")
+                write(x, depth + 1)
+            out.append("}")
+        elif isinstance(v, list | tuple):
+            out.append("[")
+            for i, x in enumerate(v):
+                if i:
+                    out.append(",")
+                write(x, depth + 1)
+            out.append("]")
+        elif default is not None:
+            write(default(v), depth + 1)
+        else:
+            raise TypeError(f"{type(v).__name__} is not JSON serializable")
+
+    write(value, 0)
+    return "".join(out)
 
 
 def dumps_pretty(value: Any) -> str:

@@ -11,6 +11,7 @@ the event are kept; arguments a model adds beyond a tool's known ones pass throu
 from __future__ import annotations
 
 from cupcake_py.errors import EventError
+from cupcake_py.jsonio import is_fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def json_type(v: Any) -> str:
         return "boolean"
     if isinstance(v, int):
         return "integer"
-    if isinstance(v, float):
+    if isinstance(v, float) or is_fraction(v):
         return "number"
     if isinstance(v, str):
         return "string"
