@@ -187,12 +187,6 @@ def assigned_object(rule: A.Rule, var: str) -> A.Term | None:
     return None
 
 
-def call_name(term: A.Term) -> str | None:
-    """Dotted name of a call term (`Call` value)."""
-    v = term.value
-    return v.name if isinstance(v, A.Call) else None
-
-
 def calls(node: Node) -> Iterator[tuple[str, Location]]:
     """(function name, location) of every call below `node`: call expressions and call terms."""
     for x in walk(node):

@@ -27,11 +27,6 @@ class TableFormat(StrEnum):
     json = "json"
 
 
-class TextFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
 def _fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"cupcake: {message}", err=True)
     return typer.Exit(code)

@@ -54,10 +54,6 @@ def _library() -> Any:
     return lib
 
 
-def builtin_error_type() -> type[Exception]:
-    return _library().BuiltinError  # type: ignore[no-any-return]
-
-
 def resolve(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) -> list[str]:
     """Check that every name has an implementation (imports nothing); returns the names.
     MissingBuiltinError lists every name without one."""

@@ -13,9 +13,6 @@ rebuilt before its next use. A PolicyInstance is not thread-safe.
 
 from __future__ import annotations
 
-import os
-import time
-
 from cupcake_py import jsonio
 from cupcake_py.host import abi, capi
 from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, ModuleIO, resolve
@@ -144,11 +141,6 @@ class PolicyModule:
     def load(cls, wasm: bytes, options: HostOptions | None = None) -> PolicyModule:
         return cls(wasm, options)
 
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str], options: HostOptions | None = None) -> PolicyModule:
-        with open(path, "rb") as f:
-            return cls(f.read(), options)
-
     def instantiate(
         self,
         data: Any = UNDEFINED,
@@ -170,14 +162,6 @@ class PolicyModule:
         inst = self.instantiate(check_builtins=False)
         return ModuleSummary(inst.abi_version, dict(inst.entrypoints), dict(inst.builtins),
                              imports_of(self.module), exports_of(self.module))
-
-
-class EvalStats:
-    __slots__ = ("instantiate_s", "last_eval_s")
-
-    def __init__(self) -> None:
-        self.instantiate_s = 0.0  # last (re)instantiation incl. data load
-        self.last_eval_s = 0.0
 
 
 class PolicyInstance:
@@ -203,14 +187,12 @@ class PolicyInstance:
             self._data_raw, self._data_is_json = b"{}", True
         else:
             self._data_raw, self._data_is_json = encode_value(data), False
-        self.stats = EvalStats()
         self._poisoned = True
         self._start()
 
     # -- lifecycle -------------------------------------------------------------
 
     def _start(self) -> None:
-        t0 = time.perf_counter()
         opts = self._options
         store = capi.Store(self._module.engine, memory_limit=opts.memory_limit)
         self._store = store
@@ -264,7 +246,6 @@ class PolicyInstance:
         with self._guard():
             self._load_data()
         self._poisoned = False
-        self.stats.instantiate_s = time.perf_counter() - t0
 
     def _read_version(self, instance: capi.Instance) -> tuple[int, int]:
         def get(name: str) -> int | None:
@@ -402,12 +383,10 @@ class PolicyInstance:
             raw, raw_is_json = encode_value(input), False
         if self._poisoned:
             self._start()
-        t0 = time.perf_counter()
         self._dispatcher.begin_eval()
         with self._guard():
             out = self._eval_fast(ep, raw, rego_format) if self._fast else \
                 self._eval_ctx(ep, raw, raw_is_json, rego_format)
-        self.stats.last_eval_s = time.perf_counter() - t0
         return out
 
     def _eval_fast(self, ep: int, raw: bytes, rego_format: bool) -> bytes:

@@ -267,9 +267,6 @@ class Expr:
     generated: bool = field(default=False, compare=False)
     location: Location = _loc()
 
-    def is_call(self) -> bool:
-        return isinstance(self.terms, list)
-
     @property
     def operator(self) -> str | None:
         """Dotted operator name of a call expression (`eq`, `internal.member_2`), else None."""

@@ -298,5 +298,4 @@ WRAPPERS: dict[str, Spec] = {
     "parallel": {"val": "jSI", "xargs": True},
     "coproc": {},
 }
-PRIVILEGED = frozenset(n for n, s in WRAPPERS.items() if s.get("privileged"))
 SHELLS = frozenset(n for n, s in COMMANDS.items() if s.get("handler") == "shell")

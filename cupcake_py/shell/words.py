@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 # unquoted expansion result (glob and split, no brace), opaque unquoted, opaque quoted
 LIT, QUOTED, EXPANDED, OPAQUE, OPAQUE_Q, ARRAY_Q = range(6)
 # ARRAY_Q: "${a[@]}", quoted elements that stay separate words (joined by NUL, which no value holds)
-IFS = " \t\n"
 MAX_BRACE = 1024
 ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from cupcake_py import ir
 from cupcake_py.wasm import abi
-from cupcake_py.wasm.asm import Asm, Part
+from cupcake_py.wasm.asm import DROP, ELSE, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
 from cupcake_py.wasm.module import I32, FuncType
@@ -134,7 +134,7 @@ class _Codegen:
         fn.asm.call("rt:" + name)
         returns = bool(self.rt.exports[name].results)
         if returns and not want_result:
-            fn.asm.op(0x1A)  # drop
+            fn.asm.op(DROP)
 
     def operand(self, fn: _Fn, o: ir.Operand) -> None:
         if isinstance(o, ir.Local):
@@ -184,7 +184,7 @@ class _Codegen:
         a.i32(s.col)
         a.i32(self.data.cstr(msg))
         self.call_rt(fn, "opa_runtime_error", False)
-        a.op(0x00)  # unreachable
+        a.op(UNREACHABLE)
 
     # ---------------------------------------------------------------- statements
 
@@ -196,12 +196,12 @@ class _Codegen:
         a, t = fn.asm, fn.local(s.target)
         ok = a.block()
         a.get(t)
-        a.op(0x45)  # i32.eqz
+        a.op(I32_EQZ)
         a.br_if_to(ok)
         a.get(t)
         self.operand(fn, s.source)
         self.call_rt(fn, "opa_value_compare", True)
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(ok)
         self.runtime_error(fn, s, abi.MSG_VAR_CONFLICT)
         a.end()
@@ -241,14 +241,14 @@ class _Codegen:
         a.set(cursor)
         done = a.block()
         a.get(src)
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(done)
         loop = a.loop()
         a.get(src)
         a.get(cursor)
         self.call_rt(fn, "opa_value_iter", True)
         a.tee(cursor)
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(done)
         a.get(cursor)
         a.set(fn.local(s.key))
@@ -304,18 +304,18 @@ class _Codegen:
             a.get(node)
             self.call_rt(fn, "opa_value_type", True)
             a.i32(abi.TAG_OBJECT)
-            a.op(0x46)  # i32.eq
+            a.op(I32_EQ)
             a.if_()
             a.get(node)
             self.call_rt(fn, "opa_value_shallow_copy", True)
             a.set(node)
-            a.op(0x05)  # else
+            a.op(ELSE)
             a.i32(0)
             a.set(node)
             a.end()
             a.end()
             a.get(node)
-            a.op(0x45)
+            a.op(I32_EQZ)
             a.if_()
             self.call_rt(fn, "opa_object", True)
             a.set(node)
@@ -355,13 +355,13 @@ class _Codegen:
             return
         src = fn.local(s.source.value)
         a.get(src)
-        a.op(0x45)
+        a.op(I32_EQZ)
         self.undefined_if(fn)
         a.get(src)
         self.operand(fn, s.key)
         self.call_rt(fn, "opa_value_get", True)
         a.tee(fn.local(s.target))
-        a.op(0x45)
+        a.op(I32_EQZ)
         self.undefined_if(fn)
 
     def compare(self, fn: _Fn, s: ir.EqualStmt | ir.NotEqualStmt, equal: bool) -> None:
@@ -369,7 +369,7 @@ class _Codegen:
         self.operand(fn, s.b)
         self.call_rt(fn, "opa_value_compare", True)
         if not equal:
-            fn.asm.op(0x45)
+            fn.asm.op(I32_EQZ)
         self.undefined_if(fn)
 
     def type_check(self, fn: _Fn, source: ir.Operand, tag: int) -> None:
@@ -379,17 +379,17 @@ class _Codegen:
             return
         x = fn.local(source.value)
         a.get(x)
-        a.op(0x45)
+        a.op(I32_EQZ)
         self.undefined_if(fn)
         a.get(x)
         self.call_rt(fn, "opa_value_type", True)
         a.i32(tag)
-        a.op(0x47)  # i32.ne
+        a.op(I32_NE)
         self.undefined_if(fn)
 
     def s_is_defined(self, fn: _Fn, s: ir.IsDefinedStmt) -> None:
         fn.asm.get(fn.local(s.source))
-        fn.asm.op(0x45)
+        fn.asm.op(I32_EQZ)
         self.undefined_if(fn)
 
     def s_is_undefined(self, fn: _Fn, s: ir.IsUndefinedStmt) -> None:
@@ -400,7 +400,7 @@ class _Codegen:
         a = fn.asm
         if isinstance(s.source, ir.Local):
             a.get(fn.local(s.source.value))
-            a.op(0x45)
+            a.op(I32_EQZ)
             self.undefined_if(fn)
         self.operand(fn, s.source)
         self.call_rt(fn, "opa_value_length", True)
@@ -451,12 +451,12 @@ class _Codegen:
         self.operand(fn, s.key)
         self.call_rt(fn, "opa_value_get", True)
         a.tee(cur)
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(ok)
         a.get(cur)
         self.operand(fn, s.value)
         self.call_rt(fn, "opa_value_compare", True)
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(ok)
         self.runtime_error(fn, s, abi.MSG_OBJECT_CONFLICT)
         a.end()
@@ -484,7 +484,7 @@ class _Codegen:
             fn.asm.get(src)
             self.call_rt(fn, "opa_memoize_insert", False)
         fn.asm.get(src)
-        fn.asm.op(0x0F)  # return
+        fn.asm.op(RETURN)
 
     def s_call(self, fn: _Fn, s: ir.CallStmt) -> None:
         a = fn.asm
@@ -509,7 +509,7 @@ class _Codegen:
                     self.operand(fn, o)
                 a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
                 if not has_result:
-                    a.op(0x1A)
+                    a.op(DROP)
             else:
                 sym = abi.native_symbol(s.func)
                 t = self.rt.exports[sym]
@@ -523,7 +523,7 @@ class _Codegen:
             raise self.fail(f"call of unknown function or builtin {s.func!r}")
         if has_result:
             a.tee(fn.local(s.result))
-            a.op(0x45)
+            a.op(I32_EQZ)
             self.undefined_if(fn)
 
     def s_call_dynamic(self, fn: _Fn, s: ir.CallDynamicStmt) -> None:
@@ -543,14 +543,14 @@ class _Codegen:
         a.get(arr)
         self.call_rt(fn, "opa_mapping_lookup", True)
         a.tee(idx)
-        a.op(0x45)
+        a.op(I32_EQZ)
         self.undefined_if(fn)  # not a rule: the planner's next block looks in base data
         for x in s.args:
             a.get(fn.local(x))
         a.get(idx)
         a.call_indirect(DYNAMIC_TYPE)
         a.tee(fn.local(s.result))
-        a.op(0x45)
+        a.op(I32_EQZ)
         a.br_if_to(undefined_label)
         fn.release(arr, idx)
 
@@ -593,7 +593,7 @@ class _Codegen:
             a.tee(memo)
             a.if_()
             a.get(memo)
-            a.op(0x0F)
+            a.op(RETURN)
             a.end()
             fn.release(memo)
         for b in f.blocks:
@@ -621,17 +621,17 @@ class _Codegen:
             skip = a.block()
             a.get(entry)
             a.i32(i)
-            a.op(0x47)
+            a.op(I32_NE)
             a.br_if_to(skip)
             for b in plan.blocks:
                 self.nested(fn, b)
             a.i32(0)
-            a.op(0x0F)
+            a.op(RETURN)
             a.end()
         self._loc = None
         a.i32(self.data.cstr(abi.MSG_ILLEGAL_ENTRYPOINT))
         a.call("imp:" + abi.IMPORT_ABORT)
-        a.op(0x00)
+        a.op(UNREACHABLE)
         return fn.finish("eval", True)
 
     def gen_name_object(self, name: str, entries: list[tuple[str, int]]) -> GenFunc:

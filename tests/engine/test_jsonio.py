@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import decimal
-from decimal import Decimal as D
 import json
 import math
 import subprocess
 import sys
+from decimal import Decimal as D
 
 import pytest
 from hypothesis import given

@@ -8,7 +8,7 @@ import pytest
 
 from cupcake_py.host import HostOptions, PolicyModule
 from cupcake_py.host import errors as E
-from cupcake_py.host.builtin_dispatch import builtin_error_type
+from cupcake_py.host.builtins import BuiltinError
 
 from .abi_mock import mock_module
 
@@ -18,7 +18,7 @@ STRICT = HostOptions(cache_dir=None, strict=True)
 
 def _double(ctx: Any, x: Any) -> Any:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise builtin_error_type()("test.double: operand 1 must be an integer")
+        raise BuiltinError("test.double: operand 1 must be an integer")
     return x * 2
 
 

@@ -61,12 +61,6 @@ def want_int_literal(fname: str, pos: int, v: Any) -> int:
     return n
 
 
-def want_bool(fname: str, pos: int, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise type_err(fname, pos, v, "boolean")
-    return v
-
-
 def want_array(fname: str, pos: int, v: Any) -> list[Any] | tuple[Any, ...]:
     if not isinstance(v, list | tuple):
         raise type_err(fname, pos, v, "array")
@@ -79,12 +73,6 @@ def want_obj(fname: str, pos: int, v: Any) -> dict[Any, Any]:
     if not isinstance(v, dict):
         raise type_err(fname, pos, v, "object")
     return v
-
-
-def want_set(fname: str, pos: int, v: Any) -> frozenset[Any]:
-    if not isinstance(v, frozenset | set):
-        raise type_err(fname, pos, v, "set")
-    return frozenset(v)
 
 
 def want_strs(fname: str, pos: int, v: Any) -> list[str]:

@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["FrozenObject", "compare", "freeze", "sort_key", "thaw"]
 
 
-TYPE_ORDER = {"null": 0, "boolean": 1, "number": 2, "string": 3, "array": 4, "object": 5, "set": 6}
-
-
 def type_name(v: Value) -> str:
     """OPA's type name of a Python Rego value."""
     if v is None:
@@ -43,10 +40,6 @@ def type_name(v: Value) -> str:
     if isinstance(v, frozenset | set):
         return "set"
     raise TypeError(f"not a Rego value: {type(v).__name__}")
-
-
-def is_number(v: Value) -> bool:
-    return isinstance(v, int | Decimal) and not isinstance(v, bool)
 
 
 def obj_items(v: Value) -> Iterator[tuple[Value, Value]]:

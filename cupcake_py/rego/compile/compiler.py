@@ -86,8 +86,7 @@ class Compiler:
                 entry.append(package_of(m))
         return Compiled(modules, self.groups, tree, self.names, entry)
 
-    def _crule(self, module: A.Module, pkg: tuple[str, ...], rule: A.Rule, orig: A.Rule,
-               else_of: CRule | None = None) -> CRule:
+    def _crule(self, module: A.Module, pkg: tuple[str, ...], rule: A.Rule, orig: A.Rule) -> CRule:
         h = rule.head
         prefix, rest = R.static_prefix(R.head_terms(rule))
         path = (*pkg, *prefix)

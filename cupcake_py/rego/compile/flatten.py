@@ -17,8 +17,6 @@ from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import LEAVES, Names
 
-COMPREHENSIONS = (A.ArrayComprehension, A.SetComprehension, A.ObjectComprehension)
-
 
 def _op(name: str, loc: A.Location) -> A.Term:
     return A.Term(A.ref_of(name, loc), loc)

@@ -29,10 +29,6 @@ ROOTS = frozenset({"data", "input"})
 Arity = Callable[[A.Ref], int | None]
 
 
-class _Fail(Exception):
-    pass
-
-
 class Safety:
     def __init__(self, arity: Arity, names: Names) -> None:
         self.arity = arity

@@ -92,10 +92,6 @@ def import_env(module: A.Module, rule_names: set[str], errors: ErrorSink) -> Env
     return env
 
 
-def head_name_terms(env: Env) -> list[A.Term]:
-    return [A.var_term("data")] + [A.string_term(p) for p in env.package]
-
-
 class Resolver:
     def __init__(self, env: Env, names: Names, errors: ErrorSink) -> None:
         self.env = env

@@ -28,7 +28,6 @@ from pathlib import Path
 
 RUNTIME_DIR = Path(__file__).resolve().parent
 SRC_DIR = RUNTIME_DIR / "src"
-INCLUDE_DIR = RUNTIME_DIR / "include"
 OUTPUT = RUNTIME_DIR / "runtime.wasm"
 ZIG_VERSION = "0.17.0"
 STACK_SIZE = 256 * 1024
