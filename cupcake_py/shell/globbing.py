@@ -88,29 +88,10 @@ def _bracket(pattern: str, i: int) -> tuple[str, int] | None:
     return None
 
 
-def _group_end(pattern: str, i: int) -> int:
-    """Index of the ')' closing the extglob group opened at pattern[i] == '(' (-1: none)."""
-    depth = 0
-    j = i
-    while j < len(pattern):
-        c = pattern[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return -1
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """`text` split on `sep` outside extglob groups (parentheses); a backslash escapes the
-    next character."""
-    parts, start, depth, j = [], 0, 0, 0
+def _unescaped(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, extglob group depth after it) of every character of `text` from
+    `start` that no backslash escapes (the depth counts open parentheses, never below 0)."""
+    depth, j = 0, start
     while j < len(text):
         c = text[j]
         if c == "\\":
@@ -120,10 +101,23 @@ def _split_top(text: str, sep: str) -> list[str]:
             depth += 1
         elif c == ")":
             depth = max(0, depth - 1)
-        elif c == sep and depth == 0:
+        yield j, c, depth
+        j += 1
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """Index of the ')' closing the extglob group opened at pattern[i] == '(' (-1: none)."""
+    return next((j for j, c, depth in _unescaped(pattern, i) if c == ")" and depth == 0), -1)
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """`text` split on `sep` outside extglob groups (parentheses); a backslash escapes the
+    next character."""
+    parts, start = [], 0
+    for j, c, depth in _unescaped(text):
+        if c == sep and depth == 0:
             parts.append(text[start:j])
             start = j + 1
-        j += 1
     parts.append(text[start:])
     return parts
 

@@ -192,21 +192,26 @@ class _Codegen:
         self.operand(fn, s.source)
         fn.asm.set(fn.local(s.target))
 
-    def s_assign_var_once(self, fn: _Fn, s: ir.AssignVarOnceStmt) -> None:
-        a, t = fn.asm, fn.local(s.target)
+    def fail_on_conflict(self, fn: _Fn, s: ir.Stmt, current: int, new: ir.Operand, msg: str) -> None:
+        """A runtime error `msg` unless local `current` is undefined (0) or equals operand `new`."""
+        a = fn.asm
         ok = a.block()
-        a.get(t)
+        a.get(current)
         a.op(I32_EQZ)
         a.br_if_to(ok)
-        a.get(t)
-        self.operand(fn, s.source)
+        a.get(current)
+        self.operand(fn, new)
         self.call_rt(fn, "opa_value_compare", True)
         a.op(I32_EQZ)
         a.br_if_to(ok)
-        self.runtime_error(fn, s, abi.MSG_VAR_CONFLICT)
+        self.runtime_error(fn, s, msg)
         a.end()
+
+    def s_assign_var_once(self, fn: _Fn, s: ir.AssignVarOnceStmt) -> None:
+        t = fn.local(s.target)
+        self.fail_on_conflict(fn, s, t, s.source, abi.MSG_VAR_CONFLICT)
         self.operand(fn, s.source)
-        a.set(t)
+        fn.asm.set(t)
 
     def s_assign_int(self, fn: _Fn, s: ir.AssignIntStmt) -> None:
         fn.asm.get(fn.local(s.target))
@@ -445,21 +450,12 @@ class _Codegen:
         self.call_rt(fn, "opa_object_insert", False)
 
     def s_object_insert_once(self, fn: _Fn, s: ir.ObjectInsertOnceStmt) -> None:
-        a, obj, cur = fn.asm, fn.local(s.object), fn.temp()
-        ok = a.block()
-        a.get(obj)
+        a, cur = fn.asm, fn.temp()
+        a.get(fn.local(s.object))
         self.operand(fn, s.key)
         self.call_rt(fn, "opa_value_get", True)
-        a.tee(cur)
-        a.op(I32_EQZ)
-        a.br_if_to(ok)
-        a.get(cur)
-        self.operand(fn, s.value)
-        self.call_rt(fn, "opa_value_compare", True)
-        a.op(I32_EQZ)
-        a.br_if_to(ok)
-        self.runtime_error(fn, s, abi.MSG_OBJECT_CONFLICT)
-        a.end()
+        a.set(cur)
+        self.fail_on_conflict(fn, s, cur, s.value, abi.MSG_OBJECT_CONFLICT)
         fn.release(cur)
         self.s_object_insert(fn, s)  # same fields
 

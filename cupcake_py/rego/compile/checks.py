@@ -9,7 +9,7 @@ from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
-from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, term_children, term_exprs
+from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, level_terms, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
 
 
@@ -179,17 +179,10 @@ def expr_refs(e: A.Expr) -> list[A.Ref]:
     """The refs an expression evaluates: its operator, and the refs in its operands, its
     `every` domain, its `with` values and the expressions of comprehensions inside them."""
     out: list[A.Ref] = []
-    t = e.terms
-    if isinstance(t, list):
-        out.append(t[0].value)  # type: ignore[arg-type]
-        for x in t[1:]:
-            _refs_into(x, out)
-    elif isinstance(t, A.Term):
-        _refs_into(t, out)
-    elif isinstance(t, A.Every):
-        _refs_into(t.domain, out)
-    for w in e.with_:
-        _refs_into(w.value, out)
+    if isinstance(e.terms, list):
+        out.append(e.terms[0].value)  # type: ignore[arg-type]
+    for x in level_terms(e):
+        _refs_into(x, out)
     return out
 
 

@@ -22,7 +22,7 @@ from cupcake_py.rego.compile.metadata import MetadataIndex
 from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, NotBody
 from cupcake_py.rego.compile.safety import Safety
 from cupcake_py.rego.compile.scope import Resolver, import_env
-from cupcake_py.rego.compile.walk import Names, body_exprs, is_generated, vars_shallow
+from cupcake_py.rego.compile.walk import Names, body_exprs, is_generated, term_children, vars_shallow
 from cupcake_py.rego.errors import MAX_ERRORS, UNSAFE_VAR, RegoError, RegoErrors
 
 
@@ -109,7 +109,7 @@ class Compiler:
         args = [self._arg(flat, a, tail, seen) for a in h.args] if h.args is not None else None
         c = CRule(path, rel, kind, rule, module, args, key, value, body + tail, None, rule.default, leaf)
         if rule.else_ is not None:
-            c.else_ = self._crule(module, pkg, rule.else_, orig.else_ or orig, c)
+            c.else_ = self._crule(module, pkg, rule.else_, orig.else_ or orig)
         return c
 
     def _arg(self, flat: Flattener, t: A.Term, tail: list[A.Expr], seen: set[str]) -> A.Term:
@@ -193,25 +193,19 @@ def body_vars(body: list[A.Expr]) -> set[str]:
 
 
 def _is_pattern(t: A.Term) -> bool:
+    """Vars and scalars, in collections of them (no refs, calls or comprehensions)."""
     v = t.value
-    if isinstance(v, A.Var | A.Null | A.Boolean | A.Number | A.String):
-        return True
-    if isinstance(v, A.Array | A.Set):
-        return all(_is_pattern(x) for x in v.items)
-    if isinstance(v, A.Object):
-        return all(_is_pattern(k) and _is_pattern(x) for k, x in v.items)
-    return False
+    if isinstance(v, A.Array | A.Set | A.Object):
+        return all(_is_pattern(x) for x in term_children(v))
+    return isinstance(v, A.Var | A.Null | A.Boolean | A.Number | A.String)
 
 
 def _has_ref(t: A.Term) -> bool:
+    """A ref in `t` or in the collections it is made of."""
     v = t.value
-    if isinstance(v, A.Ref):
-        return True
-    if isinstance(v, A.Array | A.Set):
-        return any(_has_ref(x) for x in v.items)
-    if isinstance(v, A.Object):
-        return any(_has_ref(k) or _has_ref(x) for k, x in v.items)
-    return False
+    if isinstance(v, A.Array | A.Set | A.Object):
+        return any(_has_ref(x) for x in term_children(v))
+    return isinstance(v, A.Ref)
 
 
 def _is_entrypoint(rule: A.Rule) -> bool:

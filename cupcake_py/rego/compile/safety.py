@@ -19,6 +19,7 @@ from cupcake_py.rego.compile.walk import (
     TEMP_PREFIX,
     Names,
     is_generated,
+    level_terms,
     vars_deep_body,
     vars_deep_term,
     vars_shallow,
@@ -294,14 +295,6 @@ def _loc_key(loc: A.Location) -> tuple[str, int, int]:
 
 def _shallow_expr(e: A.Expr) -> set[str]:
     out: set[str] = set()
-    t = e.terms
-    if isinstance(t, A.Term):
-        vars_shallow(t, out)
-    elif isinstance(t, list):
-        for x in t[1:]:
-            vars_shallow(x, out)
-    elif isinstance(t, A.Every):
-        vars_shallow(t.domain, out)
-    for w in e.with_:
-        vars_shallow(w.value, out)
+    for x in level_terms(e):
+        vars_shallow(x, out)
     return out

@@ -103,13 +103,27 @@ def vars_deep_body(body: list[A.Expr], out: set[str]) -> set[str]:
     return out
 
 
-def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
+def level_terms(e: A.Expr) -> list[A.Term]:
+    """The terms an expression evaluates at its own level: the term itself, a call's operands,
+    an `every` domain, and its `with` values (not the operator, not the nested bodies)."""
     t = e.terms
     if isinstance(t, A.Term):
-        vars_deep_term(t, out)
+        out = [t]
     elif isinstance(t, list):
-        for x in t[1:]:
-            vars_deep_term(x, out)
+        out = t[1:]
+    elif isinstance(t, A.Every):
+        out = [t.domain]
+    else:
+        out = []
+    out.extend(w.value for w in e.with_)
+    return out
+
+
+def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
+    for x in level_terms(e):
+        vars_deep_term(x, out)
+    t = e.terms
+    if isinstance(t, list):
         op = t[0].value
         if isinstance(op, A.Ref) and not isinstance(op.terms[0].value, A.Var):
             vars_deep_term(op.terms[0], out)
@@ -117,15 +131,12 @@ def vars_deep_expr(e: A.Expr, out: set[str]) -> set[str]:
         if t.key is not None:
             vars_deep_term(t.key, out)
         vars_deep_term(t.value, out)
-        vars_deep_term(t.domain, out)
         vars_deep_body(t.body, out)
     elif isinstance(t, NotBody):
         vars_deep_body(t.body, out)
     elif isinstance(t, A.SomeDecl):
         for s in t.symbols:
             vars_deep_term(s, out)
-    for w in e.with_:
-        vars_deep_term(w.value, out)
     return out
 
 
