@@ -395,14 +395,10 @@ class _TermParser:
             items: list[Any] = []
             if self.eat("]"):
                 return items
-            while True:
+            items.append(self.term())
+            while self._another("]", ""):
                 items.append(self.term())
-                if self.eat("]"):
-                    return items
-                if not self.eat(","):
-                    self.fail("expected ',' or ']'")
-                if self.eat("]"):  # trailing comma
-                    return items
+            return items
         if c == "{":
             self.i += 1
             if self.eat("}"):
@@ -422,15 +418,20 @@ class _TermParser:
                 return value
         self.fail(f"unexpected character {c!r}")
 
+    def _another(self, close: str, where: str) -> bool:
+        """After an item of a collection: False at its closing bracket (a trailing comma
+        allowed), True after a comma that another item follows."""
+        if self.eat(close):
+            return False
+        if not self.eat(","):
+            self.fail(f"expected ',' or '{close}'{where}")
+        return not self.eat(close)
+
     def _object(self, key: Any) -> dict[Any, Any]:
         obj: dict[Any, Any] = {}
         while True:
             obj[freeze(key)] = self.term()
-            if self.eat("}"):
-                return obj
-            if not self.eat(","):
-                self.fail("expected ',' or '}' in object")
-            if self.eat("}"):  # trailing comma
+            if not self._another("}", " in object"):
                 return obj
             key = self.term()
             if not self.eat(":"):
@@ -438,11 +439,6 @@ class _TermParser:
 
     def _set(self, first: Any) -> frozenset[Any]:
         items = [freeze(first)]
-        while True:
-            if self.eat("}"):
-                return frozenset(items)
-            if not self.eat(","):
-                self.fail("expected ',' or '}' in set")
-            if self.eat("}"):  # trailing comma
-                return frozenset(items)
+        while self._another("}", " in set"):
             items.append(freeze(self.term()))
+        return frozenset(items)

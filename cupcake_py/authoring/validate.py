@@ -19,7 +19,7 @@ from cupcake_py.authoring.findings import SEVERITY_ORDER, Finding, finding
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego import ast as A
-from cupcake_py.rego import parse_module, read_source
+from cupcake_py.rego import parse_module, read_source, rego_files_of
 from cupcake_py.rego.errors import COMPILE, PARSE, RECURSION, TYPE, UNSAFE_VAR, RegoError, RegoErrors
 
 log = logging.getLogger(__name__)
@@ -73,19 +73,11 @@ def _group_key(path: Path, arg: Path) -> Path:
 def collect_files(paths: Iterable[str | Path]) -> dict[Path, list[Path]]:
     """group key -> files, for every .rego file below the paths (in order, no duplicates)."""
     groups: dict[Path, list[Path]] = {}
-    seen: set[Path] = set()
-    for raw in paths:
-        arg = Path(raw)
-        if arg.is_dir():
-            found = sorted(f for f in arg.rglob("*.rego") if f.is_file())
-        elif arg.is_file():
-            found = [arg]
-        else:
+    for arg, found in rego_files_of(paths):
+        if found is None:
             raise ValidateError(f"no such file or directory: {arg}")
         for f in found:
-            if f.absolute() not in seen:
-                seen.add(f.absolute())
-                groups.setdefault(_group_key(f, arg), []).append(f)
+            groups.setdefault(_group_key(f, arg), []).append(f)
     return groups
 
 

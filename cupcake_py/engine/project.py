@@ -117,10 +117,6 @@ class ConfigDir(FrozenRecord):
     def policies_dir(self) -> Path:
         return _path(self.policies_path)
 
-    @property
-    def signals_dir(self) -> Path:
-        return _path(self.signals_path)
-
 
 def _absolute(p: StrPath) -> str:
     return os.path.abspath(os.path.expanduser(os.fspath(p)))

@@ -11,14 +11,14 @@ Errors: `cupcake_py.rego.errors` (RegoError, RegoErrors, format_text, format_jso
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from cupcake_py.rego.ast import Body, Module, Term
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.parser import parse_module_text, parse_query_text, parse_term_text
 
-__all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_rego_files", "read_source",
+__all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_rego_files", "rego_files_of", "read_source",
            "RegoError", "RegoErrors"]
 
 
@@ -45,12 +45,10 @@ def read_source(path: str | Path) -> str:
         raise RegoErrors([RegoError(PARSE, f"cannot read {p}: {exc.strerror}", None)]) from None
 
 
-def find_rego_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, directories searched recursively for *.rego (sorted, no duplicates).
-    A path that does not exist raises RegoErrors."""
-    out: list[Path] = []
+def rego_files_of(paths: Iterable[str | Path]) -> Iterator[tuple[Path, list[Path] | None]]:
+    """Each path with the files it names that no earlier path named: a directory's *.rego
+    files (searched recursively, sorted), a file itself; None when nothing exists there."""
     seen: set[Path] = set()
-    missing: list[RegoError] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
@@ -58,12 +56,23 @@ def find_rego_files(paths: Iterable[str | Path]) -> list[Path]:
         elif p.exists():
             found = [p]
         else:
-            missing.append(RegoError(PARSE, f"no such file or directory: {p}", None))
+            yield p, None
             continue
-        for f in found:
-            if f not in seen:
-                seen.add(f)
-                out.append(f)
+        new = [f for f in found if f.absolute() not in seen]
+        seen.update(f.absolute() for f in new)
+        yield p, new
+
+
+def find_rego_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given, directories searched recursively for *.rego (sorted, no duplicates).
+    A path that does not exist raises RegoErrors."""
+    out: list[Path] = []
+    missing: list[RegoError] = []
+    for p, found in rego_files_of(paths):
+        if found is None:
+            missing.append(RegoError(PARSE, f"no such file or directory: {p}", None))
+        else:
+            out.extend(found)
     if missing:
         raise RegoErrors(missing)
     return out

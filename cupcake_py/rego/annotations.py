@@ -238,8 +238,15 @@ def _ref_text(r: A.Ref) -> str:
     return Printer().ref(r)
 
 
-def annotations_to_dict(a: A.Annotations) -> dict[str, Any]:
-    """The YAML-ready form of one block (fields left at their defaults are omitted)."""
+def _schema_yaml(s: A.SchemaAnnotation) -> dict[str, Any]:
+    return {_ref_text(s.path): _ref_text(s.schema) if s.schema is not None else s.definition}
+
+
+def annotations_to_dict(a: A.Annotations, schema: Callable[[A.SchemaAnnotation], dict[str, Any]] = _schema_yaml,
+                        value: Callable[[Any], Any] = lambda v: v) -> dict[str, Any]:
+    """One block as a dict, fields left at their defaults omitted: the YAML-ready form by
+    default; `schema` writes one schema entry and `value` converts free-form values (`custom`)
+    for other forms (OPA's JSON form in host/builtins/rego_module.py)."""
     d: dict[str, Any] = {"scope": a.scope}
     if a.title is not None:
         d["title"] = a.title
@@ -255,11 +262,9 @@ def annotations_to_dict(a: A.Annotations) -> dict[str, Any]:
     if a.authors:
         d["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
     if a.schemas:
-        d["schemas"] = [
-            {_ref_text(s.path): _ref_text(s.schema) if s.schema is not None else s.definition} for s in a.schemas
-        ]
+        d["schemas"] = [schema(s) for s in a.schemas]
     if a.entrypoint:
         d["entrypoint"] = True
     if a.custom:
-        d["custom"] = a.custom
+        d["custom"] = value(a.custom)
     return d

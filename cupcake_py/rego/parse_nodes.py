@@ -53,11 +53,7 @@ def evaluated_part(t: A.Term) -> str | None:
         items = v.items
     elif isinstance(v, A.Object):
         items = [x for kv in v.items for x in kv]
-    for x in items:
-        found = evaluated_part(x)
-        if found is not None:
-            return found
-    return None
+    return next((found for found in map(evaluated_part, items) if found is not None), None)
 
 
 def default_rule_problem(head: A.Head) -> str | None:

@@ -8,6 +8,7 @@ from cupcake_py.host.builtins._values import FrozenObject, type_name
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -87,3 +88,16 @@ def want_strs(fname: str, pos: int, v: Any) -> list[str]:
             out.append(x)
         return out
     raise type_err(fname, pos, v, "string", "array", "set")
+
+
+def accepts(parse: Callable[[str], object], text: Any,
+            rejects: type[Exception] | tuple[type[Exception], ...] = BuiltinError) -> bool:
+    """OPA's `*.is_valid` builtins: whether `text` is a string that `parse` takes without
+    raising `rejects` (anything else it raises is a bug and propagates)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        parse(text)
+    except rejects:
+        return False
+    return True

@@ -10,7 +10,7 @@ from urllib.parse import quote_plus
 import yaml
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_obj, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, accepts, type_err, want_obj, want_str
 from cupcake_py.host.builtins._values import from_plain, sorted_values, to_json_text, to_plain, type_name
 
 _HEX = "0123456789abcdefABCDEF"
@@ -187,13 +187,7 @@ def yaml_unmarshal(ctx: BuiltinContext, x: Any) -> Any:
 
 @builtin("yaml.is_valid")
 def yaml_is_valid(ctx: BuiltinContext, x: Any) -> bool:
-    if not isinstance(x, str):
-        return False
-    try:
-        _yaml_load("yaml.is_valid", x)
-    except BuiltinError:
-        return False
-    return True
+    return accepts(lambda s: _yaml_load("yaml.is_valid", s), x)
 
 
 class _Dumper(yaml.SafeDumper):

@@ -7,7 +7,7 @@ import socket
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, accepts, type_err, want_str
 from cupcake_py.host.builtins._values import FrozenObject, freeze, sorted_values
 
 Net = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -37,13 +37,7 @@ def _cidr_or_ip(fname: str, s: str) -> Net:
 
 @builtin("net.cidr_is_valid")
 def cidr_is_valid(ctx: BuiltinContext, cidr: Any) -> bool:
-    if not isinstance(cidr, str):
-        return False
-    try:
-        parse_cidr("net.cidr_is_valid", cidr)
-    except BuiltinError:
-        return False
-    return True
+    return accepts(lambda s: parse_cidr("net.cidr_is_valid", s), cidr)
 
 
 @builtin("net.cidr_expand")

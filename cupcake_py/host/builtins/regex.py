@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_int_literal, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, accepts, want_int_literal, want_str
 from cupcake_py.host.builtins._re2 import RegexError, compile_go, compiled, expand, find_all, is_match
 from cupcake_py.host.builtins._regex_glob import globs_intersect
 
@@ -26,13 +26,7 @@ def re_match(ctx: BuiltinContext, pattern: Any, value: Any) -> bool:
 
 @builtin("regex.is_valid")
 def regex_is_valid(ctx: BuiltinContext, pattern: Any) -> bool:
-    if not isinstance(pattern, str):
-        return False
-    try:
-        compile_go(pattern)
-    except RegexError:
-        return False
-    return True
+    return accepts(compile_go, pattern, RegexError)
 
 
 @builtin("regex.find_n")

@@ -33,6 +33,7 @@ from cupcake_py.host.builtins._errors import BuiltinError, want_str
 from cupcake_py.host.builtins._values import from_plain
 from cupcake_py.rego import RegoErrors, parse_module
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.annotations import annotations_to_dict
 
 _F = "rego.parse_module"
 _TYPE_ORDER = {A.Null: 0, A.Boolean: 1, A.Number: 2, A.String: 3, A.Var: 4, A.Ref: 5, A.Array: 6, A.Object: 7,
@@ -214,34 +215,15 @@ class _Converter:
 def annotations(a: A.Annotations) -> dict[str, Any]:
     """A METADATA block in OPA's JSON form (empty fields left out)."""
     conv = _Converter()
-    out: dict[str, Any] = {"scope": a.scope}
-    if a.title is not None:
-        out["title"] = a.title
-    if a.description is not None:
-        out["description"] = a.description
-    if a.organizations:
-        out["organizations"] = list(a.organizations)
-    if a.related_resources:
-        out["related_resources"] = [
-            {"ref": r.ref, **({"description": r.description} if r.description else {})}
-            for r in a.related_resources
-        ]
-    if a.authors:
-        out["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
-    if a.schemas:
-        out["schemas"] = [
-            {
-                "path": conv.terms(s.path.terms),
-                **({"schema": conv.terms(s.schema.terms)} if s.schema is not None else {}),
-                **({"definition": from_plain(s.definition)} if s.definition is not None else {}),
-            }
-            for s in a.schemas
-        ]
-    if a.entrypoint:
-        out["entrypoint"] = True
-    if a.custom:
-        out["custom"] = from_plain(a.custom)
-    return out
+
+    def schema(s: A.SchemaAnnotation) -> dict[str, Any]:
+        return {
+            "path": conv.terms(s.path.terms),
+            **({"schema": conv.terms(s.schema.terms)} if s.schema is not None else {}),
+            **({"definition": from_plain(s.definition)} if s.definition is not None else {}),
+        }
+
+    return annotations_to_dict(a, schema, from_plain)
 
 
 def module_json(text: str, filename: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, accepts, want_str
 from cupcake_py.host.builtins._re2 import compile_go
 
 # RFC 3986 appendix B, plus validation of each component.
@@ -64,13 +64,7 @@ def parse_uri(s: str) -> dict[str, Any]:
 
 @builtin("uri.is_valid")
 def uri_is_valid(ctx: BuiltinContext, uri: Any) -> bool:
-    if not isinstance(uri, str):
-        return False
-    try:
-        parse_uri(uri)
-    except ValueError:
-        return False
-    return True
+    return accepts(parse_uri, uri, ValueError)
 
 
 @builtin("uri.parse")

@@ -52,11 +52,7 @@ def _root_in_pattern(t: A.Term) -> str | None:
         items = v.items
     elif isinstance(v, A.Object):
         items = [x for _k, x in v.items]
-    for x in items:
-        found = _root_in_pattern(x)
-        if found is not None:
-            return found
-    return None
+    return next((found for found in map(_root_in_pattern, items) if found is not None), None)
 
 
 def _assigned(e: A.Expr) -> str | None:

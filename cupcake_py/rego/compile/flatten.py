@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
-from cupcake_py.rego.compile.walk import LEAVES, Names
+from cupcake_py.rego.compile.walk import LEAVES, Names, map_items
 
 
 def _op(name: str, loc: A.Location) -> A.Term:
@@ -138,12 +138,9 @@ class Flattener:
                 if isinstance(head.value, A.Ref):
                     return A.Term(A.Ref(head.value.terms + [self.term(x, pre) for x in v.terms[1:]]), loc)
             return A.Term(A.Ref([head] + [self.term(x, pre) for x in v.terms[1:]]), loc)
-        if isinstance(v, A.Array):
-            return A.Term(A.Array([self.term(x, pre) for x in v.items]), loc)
-        if isinstance(v, A.Set):
-            return A.Term(A.Set([self.term(x, pre) for x in v.items]), loc)
-        if isinstance(v, A.Object):
-            return A.Term(A.Object([(self.term(k, pre), self.term(x, pre)) for k, x in v.items]), loc)
+        items = map_items(v, lambda x: self.term(x, pre))
+        if items is not None:
+            return A.Term(items, loc)
         if isinstance(v, A.ArrayComprehension | A.SetComprehension):
             body = self.body(v.body)
             head_pre: list[A.Expr] = []

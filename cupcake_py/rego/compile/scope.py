@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.diagnostics import ErrorSink
-from cupcake_py.rego.compile.walk import SCALARS, Names
+from cupcake_py.rego.compile.walk import SCALARS, Names, map_items
 from cupcake_py.rego.errors import COMPILE, RegoError
 
 ROOTS = ("data", "input")
@@ -133,12 +133,9 @@ class Resolver:
             return self.var(t, scope)
         if isinstance(v, A.Ref):
             return A.Term(A.Ref(self.ref_terms(v.terms, scope)), loc)
-        if isinstance(v, A.Array):
-            return A.Term(A.Array([self.term(x, scope) for x in v.items]), loc)
-        if isinstance(v, A.Set):
-            return A.Term(A.Set([self.term(x, scope) for x in v.items]), loc)
-        if isinstance(v, A.Object):
-            return A.Term(A.Object([(self.term(k, scope), self.term(x, scope)) for k, x in v.items]), loc)
+        items = map_items(v, lambda x: self.term(x, scope))
+        if items is not None:
+            return A.Term(items, loc)
         if isinstance(v, A.Call):
             return A.Term(A.Call(self.operator(v.operator, scope), [self.term(a, scope) for a in v.args]), loc)
         if isinstance(v, A.ArrayComprehension | A.SetComprehension):

@@ -3,7 +3,7 @@ and the walk over every expression of a body (source or compiled shape)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.nodes import NotBody
@@ -62,6 +62,18 @@ def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
         head = v.operator.terms[0]  # type: ignore[union-attr]
         return ([] if type(head.value) is A.Var else [head]) + v.args  # type: ignore[union-attr]
     return ()
+
+
+def map_items(v: A.Value, fn: Callable[[A.Term], A.Term]) -> A.Value | None:
+    """An array, set or object with every item (object keys and values, in order) replaced by
+    `fn(item)`; None for any other value."""
+    if isinstance(v, A.Array):
+        return A.Array([fn(x) for x in v.items])
+    if isinstance(v, A.Set):
+        return A.Set([fn(x) for x in v.items])
+    if isinstance(v, A.Object):
+        return A.Object([(fn(k), fn(x)) for k, x in v.items])
+    return None
 
 
 def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
