@@ -376,7 +376,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         unknown = [s for s in r.signals if s not in signals and not native_signals.provides(s)]
         if unknown:
             raise BundleError(f"{r.file}: policy {pkg} requires signal(s) {', '.join(unknown)} that are neither "
-                              f"in {cfg.rulebook_path} (signals:), nor files in {cfg.signals_path}, nor built-in signals")
+                              f"in {cfg.rulebook_path} (signals:), nor files in {cfg.signals_path}, nor native signals")
 
     wasm = b""
     host_builtins: list[str] = []
