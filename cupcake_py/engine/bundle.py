@@ -338,7 +338,7 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
 
 def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     from cupcake_py.engine import native_signals
-    from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
+    from cupcake_py.engine.builtin_policy_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.governance.settings import bundle_settings

@@ -12,7 +12,7 @@ import pytest
 
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine import native_signals
-from cupcake_py.engine.builtin_config import GIT_OPERATION
+from cupcake_py.engine.builtin_policy_config import GIT_OPERATION
 from cupcake_py.engine.evaluator import _builtin_signal_applies
 from cupcake_py.engine.project import ConfigDir, rego_files, shipped_policies_dir
 
@@ -110,7 +110,7 @@ def test_global_only_builtins_are_refused_in_a_project(tmp_path: Path, name: str
 
 
 def test_enforce_full_file_read_message_defaults_to_max_lines() -> None:
-    from cupcake_py.engine.builtin_config import policy_config
+    from cupcake_py.engine.builtin_policy_config import policy_config
     from cupcake_py.engine.rulebook import EnforceFullFileRead
 
     assert policy_config("enforce_full_file_read", EnforceFullFileRead(max_lines=50)) == {"max_lines": 50}

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.engine import bundle as bundles
-from cupcake_py.engine.builtin_config import policy_config
+from cupcake_py.engine.builtin_policy_config import policy_config
 from cupcake_py.engine.options import UsageError, parse_args
 from cupcake_py.engine.project import ConfigDir, ProjectError, find_global, find_project
 from cupcake_py.engine.rulebook import Rulebook, RulebookError, parse_rulebook
