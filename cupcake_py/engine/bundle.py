@@ -125,21 +125,21 @@ def _system_files(cfg: ConfigDir) -> list[str]:
     return rego_paths(os.path.join(shipped_policies_path(), "system")) + own
 
 
-def _in_builtins_dir(p: str) -> bool:
+def _in_builtin_policies_dir(p: str) -> bool:
     return os.path.basename(os.path.dirname(p)) == "builtins"
 
 
-def _candidate_builtins(cfg: ConfigDir) -> dict[str, str]:
+def _candidate_builtin_policies(cfg: ConfigDir) -> dict[str, str]:
     """Builtin policy per name: the project's policies/<harness>/builtins/<name>.rego, else
     the shipped policies/builtins/<name>.rego."""
     found = {stem(os.path.basename(p)): p for p in rego_paths(os.path.join(shipped_policies_path(), "builtins"))}
     found.update({stem(os.path.basename(p)): p for p in rego_paths(os.path.join(cfg.policies_path, "builtins"))
-                  if _in_builtins_dir(p)})
+                  if _in_builtin_policies_dir(p)})
     return found
 
 
 def _user_files(cfg: ConfigDir) -> list[str]:
-    return [p for p in rego_paths(cfg.policies_path) if not _in_builtins_dir(p)]
+    return [p for p in rego_paths(cfg.policies_path) if not _in_builtin_policies_dir(p)]
 
 
 def compiler_fingerprint() -> str:
@@ -185,7 +185,7 @@ def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     # builtin_config expands `~` and names the global config dir at build time.
     h.update(f"home={home_dir()}\nglobal={global_config_dir()}/\n".encode())
     h.update(compiler_fingerprint().encode())
-    files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values(), key=path_order) + _user_files(cfg)
+    files = _system_files(cfg) + sorted(_candidate_builtin_policies(cfg).values(), key=path_order) + _user_files(cfg)
     for p in files:
         h.update(f"\nfile {_tagged(p, cfg)}\n".encode())
         h.update(sha256(_read(p)).digest())
@@ -350,7 +350,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
-    candidates = _candidate_builtins(cfg)
+    candidates = _candidate_builtin_policies(cfg)
     missing = sorted(n for n in enabled if n not in candidates)
     if missing:
         raise BundleError(f"{cfg.rulebook_path}: builtin(s) {', '.join(missing)} enabled but no policy file "
