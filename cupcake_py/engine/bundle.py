@@ -177,7 +177,7 @@ def _tagged(p: str, cfg: ConfigDir) -> str:
 
 def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed); `builtins`: the
-    custom builtin modules of `--builtins` (those of the rulebook are in its text)."""
+    custom builtin modules of `--custom-builtins` (those of the rulebook are in its text)."""
     h = sha256()
     h.update(f"harness={cfg.harness}\nscope={cfg.scope}\n".encode())
     if builtins:
@@ -311,7 +311,7 @@ def rulebook_builtins(cupcake_path: str) -> list[str]:
 
 def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any:
     """The custom builtins of the rulebook (`.py` paths relative to the config dir) and of
-    `--builtins`; None when there are none. Installed entry points are NOT scanned here: an
+    `--custom-builtins`; None when there are none. Installed entry points are NOT scanned here: an
     evaluation runs only the code its configuration names (a package the agent installs must
     not be able to add code to the policy engine)."""
     from cupcake_py.custom_builtins import CustomBuiltinError, load
@@ -435,7 +435,7 @@ def compile_modules(modules: list[Any], entrypoints: list[str] | None = None) ->
 
 
 def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None) -> tuple[Bundle, bool]:
-    """(bundle, cache_hit) for a configuration directory (`builtins`: --builtins modules).
+    """(bundle, cache_hit) for a configuration directory (`builtins`: --custom-builtins modules).
     Anything of the configuration that cannot be read is a BundleError naming the path (never
     skipped, never a bare OSError)."""
     try:

@@ -68,7 +68,7 @@ class BundleSource:
     module_cache = "in memory"  # native-code cache state of the last module loaded (--trace bundle)
 
     def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
-        """(bundle, cache hit); `builtins`: the --builtins modules."""
+        """(bundle, cache hit); `builtins`: the --custom-builtins modules."""
         return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
 
     def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
