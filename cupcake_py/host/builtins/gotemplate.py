@@ -24,8 +24,8 @@ import html
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from decimal import Decimal
+from functools import partial
 from typing import Any
 from urllib.parse import quote_plus
 
