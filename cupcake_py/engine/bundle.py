@@ -32,7 +32,6 @@ from cupcake_py.engine.project import (
     PACKAGE_DIR,
     ConfigDir,
     ProjectError,
-    global_config_dir,
     path_order,
     rego_paths,
     shipped_policies_path,
@@ -42,17 +41,20 @@ from cupcake_py.engine.project import (
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.record import Record
-from cupcake_py.userdirs import atomic_write, home_dir, private_dir, user_cache_dir, warn
-
-try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
-    from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
-except ImportError:
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # CPython 3.11
-    except ImportError:
-        from hashlib import sha256  # type: ignore[assignment]
+from cupcake_py.userdirs import atomic_write, global_config_dir, home_dir, private_dir, user_cache_dir, warn
 
 TYPE_CHECKING = False
+if TYPE_CHECKING:  # the same constructor, as typeshed describes it (the private modules have no stubs)
+    from hashlib import sha256 as sha256
+else:
+    try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
+        from _sha2 import sha256  # CPython 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # CPython 3.11
+        except ImportError:
+            from hashlib import sha256
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -282,8 +284,8 @@ def write_cached(bundle: Bundle, mac_key: bytes) -> None:
 def _parse(files: list[str]) -> list[tuple[Any, str]]:
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
-    out = []
-    errors = []
+    out: list[tuple[Any, str]] = []
+    errors: list[str] = []
     for p in files:
         try:
             out.append((parse_module(read_source(p), p), p))
