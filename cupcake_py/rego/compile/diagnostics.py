@@ -29,10 +29,13 @@ class Stage(IntEnum):
 
 
 class ErrorSink(Protocol):
-    """Where a pass reports its errors: a plain list, or one stage of `StagedErrors`
-    (`len` counts what was reported so far, so a pass can tell whether a step added any)."""
+    """Where a pass reports its errors: a list, or one stage of StagedErrors (StageSink)."""
 
     def append(self, err: RegoError) -> None: ...
+
+
+class SizedErrorSink(ErrorSink, Protocol):
+    """An ErrorSink that also counts (a pass that compares counts to see whether it failed)."""
 
     def __len__(self) -> int: ...
 

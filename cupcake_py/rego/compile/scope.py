@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.compile.diagnostics import ErrorSink
+from cupcake_py.rego.compile.diagnostics import ErrorSink, SizedErrorSink
+from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import SCALARS, Names, map_items
 from cupcake_py.rego.errors import COMPILE, RegoError
 
@@ -93,7 +94,7 @@ def import_env(module: A.Module, rule_names: set[str], errors: ErrorSink) -> Env
 
 
 class Resolver:
-    def __init__(self, env: Env, names: Names, errors: ErrorSink) -> None:
+    def __init__(self, env: Env, names: Names, errors: SizedErrorSink) -> None:
         self.env = env
         self.names = names
         self.errors = errors
@@ -267,6 +268,7 @@ class Resolver:
                     op = A.Term(self.operator(op.value, scope), op.location)
                 new = [op] + [self.term(x, scope) for x in t[1:]]
         else:
+            assert not isinstance(t, NotBody), "scoping runs before flattening introduces NotBody"
             new = self.term(t, scope)
         return A.Expr(new, e.negated, withs, e.index, e.generated, e.location)
 
