@@ -66,12 +66,6 @@ class SExprPrinter(Printer):
     def object(self, v: A.Object, min_prec: int) -> str:
         return "{" + " ".join(self.pair(k, x) for k, x in v.items) + "}"
 
-    def array_comprehension(self, v: A.ArrayComprehension, min_prec: int) -> str:
-        return f"[{self.term(v.term)} | {self.inline_body(v.body)}]"
-
-    def set_comprehension(self, v: A.SetComprehension, min_prec: int) -> str:
-        return f"{{{self.term(v.term)} | {self.inline_body(v.body)}}}"
-
     def template(self, v: A.TemplateString, min_prec: int) -> str:
         return "$(" + " ".join(self.expr(p, 0) if isinstance(p, A.Expr) else self.term(p) for p in v.parts) + ")"
 
