@@ -28,14 +28,14 @@ def json_type(v: Any) -> str:
         return "boolean"
     if isinstance(v, int):
         return "integer"
-    if isinstance(v, float) or is_fraction(v):
-        return "number"
     if isinstance(v, str):
         return "string"
     if isinstance(v, list):
         return "array"
     if isinstance(v, dict):
         return "object"
+    if isinstance(v, float) or is_fraction(v):
+        return "number"
     return type(v).__name__
 
 
