@@ -505,9 +505,7 @@ class _Codegen:
             if s.func in self.try_first and has_result:
                 self.native_then_host(fn, s)
             elif s.func in self.host:
-                self.host_call(fn, s)
-                if not has_result:
-                    a.op(0x1A)
+                self.host_call(fn, s, has_result)
             else:
                 sym = abi.native_symbol(s.func)
                 t = self.rt.exports[sym]
@@ -524,15 +522,18 @@ class _Codegen:
             a.op(0x45)
             self.undefined_if(fn)
 
-    def host_call(self, fn: _Fn, s: ir.CallStmt) -> None:
-        """Call a host builtin through ``opa_builtin<n>``; its result is left on the stack."""
+    def host_call(self, fn: _Fn, s: ir.CallStmt, has_result: bool) -> None:
+        """Call the host builtin ``s.func``; leaves its result on the stack if ``has_result``."""
+        a = fn.asm
         if len(s.args) > abi.MAX_BUILTIN_ARGS:
             raise self.fail(f"too many built-in call arguments: {s.func} with {len(s.args)}")
-        fn.asm.i32(self.host[s.func])
-        fn.asm.i32(0)
+        a.i32(self.host[s.func])
+        a.i32(0)
         for o in s.args:
             self.operand(fn, o)
-        fn.asm.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
+        a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
+        if not has_result:
+            a.op(0x1A)
 
     def native_then_host(self, fn: _Fn, s: ir.CallStmt) -> None:
         """The runtime's ``opa_bi_try_*`` first, the host builtin when it answers 0 (native_first.py)."""
@@ -546,7 +547,7 @@ class _Codegen:
                 self.operand(fn, o)
 
         scratch = fn.temp()
-        native_then_host(fn.asm, push_args, "rt:" + sym, lambda: self.host_call(fn, s), scratch)
+        native_then_host(fn.asm, push_args, "rt:" + sym, lambda: self.host_call(fn, s, True), scratch)
         fn.release(scratch)
 
     def s_call_dynamic(self, fn: _Fn, s: ir.CallDynamicStmt) -> None:
