@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from cupcake_py.host import HostOptions, PolicyInstance, PolicyModule
 from cupcake_py.host.builtins import BuiltinContext, BuiltinError, lookup
+from cupcake_py.host.errors import MemoryLimitExceeded
 from cupcake_py.plan import compile_query
 from cupcake_py.wasm import compile_policy
 
@@ -99,3 +100,15 @@ def test_policy_result_is_the_host_builtins_answer(fmt: str, values: list[Any]) 
     inst, _ = _instance()
     got = inst.eval("eval", {"f": fmt, "a": values})
     assert got == _expected(fmt, values)
+
+
+def test_native_output_past_the_memory_cap_fails_closed() -> None:
+    """An input that makes the native path build a string larger than the memory cap: the
+    evaluation fails with MemoryLimitExceeded, and the instance answers again afterwards."""
+    src = ('package t\n\nimport rego.v1\n\nx := sprintf(concat("", ["%s" | some _ in numbers.range(1, 100)]), '
+           '[input.s | some _ in numbers.range(1, 100)])\n')
+    opts = HostOptions(cache_dir=None, memory_limit=16 * 1024 * 1024)
+    inst = PolicyModule(compile_policy(compile_query([src], "data.t.x = x")), opts).instantiate()
+    with pytest.raises(MemoryLimitExceeded):
+        inst.eval("eval", {"s": "a" * 1_000_000})
+    assert inst.eval("eval", {"s": "ab"}) == [{"x": "ab" * 100}]
