@@ -35,6 +35,9 @@ NOT_IMPORTED = {
     "rich": "progress display of the authoring commands only",
     "sqlite3": "only when the rulebook records (audit: on|required) or a policy reads input.history",
     "cupcake_py.governance.store": "the governance database is opened only when a bundle records",
+    "typer": "the typer app (cupcake_py/cli/) serves every command but `cupcake eval`",
+    "click": "only typer pulls it in",
+    "cupcake_py.cli": "the command-line package: typer commands, and the help texts for --help only",
 }
 
 PROBE = """
