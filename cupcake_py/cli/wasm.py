@@ -144,6 +144,6 @@ def run_cmd(
 def register(app: typer.Typer) -> None:
     wasm = typer.Typer(name="wasm", help="Inspect and run OPA-ABI WebAssembly modules.\n\n" + EXIT_CODES,
                        no_args_is_help=True)
-    wasm.command("inspect", help=inspect_cmd.__doc__ + "\n\n" + EXIT_CODES)(inspect_cmd)
-    wasm.command("run", help=run_cmd.__doc__ + "\n\n" + EXIT_CODES)(run_cmd)
+    wasm.command("inspect", help=f"{inspect_cmd.__doc__}\n\n{EXIT_CODES}")(inspect_cmd)
+    wasm.command("run", help=f"{run_cmd.__doc__}\n\n{EXIT_CODES}")(run_cmd)
     app.add_typer(wasm)
