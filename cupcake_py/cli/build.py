@@ -3,7 +3,7 @@ stages rego -> plan -> wasm through their plain functions.
 
 Out: the module (policy.wasm or --output) or the IR JSON (stdout, or --output). Exit status 0
 written; 1 policy errors (`file:row:col: code: message`), no .rego files, bad --data, an
-unwritable output or a --builtins module that cannot be loaded (`cupcake build: ...` on stderr)."""
+unwritable output or a --custom-builtins module that cannot be loaded (`cupcake build: ...` on stderr)."""
 
 from __future__ import annotations
 
@@ -34,11 +34,11 @@ def build_cmd(
                                        show_default=False),
     entrypoint: list[str] = typer.Option([], "--entrypoint", "-e", help="Entrypoint as pkg/rule (repeatable). "
                                          "Default: every rule annotated `entrypoint: true` in METADATA."),
-    output: Path = typer.Option(None, "--output", "-o", help="Output file (default: policy.wasm, or stdout "
+    output: Path | None = typer.Option(None, "--output", "-o", help="Output file (default: policy.wasm, or stdout "
                                 "for --emit ir)."),
     emit: Emit = typer.Option(Emit.wasm, "--emit", help="wasm: the module. ir: the planned IR as OPA plan JSON."),
-    data: Path = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    data: Path | None = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md). The "
                                        "module imports them from the host (opa_builtinN), like OPA's SDK builtins."),
 ) -> None:

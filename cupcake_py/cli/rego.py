@@ -1,7 +1,7 @@
 """`cupcake parse` and `cupcake check`: the Rego front end on the command line (rego/check.py
 does the checking). Exit status: 0 clean; 1 parse/compile errors (`file:row:col: code: message`
-on stderr, or {"errors": [...]} on stdout with --format json); 2 a --builtins module cannot be
-loaded."""
+on stderr, or {"errors": [...]} on stdout with --format json); 2 a --custom-builtins module cannot
+be loaded."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def check_cmd(
                                        "*.rego.", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: `file:row:col: code: message` plus the "
                                "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
 ) -> None:
     """Check Rego v1 policies for errors without running them.
@@ -74,7 +74,7 @@ def check_cmd(
     Every file is parsed (Rego v1 syntax: `if` before rule bodies, `contains` for
     multi-value rules); when all parse, the compiler's checks (unsafe variables,
     recursion, types) run too. Exit status: 0 when clean, 1 when any error was found, 2 when
-    a --builtins module cannot be loaded.
+    a --custom-builtins module cannot be loaded.
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """
