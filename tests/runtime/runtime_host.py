@@ -29,7 +29,9 @@ class Runtime:
     def __init__(self, max_pages: int | None = None) -> None:
         self.store = wasmtime.Store(_ENGINE)
         mem_import = next(i for i in _MODULE.imports if i.name == "memory")
-        min_pages = mem_import.type.limits.min
+        mem_type = mem_import.type
+        assert isinstance(mem_type, wasmtime.MemoryType), mem_type
+        min_pages = mem_type.limits.min
         self.memory = wasmtime.Memory(self.store, wasmtime.MemoryType(wasmtime.Limits(min_pages, max_pages)))
         self.gen_eval: Callable[[Runtime, int], int] = lambda rt, ctx: 0
         i32 = wasmtime.ValType.i32()
@@ -47,7 +49,13 @@ class Runtime:
 
     # ---- raw access ----
     def __call__(self, name: str, *args: Any) -> Any:
-        return self.exports[name](self.store, *args)
+        fn = self.exports[name]
+        assert isinstance(fn, wasmtime.Func), name
+        return fn(self.store, *args)
+
+    def addr(self, name: str, *args: Any) -> int:
+        """Call an export that answers an address (a value, a buffer)."""
+        return int(self(name, *args))
 
     def read(self, addr: int, n: int) -> bytes:
         return bytes(self.memory.read(self.store, addr, addr + n))
@@ -67,13 +75,13 @@ class Runtime:
 
     # ---- values ----
     def bytes_in(self, data: bytes) -> int:
-        addr = self("opa_malloc", len(data))
+        addr = self.addr("opa_malloc", len(data))
         self.write(addr, data)
         return addr
 
     def parse(self, text: str, rego: bool = False) -> int:
         data = text.encode("utf-8")
-        return self("opa_value_parse" if rego else "opa_json_parse", self.bytes_in(data), len(data))
+        return self.addr("opa_value_parse" if rego else "opa_json_parse", self.bytes_in(data), len(data))
 
     def dump(self, value: int, rego: bool = False) -> str:
         return self.cstr(self("opa_value_dump" if rego else "opa_json_dump", value))
@@ -86,5 +94,5 @@ class Runtime:
 
     def string(self, s: str) -> int:
         data = s.encode("utf-8")
-        return self("opa_string", self.bytes_in(data), len(data))
+        return self.addr("opa_string", self.bytes_in(data), len(data))
 
