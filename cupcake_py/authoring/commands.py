@@ -43,7 +43,7 @@ def validate_cmd(
                                        "the current project's .cupcake/).", show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; a .cupcake directory's rulebook "
                                        "`custom_builtins` are added; docs/custom-builtins.md)."),
     explain: str | None = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
@@ -138,7 +138,7 @@ def test_cmd(
     fail_on_empty: bool = typer.Option(False, "--fail-on-empty", help="Exit 1 when no test ran."),
     ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
                                      "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
@@ -205,7 +205,7 @@ def _rulebook_specs(targets: list[str | Path]) -> list[str]:
 
 
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
-    """The custom builtins of --builtins plus the installed entry points (None when there are none)."""
+    """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
     from cupcake_py.custom_builtins import load
 
     found = load(specs)

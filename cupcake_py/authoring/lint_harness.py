@@ -174,7 +174,7 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
             if s not in proj.signals and not native_signals.provides(s):
                 yield _f("signal-undeclared", mi.routing_location(s), mi,
                          f"required signal `{s}` is not declared in rulebook.yml (signals:), not a file in "
-                         f".cupcake/signals/ and not a built-in signal{hint(s, proj.signals)}")
+                         f".cupcake/signals/ and not a native signal{hint(s, proj.signals)}")
     if not mi.routing_blocks:
         return
     seen: set[str] = set()

@@ -32,7 +32,7 @@ def build_cmd(
                                 "for --emit ir)."),
     emit: Emit = typer.Option(Emit.wasm, "--emit", help="wasm: the module. ir: the planned IR as OPA plan JSON."),
     data: Path | None = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md). The "
                                        "module imports them from the host (opa_builtinN), like OPA's SDK builtins."),
 ) -> None:

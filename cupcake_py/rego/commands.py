@@ -111,7 +111,7 @@ def check_cmd(
                                        "*.rego.", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: `file:row:col: code: message` plus the "
                                "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
 ) -> None:
     """Check Rego v1 policies for errors without running them.
@@ -119,7 +119,7 @@ def check_cmd(
     Every file is parsed (Rego v1 syntax: `if` before rule bodies, `contains` for
     multi-value rules); when all parse, the compiler's checks (unsafe variables,
     recursion, types) run too. Exit status: 0 when clean, 1 when any error was found, 2 when
-    a --builtins module cannot be loaded.
+    a --custom-builtins module cannot be loaded.
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """

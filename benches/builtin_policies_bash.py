@@ -1,7 +1,7 @@
 """Policy evaluation of the shipped builtins on Bash events (issue 14 goal: ≤ 1 ms and ≤ 10
 host-builtin calls per event), project and global phase each, instance reused.
 
-Run: .venv/bin/python benches/builtins_bash.py [--rounds N]
+Run: .venv/bin/python benches/builtin_policies_bash.py [--rounds N]
 Prints, per command: µs median of `eval_raw` per phase (the engine's real policy input,
 input.shell included) and the host-builtin calls of one evaluation. Timing on a shared machine
 is noisy: read the minimum next to the median.

@@ -1,10 +1,10 @@
-"""What each enabled builtin becomes: `input.builtin_config.<name>` and its generated signals.
+"""What each enabled builtin policy becomes: `input.builtin_config.<name>` and its builtin-policy signals.
 
 The rulebook models (schema, defaults, validation) are the pydantic classes in
 `cupcake_py.engine.rulebook` (one place); this module turns a validated model into what the
 policy in `policies/builtins/<name>.rego` reads:
 
-| builtin | input.builtin_config.<name> | generated signals |
+| builtin policy | input.builtin_config.<name> | builtin-policy signals (generated shell signals) |
 | protected_paths | {message, paths (~ and $HOME expanded), home} | – |
 | rulebook_security_guardrails | {message, protected_paths (+ the global config dir), home}; the evaluator adds state_paths and path_dirs per evaluation (engine/state_paths.py); ON unless `enabled: false` | – |
 | git_block_no_verify | {message, exceptions} | – |
