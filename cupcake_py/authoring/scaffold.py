@@ -96,13 +96,11 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "allowed_commands: []"),
 }
 
-Action = FileAction
-
 
 @dataclass(frozen=True)
 class Written:
     path: Path
-    action: Action
+    action: FileAction
 
 
 def shipped_builtin_policies() -> set[str]:
