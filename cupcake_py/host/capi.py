@@ -367,9 +367,9 @@ class Module:
         finally:
             exporttype_vec_delete(ctypes.byref(vec))
 
-    def __del__(self, _delete: object = module_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = module_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0
 
 
@@ -387,9 +387,9 @@ class Store:
     def set_epoch_deadline(self, ticks: int) -> None:
         context_set_epoch_deadline(self.ctx, ticks)
 
-    def __del__(self, _delete: object = store_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = store_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0
 
 
@@ -486,7 +486,7 @@ class Linker:
             raise take_trap(trap.value)
         return inst
 
-    def __del__(self, _delete: object = linker_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = linker_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0
