@@ -63,7 +63,7 @@ def _setup_logging(level: str) -> None:
 
 def _show_help() -> int:
     """The help text as written (one option list, from engine/options.py's table)."""
-    from cupcake_py.eval_commands import EVAL_HELP
+    from cupcake_py.cli.help_texts import EVAL_HELP
 
     sys.stdout.write(f"Usage: cupcake eval [OPTIONS] < EVENT.json\n\n{EVAL_HELP}")
     return 0

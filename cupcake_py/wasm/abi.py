@@ -13,7 +13,8 @@ for the price of one small module). Out: constants and `native_symbol`.
 - `tests/wasm/test_abi_header.py` checks `opa.h` against this table (tags, exports, imports):
   a name added here without the C declaration, or the other way round, fails there.
 Adding a runtime function the generated code calls: declare it `OPA_EXPORT` in opa.h and add
-it to `RUNTIME_CALLS`. A native builtin needs no entry: it is found by `native_symbol`.
+it to `RUNTIME_CALLS`. A native builtin needs no entry: it is found by `native_symbol` (or
+`try_symbol` for one that may hand the call back to the host).
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ RUNTIME_IMPORT_EVAL_TYPE: tuple[tuple[str, ...], tuple[str, ...]] = (("i32",), (
 
 HEAP_BASE_EXPORT = "__heap_base"
 NATIVE_BUILTIN_PREFIX = "opa_bi_"
+NATIVE_TRY_PREFIX = "opa_bi_try_"
 
 # Value type tags (first byte of every value; opa.h's OPA_NULL..OPA_SET).
 TAG_NULL, TAG_BOOLEAN, TAG_NUMBER, TAG_STRING, TAG_ARRAY, TAG_OBJECT, TAG_SET = range(1, 8)
@@ -128,3 +130,9 @@ MSG_ILLEGAL_ENTRYPOINT = "internal: illegal entrypoint id"
 def native_symbol(builtin: str) -> str:
     """Runtime export implementing a builtin natively: ``internal.member_2`` → ``opa_bi_internal_member_2``."""
     return NATIVE_BUILTIN_PREFIX + builtin.replace(".", "_")
+
+
+def try_symbol(builtin: str) -> str:
+    """Runtime export handling a host builtin's common cases natively (NULL = "ask the host"):
+    ``sprintf`` → ``opa_bi_try_sprintf`` (opa.h, NATIVE BUILTINS WITH A HOST FALLBACK)."""
+    return NATIVE_TRY_PREFIX + builtin.replace(".", "_")

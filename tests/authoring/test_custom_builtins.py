@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from cupcake_py import custom_builtins as cb
 from cupcake_py.authoring import testrunner as tr
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 from cupcake_py.harness.opencode.examples import isolated_env, run_eval
 from cupcake_py.rego.compile import builtins as B
 from tests.e2e_eval.test_engine_behaviour import bash, make_config, policy
@@ -22,7 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "custom_builtins.py"
 EXAMPLE_POLICY = REPO / "examples" / "custom_builtins_policy"
 
-_register()
 runner = CliRunner()
 
 

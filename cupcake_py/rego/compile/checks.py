@@ -181,7 +181,7 @@ def expr_refs(e: A.Expr) -> list[A.Ref]:
     `every` domain, its `with` values and the expressions of comprehensions inside them."""
     out: list[A.Ref] = []
     if isinstance(e.terms, list):
-        out.append(e.terms[0].value)  # type: ignore[arg-type]
+        out.append(A.call_operator(e.terms))
     for x in level_terms(e):
         _refs_into(x, out)
     return out
@@ -192,8 +192,8 @@ def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
     kind = type(v)
     if kind in LEAVES:
         return
-    if kind is A.Ref:
-        out.append(v)  # type: ignore[arg-type]
+    if type(v) is A.Ref:
+        out.append(v)
     if kind in CLOSURES:
         for e in term_exprs(t):
             out += expr_refs(e)
@@ -276,8 +276,8 @@ def _path_back(start: list[tuple[str, ...]], target: tuple[str, ...],
         i += 1
         if cur == target:
             path = [cur]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])  # type: ignore[arg-type]
+            while (before := prev[path[-1]]) is not None:
+                path.append(before)
             return path[::-1]
         for nxt in sorted(out.get(cur, [])):
             if nxt not in prev:

@@ -1,5 +1,8 @@
 """`cupcake wasm inspect` and `cupcake wasm run`: any OPA-ABI module on the command line
-(ours, or one built by `opa build -t wasm`)."""
+(ours, or one built by `opa build -t wasm`), loaded and run by the host (cupcake_py/host).
+
+Out: the module summary (text or JSON) or the result set as JSON. Exit status: EXIT_CODES below
+(1 evaluation failed, 2 bad usage or input, 3 unusable module); the message on stderr."""
 
 from __future__ import annotations
 

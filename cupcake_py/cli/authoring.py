@@ -1,4 +1,9 @@
-"""`cupcake validate | inspect | test | init | verify`: the policy author's commands."""
+"""`cupcake validate | inspect | test | init | verify`: the policy author's commands; the work is
+done by cupcake_py/authoring (validate, testrunner, scaffold, inventory, verify).
+
+Out: reports on stdout (text/JSON/SARIF), progress on stderr. Exit status per command (see each
+--help); usage errors and configurations that cannot be loaded exit 2 (`test`: 1, as opa test)
+with `cupcake: <message>` on stderr, never a traceback."""
 
 from __future__ import annotations
 
