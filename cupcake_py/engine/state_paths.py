@@ -18,13 +18,17 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
 - `path_dirs`: the absolute directories on PATH (creating or replacing a file named `cupcake`
   in one of them is a violation: the plugin runs the first `cupcake` on PATH).
 
-Computed per evaluation from strings plus a few stat/realpath calls (no directory listing);
-never raises: a path that cannot be resolved is listed as written.
+Computed per evaluation (never cached across evaluations) from strings plus lstat calls (no
+directory listing); never raises: a path that cannot be resolved is listed as written. The
+paths share most of their parent directories, so one evaluation resolves each directory once
+(`_Resolver`: the answers of `os.path.realpath`, with one lstat per distinct path component
+instead of one per component of every path).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from cupcake_py.cache_mac import key_path
@@ -47,16 +51,55 @@ def _opencode_global_dir() -> str:
     return os.path.join(os.path.normpath(base), "opencode")
 
 
+class _Resolver:
+    """`os.path.realpath` of normalised absolute paths, each parent directory resolved once.
+
+    A path whose parent resolved to itself (no symbolic link on the way, as lstat saw it in this
+    evaluation) and which is not a symbolic link itself is its own real path: what realpath
+    computes from the same lstat answers. Anything else (a link anywhere) is handed to
+    `os.path.realpath` whole, so links, loops and missing components resolve exactly as there."""
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[str, bool]] = {"/": ("/", True)}  # path -> (real path, no link on the way)
+
+    def _resolve(self, path: str) -> tuple[str, bool]:
+        known = self._known.get(path)
+        if known is not None:
+            return known
+        parent, _ = os.path.split(path)
+        if parent == path:  # a root other than "/" ("//" stays as written in normpath)
+            answer = (os.path.realpath(path), False)
+            self._known[path] = answer
+            return answer
+        _, parent_plain = self._resolve(parent)
+        plain = False
+        if parent_plain:
+            try:
+                plain = not stat.S_ISLNK(os.lstat(path).st_mode)
+            except OSError:  # missing or not a directory on the way: no link there (realpath's view too)
+                plain = True
+        answer = (path, True) if plain else (os.path.realpath(path), False)
+        self._known[path] = answer
+        return answer
+
+    def real(self, path: str) -> str:
+        """The real path of `path` (absolute and normalised)."""
+        return self._resolve(path)[0]
+
+
 class _Collector:
-    __slots__ = ("out", "seen")
+    __slots__ = ("out", "seen", "resolver")
 
     def __init__(self) -> None:
         self.out: list[dict[str, Any]] = []
         self.seen: set[str] = set()
+        self.resolver = _Resolver()
 
     def add(self, path: str, kind: str, is_dir: bool, read_protected: bool = False) -> None:
         p = os.path.normpath(os.path.abspath(path))
-        for q in (p, os.path.realpath(p)):
+        for q in (p, self.resolver.real(p)):
             if q not in self.seen:
                 self.seen.add(q)
                 self.out.append({"path": q, "kind": kind, "dir": is_dir, "read_protected": read_protected})
@@ -69,7 +112,7 @@ class _Collector:
             self.add(os.path.join(d, name), "agent_config", False)
 
 
-def _executables() -> list[str]:
+def _executables(dirs: list[str]) -> list[str]:
     """The running entry point (as invoked and resolved) and the first `cupcake` on PATH."""
     out: list[str] = []
     argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
@@ -77,7 +120,7 @@ def _executables() -> list[str]:
         out.append(argv0)
     if sys.executable:
         out.append(sys.executable)  # the interpreter the entry point runs on
-    for d in path_dirs():
+    for d in dirs:
         candidate = os.path.join(d, "cupcake")
         if os.path.exists(candidate):
             out.append(candidate)
@@ -96,8 +139,9 @@ def path_dirs() -> list[str]:
 
 
 def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
-                code: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """`code`: files of Python code the evaluation runs (custom builtin modules named by path)."""
+                code: Sequence[str] = (), dirs: list[str] | None = None) -> list[dict[str, Any]]:
+    """`code`: files of Python code the evaluation runs (custom builtin modules named by path);
+    `dirs`: `path_dirs()` when the caller has them."""
     c = _Collector()
     roots = [project.root_path] if project is not None else []
     if cwd and os.path.isabs(cwd) and cwd not in roots:
@@ -122,7 +166,7 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
     extra_file = os.environ.get("OPENCODE_CONFIG")
     if extra_file and os.path.isabs(extra_file):
         c.add(extra_file, "agent_config", False)
-    for exe in _executables():
+    for exe in _executables(path_dirs() if dirs is None else dirs):
         c.add(exe, "executable", False)
     for f in code:
         c.add(f, "executable", False)
@@ -137,4 +181,5 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
 
 def guardrails_input(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
                      code: Sequence[str] = ()) -> dict[str, Any]:
-    return {"state_paths": state_paths(project, glob, cwd, code), "path_dirs": path_dirs()}
+    dirs = path_dirs()
+    return {"state_paths": state_paths(project, glob, cwd, code, dirs), "path_dirs": dirs}

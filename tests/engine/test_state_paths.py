@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cupcake_py.engine.project import PACKAGE_DIR, ConfigDir
 from cupcake_py.engine.state_paths import guardrails_input
@@ -97,3 +99,66 @@ def test_engine_sources_inside_the_project_are_the_projects_files(env: Path) -> 
     inside = _by_path(guardrails_input(ConfigDir("project", repo + "/.cupcake", repo), None, repo))
     outside = _by_path(guardrails_input(None, None, str(env)))
     assert PACKAGE_DIR not in inside and PACKAGE_DIR in outside
+
+
+# -- one lstat per distinct component (state_paths._Resolver): the answers of os.path.realpath --
+
+def _tree(root: Path) -> list[str]:
+    """A directory tree with every kind of link realpath has to follow (and the paths to ask about)."""
+    (root / "a/b/c").mkdir(parents=True)
+    (root / "file").write_text("x")
+    (root / "abs-link").symlink_to(root / "a/b")  # absolute target
+    (root / "a/rel-link").symlink_to("b/c")  # relative target
+    (root / "a/b/up-link").symlink_to("../..")  # target with ..
+    (root / "chain").symlink_to("abs-link")  # link to a link
+    (root / "dangling").symlink_to(root / "missing/deeper")
+    (root / "loop1").symlink_to("loop2")
+    (root / "loop2").symlink_to("loop1")
+    (root / "self").symlink_to("self")
+    names = ["a", "a/b", "a/b/c", "file", "file/under-a-file", "abs-link", "abs-link/c", "a/rel-link",
+             "a/rel-link/x", "a/b/up-link", "a/b/up-link/a/b", "chain/c/d", "dangling", "dangling/x", "loop1",
+             "loop1/x", "self/x", "missing", "missing/x/y", "a/b/c/new/file"]
+    return [str(root / n) for n in names]
+
+
+def test_resolver_answers_what_realpath_answers(tmp_path: Path) -> None:
+    from cupcake_py.engine.state_paths import _Resolver
+
+    paths = _tree(tmp_path) + ["/", "//", "//tmp", "/proc/self/cwd/x", os.path.normpath(sys.executable)]
+    resolver = _Resolver()  # one resolver for all: parents resolved for one path serve the next ones
+    for p in paths + paths[::-1]:
+        assert resolver.real(p) == os.path.realpath(p), p
+
+
+@given(st.lists(st.sampled_from(["a", "b", "l", "m", "x"]), min_size=1, max_size=5), st.integers(0, 3))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_resolver_matches_realpath_on_generated_paths(tmp_path: Path, parts: list[str], seed: int) -> None:
+    """Paths through directories, links to directories, links up the tree and missing names."""
+    from cupcake_py.engine.state_paths import _Resolver
+
+    root = tmp_path / f"t{seed}"
+    if not root.exists():
+        (root / "a/b/a").mkdir(parents=True)
+        (root / "a/l").symlink_to("b" if seed % 2 else str(root / "a"))
+        (root / "m").symlink_to("a/l/../b" if seed < 2 else "m")
+    p = os.path.join(str(root), *parts)
+    assert _Resolver().real(p) == os.path.realpath(p)
+
+
+def test_a_link_made_between_evaluations_is_seen_by_the_next_one(env: Path) -> None:
+    """Adversarial: nothing is remembered across evaluations; the agent points the global OpenCode
+    dir (not itself a state path) at a directory of its choosing: its plugin dir there is state at once."""
+    home_cfg = env / "home/.config"
+    home_cfg.mkdir(parents=True)
+    before = _by_path(guardrails_input(None, None, str(env)))
+    elsewhere = env / "elsewhere"
+    elsewhere.mkdir()
+    (home_cfg / "opencode").symlink_to(elsewhere)
+    after = _by_path(guardrails_input(None, None, str(env)))
+    assert str(elsewhere / "plugin") not in before
+    assert after[str(elsewhere / "plugin")]["kind"] == "plugin"
+    assert after[str(elsewhere / "opencode.json")]["kind"] == "agent_config"
+    (home_cfg / "opencode").unlink()
+    (home_cfg / "opencode").symlink_to(env / "third")
+    again = _by_path(guardrails_input(None, None, str(env)))
+    assert str(env / "third/plugin") in again and str(elsewhere / "plugin") not in again
