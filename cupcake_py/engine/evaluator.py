@@ -81,6 +81,10 @@ class BundleSource:
     def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
         """Called after each evaluation of `inst` (trapped or not); one-shot instances are dropped."""
 
+    def config_json(self, b: bundles.Bundle, config: dict[str, Any]) -> bytes:
+        """`config` (the bundle's builtin_config of this evaluation) as JSON text."""
+        return jsonio.dumps(config)
+
 
 ONE_SHOT = BundleSource()
 
@@ -188,17 +192,27 @@ class Evaluation:
             return None
         return {**raw, "tool_name": self.harness.tool_name(raw)}
 
+    def input_json(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> bytes:
+        """The policy input as JSON text; its builtin_config (most of the text, the same from one
+        evaluation to the next) is encoded by the bundle source, which may reuse the text."""
+        rest = {k: v for k, v in policy_input.items() if k != "builtin_config"}
+        if "builtin_config" not in policy_input:
+            return jsonio.dumps(rest)
+        head = jsonio.dumps(rest)[:-1] + (b"," if rest else b"")
+        return head + b'"builtin_config":' + self.source.config_json(b, policy_input["builtin_config"]) + b"}"
+
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
+            input_json = self.input_json(b, policy_input)
             left = self.remaining("the policy evaluation")
             inst = None
             try:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
                 self.trace.phases[-1]["module_cache"] = self.source.module_cache
                 # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
-                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=jsonio.dumps(policy_input))
+                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=input_json)
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
             finally:

@@ -15,6 +15,9 @@ bundle of each directory and a reusable policy instance per bundle.
   `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
   any failure, so the server's memory stays flat however many requests it answers.
 - At most `MAX_CONFIGS` directories are kept (least recently used dropped).
+- The JSON text of a bundle's builtin_config (with this evaluation's state paths) is reused while
+  the value is equal to the one it was made from (compared in full, every request, against a
+  decoded copy of that text: a changed state path, PATH or rulebook is encoded afresh).
 - Custom builtin modules (--builtins, rulebook custom_builtins) are imported once per process:
   a change to their Python code needs a new server (a change to the rulebook is seen as usual).
 Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.evaluator import BundleSource, custom_implementations
 from cupcake_py.engine.project import ConfigDir, shipped_policies_path
@@ -32,6 +36,8 @@ from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from cupcake_py.host.policy import PolicyInstance, PolicyModule
 
 MAX_USES = 2000  # evaluations per instance before it is rebuilt
@@ -118,6 +124,7 @@ class WarmSource(BundleSource):
         self.memory_limit = memory_limit
         self._configs: dict[tuple[str, str], _Config] = {}
         self._modules: dict[str, _Warm] = {}  # by bundle key
+        self._config_json: dict[str, tuple[Any, bytes]] = {}  # by bundle key: (decoded text, text)
         self.reloads = 0  # bundles (re)loaded after a signature change (observable by tests)
         self.resets = 0  # instances rebuilt
 
@@ -172,6 +179,16 @@ class WarmSource(BundleSource):
             warm.uses = 0
             return  # dropped: the next request instantiates afresh
         warm.instance = inst
+
+    def config_json(self, b: bundles.Bundle, config: dict[str, Any]) -> bytes:
+        known = self._config_json.pop(b.key, None)
+        if known is None or known[0] != config:
+            text = jsonio.dumps(config)
+            known = (jsonio.loads(text), text)  # a copy: nothing the evaluation holds can change it
+        self._config_json[b.key] = known
+        while len(self._config_json) > MAX_MODULES:
+            del self._config_json[next(iter(self._config_json))]
+        return known[1]
 
     def forget(self) -> None:
         """Drop every warm instance (after an interrupted request their state is not trusted)."""
