@@ -193,8 +193,9 @@ class Evaluation:
         return {**raw, "tool_name": self.harness.tool_name(raw)}
 
     def input_json(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> bytes:
-        """The policy input as JSON text; its builtin_config (most of the text, the same from one
-        evaluation to the next) is encoded by the bundle source, which may reuse the text."""
+        """The policy input as JSON text (`jsonio.dumps` output: strict JSON); its builtin_config
+        (most of the text, the same from one evaluation to the next) is encoded by the bundle
+        source, which may reuse the text."""
         rest = {k: v for k, v in policy_input.items() if k != "builtin_config"}
         if "builtin_config" not in policy_input:
             return jsonio.dumps(rest)
@@ -212,7 +213,7 @@ class Evaluation:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
                 self.trace.phases[-1]["module_cache"] = self.source.module_cache
                 # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
-                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=input_json)
+                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=input_json, input_encoded=True)
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
             finally:

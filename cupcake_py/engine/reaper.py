@@ -64,7 +64,7 @@ def children() -> list[int]:
         return out
     for task in tasks:
         try:
-            with open(f"{TASKS}/{task}/children", encoding="ascii") as f:
+            with open(f"{TASKS}/{task}/children", "rb", buffering=0) as f:
                 text = f.read()
         except OSError:
             continue
