@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.harness_api import Harness
+    from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
 
 
@@ -84,6 +85,10 @@ class BundleSource:
     def config_json(self, b: bundles.Bundle, config: dict[str, Any]) -> bytes:
         """`config` (the bundle's builtin_config of this evaluation) as JSON text."""
         return jsonio.dumps(config)
+
+    def path_resolver(self) -> Resolver | None:
+        """The state paths' resolver for this evaluation (None: a new one)."""
+        return None
 
 
 ONE_SHOT = BundleSource()
@@ -235,7 +240,8 @@ class Evaluation:
             from cupcake_py.engine.state_paths import guardrails_input
 
             with self.trace.phase("state_paths"):
-                self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code)
+                self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code,
+                                                    self.source.path_resolver())
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
