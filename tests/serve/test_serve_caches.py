@@ -106,3 +106,36 @@ def test_the_policy_input_text_has_one_builtin_config_the_engines(tmp_path: Path
         changed = {"rulebook_security_guardrails": {"state_paths": [{"path": "/t", "kind": "config"}]}}
         assert json.loads(ev.input_json(b, {"builtin_config": changed}))["builtin_config"] == changed
         assert json.loads(ev.input_json(b, {"x": 1})) == {"x": 1}
+
+
+def test_the_enriched_events_text_is_shared_only_when_the_input_holds_it_unchanged() -> None:
+    """The two phases of one evaluation share the enriched event's text; an input field that replaces an
+    enriched one (an event field named like an engine field, say `signals`) is the input's own value,
+    once, and a field added later is in the text too."""
+    from cupcake_py.engine.bundle import Bundle
+    from cupcake_py.engine.evaluator import Evaluation
+    from cupcake_py.engine.observe import Trace
+    from cupcake_py.engine.options import EvalOptions
+    from cupcake_py.engine.warm import WarmSource
+    from cupcake_py.harness import get
+
+    b = Bundle("k", "project", builtin_config={"x": {"y": [1, 2]}})
+    ev = Evaluation(EvalOptions(), Trace(), get("opencode"), WarmSource(1 << 26))
+    enriched = {"tool_name": "Bash", "shell": {"effects": {"reads": ["/a"]}}, "signals": {"agent-made": True}}
+    ev._enriched[True] = enriched
+    for signals in ({}, {"git.branch": "main"}):
+        policy_input = dict(enriched)
+        policy_input["signals"] = signals  # replaces the event's own field
+        policy_input["builtin_config"] = b.builtin_config
+        policy_input["cupcake_routed"] = {"p": True}
+        text = ev.input_json(b, policy_input)
+        assert [k for k, _ in json.loads(text, object_pairs_hook=lambda kv: kv)].count("signals") == 1
+        assert json.loads(text) == policy_input
+    plain = dict(enriched)  # every field the same object: shared text, and what is added after it
+    plain["cupcake_routed"] = {"q": True}
+    first = ev.input_json(b, plain)
+    plain["shell"] = {"effects": {"reads": ["/a", "/etc/shadow"]}}  # a copy with more (hard-link identities)
+    second = ev.input_json(b, plain)
+    assert json.loads(first)["shell"] == enriched["shell"]
+    assert json.loads(second)["shell"]["effects"]["reads"] == ["/a", "/etc/shadow"]
+    assert [k for k, _ in json.loads(second, object_pairs_hook=lambda kv: kv)].count("shell") == 1
