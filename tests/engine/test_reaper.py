@@ -18,6 +18,13 @@ assert all(p.pid in pids for p in procs) and all(isinstance(p, int) for p in pid
 killed = reaper.kill_children()
 assert {p.pid for p in procs} <= set(killed), killed
 assert not {p.pid for p in procs} & set(reaper.children())
+assert reaper.kill_children() == [] and reaper._no_children()
+import os, time
+zombie = subprocess.Popen(["true"])
+while not os.path.exists(f"/proc/{zombie.pid}") or open(f"/proc/{zombie.pid}/stat").read().split(") ")[1][0] != "Z":
+    time.sleep(0.01)
+assert not reaper._no_children()  # an exited child not yet waited for is still a child
+assert reaper.kill_children() == [zombie.pid] and reaper._no_children()
 print("ok", len(killed))
 """
 
