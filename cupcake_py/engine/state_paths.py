@@ -118,7 +118,7 @@ class _Collector:
         self.resolver = resolver
 
     def add(self, path: str, kind: str, is_dir: bool, read_protected: bool = False) -> None:
-        p = os.path.normpath(os.path.abspath(path))
+        p = os.path.abspath(path)  # normalised too
         for q in (p, self.resolver.real(p)):
             if q not in self.seen:
                 self.seen.add(q)
