@@ -37,15 +37,15 @@ _WRAPPED = ("stat", "lstat", "readlink", "access")
 _STAT_FIELDS = ("st_mode", "st_ino", "st_dev", "st_nlink", "st_uid", "st_gid", "st_size", "st_mtime_ns", "st_ctime_ns")
 
 
-def _answer(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """A comparable form of what `fn(*args, **kwargs)` says now."""
+def _observe(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, OSError | None, Any]:
+    """(result, the OSError raised, a comparable form of the answer) of `fn(*args, **kwargs)` now."""
     try:
         got = fn(*args, **kwargs)
     except OSError as e:
-        return ("error", e.errno)
+        return None, e, ("error", e.errno)
     if isinstance(got, os.stat_result):
-        return tuple(getattr(got, f) for f in _STAT_FIELDS)
-    return ("value", got)
+        return got, None, tuple(getattr(got, f) for f in _STAT_FIELDS)
+    return got, None, ("value", got)
 
 
 class _Recording:
@@ -83,13 +83,10 @@ def _recorder(name: str) -> Callable[..., Any]:
         if not args or not isinstance(args[0], str) or kwargs.get("dir_fd") is not None \
                 or any(not isinstance(a, int) for a in args[1:]):
             rec.escaped = True  # a file descriptor, a path object, a directory fd: not looked at again
-        try:
-            got = original(*args, **kwargs)
-        except OSError as e:
-            rec.calls.append((name, args, tuple(sorted(kwargs.items())), ("error", e.errno)))
-            raise
-        answer = tuple(getattr(got, f) for f in _STAT_FIELDS) if isinstance(got, os.stat_result) else ("value", got)
+        got, error, answer = _observe(original, args, kwargs)
         rec.calls.append((name, args, tuple(sorted(kwargs.items())), answer))
+        if error is not None:
+            raise error
         return got
 
     return call
@@ -116,7 +113,7 @@ class AnalysisMemo:
                 deadline_seconds: float) -> dict[str, Any]:
         key = (command, cwd, os.environ.get("HOME"))
         known = self._entries.pop(key, None)
-        if known is not None and all(_answer(_originals[name], args, dict(kw)) == answer
+        if known is not None and all(_observe(_originals[name], args, dict(kw))[2] == answer
                                      for name, args, kw, answer in known[1]):
             self._entries[key] = known
             self.hits += 1
