@@ -15,7 +15,9 @@ is reused, every recorded call is made again: any different answer drops it and 
 analysed afresh. So the analysis is reused only while the names it looked at say what they said
 (a script's contents are never part of a remembered analysis: reading one is an open).
 
-Single-threaded use (one server); at most MAX_ENTRIES commands are kept.
+`enable()` first checks that this Python's os.path functions reach the wrapped calls (one that
+answered them in C would leave entries unchecked): if not, nothing is installed and every
+analysis runs afresh. Single-threaded use (one server); at most MAX_ENTRIES commands are kept.
 """
 
 from __future__ import annotations
@@ -138,8 +140,31 @@ class AnalysisMemo:
 _active: list[AnalysisMemo] = []
 
 
-def enable() -> AnalysisMemo:
-    """Install the recorders and the audit hook (once per process) and return the memo."""
+_hooked: list[bool] = []
+
+
+def _routed_through_recorders() -> bool:
+    """Whether the os.path functions the analysis uses reach the wrapped calls on this Python (a
+    version that answered them in C without `os.stat` would make every memo entry unchecked)."""
+    here = os.path.abspath(__file__)
+    probes = (os.path.exists, os.path.lexists, os.path.isdir, os.path.isfile, os.path.islink,
+              os.path.getsize, os.path.realpath)
+    rec = _Recording()
+    _recording.append(rec)
+    try:
+        for probe in probes:
+            before = len(rec.calls)
+            probe(here)
+            if len(rec.calls) == before:
+                return False
+        return True
+    finally:
+        _recording.clear()
+
+
+def enable() -> AnalysisMemo | None:
+    """Install the recorders and the audit hook (once per process) and return the memo; None
+    (nothing installed) when this Python's os.path does not go through the recorded calls."""
     if not _active:
         import pwd
 
@@ -148,8 +173,13 @@ def enable() -> AnalysisMemo:
             setattr(os, name, _recorder(name))
         for name in ("getpwnam", "getpwuid", "getpwall"):
             setattr(pwd, name, _escape(getattr(pwd, name)))
-        sys.addaudithook(_audit)
         _active.append(AnalysisMemo())
+        if not _routed_through_recorders():
+            disable()
+            return None
+        if not _hooked:
+            sys.addaudithook(_audit)
+            _hooked.append(True)
     return _active[0]
 
 

@@ -24,6 +24,7 @@ from cupcake_py.shell.analysis import run
 @pytest.fixture()
 def remembered() -> Iterator[memo.AnalysisMemo]:
     m = memo.enable()
+    assert m is not None
     m._entries.clear()
     try:
         yield m
@@ -142,6 +143,7 @@ def _apply(root: Path, op: str, where: list[str], other: str) -> None:
 def test_remembered_analyses_follow_every_change(tmp_path: Path, ops: list[tuple[str, list[str], str]]) -> None:
     root = Path(tempfile.mkdtemp(dir=tmp_path))
     m = memo.enable()
+    assert m is not None
     try:
         for op, where, other in ops:
             for command in COMMANDS:
@@ -154,3 +156,14 @@ def test_remembered_analyses_follow_every_change(tmp_path: Path, ops: list[tuple
     finally:
         memo.disable()
     assert os.stat is memo._originals["stat"]
+
+
+def test_not_enabled_when_os_path_bypasses_the_recorded_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python whose os.path.isdir answers without os.stat: nothing could be checked, so no memo."""
+    memo.disable()
+    monkeypatch.setattr(os.path, "isdir", lambda p: True)
+    assert memo.enable() is None
+    assert memo.active() is None and os.stat is memo._originals["stat"]
+    monkeypatch.undo()
+    assert memo.enable() is not None
+    memo.disable()
