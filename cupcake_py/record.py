@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 class Record:
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def _fill(self, *values: object) -> None:
         """Set the fields in `__slots__` order."""
@@ -21,7 +21,7 @@ class Record:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._values() == other._values()  # type: ignore[attr-defined]
+            return self._values() == other._values()
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # mutable: unhashable
@@ -40,7 +40,7 @@ class FrozenRecord(Record):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r} of an immutable {type(self).__name__}")
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # Record's __hash__ is None (unhashable)
         return hash(self._values())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # copy and pickle through __init__

@@ -21,7 +21,7 @@ bundle of each directory and a reusable policy instance per bundle.
 - The JSON text of a bundle's builtin_config (with this evaluation's state paths) is reused while
   the value is equal to the one it was made from (compared in full, every request, against a
   decoded copy of that text: a changed state path, PATH or rulebook is encoded afresh).
-- Custom builtin modules (--builtins, rulebook custom_builtins) are imported once per process:
+- Custom builtin modules (--custom-builtins, rulebook custom_builtins) are imported once per process:
   a change to their Python code needs a new server (a change to the rulebook is seen as usual).
 Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
 """

@@ -110,15 +110,14 @@ class _Guard:
         inst._store.set_epoch_deadline(inst._options.deadline_ticks)
         inst._ticker.enter()
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _tb: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _tb: object) -> None:
         inst = self._inst
         inst._ticker.exit()
         if exc is None:
-            return False
+            return
         inst._poisoned = True
         if isinstance(exc, capi.WasmError):
             raise _trap_error(exc, inst._options.deadline) from None
-        return False
 
 
 class PolicyModule:
@@ -159,7 +158,8 @@ class PolicyModule:
         context_factory: Callable[[], Any] | None = None,
     ) -> PolicyInstance:
         """An instance with `data` (a Python value) or `data_json` (raw JSON) loaded;
-        `{}` when neither is given. `builtins` adds/overrides host builtins by name;
+        `{}` when neither is given. `builtins` adds/overrides host builtins by name (calls a
+        native fast path answers, e.g. sprintf's common cases, never reach an override);
         `context_factory` makes the per-evaluation BuiltinContext (default:
         `BuiltinContext(strict=options.strict, allow_net=options.allow_net)`)."""
         return PolicyInstance(self, data, data_json, builtins, check_builtins, context_factory)
@@ -306,7 +306,7 @@ class PolicyInstance:
         addr = self._fn["opa_malloc"](ctx, len(raw))
         self._mem.write(ctx, addr, raw)
         parse = "opa_json_parse" if as_json or "opa_value_parse" not in self._fn else "opa_value_parse"
-        value = self._fn[parse](ctx, addr, len(raw))
+        value: int = self._fn[parse](ctx, addr, len(raw))
         if value == 0:
             raise InputError(f"the module could not parse the {what}")
         return value

@@ -13,8 +13,9 @@ the data segment and the CallDynamic table; ``linker`` turns it into a module.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 from cupcake_py import ir
 from cupcake_py.wasm import abi
@@ -22,6 +23,7 @@ from cupcake_py.wasm.asm import Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
 from cupcake_py.wasm.module import I32, FuncType
+from cupcake_py.wasm.native_first import native_then_host
 
 DYNAMIC_TYPE = FuncType((I32, I32), (I32,))
 # Levels a CallDynamic's undefined result leaves: the planner puts the call in block 0 of a
@@ -116,6 +118,7 @@ class _Codegen:
         self.builtins = {b.name: b for b in policy.static.builtin_funcs}
         self.builtin_id = {name: i for i, name in enumerate(sorted(self.builtins))}
         self.host = {n: i for n, i in self.builtin_id.items() if abi.native_symbol(n) not in rt.exports}
+        self.try_first = {n for n in self.host if abi.try_symbol(n) in rt.exports}
         self.table: list[int] = []
         self.table_slot: dict[int, int] = {}
         self._loc: ir.Stmt | None = None
@@ -438,7 +441,7 @@ class _Codegen:
         self.operand(fn, s.value)
         self.call_rt(fn, "opa_set_add", False)
 
-    def s_object_insert(self, fn: _Fn, s: ir.ObjectInsertStmt) -> None:
+    def s_object_insert(self, fn: _Fn, s: ir.ObjectInsertStmt | ir.ObjectInsertOnceStmt) -> None:
         fn.asm.get(fn.local(s.object))
         self.operand(fn, s.key)
         self.operand(fn, s.value)
@@ -500,16 +503,10 @@ class _Codegen:
         elif s.func in self.builtins:
             b = self.builtins[s.func]
             has_result = b.has_result
-            if s.func in self.host:
-                if len(s.args) > abi.MAX_BUILTIN_ARGS:
-                    raise self.fail(f"too many built-in call arguments: {s.func} with {len(s.args)}")
-                a.i32(self.host[s.func])
-                a.i32(0)
-                for o in s.args:
-                    self.operand(fn, o)
-                a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
-                if not has_result:
-                    a.op(0x1A)
+            if s.func in self.try_first and has_result:
+                self.native_then_host(fn, s)
+            elif s.func in self.host:
+                self.host_call(fn, s, has_result)
             else:
                 sym = abi.native_symbol(s.func)
                 t = self.rt.exports[sym]
@@ -525,6 +522,34 @@ class _Codegen:
             a.tee(fn.local(s.result))
             a.op(0x45)
             self.undefined_if(fn)
+
+    def host_call(self, fn: _Fn, s: ir.CallStmt, has_result: bool) -> None:
+        """Call the host builtin ``s.func``; leaves its result on the stack if ``has_result``."""
+        a = fn.asm
+        if len(s.args) > abi.MAX_BUILTIN_ARGS:
+            raise self.fail(f"too many built-in call arguments: {s.func} with {len(s.args)}")
+        a.i32(self.host[s.func])
+        a.i32(0)
+        for o in s.args:
+            self.operand(fn, o)
+        a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
+        if not has_result:
+            a.op(0x1A)
+
+    def native_then_host(self, fn: _Fn, s: ir.CallStmt) -> None:
+        """The runtime's ``opa_bi_try_*`` first, the host builtin when it answers 0 (native_first.py)."""
+        sym = abi.try_symbol(s.func)
+        want = FuncType((I32,) * len(s.args), (I32,))
+        if self.rt.exports[sym] != want:
+            raise self.fail(f"runtime export {sym} has type {self.rt.exports[sym]}, expected {want}")
+
+        def push_args() -> None:
+            for o in s.args:
+                self.operand(fn, o)
+
+        scratch = fn.temp()
+        native_then_host(fn.asm, push_args, "rt:" + sym, lambda: self.host_call(fn, s, True), scratch)
+        fn.release(scratch)
 
     def s_call_dynamic(self, fn: _Fn, s: ir.CallDynamicStmt) -> None:
         a = fn.asm
@@ -677,7 +702,7 @@ class _Codegen:
         )
 
 
-def _walk(blocks: tuple[ir.Block, ...]):  # type: ignore[no-untyped-def]
+def _walk(blocks: tuple[ir.Block, ...]) -> Iterator[ir.Stmt]:
     for b in blocks:
         for s in b.stmts:
             yield s
@@ -692,42 +717,54 @@ def _has_dynamic_calls(policy: ir.Policy) -> bool:
     return any(isinstance(s, ir.CallDynamicStmt) for blocks in bodies for s in _walk(blocks))
 
 
-_HANDLERS: dict[type[ir.Stmt], Callable[[_Codegen, _Fn, ir.Stmt], None]] = {
-    ir.ArrayAppendStmt: _Codegen.s_array_append,
-    ir.AssignIntStmt: _Codegen.s_assign_int,
-    ir.AssignVarOnceStmt: _Codegen.s_assign_var_once,
-    ir.AssignVarStmt: _Codegen.s_assign_var,
-    ir.BlockStmt: _Codegen.s_block,
-    ir.BreakStmt: _Codegen.s_break,
-    ir.CallDynamicStmt: _Codegen.s_call_dynamic,
-    ir.CallStmt: _Codegen.s_call,
-    ir.DotStmt: _Codegen.s_dot,
-    ir.EqualStmt: lambda g, f, s: g.compare(f, s, True),
-    ir.NotEqualStmt: lambda g, f, s: g.compare(f, s, False),
-    ir.IsArrayStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_ARRAY),
-    ir.IsObjectStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_OBJECT),
-    ir.IsSetStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_SET),
-    ir.IsDefinedStmt: _Codegen.s_is_defined,
-    ir.IsUndefinedStmt: _Codegen.s_is_undefined,
-    ir.LenStmt: _Codegen.s_len,
-    ir.MakeArrayStmt: _Codegen.s_make_array,
-    ir.MakeNullStmt: lambda g, f, s: g.make(f, s.target, "opa_null"),
-    ir.MakeNumberIntStmt: _Codegen.s_make_number_int,
-    ir.MakeNumberRefStmt: _Codegen.s_make_number_ref,
-    ir.MakeObjectStmt: lambda g, f, s: g.make(f, s.target, "opa_object"),
-    ir.MakeSetStmt: lambda g, f, s: g.make(f, s.target, "opa_set"),
-    ir.NopStmt: _Codegen.s_nop,
-    ir.NotStmt: _Codegen.s_not,
-    ir.ObjectInsertStmt: _Codegen.s_object_insert,
-    ir.ObjectInsertOnceStmt: _Codegen.s_object_insert_once,
-    ir.ObjectMergeStmt: _Codegen.s_object_merge,
-    ir.ResetLocalStmt: _Codegen.s_reset_local,
-    ir.ResultSetAddStmt: _Codegen.s_result_set_add,
-    ir.ReturnLocalStmt: _Codegen.s_return_local,
-    ir.ScanStmt: _Codegen.s_scan,
-    ir.SetAddStmt: _Codegen.s_set_add,
-    ir.WithStmt: _Codegen.s_with,
-}  # type: ignore[dict-item]
+_S = TypeVar("_S", bound=ir.Stmt)
+_Handler = Callable[[_Codegen, _Fn, ir.Stmt], None]
+
+
+def _on(cls: type[_S], handler: Callable[[_Codegen, _Fn, _S], None]) -> tuple[type[ir.Stmt], _Handler]:
+    """One dispatch entry. ``block_body`` looks a handler up by ``type(s)``, so ``handler`` only ever
+    receives instances of ``cls``: the pairing is checked here, the table's value type cannot say it."""
+    return cls, cast(_Handler, handler)
+
+
+_HANDLERS: dict[type[ir.Stmt], _Handler] = dict(
+    [
+        _on(ir.ArrayAppendStmt, _Codegen.s_array_append),
+        _on(ir.AssignIntStmt, _Codegen.s_assign_int),
+        _on(ir.AssignVarOnceStmt, _Codegen.s_assign_var_once),
+        _on(ir.AssignVarStmt, _Codegen.s_assign_var),
+        _on(ir.BlockStmt, _Codegen.s_block),
+        _on(ir.BreakStmt, _Codegen.s_break),
+        _on(ir.CallDynamicStmt, _Codegen.s_call_dynamic),
+        _on(ir.CallStmt, _Codegen.s_call),
+        _on(ir.DotStmt, _Codegen.s_dot),
+        _on(ir.EqualStmt, lambda g, f, s: g.compare(f, s, True)),
+        _on(ir.NotEqualStmt, lambda g, f, s: g.compare(f, s, False)),
+        _on(ir.IsArrayStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_ARRAY)),
+        _on(ir.IsObjectStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_OBJECT)),
+        _on(ir.IsSetStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_SET)),
+        _on(ir.IsDefinedStmt, _Codegen.s_is_defined),
+        _on(ir.IsUndefinedStmt, _Codegen.s_is_undefined),
+        _on(ir.LenStmt, _Codegen.s_len),
+        _on(ir.MakeArrayStmt, _Codegen.s_make_array),
+        _on(ir.MakeNullStmt, lambda g, f, s: g.make(f, s.target, "opa_null")),
+        _on(ir.MakeNumberIntStmt, _Codegen.s_make_number_int),
+        _on(ir.MakeNumberRefStmt, _Codegen.s_make_number_ref),
+        _on(ir.MakeObjectStmt, lambda g, f, s: g.make(f, s.target, "opa_object")),
+        _on(ir.MakeSetStmt, lambda g, f, s: g.make(f, s.target, "opa_set")),
+        _on(ir.NopStmt, _Codegen.s_nop),
+        _on(ir.NotStmt, _Codegen.s_not),
+        _on(ir.ObjectInsertStmt, _Codegen.s_object_insert),
+        _on(ir.ObjectInsertOnceStmt, _Codegen.s_object_insert_once),
+        _on(ir.ObjectMergeStmt, _Codegen.s_object_merge),
+        _on(ir.ResetLocalStmt, _Codegen.s_reset_local),
+        _on(ir.ResultSetAddStmt, _Codegen.s_result_set_add),
+        _on(ir.ReturnLocalStmt, _Codegen.s_return_local),
+        _on(ir.ScanStmt, _Codegen.s_scan),
+        _on(ir.SetAddStmt, _Codegen.s_set_add),
+        _on(ir.WithStmt, _Codegen.s_with),
+    ]
+)
 assert set(_HANDLERS) == set(ir.STATEMENTS)
 
 

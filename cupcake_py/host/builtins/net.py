@@ -107,7 +107,11 @@ def _entries(fname: str, pos: int, v: Any) -> list[tuple[Any, str]]:
 
 
 def _contains(outer: Net, inner: Net) -> bool:
-    return outer.version == inner.version and inner.subnet_of(outer)  # type: ignore[arg-type]
+    if isinstance(outer, ipaddress.IPv4Network) and isinstance(inner, ipaddress.IPv4Network):
+        return inner.subnet_of(outer)
+    if isinstance(outer, ipaddress.IPv6Network) and isinstance(inner, ipaddress.IPv6Network):
+        return inner.subnet_of(outer)
+    return False  # different IP versions
 
 
 @builtin("net.cidr_contains_matches")
@@ -167,4 +171,4 @@ def lookup_ip_addr(ctx: BuiltinContext, name: Any) -> frozenset[str]:
         raise BuiltinError(f"net.lookup_ip_addr: lookup {host}: {exc}") from None
     finally:
         socket.setdefaulttimeout(old)
-    return frozenset(str(ipaddress.ip_address(info[4][0].split("%")[0])) for info in infos)
+    return frozenset(str(ipaddress.ip_address(str(info[4][0]).split("%")[0])) for info in infos)

@@ -76,6 +76,7 @@ class Flattener:
             if isinstance(op.value, A.Ref) and not isinstance(op.value.terms[0].value, A.Var):
                 op = A.Term(A.Ref([self.term(op.value.terms[0], pre)] + op.value.terms[1:]), op.location)
             return [A.Expr([op, *args], location=loc)]
+        assert not isinstance(t, NotBody), "flattening runs once: its input has no NotBody yet"
         return [A.Expr(self.term(t, pre), location=loc)]
 
     def _some_in(self, call: A.Call, loc: A.Location, pre: list[A.Expr]) -> list[A.Expr]:
@@ -124,7 +125,7 @@ class Flattener:
                 if isinstance(p, A.Expr):
                     pt = p.terms
                     if isinstance(pt, list):
-                        pt = A.Term(A.Call(pt[0].value, pt[1:]), p.location)  # type: ignore[arg-type]
+                        pt = A.Term(A.Call(A.call_operator(pt), pt[1:]), p.location)
                     assert isinstance(pt, A.Term)
                     parts.append(self._capture(pt, p.with_))
                 else:
