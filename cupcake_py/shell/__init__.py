@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from cupcake_py.shell.memo import AnalysisMemo
     from cupcake_py.shell.model import Budget
 
 VERSION = 1
@@ -34,6 +35,6 @@ def analyze(command: str, cwd: str, *, env: dict[str, str] | None = None,
     return run(command, cwd, env=env, budget=budget)
 
 
-def _memo() -> Any:
+def _memo() -> AnalysisMemo | None:
     module = sys.modules.get("cupcake_py.shell.memo")  # only a server imports it (and enables it)
     return None if module is None else module.active()
