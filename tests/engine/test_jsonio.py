@@ -86,6 +86,7 @@ NOT_JSON: list[object] = [
     {1: "int key"}, {"a": {None: 1}}, [{True: 1}], {(1, 2): 3}, {1, 2}, b"bytes",
     float("nan"), [float("inf")], "\ud800", {"\udc00": 1}, object(),
     D("NaN"), [D("Infinity")], {"a": [D("-Infinity")]}, [D("1.5"), {1}], [D("1.5"), "\ud800"],
+    {"a": [1, "x", {"b": ({2.5: 1},)}]}, ({"ok": 1, 7: 2},), {"a": {"b": {"c": {"d": [[{False: 0}]]}}}},
 ]
 
 
