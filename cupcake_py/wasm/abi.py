@@ -41,6 +41,7 @@ RUNTIME_CALLS: dict[str, tuple[tuple[int, ...], bool]] = {
     "opa_array_append": ((I32, I32), False),
     "opa_set_add": ((I32, I32), False),
     "opa_object_insert": ((I32, I32, I32), False),
+    "opa_regex_vm_match": ((I32, I32), True),  # (program, subject); see wasm/regex_call.py
 }
 
 # Runtime functions exported by the final module under the same name (OPA ABI 1.3).

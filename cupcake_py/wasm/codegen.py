@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from cupcake_py import ir
-from cupcake_py.wasm import abi
+from cupcake_py.wasm import abi, regex_call
 from cupcake_py.wasm.asm import Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
@@ -501,15 +501,11 @@ class _Codegen:
             b = self.builtins[s.func]
             has_result = b.has_result
             if s.func in self.host:
-                if len(s.args) > abi.MAX_BUILTIN_ARGS:
-                    raise self.fail(f"too many built-in call arguments: {s.func} with {len(s.args)}")
-                a.i32(self.host[s.func])
-                a.i32(0)
-                for o in s.args:
-                    self.operand(fn, o)
-                a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
-                if not has_result:
-                    a.op(0x1A)
+                prog = regex_call.native_program(s.func, s.args, self.policy.static.strings)
+                if prog is not None:
+                    regex_call.emit_match(self, fn, s, prog)
+                else:
+                    self.host_call(fn, s, has_result)
             else:
                 sym = abi.native_symbol(s.func)
                 t = self.rt.exports[sym]
@@ -525,6 +521,19 @@ class _Codegen:
             a.tee(fn.local(s.result))
             a.op(0x45)
             self.undefined_if(fn)
+
+    def host_call(self, fn: _Fn, s: ir.CallStmt, has_result: bool) -> None:
+        """Call the host builtin ``s.func``; leaves its result on the stack if ``has_result``."""
+        a = fn.asm
+        if len(s.args) > abi.MAX_BUILTIN_ARGS:
+            raise self.fail(f"too many built-in call arguments: {s.func} with {len(s.args)}")
+        a.i32(self.host[s.func])
+        a.i32(0)
+        for o in s.args:
+            self.operand(fn, o)
+        a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
+        if not has_result:
+            a.op(0x1A)
 
     def s_call_dynamic(self, fn: _Fn, s: ir.CallDynamicStmt) -> None:
         a = fn.asm
