@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from cupcake_py import ir
-from cupcake_py.wasm import abi, regex_call
+from cupcake_py.wasm import abi, const_member, regex_call
 from cupcake_py.wasm.asm import Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
@@ -119,6 +119,7 @@ class _Codegen:
         self.table: list[int] = []
         self.table_slot: dict[int, int] = {}
         self._loc: ir.Stmt | None = None
+        self.fused_members = const_member.fusible(policy)
 
     # ---------------------------------------------------------------- helpers
 
@@ -169,12 +170,18 @@ class _Codegen:
 
     def block_body(self, fn: _Fn, block: ir.Block, label: int, kind: str) -> None:
         fn.levels.append(_Level(label, kind))
-        for s in block.stmts:
+        stmts, i = block.stmts, 0
+        while i < len(stmts):
+            s = stmts[i]
             self._loc = s
+            if id(s) in self.fused_members:
+                i += const_member.emit(self, fn, stmts, i)
+                continue
             handler = _HANDLERS.get(type(s))
             if handler is None:
                 raise self.fail(f"unsupported statement {type(s).__name__}")
             handler(self, fn, s)
+            i += 1
         fn.levels.pop()
 
     def runtime_error(self, fn: _Fn, s: ir.Stmt, msg: str) -> None:
