@@ -146,6 +146,9 @@ def _not_json(value: Any) -> Any:
 _compact = _make_encoder({}, _not_json, encode_str, None, ":", ",", False, False, False)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _check_keys(value: Any) -> None:
     """TypeError for a dict key that is not a str anywhere in `value` (the C encoder would
     turn int, float, bool and None keys into strings)."""
@@ -162,7 +165,7 @@ def _check_keys(value: Any) -> None:
                     raise TypeError(f"dict key {k!r} is not a str")
                 if isinstance(x, dict | list | tuple):
                     stack.append(x)
-        else:
+        elif not _SCALARS.issuperset(map(type, v)):  # (a list of scalars is skipped at C speed)
             stack.extend(x for x in v if isinstance(x, dict | list | tuple))
 
 

@@ -128,7 +128,8 @@ class Evaluation:
         wanted: list[str] = []
         for pkg in routed:
             info = b.policies[pkg]
-            wanted += [s for s in info["signals"] if s not in wanted]
+            if info["signals"]:
+                wanted += [s for s in info["signals"] if s not in wanted]
             name = info.get("builtin")
             if name:
                 prefix = f"__builtin_{name}_"
