@@ -25,8 +25,6 @@ only this entrypoint; a configuration with its own system/evaluate.rego keeps th
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from cupcake_py import jsonio
 from cupcake_py.engine.routing import POLICY_ROOTS, VERB_RULES
 
@@ -72,9 +70,16 @@ def package_order(packages: Iterable[str]) -> list[str]:
     return sorted(packages)
 
 
-@lru_cache(maxsize=16)
+_POSITIONS: dict[tuple[str, ...], dict[str, int]] = {}  # per bundle package list (a warm server keeps few)
+
+
 def _positions(packages: tuple[str, ...]) -> dict[str, int]:
-    return {name: k for k, name in enumerate(package_order(packages))}
+    got = _POSITIONS.get(packages)
+    if got is None:
+        if len(_POSITIONS) >= 16:
+            _POSITIONS.clear()
+        got = _POSITIONS[packages] = {name: k for k, name in enumerate(package_order(packages))}
+    return got
 
 
 def routed_input(packages: Iterable[str], routed: Iterable[str]) -> list[bool]:
