@@ -29,10 +29,14 @@ import stat
 
 from cupcake_py.userdirs import global_config_dir, warn
 
-try:
-    from _operator import _compare_digest  # what hmac.compare_digest is, without importing hmac
-except ImportError:  # not a CPython private module everywhere: the public one is the same function
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the same function; typeshed types the public name
     from hmac import compare_digest as _compare_digest
+else:
+    try:
+        from _operator import _compare_digest  # what hmac.compare_digest is, without importing hmac
+    except ImportError:  # not a CPython private module everywhere: the public one is the same function
+        from hmac import compare_digest as _compare_digest
 
 try:
     from _blake2 import blake2b

@@ -3,7 +3,7 @@
 In: Python modules that declare builtins with `@builtin(name, args=[...], result=...)`
 (types in OPA's type language: `any`, `null`, `boolean`, `number`, `string`, `array[T]`,
 `array<T1, T2>`, `set[T]`, `object[K: V]`, `object<key: T, ...>`, `any<T1, T2>`). Modules are
-named by `--builtins MODULE` (an importable module name, or a path to a `.py` file; repeatable
+named by `--custom-builtins MODULE` (an importable module name, or a path to a `.py` file; repeatable
 or comma-separated), by the rulebook key `custom_builtins:`, or installed as entry points of the
 group `cupcake_py.builtins` (value `package.module` or `package.module:attribute`; scanned by the
 authoring commands only: `cupcake eval` runs just the modules its configuration names).
@@ -295,7 +295,7 @@ def entry_point_specs() -> list[str]:
 
 
 def split_specs(values: Iterable[str]) -> list[str]:
-    """`--builtins a,b --builtins c` -> [a, b, c] (order kept, no duplicates)."""
+    """`--custom-builtins a,b --custom-builtins c` -> [a, b, c] (order kept, no duplicates)."""
     out: list[str] = []
     for v in values:
         for s in v.split(","):
@@ -323,7 +323,7 @@ def load(specs: Iterable[str], *, entry_points: bool = True) -> CustomBuiltins:
 
 @contextmanager
 def declared_for(specs: Iterable[str]) -> Iterator[CustomBuiltins | None]:
-    """Load `specs` (plus entry points) and declare them for the block (the commands' --builtins)."""
+    """Load `specs` (plus entry points) and declare them for the block (the commands' --custom-builtins)."""
     found = load(specs)
     if not found:
         yield None

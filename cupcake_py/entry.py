@@ -47,7 +47,7 @@ def main() -> None:
         from cupcake_py.serve import main as serve_main
 
         raise SystemExit(serve_main(argv[1:]))
-    from cupcake_py.cli import run
+    from cupcake_py.cli.app import run
 
     run()
 

@@ -32,7 +32,7 @@ class Location:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._key() == other._key()  # type: ignore[attr-defined]
+            return self._key() == other._key()
         return NotImplemented
 
     def __hash__(self) -> int:

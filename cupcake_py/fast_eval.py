@@ -25,12 +25,15 @@ from cupcake_py.errors import CupcakeError
 from cupcake_py.harness import UnknownHarness, get
 from cupcake_py.lazylog import LazyLogger
 
-try:
-    import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
-except ImportError:  # not a CPython private module everywhere: the public one has the same functions
-    import signal
-
 TYPE_CHECKING = False
+if TYPE_CHECKING:  # `_signal` has no stubs; `signal` re-exports its functions
+    import signal
+else:
+    try:
+        import _signal as signal  # the C module behind `signal` (same calls, plain ints; `signal` also imports enum)
+    except ImportError:  # not a CPython private module everywhere: the public one has the same functions
+        import signal
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType
@@ -60,7 +63,7 @@ def _setup_logging(level: str) -> None:
 
 def _show_help() -> int:
     """The help text as written (one option list, from engine/options.py's table)."""
-    from cupcake_py.eval_commands import EVAL_HELP
+    from cupcake_py.cli.help_texts import EVAL_HELP
 
     sys.stdout.write(f"Usage: cupcake eval [OPTIONS] < EVENT.json\n\n{EVAL_HELP}")
     return 0
@@ -228,7 +231,7 @@ def _audit(evaluation: Evaluation, trace: Trace, kind: str, rule_ids: list[str],
         if event is None:
             return None  # the event itself was invalid: nothing to attribute a record to
         assert evaluation.governance is not None
-        row = evaluation_row(event, evaluation.opts.harness, evaluation.project_root or "", kind, rule_ids, reason,
+        row = evaluation_row(event, evaluation.harness.name, evaluation.project_root or "", kind, rule_ids, reason,
                              trace.error, trace.timing_dict(), ",".join(evaluation.bundle_keys), evaluation.now)
         write_evaluation(evaluation.governance, row, evaluation.now)
     except Exception as e:  # noqa: BLE001 - reported by the caller (warning, or fail closed when required)

@@ -24,7 +24,7 @@ import sys
 
 try:  # CPython's C accelerator of the json package (optional in a CPython build, absent elsewhere)
     from _json import encode_basestring as encode_str  # json.dumps(s, ensure_ascii=False)
-    from _json import encode_basestring_ascii as encode_str_ascii  # noqa: F401  # json.dumps(s), re-exported
+    from _json import encode_basestring_ascii as encode_str_ascii  # json.dumps(s)
     from _json import make_encoder as _make_encoder
     from _json import make_scanner as _make_scanner
 except ImportError as e:  # the json package's pure-Python encoder has another interface: no fallback
@@ -32,6 +32,8 @@ except ImportError as e:  # the json package's pure-Python encoder has another i
         "cupcake-py needs CPython's `_json` accelerator module, which this Python "
         f"({sys.implementation.name} {sys.version.split()[0]}) lacks; use a CPython build that has it"
     ) from e
+
+__all__ = ["JSONError", "dumps", "dumps_pretty", "encode_str", "encode_str_ascii", "loads"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +70,9 @@ class _Context:
     parse_constant = staticmethod(_reject_constant)
 
 
-_scan = _make_scanner(_Context())
+# typeshed types the context as a scanner; CPython reads the attributes above from any object (json.decoder
+# passes its JSONDecoder)
+_scan = _make_scanner(_Context())  # type: ignore[arg-type]
 
 
 def _where(text: str, pos: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 class Record:
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def _fill(self, *values: object) -> None:
         """Set the fields in `__slots__` order."""
@@ -21,7 +21,7 @@ class Record:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._values() == other._values()  # type: ignore[attr-defined]
+            return self._values() == other._values()
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # mutable: unhashable

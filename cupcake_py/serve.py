@@ -175,7 +175,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"cupcake serve: {e}\n")
         return 2
     if opts.help:
-        from cupcake_py.eval_commands import SERVE_HELP
+        from cupcake_py.cli.help_texts import SERVE_HELP
 
         sys.stdout.write(SERVE_HELP)
         return 0

@@ -167,8 +167,8 @@ def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
 
     import orjson
 
-    inexact = _NOT_FOR_ORJSON_STR if isinstance(data, str) else _NOT_FOR_ORJSON
-    if not re.search(inexact, data):
+    inexact = re.search(_NOT_FOR_ORJSON_STR, data) if isinstance(data, str) else re.search(_NOT_FOR_ORJSON, data)
+    if not inexact:
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:

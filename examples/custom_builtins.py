@@ -1,7 +1,7 @@
 """Example custom Rego builtins for cupcake-py (docs/custom-builtins.md).
 
-Use:  cupcake test --builtins examples/custom_builtins.py examples/custom_builtins_policy/
-      cupcake check --builtins examples/custom_builtins.py examples/custom_builtins_policy/
+Use:  cupcake test --custom-builtins examples/custom_builtins.py examples/custom_builtins_policy/
+      cupcake check --custom-builtins examples/custom_builtins.py examples/custom_builtins_policy/
       rulebook.yml:  custom_builtins: [my_package.rego_builtins]
 
 Each function takes the Rego arguments as Python values (null None, booleans, int/Decimal

@@ -235,7 +235,7 @@ def typical(ctx: Context, eval_cmd: list[str], n: int = 10, *, signals: str | No
             git: bool = False) -> Setup:
     """The project of measures 1 and 2 (shared by the measures of one run): the shipped builtins
     (project + global) and n generated policies, bundle cache warm. A builtin whose bundle the
-    engine refuses to build (e.g. a built-in signal it needs is not provided yet) is left out and
+    engine refuses to build (e.g. a native signal it needs is not provided yet) is left out and
     reported; any other failure is Unavailable."""
     key = (n, signals, git)
     if key not in ctx.setups:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 
-Node = A.Module | A.Rule | A.Expr | A.Term | list
+Node = A.Module | A.Rule | A.Expr | A.Term | list[Any]  # a list: of nodes
 
 EQUALITY_OPS = frozenset({"equal", "eq"})
 MEMBER_OP = "internal.member_2"
@@ -121,8 +122,10 @@ def string_set(term: A.Term) -> set[str] | None:
     v = term.value
     if isinstance(v, A.String):
         return {v.value}
-    if isinstance(v, A.Array | A.Set) and v.items and all(isinstance(i.value, A.String) for i in v.items):
-        return {i.value.value for i in v.items}  # type: ignore[union-attr]
+    if isinstance(v, A.Array | A.Set) and v.items:
+        strings = [i.value.value for i in v.items if isinstance(i.value, A.String)]
+        if len(strings) == len(v.items):
+            return set(strings)
     return None
 
 

@@ -71,7 +71,7 @@ def affected(files: list[Path], changed: set[Path]) -> set[Path]:
     packages = {r: _package(r) for r in resolved}
     imports = {r: _imports(r) for r in resolved}
     while True:
-        pkgs = {packages[r] for r in hit if packages[r]}
+        pkgs = {p for r in hit if (p := packages[r])}
         more = {r for r in resolved if r not in hit
                 and any(i == p or i.startswith(p + ".") or p.startswith(i + ".") for i in imports[r] for p in pkgs)}
         if not more:

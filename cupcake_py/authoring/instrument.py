@@ -75,8 +75,7 @@ class DiagPlan:
 def _locals(body: list[A.Expr], names_in_scope: set[str]) -> list[str]:
     out: list[str] = []
     for e in body:
-        for t in _declared(e):
-            name = t.value.name  # type: ignore[union-attr]
+        for name, _ in _declared(e):
             if not name.startswith(("_", "$")) and name not in out and name not in names_in_scope:
                 out.append(name)
     return out

@@ -45,11 +45,11 @@ def inspect_config(cfg: ConfigDir | None) -> list[PolicyRow]:
     from cupcake_py.engine.rulebook import load_rulebook
 
     enabled: set[str] = set()
-    shipped_builtins = {p.stem: p for p in rego_files(shipped_policies_dir() / "builtins")}
+    shipped_builtin_policies = {p.stem: p for p in rego_files(shipped_policies_dir() / "builtins")}
     rows: list[PolicyRow] = []
     if cfg is not None:
         enabled = set(load_rulebook(cfg.rulebook).builtins.enabled())
-        shipped_builtins.update({p.stem: p for p in rego_files(cfg.policies_dir / "builtins")
+        shipped_builtin_policies.update({p.stem: p for p in rego_files(cfg.policies_dir / "builtins")
                                  if p.parent.name == "builtins"})
         own_system = rego_files(cfg.system_dir)
         system = own_system if (cfg.system_dir / "evaluate.rego").is_file() else \
@@ -57,7 +57,7 @@ def inspect_config(cfg: ConfigDir | None) -> list[PolicyRow]:
         rows += [_row(p, "custom", True) for p in rego_files(cfg.policies_dir) if p.parent.name != "builtins"]
     else:
         system = rego_files(shipped_policies_dir() / "system")
-    rows += [_row(p, "builtin", stem in enabled) for stem, p in sorted(shipped_builtins.items())
+    rows += [_row(p, "builtin", stem in enabled) for stem, p in sorted(shipped_builtin_policies.items())
              if not stem.endswith("_test")]
     rows += [_row(p, "system", True) for p in system]
     return rows

@@ -7,14 +7,14 @@ from collections.abc import Iterator
 
 from cupcake_py.authoring import astq
 from cupcake_py.authoring import harness_facts as H
-from cupcake_py.authoring.findings import Finding, finding, hint
+from cupcake_py.authoring.findings import Finding, Severity, finding, hint
 from cupcake_py.authoring.lint_context import POLICY_ROOTS, ROUTING_KEYS, Check, ModuleInfo, Project, _under
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 
 
-def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: str | None = None) -> Finding:
-    return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)  # type: ignore[arg-type]
+def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: Severity | None = None) -> Finding:
+    return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)
 
 
 def metadata_placement(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
@@ -152,7 +152,7 @@ def decisions(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
 def verb_events(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if not mi.is_policy:
         return
-    first = {}
+    first: dict[str, A.Rule] = {}
     for r in mi.module.rules:
         first.setdefault(r.head.name, r)
     for verb in mi.verb_names:
@@ -185,7 +185,7 @@ def grouping(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     last: dict[str, int] = {}
     reported: set[str] = set()
     verbs = [(i, r) for i, r in enumerate(mi.module.rules) if r.head.name in H.VERBS]
-    for pos, (_, r) in enumerate(verbs):
+    for pos, (_i, r) in enumerate(verbs):
         name = r.head.name
         if name in last and last[name] != pos - 1 and name not in reported:
             reported.add(name)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from cupcake_py.authoring import astq
 from cupcake_py.authoring import harness_facts as H
-from cupcake_py.authoring.findings import Finding, did_you_mean, finding, hint
+from cupcake_py.authoring.findings import Finding, Severity, did_you_mean, finding, hint
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
@@ -16,8 +16,8 @@ from cupcake_py.rego import ast as A
 GUARD_FIELDS = frozenset({"tool_name", "tool", "hook_event_name"})
 
 
-def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: str | None = None) -> Finding:
-    return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)  # type: ignore[arg-type]
+def _f(rule: str, loc: Location, mi: ModuleInfo, message: str, severity: Severity | None = None) -> Finding:
+    return finding(rule, loc.file or mi.file, loc.row, loc.col, message, severity)
 
 
 def _tool_guard(rule: A.Rule, F: H.Facts) -> list[astq.Guard]:  # noqa: N803 - the harness facts
@@ -53,7 +53,7 @@ def _event_problem(name: str, F: H.Facts) -> tuple[str, str] | None:  # noqa: N8
             f"{', '.join(sorted(F.events))}")
 
 
-def _tool_problem(name: str, raw_id: bool, F: H.Facts) -> tuple[str, str, str | None] | None:  # noqa: N803
+def _tool_problem(name: str, raw_id: bool, F: H.Facts) -> tuple[str, str, Severity | None] | None:  # noqa: N803
     """(rule, message, severity) for a tool name used in routing/guards (`raw_id`: compared
     with `input.tool`, which carries the agent's own tool ids)."""
     ids = set(F.tool_names.values())
@@ -174,7 +174,7 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
             if s not in proj.signals and not native_signals.provides(s):
                 yield _f("signal-undeclared", mi.routing_location(s), mi,
                          f"required signal `{s}` is not declared in rulebook.yml (signals:), not a file in "
-                         f".cupcake/signals/ and not a built-in signal{hint(s, proj.signals)}")
+                         f".cupcake/signals/ and not a native signal{hint(s, proj.signals)}")
     if not mi.routing_blocks:
         return
     seen: set[str] = set()

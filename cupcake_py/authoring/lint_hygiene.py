@@ -58,19 +58,23 @@ def unused_imports(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
             yield _f("unused-import", imp.location, mi, f"import `{name}` is never used")
 
 
-def _declared(e: A.Expr) -> list[A.Term]:
-    """Var terms a body expression declares: `x := …` (incl. patterns) and `some`."""
-    out: list[A.Term] = []
+def _vars(term: A.Term) -> list[tuple[str, A.Term]]:
+    return [(x.value.name, x) for x in astq.terms(term) if isinstance(x.value, A.Var)]
+
+
+def _declared(e: A.Expr) -> list[tuple[str, A.Term]]:
+    """(name, Var term) a body expression declares: `x := …` (incl. patterns) and `some`."""
+    out: list[tuple[str, A.Term]] = []
     t = e.terms
     if e.operator == "assign" and len(e.operands) == 2:
-        out += [x for x in astq.terms(e.operands[0]) if isinstance(x.value, A.Var)]
+        out += _vars(e.operands[0])
     elif isinstance(t, A.SomeDecl):
         for s in t.symbols:
             if isinstance(s.value, A.Var):
-                out.append(s)
+                out.append((s.value.name, s))
             elif isinstance(s.value, A.Call):
                 for a in s.value.args[:-1]:
-                    out += [x for x in astq.terms(a) if isinstance(x.value, A.Var)]
+                    out += _vars(a)
     return out
 
 
@@ -86,8 +90,8 @@ def unused_variables(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                     count[x.value.name] += 1
             declared: dict[str, list[A.Term]] = {}
             for e in astq.exprs(r.body):
-                for d in _declared(e):
-                    declared.setdefault(d.value.name, []).append(d)  # type: ignore[union-attr]
+                for name, d in _declared(e):
+                    declared.setdefault(name, []).append(d)
             for name, decls in declared.items():
                 if name.startswith(("_", "$")) or count[name] > len(decls):
                     continue
@@ -111,8 +115,9 @@ def _resolve(mi: ModuleInfo, term: A.Term) -> str | None:
         base: list[str] = []
     else:
         imported = {import_name(i): i for i in mi.module.imports}
-        if head in imported and isinstance(imported[head].path.value, A.Ref):
-            dotted = imported[head].path.value.dotted()
+        path = imported[head].path.value if head in imported else None
+        if isinstance(path, A.Ref):
+            dotted = path.dotted()
             if dotted is None or not dotted.startswith("data."):
                 return None
             base = dotted.split(".")[1:]

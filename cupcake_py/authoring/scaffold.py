@@ -105,7 +105,7 @@ class Written:
     action: Action
 
 
-def shipped_builtins() -> set[str]:
+def shipped_builtin_policies() -> set[str]:
     return {p.stem for p in rego_files(shipped_policies_dir() / "builtins") if not p.stem.endswith("_test")}
 
 
@@ -114,7 +114,7 @@ def _indent(text: str, prefix: str) -> str:
 
 
 def rulebook_text(scope: Literal["project", "global"]) -> str:
-    available = shipped_builtins()
+    available = shipped_builtin_policies()
     names = [n for n in BUILTINS if (n in GLOBAL_ONLY) == (scope == "global")]
     defaults = GLOBAL_DEFAULTS if scope == "global" else PROJECT_DEFAULTS
     blocks: list[str] = []

@@ -6,15 +6,11 @@ are listed as properties too, since the engine accepts them. Editors use it thro
 `# yaml-language-server: $schema=rulebook.schema.json` line of `cupcake init`'s rulebook
 (which writes the schema next to it). The engine itself validates with pydantic, which also
 runs checks a schema cannot express exactly; the schema never accepts what pydantic rejects
-for the cases tests/authoring/test_schema.py lists."""
+for the cases tests/authoring/test_schema.py lists. `cupcake schema` (cli/schema.py) prints it."""
 
 from __future__ import annotations
 
-import sys
-from enum import StrEnum
 from typing import Any
-
-import typer
 
 SCHEMA_FILE = "rulebook.schema.json"
 SCHEMA_LINE = f"# yaml-language-server: $schema={SCHEMA_FILE}"
@@ -51,30 +47,3 @@ def schema_text() -> str:
     import json
 
     return json.dumps(rulebook_schema(), indent=2, sort_keys=True) + "\n"
-
-
-class SchemaName(StrEnum):
-    rulebook = "rulebook"
-
-
-def schema_cmd(
-    name: SchemaName = typer.Argument(..., help="Which document: rulebook (rulebook.yml)."),
-    markdown: bool = typer.Option(False, "--markdown", help="Print the reference page (docs/rulebook.md) "
-                                  "instead of the JSON Schema."),
-) -> None:
-    """Print the JSON Schema of a configuration file (generated from the models the engine
-    validates with). Save it as .cupcake/rulebook.schema.json (as `cupcake init` does) and
-    editors with the YAML language server complete and check rulebook.yml.
-
-    Example:  cupcake schema rulebook > .cupcake/rulebook.schema.json
-    """
-    if markdown:
-        from cupcake_py.authoring.docgen.rulebook_doc import render
-
-        sys.stdout.write(render())
-    else:
-        sys.stdout.write(schema_text())
-
-
-def register(app: typer.Typer) -> None:
-    app.command("schema")(schema_cmd)

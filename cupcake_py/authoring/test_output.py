@@ -91,7 +91,7 @@ def text(run: TestRun, verbose: bool = False) -> str:
         out.append(RULE)
     total = len(run.results)
     for status in ("pass", "fail", "skip", "error"):
-        n = run.count(status)  # type: ignore[arg-type]
+        n = run.count(status)
         if n:
             out.append(f"{OUTCOME[status]}: {n}/{total}")
     return "\n".join(out) + "\n" if out else ""

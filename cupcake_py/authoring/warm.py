@@ -3,7 +3,7 @@ compiles nothing.
 
 In: a configuration directory (and optionally the bundle just built for it). Out: the bundle
 in the bundle cache under the key `cupcake eval` computes (engine/bundle.py cache_key, no
---builtins) and its WASM module's native code in the host's module cache (default options,
+--custom-builtins) and its WASM module's native code in the host's module cache (default options,
 as eval uses them). Fails with CupcakeError (BundleError, HostError) when the configuration
 does not compile; callers report it and carry on (warming is an optimisation, never a
 decision: eval rebuilds whatever is missing)."""

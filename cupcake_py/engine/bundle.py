@@ -32,7 +32,6 @@ from cupcake_py.engine.project import (
     PACKAGE_DIR,
     ConfigDir,
     ProjectError,
-    global_config_dir,
     path_order,
     rego_paths,
     shipped_policies_path,
@@ -42,17 +41,20 @@ from cupcake_py.engine.project import (
 from cupcake_py.errors import CupcakeError
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.record import Record
-from cupcake_py.userdirs import atomic_write, home_dir, private_dir, user_cache_dir, warn
-
-try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
-    from _sha2 import sha256  # type: ignore[import-not-found]  # CPython 3.12+
-except ImportError:
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # CPython 3.11
-    except ImportError:
-        from hashlib import sha256  # type: ignore[assignment]
+from cupcake_py.userdirs import atomic_write, global_config_dir, home_dir, private_dir, user_cache_dir, warn
 
 TYPE_CHECKING = False
+if TYPE_CHECKING:  # the same constructor, as typeshed describes it (the private modules have no stubs)
+    from hashlib import sha256 as sha256
+else:
+    try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
+        from _sha2 import sha256  # CPython 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # CPython 3.11
+        except ImportError:
+            from hashlib import sha256
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -125,21 +127,21 @@ def _system_files(cfg: ConfigDir) -> list[str]:
     return rego_paths(os.path.join(shipped_policies_path(), "system")) + own
 
 
-def _in_builtins_dir(p: str) -> bool:
+def _in_builtin_policies_dir(p: str) -> bool:
     return os.path.basename(os.path.dirname(p)) == "builtins"
 
 
-def _candidate_builtins(cfg: ConfigDir) -> dict[str, str]:
+def _candidate_builtin_policies(cfg: ConfigDir) -> dict[str, str]:
     """Builtin policy per name: the project's policies/<harness>/builtins/<name>.rego, else
     the shipped policies/builtins/<name>.rego."""
     found = {stem(os.path.basename(p)): p for p in rego_paths(os.path.join(shipped_policies_path(), "builtins"))}
     found.update({stem(os.path.basename(p)): p for p in rego_paths(os.path.join(cfg.policies_path, "builtins"))
-                  if _in_builtins_dir(p)})
+                  if _in_builtin_policies_dir(p)})
     return found
 
 
 def _user_files(cfg: ConfigDir) -> list[str]:
-    return [p for p in rego_paths(cfg.policies_path) if not _in_builtins_dir(p)]
+    return [p for p in rego_paths(cfg.policies_path) if not _in_builtin_policies_dir(p)]
 
 
 def compiler_fingerprint() -> str:
@@ -177,7 +179,7 @@ def _tagged(p: str, cfg: ConfigDir) -> str:
 
 def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     """sha256 over everything a bundle is built from (files read, not parsed); `builtins`: the
-    custom builtin modules of `--builtins` (those of the rulebook are in its text)."""
+    custom builtin modules of `--custom-builtins` (those of the rulebook are in its text)."""
     h = sha256()
     h.update(f"harness={cfg.harness}\nscope={cfg.scope}\n".encode())
     if builtins:
@@ -185,7 +187,7 @@ def cache_key(cfg: ConfigDir, builtins: list[str] | None = None) -> str:
     # builtin_config expands `~` and names the global config dir at build time.
     h.update(f"home={home_dir()}\nglobal={global_config_dir()}/\n".encode())
     h.update(compiler_fingerprint().encode())
-    files = _system_files(cfg) + sorted(_candidate_builtins(cfg).values(), key=path_order) + _user_files(cfg)
+    files = _system_files(cfg) + sorted(_candidate_builtin_policies(cfg).values(), key=path_order) + _user_files(cfg)
     for p in files:
         h.update(f"\nfile {_tagged(p, cfg)}\n".encode())
         h.update(sha256(_read(p)).digest())
@@ -282,8 +284,8 @@ def write_cached(bundle: Bundle, mac_key: bytes) -> None:
 def _parse(files: list[str]) -> list[tuple[Any, str]]:
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
-    out = []
-    errors = []
+    out: list[tuple[Any, str]] = []
+    errors: list[str] = []
     for p in files:
         try:
             out.append((parse_module(read_source(p), p), p))
@@ -311,7 +313,7 @@ def rulebook_builtins(cupcake_path: str) -> list[str]:
 
 def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any:
     """The custom builtins of the rulebook (`.py` paths relative to the config dir) and of
-    `--builtins`; None when there are none. Installed entry points are NOT scanned here: an
+    `--custom-builtins`; None when there are none. Installed entry points are NOT scanned here: an
     evaluation runs only the code its configuration names (a package the agent installs must
     not be able to add code to the policy engine)."""
     from cupcake_py.custom_builtins import CustomBuiltinError, load
@@ -338,7 +340,7 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
 
 def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     from cupcake_py.engine import native_signals
-    from cupcake_py.engine.builtin_config import generated_signals, policy_config, scope_errors
+    from cupcake_py.engine.builtin_policy_config import generated_signals, policy_config, scope_errors
     from cupcake_py.engine.routing import merge_routes, route_of_module, routing_table
     from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.governance.settings import bundle_settings
@@ -350,7 +352,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
-    candidates = _candidate_builtins(cfg)
+    candidates = _candidate_builtin_policies(cfg)
     missing = sorted(n for n in enabled if n not in candidates)
     if missing:
         raise BundleError(f"{cfg.rulebook_path}: builtin(s) {', '.join(missing)} enabled but no policy file "
@@ -376,7 +378,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         unknown = [s for s in r.signals if s not in signals and not native_signals.provides(s)]
         if unknown:
             raise BundleError(f"{r.file}: policy {pkg} requires signal(s) {', '.join(unknown)} that are neither "
-                              f"in {cfg.rulebook_path} (signals:), nor files in {cfg.signals_path}, nor built-in signals")
+                              f"in {cfg.rulebook_path} (signals:), nor files in {cfg.signals_path}, nor native signals")
 
     wasm = b""
     host_builtins: list[str] = []
@@ -435,7 +437,7 @@ def compile_modules(modules: list[Any], entrypoints: list[str] | None = None) ->
 
 
 def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None) -> tuple[Bundle, bool]:
-    """(bundle, cache_hit) for a configuration directory (`builtins`: --builtins modules).
+    """(bundle, cache_hit) for a configuration directory (`builtins`: --custom-builtins modules).
     Anything of the configuration that cannot be read is a BundleError naming the path (never
     skipped, never a bare OSError)."""
     try:

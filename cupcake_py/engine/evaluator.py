@@ -68,7 +68,7 @@ class BundleSource:
     module_cache = "in memory"  # native-code cache state of the last module loaded (--trace bundle)
 
     def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
-        """(bundle, cache hit); `builtins`: the --builtins modules."""
+        """(bundle, cache hit); `builtins`: the --custom-builtins modules."""
         return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
 
     def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
@@ -355,9 +355,10 @@ def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
 
 
 def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> bool:
-    """Whether a generated builtin signal is worth running for this event: post_edit_check
-    signals (`extension`) only for edited files with that extension, git_pre_check signals
-    (`command_pattern`) only for Bash commands the pattern finds (git commit/push/merge)."""
+    """Whether a builtin-policy signal (a generated `__builtin_<policy>_…` shell signal) is worth
+    running for this event: post_edit_check signals (`extension`) only for edited files with
+    that extension, git_pre_check signals (`command_pattern`) only for Bash commands the pattern
+    finds (git commit/push/merge)."""
     pattern = spec.get("command_pattern")
     shell = enriched.get("shell")
     if pattern is not None and isinstance(shell, dict) and isinstance(shell.get("git"), list):

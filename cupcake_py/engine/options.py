@@ -72,9 +72,10 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--log-level", "log_level", "choice:debug|info|warning|error", "LEVEL",
      "Log verbosity on stderr (debug also prints tracebacks of internal errors)."),
     ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
-    ("--builtins", "builtins", "list", "MODULE",
+    ("--custom-builtins", "builtins", "list", "MODULE",
      "Python module (name or .py path; repeatable, or comma-separated) with custom Rego builtins "
      "(docs/custom-builtins.md). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
+    ("--builtins", "builtins", "list", "MODULE", "Same as --custom-builtins (the older spelling, still accepted)."),
     ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
     ("--help", "help", "flag", "", "Show this help and exit."),
 )

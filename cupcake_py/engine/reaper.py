@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import os
 
-try:
-    from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
-except ImportError:  # not a CPython private module everywhere: the public one has the same constant
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `_signal` has no stubs; `signal` re-exports its names
     from signal import SIGKILL
+else:
+    try:
+        from _signal import SIGKILL  # the C module behind `signal` (which also imports enum)
+    except ImportError:  # not a CPython private module everywhere: the public one has the same constant
+        from signal import SIGKILL
 
 TASKS = "/proc/self/task"
 PR_SET_CHILD_SUBREAPER = 36

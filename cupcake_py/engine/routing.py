@@ -83,7 +83,7 @@ def route_of_module(module: Any, file: str) -> PolicyRoute | None:
     verbs = sorted({r.head.name for r in module.rules} & VERB_RULES)
     blocks = [(a, a.routing()) for a in module.annotations if a.routing()]
     loc = module.package.location
-    where = f"{loc}" if loc is not None and getattr(loc, "file", "") else file
+    where = f"{loc}" if loc.file else file
     if not verbs:
         return None
     if not package.startswith(POLICY_ROOTS):

@@ -57,7 +57,7 @@ class SignalSpec(_Strict):
 
 
 class Builtin(_Strict):
-    """Common to every builtin; what policies see is made by engine/builtin_config.py."""
+    """Common to every builtin; what policies see is made by engine/builtin_policy_config.py."""
 
     enabled: bool = Field(default=True, description="A listed builtin is on unless this is false.")
 
@@ -237,7 +237,7 @@ class LoopGuard(Builtin):
 
 
 class Builtins(_Strict):
-    """The shipped builtin policies (docs/builtins.md); a listed builtin is enabled unless `enabled: false`."""
+    """The shipped builtin policies (docs/builtin-policies.md); a listed builtin is enabled unless `enabled: false`."""
 
     protected_paths: ProtectedPaths | None = None
     # Cupcake's own protection: on unless the rulebook says `enabled: false`.

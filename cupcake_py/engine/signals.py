@@ -130,10 +130,10 @@ def run_signals(specs: dict[str, dict[str, Any]], stdin: bytes, cwd: str | os.Pa
             if run.proc is not None and run.finished is None:
                 _kill(run)
             if run.proc is not None:
-                for stream in (run.proc.stdin, run.proc.stdout, run.proc.stderr):
+                for pipe in (run.proc.stdin, run.proc.stdout, run.proc.stderr):
                     try:
-                        if stream is not None:
-                            stream.close()
+                        if pipe is not None:
+                            pipe.close()
                     except OSError:
                         pass
                 try:

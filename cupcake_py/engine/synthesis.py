@@ -79,7 +79,7 @@ class DecisionSet(Record):
         return [d for d in self.decisions if d.kind == kind]
 
     def summary(self) -> dict[str, int]:
-        counts = {k: len(self.of(k)) for _, k in VERBS}
+        counts: dict[str, int] = {k: len(self.of(k)) for _, k in VERBS}
         counts["add_context"] = len(self.context)
         return counts
 

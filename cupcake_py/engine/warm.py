@@ -15,7 +15,7 @@ bundle of each directory and a reusable policy instance per bundle.
   `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
   any failure, so the server's memory stays flat however many requests it answers.
 - At most `MAX_CONFIGS` directories are kept (least recently used dropped).
-- Custom builtin modules (--builtins, rulebook custom_builtins) are imported once per process:
+- Custom builtin modules (--custom-builtins, rulebook custom_builtins) are imported once per process:
   a change to their Python code needs a new server (a change to the rulebook is seen as usual).
 Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
 """

@@ -74,7 +74,9 @@ def add_secrets_below(policy_input: dict[str, Any]) -> None:
     if "sensitive_data_protection" not in (policy_input.get("builtin_config") or {}):
         return
     shell = policy_input.get("shell")
-    reads = (shell.get("effects") or {}).get("reads") if isinstance(shell, dict) else None
+    if not isinstance(shell, dict):
+        return
+    reads = (shell.get("effects") or {}).get("reads")
     if not isinstance(reads, list):
         return
     commands = [c for c in shell.get("commands") or [] if isinstance(c, dict)]

@@ -19,6 +19,13 @@ import ctypes
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from _ctypes import CFuncPtr
+    from typing import Any
+
+    _CType = type[ctypes._SimpleCData[Any]] | type[ctypes._Pointer[Any]]
+
 SUPPORTED_MAJOR = 50
 
 _vp, _sz, _u8, _u32, _u64, _i64, _bool, _cp = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint8, ctypes.c_uint32,
@@ -109,10 +116,10 @@ _lib = ctypes.CDLL(library_path())
 
 # Every C function this binding declares, by C name (tests compare each signature with the
 # wasmtime package's own declaration of the same function).
-DECLARED: dict[str, ctypes._CFuncPtr] = {}
+DECLARED: dict[str, CFuncPtr] = {}
 
 
-def _c(name: str, restype: object, *argtypes: object) -> ctypes._CFuncPtr:
+def _c(name: str, restype: _CType | None, *argtypes: _CType) -> CFuncPtr:
     fn = _lib[name]
     fn.restype, fn.argtypes = restype, list(argtypes)
     DECLARED[name] = fn
@@ -246,7 +253,7 @@ class ExternType:
                f"maximum={self.maximum}, content={self.content!r}, mutable={self.mutable}, element={self.element!r})"
 
 
-def _valtypes(vec: ctypes._Pointer) -> tuple[str, ...]:
+def _valtypes(vec: ctypes._Pointer[PtrVec]) -> tuple[str, ...]:
     v = vec.contents
     return tuple(VALKIND_NAMES.get(valtype_kind(v.data[i]), "?") for i in range(v.size))
 
@@ -273,7 +280,7 @@ def describe(externtype: int) -> ExternType:
     return ExternType(f"extern kind {kind}")
 
 
-def _name(vec: ctypes._Pointer) -> str:
+def _name(vec: ctypes._Pointer[ByteVec]) -> str:
     return vec.contents.text().decode("utf-8", "replace")
 
 
@@ -285,7 +292,8 @@ def i32_functype(nparams: int, nresults: int) -> int:
         items = (_vp * max(n, 1))(*[valtype_new(0) for _ in range(n)])
         valtype_vec_new(ctypes.byref(vec), n, items)  # takes the value types
         vecs.append(vec)
-    return functype_new(ctypes.byref(vecs[0]), ctypes.byref(vecs[1]))  # takes both vectors
+    functype: int = functype_new(ctypes.byref(vecs[0]), ctypes.byref(vecs[1]))  # takes both vectors
+    return functype
 
 
 # -- objects --------------------------------------------------------------------------
@@ -415,7 +423,8 @@ class Memory:
         return cls(ext)
 
     def size(self, ctx: int) -> int:
-        return memory_size(ctx, self.ref)
+        pages: int = memory_size(ctx, self.ref)
+        return pages
 
     def grow(self, ctx: int, pages: int) -> None:
         previous = _u64()
@@ -454,7 +463,7 @@ class Linker:
         m, n = module.encode(), name.encode()
         check(linker_define(self.ptr, store.ctx, m, len(m), n, len(n), ext.addr))
 
-    def define_unchecked(self, module: str, name: str, nparams: int, nresults: int, callback: object) -> None:
+    def define_unchecked(self, module: str, name: str, nparams: int, nresults: int, callback: CFuncPtr) -> None:
         """Define an i32-only host function; `callback` is a HOST_CALLBACK the caller keeps
         alive as long as any store may call it."""
         m, n = module.encode(), name.encode()

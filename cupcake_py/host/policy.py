@@ -110,15 +110,14 @@ class _Guard:
         inst._store.set_epoch_deadline(inst._options.deadline_ticks)
         inst._ticker.enter()
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _tb: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _tb: object) -> None:
         inst = self._inst
         inst._ticker.exit()
         if exc is None:
-            return False
+            return
         inst._poisoned = True
         if isinstance(exc, capi.WasmError):
             raise _trap_error(exc, inst._options.deadline) from None
-        return False
 
 
 class PolicyModule:
@@ -306,7 +305,7 @@ class PolicyInstance:
         addr = self._fn["opa_malloc"](ctx, len(raw))
         self._mem.write(ctx, addr, raw)
         parse = "opa_json_parse" if as_json or "opa_value_parse" not in self._fn else "opa_value_parse"
-        value = self._fn[parse](ctx, addr, len(raw))
+        value: int = self._fn[parse](ctx, addr, len(raw))
         if value == 0:
             raise InputError(f"the module could not parse the {what}")
         return value

@@ -26,7 +26,7 @@ class RulePlanner(ExprPlanner):
     def func_name(self, g: Group) -> str:
         return f"g{self.gen}.{g.name}"
 
-    def call_group(self, g: Group, args: list[ir.Operand], gen: int | None = None) -> int:  # type: ignore[override]
+    def call_group(self, g: Group, args: list[ir.Operand], gen: int | None = None) -> int:
         """Call the function of group `g` planned in generation `gen` (default: the current)."""
         cur = self.gen
         if gen is not None and gen != cur:

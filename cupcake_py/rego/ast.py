@@ -95,9 +95,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from cupcake_py.errors import Location
+
+if TYPE_CHECKING:  # the compiler's desugaring of `not <expr>` (rego/compile/nodes.py imports this module)
+    from cupcake_py.rego.compile.nodes import NotBody
 
 __all__ = [
     "Location", "Null", "Boolean", "Number", "String", "Var", "Ref", "Array", "Object", "Set",
@@ -260,7 +263,7 @@ class With:
 
 @dataclass(slots=True)
 class Expr:
-    terms: Term | list[Term] | SomeDecl | Every
+    terms: Term | list[Term] | SomeDecl | Every | NotBody  # NotBody only after the compiler's rewrite
     negated: bool = False
     with_: list[With] = field(default_factory=list)
     index: int = 0

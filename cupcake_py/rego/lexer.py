@@ -234,6 +234,7 @@ def tokenize(
             if "#" in trivia:
                 toks.comments.extend((i + c.start(), c.group()[1:]) for c in _COMMENT_RE.finditer(trivia))
         kind = m.lastgroup
+        assert kind is not None  # every token alternative is a named group
         text = src[ts:j]
         if kind == "op":
             kind = text

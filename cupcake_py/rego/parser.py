@@ -786,7 +786,7 @@ def parse_query_text(text: str, filename: str = "<query>") -> A.Body:
             parser.fail("empty query")
         return parser.parse_body(EOF)
 
-    body = _guarded(parser, run, [])
+    body: A.Body = _guarded(parser, run, [])
     if parser.errors:
         raise_errors(parser.errors)
     return body

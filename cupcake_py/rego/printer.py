@@ -122,8 +122,10 @@ class Printer:
             text = self.call_expr(t)
             if opens_block and A.operator_name(t[0]) == "or":
                 text = f"({text})"
-        else:
+        elif isinstance(t, A.Term):
             text = self.term(t)
+        else:  # the compiler's NotBody never reaches source printing (rego/compile/pretty.py prints it)
+            raise TypeError(f"no Rego source form for {type(t).__name__}")
         if e.negated:
             text = "not " + text
         for w in e.with_:

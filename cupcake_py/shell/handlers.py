@@ -591,7 +591,7 @@ INTERP: dict[str, dict[str, Any]] = {
 
 
 def interp(call: Call) -> None:
-    from cupcake_py.shell.semantics import canonical
+    from cupcake_py.shell.table import canonical
 
     spec = dict(INTERP.get(canonical(call.name), {}))
     inline = tuple(spec.get("inline", ()))

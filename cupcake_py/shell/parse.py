@@ -36,7 +36,7 @@ def _bash_language() -> object:
                 loader = machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
                 module = loader.create_module(machinery.ModuleSpec("tree_sitter_bash._binding", loader, origin=path))
                 loader.exec_module(module)
-                return module.language()  # type: ignore[attr-defined]
+                return module.language()
     import tree_sitter_bash
 
     return tree_sitter_bash.language()

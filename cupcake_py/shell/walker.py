@@ -62,6 +62,10 @@ class State(Scope):
         self.arrays: dict[str, list[str]] = {}  # indexed arrays with static elements
         self.path_dirs: list[str] = []  # leading PATH entries this line sets (static part)
 
+    def clear_cd(self) -> None:
+        """Forget the last cd's outcome before a statement (its handler may set a new one)."""
+        self.cd_result = None
+
     def copy(self) -> State:
         other = State(self.cwd, self.env, self.args, self.walker)
         other.values = dict(self.values)
@@ -242,7 +246,7 @@ class Walker:
         for child in node.children:
             if child.type not in SKIP and child.is_named:
                 before = state.cwd
-                state.cd_result = None
+                state.clear_cd()
                 self.statement(child, state, ctx or Ctx())
                 if state.cd_result == "unsure" and state.cwd != before:
                     state.cwd = None  # `cd d; …`: what follows runs whether cd succeeded or not
@@ -295,7 +299,7 @@ class Walker:
             ok, fail = self._cond(parts[0], state, ctx)
             return fail, ok
         before = state.copy()
-        state.cd_result = None
+        state.clear_cd()
         self.statement(node, state, ctx)
         if state.cd_result == "sure":
             return state, None

@@ -13,8 +13,9 @@ the data segment and the CallDynamic table; ``linker`` turns it into a module.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 from cupcake_py import ir
 from cupcake_py.wasm import abi, const_member, regex_call
@@ -445,7 +446,7 @@ class _Codegen:
         self.operand(fn, s.value)
         self.call_rt(fn, "opa_set_add", False)
 
-    def s_object_insert(self, fn: _Fn, s: ir.ObjectInsertStmt) -> None:
+    def s_object_insert(self, fn: _Fn, s: ir.ObjectInsertStmt | ir.ObjectInsertOnceStmt) -> None:
         fn.asm.get(fn.local(s.object))
         self.operand(fn, s.key)
         self.operand(fn, s.value)
@@ -693,7 +694,7 @@ class _Codegen:
         )
 
 
-def _walk(blocks: tuple[ir.Block, ...]):  # type: ignore[no-untyped-def]
+def _walk(blocks: tuple[ir.Block, ...]) -> Iterator[ir.Stmt]:
     for b in blocks:
         for s in b.stmts:
             yield s
@@ -708,42 +709,54 @@ def _has_dynamic_calls(policy: ir.Policy) -> bool:
     return any(isinstance(s, ir.CallDynamicStmt) for blocks in bodies for s in _walk(blocks))
 
 
-_HANDLERS: dict[type[ir.Stmt], Callable[[_Codegen, _Fn, ir.Stmt], None]] = {
-    ir.ArrayAppendStmt: _Codegen.s_array_append,
-    ir.AssignIntStmt: _Codegen.s_assign_int,
-    ir.AssignVarOnceStmt: _Codegen.s_assign_var_once,
-    ir.AssignVarStmt: _Codegen.s_assign_var,
-    ir.BlockStmt: _Codegen.s_block,
-    ir.BreakStmt: _Codegen.s_break,
-    ir.CallDynamicStmt: _Codegen.s_call_dynamic,
-    ir.CallStmt: _Codegen.s_call,
-    ir.DotStmt: _Codegen.s_dot,
-    ir.EqualStmt: lambda g, f, s: g.compare(f, s, True),
-    ir.NotEqualStmt: lambda g, f, s: g.compare(f, s, False),
-    ir.IsArrayStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_ARRAY),
-    ir.IsObjectStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_OBJECT),
-    ir.IsSetStmt: lambda g, f, s: g.type_check(f, s.source, abi.TAG_SET),
-    ir.IsDefinedStmt: _Codegen.s_is_defined,
-    ir.IsUndefinedStmt: _Codegen.s_is_undefined,
-    ir.LenStmt: _Codegen.s_len,
-    ir.MakeArrayStmt: _Codegen.s_make_array,
-    ir.MakeNullStmt: lambda g, f, s: g.make(f, s.target, "opa_null"),
-    ir.MakeNumberIntStmt: _Codegen.s_make_number_int,
-    ir.MakeNumberRefStmt: _Codegen.s_make_number_ref,
-    ir.MakeObjectStmt: lambda g, f, s: g.make(f, s.target, "opa_object"),
-    ir.MakeSetStmt: lambda g, f, s: g.make(f, s.target, "opa_set"),
-    ir.NopStmt: _Codegen.s_nop,
-    ir.NotStmt: _Codegen.s_not,
-    ir.ObjectInsertStmt: _Codegen.s_object_insert,
-    ir.ObjectInsertOnceStmt: _Codegen.s_object_insert_once,
-    ir.ObjectMergeStmt: _Codegen.s_object_merge,
-    ir.ResetLocalStmt: _Codegen.s_reset_local,
-    ir.ResultSetAddStmt: _Codegen.s_result_set_add,
-    ir.ReturnLocalStmt: _Codegen.s_return_local,
-    ir.ScanStmt: _Codegen.s_scan,
-    ir.SetAddStmt: _Codegen.s_set_add,
-    ir.WithStmt: _Codegen.s_with,
-}  # type: ignore[dict-item]
+_S = TypeVar("_S", bound=ir.Stmt)
+_Handler = Callable[[_Codegen, _Fn, ir.Stmt], None]
+
+
+def _on(cls: type[_S], handler: Callable[[_Codegen, _Fn, _S], None]) -> tuple[type[ir.Stmt], _Handler]:
+    """One dispatch entry. ``block_body`` looks a handler up by ``type(s)``, so ``handler`` only ever
+    receives instances of ``cls``: the pairing is checked here, the table's value type cannot say it."""
+    return cls, cast(_Handler, handler)
+
+
+_HANDLERS: dict[type[ir.Stmt], _Handler] = dict(
+    [
+        _on(ir.ArrayAppendStmt, _Codegen.s_array_append),
+        _on(ir.AssignIntStmt, _Codegen.s_assign_int),
+        _on(ir.AssignVarOnceStmt, _Codegen.s_assign_var_once),
+        _on(ir.AssignVarStmt, _Codegen.s_assign_var),
+        _on(ir.BlockStmt, _Codegen.s_block),
+        _on(ir.BreakStmt, _Codegen.s_break),
+        _on(ir.CallDynamicStmt, _Codegen.s_call_dynamic),
+        _on(ir.CallStmt, _Codegen.s_call),
+        _on(ir.DotStmt, _Codegen.s_dot),
+        _on(ir.EqualStmt, lambda g, f, s: g.compare(f, s, True)),
+        _on(ir.NotEqualStmt, lambda g, f, s: g.compare(f, s, False)),
+        _on(ir.IsArrayStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_ARRAY)),
+        _on(ir.IsObjectStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_OBJECT)),
+        _on(ir.IsSetStmt, lambda g, f, s: g.type_check(f, s.source, abi.TAG_SET)),
+        _on(ir.IsDefinedStmt, _Codegen.s_is_defined),
+        _on(ir.IsUndefinedStmt, _Codegen.s_is_undefined),
+        _on(ir.LenStmt, _Codegen.s_len),
+        _on(ir.MakeArrayStmt, _Codegen.s_make_array),
+        _on(ir.MakeNullStmt, lambda g, f, s: g.make(f, s.target, "opa_null")),
+        _on(ir.MakeNumberIntStmt, _Codegen.s_make_number_int),
+        _on(ir.MakeNumberRefStmt, _Codegen.s_make_number_ref),
+        _on(ir.MakeObjectStmt, lambda g, f, s: g.make(f, s.target, "opa_object")),
+        _on(ir.MakeSetStmt, lambda g, f, s: g.make(f, s.target, "opa_set")),
+        _on(ir.NopStmt, _Codegen.s_nop),
+        _on(ir.NotStmt, _Codegen.s_not),
+        _on(ir.ObjectInsertStmt, _Codegen.s_object_insert),
+        _on(ir.ObjectInsertOnceStmt, _Codegen.s_object_insert_once),
+        _on(ir.ObjectMergeStmt, _Codegen.s_object_merge),
+        _on(ir.ResetLocalStmt, _Codegen.s_reset_local),
+        _on(ir.ResultSetAddStmt, _Codegen.s_result_set_add),
+        _on(ir.ReturnLocalStmt, _Codegen.s_return_local),
+        _on(ir.ScanStmt, _Codegen.s_scan),
+        _on(ir.SetAddStmt, _Codegen.s_set_add),
+        _on(ir.WithStmt, _Codegen.s_with),
+    ]
+)
 assert set(_HANDLERS) == set(ir.STATEMENTS)
 
 

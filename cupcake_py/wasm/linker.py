@@ -117,7 +117,10 @@ def analyse_runtime(raw: bytes) -> Runtime:
     if hb is None:
         raise CodegenError("runtime.wasm does not export __heap_base")
     heap_base = _const_i32(m.globals[hb.index - len([i for i in m.imports if i.kind == KIND_GLOBAL])].init)
-    refs = tuple(tuple(func_refs(c.body, 0, len(c.body))) for c in m.codes)
+    bodies = [c.body for c in m.codes if isinstance(c, Code)]
+    if len(bodies) != len(m.codes):  # a decoded module has no pre-encoded entries
+        raise CodegenError("runtime.wasm: code entries must be decoded")
+    refs = tuple(tuple(func_refs(b, 0, len(b))) for b in bodies)
     info = _runtime_info(m, exports, heap_base)
     rt = Runtime(m, tuple(func_imports), exports, heap_base, refs, memory, info, {})
     _check_runtime(rt)

@@ -11,7 +11,7 @@
 #     patterns with * ?   glob, component by component: `*` any characters within one component,
 #                         `?`/`[…]` as in the shell; anchored at `/` when absolute, at any
 #                         component when relative; a match also covers everything below it
-#   `~` is expanded by cupcake_py/engine/builtin_config.py before policies see a pattern.
+#   `~` is expanded by cupcake_py/engine/builtin_policy_config.py before policies see a pattern.
 #   Plain string builtins only (no regex): `compile` once per pattern, then `matches` per path.
 #   `glob_overlaps` decides whether a shell glob of a command (input.shell.patterns, absolute)
 #   can expand to the pattern's file, something below it or (for deletes) one of its ancestors:

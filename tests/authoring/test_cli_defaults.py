@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 
-_register()
 runner = CliRunner()
 
 

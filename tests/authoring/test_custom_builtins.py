@@ -1,5 +1,5 @@
 """Custom builtins from Python: declarations reach the type checker, the planner and the WASM
-builtin table; implementations run on the host; `--builtins` on check/build/test/eval, the
+builtin table; implementations run on the host; `--custom-builtins` on check/build/test/eval, the
 rulebook key and the entry point group; anything missing or broken fails closed."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from cupcake_py import custom_builtins as cb
 from cupcake_py.authoring import testrunner as tr
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 from cupcake_py.harness.opencode.examples import isolated_env, run_eval
 from cupcake_py.rego.compile import builtins as B
 from tests.e2e_eval.test_engine_behaviour import bash, make_config, policy
@@ -22,7 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "custom_builtins.py"
 EXAMPLE_POLICY = REPO / "examples" / "custom_builtins_policy"
 
-_register()
 runner = CliRunner()
 
 
@@ -116,20 +115,22 @@ def test_a_raising_builtin_is_undefined_or_a_strict_error_and_a_crash_is_an_erro
 
 
 def test_cli_check_build_and_test(tmp_path: Path) -> None:
-    r = runner.invoke(app, ["check", "--builtins", str(EXAMPLE), str(EXAMPLE_POLICY)])
+    r = runner.invoke(app, ["check", "--custom-builtins", str(EXAMPLE), str(EXAMPLE_POLICY)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["check", "--builtins", str(EXAMPLE), str(EXAMPLE_POLICY)])  # the older spelling
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["check", str(EXAMPLE_POLICY)])
     assert r.exit_code == 1 and "undefined function regal.last" in r.output
-    r = runner.invoke(app, ["check", "--builtins", "no_such_module_xyz", str(EXAMPLE_POLICY)])
+    r = runner.invoke(app, ["check", "--custom-builtins", "no_such_module_xyz", str(EXAMPLE_POLICY)])
     assert r.exit_code == 2 and "cannot be loaded" in r.output
     out = tmp_path / "m.wasm"
-    r = runner.invoke(app, ["build", "--builtins", str(EXAMPLE), "-e", "examples/findings/deny", "-o", str(out),
+    r = runner.invoke(app, ["build", "--custom-builtins", str(EXAMPLE), "-e", "examples/findings/deny", "-o", str(out),
                             str(EXAMPLE_POLICY / "findings.rego")])
     assert r.exit_code == 0, r.output
     from cupcake_py.host import PolicyModule
 
     assert {"regal.last", "result.new"} <= set(PolicyModule(out.read_bytes()).summary().builtins.values())
-    r = runner.invoke(app, ["test", "--builtins", str(EXAMPLE), str(EXAMPLE_POLICY)])
+    r = runner.invoke(app, ["test", "--custom-builtins", str(EXAMPLE), str(EXAMPLE_POLICY)])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["test", str(EXAMPLE_POLICY), "--no-cache"])
     assert r.exit_code == 1 and "undefined function" in r.output
@@ -168,12 +169,13 @@ def test_eval_fails_closed_when_the_builtin_module_is_gone_or_missing(tmp_path: 
 def test_eval_builtins_option(tmp_path: Path) -> None:
     project, env = _project(tmp_path, "")
     module = str(project / ".cupcake" / "my_builtins.py")
-    resp, code, err = run_eval(bash(project, "ship it now"), project, ["--builtins", module], env)
-    assert code == 0 and resp["decision"] == "deny", (resp, err)
+    for flag in ("--custom-builtins", "--builtins"):  # the older spelling stays accepted
+        resp, code, err = run_eval(bash(project, "ship it now"), project, [flag, module], env)
+        assert code == 0 and resp["decision"] == "deny", (flag, resp, err)
 
 
 def test_entry_point_group_is_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An installed distribution advertising `cupcake_py.builtins` is found without --builtins."""
+    """An installed distribution advertising `cupcake_py.builtins` is found without --custom-builtins."""
     pkg = tmp_path / "site"
     (pkg / "acme_rego").mkdir(parents=True)
     (pkg / "acme_rego" / "__init__.py").write_text(

@@ -1,4 +1,4 @@
-"""The generated docs (docgen.PAGES: lint index, rulebook, builtins, writing-policies) match what
+"""The generated docs (docgen.PAGES: lint index, rulebook, builtin policies, writing-policies) match what
 the code generates now; a stale page fails with the command that regenerates it."""
 
 from __future__ import annotations

@@ -14,10 +14,9 @@ import yaml
 from typer.testing import CliRunner
 
 from cupcake_py.authoring.scaffold import BUILTINS, PLUGIN, rulebook_text
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 from cupcake_py.engine.rulebook import Builtins, parse_rulebook
 
-_register()
 runner = CliRunner()
 
 

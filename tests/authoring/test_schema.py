@@ -14,12 +14,11 @@ from typer.testing import CliRunner
 
 from cupcake_py.authoring.scaffold import TEMPLATES, rulebook_text
 from cupcake_py.authoring.schema import SCHEMA_FILE, SCHEMA_LINE, rulebook_schema
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 from tests.engine.rulebook_cases import BAD_RULEBOOKS
 
 REPO = Path(__file__).resolve().parents[2]
 SKIP_DIRS = {".venv", "node_modules", ".git", ".cache"}
-_register()
 runner = CliRunner()
 
 

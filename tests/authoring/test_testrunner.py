@@ -11,13 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cupcake_py.authoring import testrunner as tr
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 DEMO = HERE / "rego_fixtures" / "demo"
 
-_register()
 runner = CliRunner()
 
 

@@ -18,14 +18,13 @@ from typer.testing import CliRunner
 from cupcake_py.authoring.findings import LINT_DOCS, RULES, did_you_mean, rule_doc
 from cupcake_py.authoring.reporters import FORMATS
 from cupcake_py.authoring.validate import validate_paths
-from cupcake_py.cli import _register, app
+from cupcake_py.cli.app import app
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 CORPUS = HERE / "lint_corpus"
 EXPECT = re.compile(r"^# expect: ([a-z-]+)@(\d+)$", re.M)
 
-_register()
 runner = CliRunner()
 
 

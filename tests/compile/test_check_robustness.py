@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.rego import parse_module
-from cupcake_py.rego.commands import check_paths
+from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.compile import check_modules, compile_modules
 from cupcake_py.rego.errors import CODES, MAX_ERRORS, RegoErrors
 

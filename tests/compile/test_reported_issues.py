@@ -15,7 +15,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cupcake_py.rego import commands, parse_module
+from cupcake_py.cli import rego as rego_cli
+from cupcake_py.rego import parse_module
 from cupcake_py.rego.compile import check_modules, compile_modules, compile_query
 from cupcake_py.rego.errors import RegoErrors
 
@@ -71,7 +72,7 @@ def test_cupcake_check_cli_shows_only_the_arity_error(tmp_path: Path) -> None:
     f.write_text(ARITY)
     app = typer.Typer()
     app.callback()(lambda: None)
-    commands.register(app)
+    rego_cli.register(app)
     res = CliRunner().invoke(app, ["check", "--format", "json", str(f)])
     assert res.exit_code == 1
     errors = orjson.loads(res.stdout)["errors"]

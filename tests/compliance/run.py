@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make `compliance` and `cupcake_py` importable
+if __package__ in (None, ""):  # run as a script: make `tests.compliance` and `cupcake_py` importable
     _root = Path(__file__).resolve().parents[2]
-    sys.path[:0] = [str(_root), str(_root / "tests")]
-    __package__ = "compliance"  # noqa: A001
+    sys.path[:0] = [str(_root)]
+    __package__ = "tests.compliance"  # noqa: A001
 
 from .runner import CaseResult, Mode, SourceModeUnavailable, run_case, source_compiler  # noqa: E402
 from .suite import DEFAULT_SUITE, iter_cases  # noqa: E402

@@ -74,9 +74,9 @@ def test_own_expectations_agree_with_regorus() -> None:
 
 _DIGESTS = """
 import hashlib, sys
-sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests"]
-from compliance.runner import source_compiler
-from compliance.suite import iter_cases
+sys.path[:0] = [sys.argv[1]]
+from tests.compliance.runner import source_compiler
+from tests.compliance.suite import iter_cases
 from cupcake_py.wasm import compile_policy
 from pathlib import Path
 for case in iter_cases(Path(sys.argv[2])):

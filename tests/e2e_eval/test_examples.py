@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.engine.builtin_config import GLOBAL_ONLY
+from cupcake_py.engine.builtin_policy_config import GLOBAL_ONLY
 from cupcake_py.engine.rulebook import Builtins, load_rulebook
 from cupcake_py.harness.opencode.examples import Case, Outcome, examples_dir, load_cases, run_cases
 

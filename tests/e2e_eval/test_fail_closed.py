@@ -1,6 +1,6 @@
 """Fail-closed audit of the eval path through the real `cupcake eval` process: whatever goes
 wrong (WASM memory cap, deadline, a malformed decision, corrupt or concurrently rewritten
-caches, a crashing or hanging built-in signal provider, an unexpected exception, a closed
+caches, a crashing or hanging native signal provider, an unexpected exception, a closed
 stdout), the answer is {"decision": "deny", "reason": "cupcake: …"} with exit status 2 (or the
 correct decision when the engine can recover, e.g. by rebuilding a cache entry), never a
 traceback, and no process is left running."""
@@ -174,7 +174,7 @@ def test_concurrent_writer_never_yields_a_wrong_answer(tmp_path: Path) -> None:
         assert b"Traceback" not in err
 
 
-# ------------------------------------------------------------------ built-in signal providers
+# ------------------------------------------------------------------ native signal providers
 
 
 GIT_POLICY = policy("g", 'deny contains {"rule_id": "G", "reason": "main"} if { input.signals["git.branch"] == "main" }\n',
@@ -183,7 +183,7 @@ GIT_POLICY = policy("g", 'deny contains {"rule_id": "G", "reason": "main"} if { 
 
 def test_crashing_native_provider_fails_closed(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"g": GIT_POLICY})
-    patch = ("import cupcake_py.engine.builtin_signals.git as g\n"
+    patch = ("import cupcake_py.engine.native_signals.git as g\n"
              "def boom(*a, **k): raise RuntimeError('provider bug')\ng.gather = boom")
     resp, code, stderr = _run_patched(project, env, patch)
     assert_fail_closed(resp, code, stderr, "git.branch")

@@ -10,7 +10,7 @@ from pathlib import Path
 import cupcake_py
 
 PKG = Path(cupcake_py.__file__).parent
-FORBIDDEN = ("cupcake_py.harness", "cupcake_py.fast_eval", "cupcake_py.eval_commands", "cupcake_py.authoring",
+FORBIDDEN = ("cupcake_py.harness", "cupcake_py.fast_eval", "cupcake_py.serve", "cupcake_py.authoring",
              "cupcake_py.cli", "cupcake_py.entry")
 
 

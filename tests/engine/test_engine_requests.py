@@ -1,5 +1,5 @@
-"""The engine side of the builtins: native signal providers (R1), builtin configuration and
-generated signals from builtin_config.py (R2, R6), unit-test files never bundled (R3), $HOME
+"""The engine side of the builtin policies: native signal providers (R1), builtin policy configuration and
+generated signals from builtin_policy_config.py (R2, R6), unit-test files never bundled (R3), $HOME
 in the cache key (R4), git_pre_check signals only for git operations (R5)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine import native_signals
-from cupcake_py.engine.builtin_config import GIT_OPERATION
+from cupcake_py.engine.builtin_policy_config import GIT_OPERATION
 from cupcake_py.engine.evaluator import _builtin_signal_applies
 from cupcake_py.engine.project import ConfigDir, rego_files, shipped_policies_dir
 
@@ -63,7 +63,7 @@ def test_unknown_native_signal_name_is_a_bundle_error(tmp_path: Path) -> None:
 
 
 def test_provider_failure_fails_closed_naming_the_signals(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from cupcake_py.engine.builtin_signals import file as file_signals
+    from cupcake_py.engine.native_signals import file as file_signals
 
     def broken(*_a: object) -> dict[str, object]:
         raise KeyError("boom")
@@ -110,7 +110,7 @@ def test_global_only_builtins_are_refused_in_a_project(tmp_path: Path, name: str
 
 
 def test_enforce_full_file_read_message_defaults_to_max_lines() -> None:
-    from cupcake_py.engine.builtin_config import policy_config
+    from cupcake_py.engine.builtin_policy_config import policy_config
     from cupcake_py.engine.rulebook import EnforceFullFileRead
 
     assert policy_config("enforce_full_file_read", EnforceFullFileRead(max_lines=50)) == {"max_lines": 50}
@@ -163,7 +163,7 @@ def test_cache_key_includes_home_and_global_config_dir(tmp_path: Path, monkeypat
     assert bundles.cache_key(cfg) != key
 
 
-# ------------------------------------------------------------------ R5 when builtin signals run
+# ------------------------------------------------------------------ R5 when builtin-policy signals run
 
 
 @pytest.mark.parametrize(("command", "runs"), [

@@ -35,6 +35,9 @@ NOT_IMPORTED = {
     "rich": "progress display of the authoring commands only",
     "sqlite3": "only when the rulebook records (audit: on|required) or a policy reads input.history",
     "cupcake_py.governance.store": "the governance database is opened only when a bundle records",
+    "typer": "the typer app (cupcake_py/cli/) serves every command but `cupcake eval`",
+    "click": "only typer pulls it in",
+    "cupcake_py.cli": "the command-line package: typer commands, and the help texts for --help only",
 }
 
 PROBE = """
@@ -93,3 +96,17 @@ def test_claude_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -
     assert not {m for m in loaded if m.startswith("cupcake_py.harness.opencode")}
     offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
     assert not offenders, offenders
+
+
+def test_eval_help_comes_without_typer(tmp_path: Path) -> None:
+    """`cupcake eval --help` through the console entry prints the help text of
+    cupcake_py/cli/help_texts.py; typer and the typer app (cupcake_py/cli/app.py) stay unloaded."""
+    probe = ("import os, sys\nfrom cupcake_py.entry import main\nsys.argv = ['cupcake', 'eval', '--help']\n"
+             "def _exit(rc):\n"
+             "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'rich')"
+             " or m == 'cupcake_py.cli.app')\n"
+             "    print(rc, loaded, file=sys.stderr)\n    raise SystemExit(rc)\n"
+             "os._exit = _exit\nmain()\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.stdout.startswith("Usage: cupcake eval [OPTIONS] < EVENT.json") and "--harness" in proc.stdout
+    assert proc.stderr.splitlines()[-1] == "0 []", proc.stderr

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.engine import bundle as bundles
-from cupcake_py.engine.builtin_config import policy_config
+from cupcake_py.engine.builtin_policy_config import policy_config
 from cupcake_py.engine.options import UsageError, parse_args
 from cupcake_py.engine.project import ConfigDir, ProjectError, find_global, find_project
 from cupcake_py.engine.rulebook import Rulebook, RulebookError, parse_rulebook
@@ -135,7 +135,7 @@ def test_enabled_builtin_without_policy_is_an_error(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / ".cupcake").mkdir()
     (tmp_path / ".cupcake/rulebook.yml").write_text("builtins:\n  always_inject: {context: [hi]}\n")
-    monkeypatch.setattr(bundles, "_candidate_builtins", lambda cfg: {})
+    monkeypatch.setattr(bundles, "_candidate_builtin_policies", lambda cfg: {})
     with pytest.raises(bundles.BundleError, match="always_inject, rulebook_security_guardrails enabled but no policy"):
         bundles.load(ConfigDir("project", tmp_path / ".cupcake", tmp_path))
 

@@ -22,7 +22,7 @@ GOVERNANCE_EXTRA = {
     "hashlib": "hashes use the builtin sha256",
     "datetime": "history formats times with time.strftime",
     "cupcake_py.governance.models": "pydantic models serve `cupcake audit` only",
-    "cupcake_py.governance.commands": "the CLI only",
+    "cupcake_py.cli.audit": "the `cupcake audit` command line only",
     "pydantic": "never on the eval path",
 }
 

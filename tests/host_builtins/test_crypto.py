@@ -16,7 +16,7 @@ from cupcake_py.host.builtins import BuiltinContext
 from cupcake_py.host.builtins._jose import b64url_encode
 from cupcake_py.host.builtins.aws_sign import signing_key
 from cupcake_py.host.builtins.x509 import private_jwk
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 
 def test_hashes_and_hmac() -> None:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.host.builtins import BuiltinError
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 SCHEMA = """
 type Employee { id: String! salary: Int! }

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 FLOAT_MSG = "must be integer number but got floating-point number"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 # RE2 rejects what Python's re accepts (backreferences, lookarounds, possessive/atomic groups, \C) ...
 RE2_INVALID = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cupcake_py.host.builtins import REGISTRY, BuiltinContext, builtin, lookup
-from tests.host_builtins.conftest import call
+from tests.host_builtins.calls import call
 
 # OPA v1.x builtins the C runtime leaves to the host (docs/reference section 6.2) plus the
 # RE2/glob builtins the runtime delegates.

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 
 def var(n: str) -> dict[str, Any]:

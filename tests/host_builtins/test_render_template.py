@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.host.builtins import BuiltinContext, BuiltinError
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 DATA = {
     "name": "ann", "n": 3, "zero": 0, "f": Decimal("1.50"), "t": True, "no": False, "nil": None,

@@ -6,7 +6,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 CASES = [
     ("%d", [42], "42"),

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from cupcake_py.host.builtins import BuiltinContext
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 CASES = [
     ("indexof_n", ("aaaa", "aa"), [0, 1, 2]),

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 T = 1670006453141828752  # 2022-12-02T18:40:53.141828752Z, a Friday
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.host.builtins import BuiltinContext, net
-from tests.host_builtins.conftest import call, fails
+from tests.host_builtins.calls import call, fails
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from cupcake_py.plan import commands
+from cupcake_py.cli import build as build_cli
 
 POLICY = """package policy
 
@@ -32,7 +32,7 @@ def _root() -> None:
     pass
 
 
-commands.register(app)
+build_cli.register(app)
 
 
 def _write(tmp: Path, text: str = POLICY) -> Path:

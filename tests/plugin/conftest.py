@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from e2e_opencode.driver import DURATIONS
+
+from tests.e2e_opencode.driver import DURATIONS
 
 from .paths import PLUGIN_TS
 

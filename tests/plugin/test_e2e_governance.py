@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_opencode.driver import DURATIONS, OpenCodeE2E, RunResult, Scenario
+
+from tests.e2e_opencode.driver import DURATIONS, OpenCodeE2E, RunResult, Scenario
 
 
 @pytest.fixture(scope="module")

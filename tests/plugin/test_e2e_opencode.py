@@ -22,7 +22,8 @@ from pathlib import Path
 from statistics import median
 
 import pytest
-from e2e_opencode.driver import DURATIONS, OpenCodeE2E, RunResult, Scenario, ToolPart
+
+from tests.e2e_opencode.driver import DURATIONS, OpenCodeE2E, RunResult, Scenario, ToolPart
 
 from .paths import BUNDLE
 

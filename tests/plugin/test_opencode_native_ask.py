@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group
+from tests.e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group
 
 # external_directory and doom_loop default to "ask" in OpenCode's own permission config
 ACTIONS = ("cupcake", "bash", "edit", "external_directory", "doom_loop", "question")

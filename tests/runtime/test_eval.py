@@ -4,7 +4,8 @@ runtime errors, static values, and data path updates."""
 from __future__ import annotations
 
 import pytest
-from conftest import Abort, Runtime
+
+from tests.runtime.runtime_host import Abort, Runtime
 
 
 def echo_input(rt: Runtime, ctx: int) -> int:

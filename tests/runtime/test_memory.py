@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import PAGE, Abort, Runtime
+
+from tests.runtime.runtime_host import PAGE, Abort, Runtime
 
 
 def test_malloc_alignment_and_distinct_blocks(rt: Runtime) -> None:

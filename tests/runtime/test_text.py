@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Runtime
 from hypothesis import given, settings
-from model import dump_json, dump_rego, json_values, literal, rego_values
+
+from tests.runtime.model import dump_json, dump_rego, json_values, literal, rego_values
+from tests.runtime.runtime_host import Runtime
 
 RT = Runtime(max_pages=16384)
 

@@ -33,8 +33,8 @@ def _rulebook() -> str:
     return render()
 
 
-def _builtins() -> str:
-    from cupcake_py.authoring.docgen.builtins_doc import render
+def _builtin_policies() -> str:
+    from cupcake_py.authoring.docgen.builtin_policies_doc import render
 
     return render()
 
@@ -48,7 +48,7 @@ def _writing_policies() -> str:
 PAGES: dict[str, Callable[[], str]] = {
     "docs/lint/README.md": _lint_index,
     "docs/rulebook.md": _rulebook,
-    "docs/builtins.md": _builtins,
+    "docs/builtin-policies.md": _builtin_policies,
     "docs/writing-policies.md": _writing_policies,
 }
 

@@ -38,7 +38,7 @@ ENRICHED: dict[str, str] = {
     "signals": "Values of the signals the policy's `required_signals` lists (input.signals.<name>).",
     "builtin_config": "Builtin policies: their rulebook settings (input.builtin_config.<builtin>).",
     "tool_paths": "Every path a tool names: `[{path, original, arg, access}]`, access read/write/delete/unknown "
-                  "([builtins.md](builtins.md)).",
+                  "([builtin-policies.md](builtin-policies.md)).",
     "link_uncertain": "Paths whose hard-link identity could not be compared completely (count as uncertain).",
     "secrets_below": "Bash commands reading whole trees: the secret-looking files inside the directories read.",
     "history": "What the session did before (audit records; `required_signals: [\"history\"]`; "

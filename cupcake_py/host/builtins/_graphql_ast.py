@@ -180,7 +180,8 @@ def query_shape(doc: g.DocumentNode) -> Shape:
                     "SelectionSet": _selections(d.selection_set),
                 }
             )
-    return prune({"Operations": ops, "Fragments": frags})
+    pruned: dict[str, Any] = prune({"Operations": ops, "Fragments": frags})
+    return pruned
 
 
 def _arg_defs(args: Any) -> list[Shape]:
@@ -276,7 +277,8 @@ def schema_shape(doc: g.DocumentNode) -> Shape:
             out["Extensions"].append(_definition(d))
         elif isinstance(d, g.TypeDefinitionNode):
             out["Definitions"].append(_definition(d))
-    return prune(out)
+    pruned: dict[str, Any] = prune(out)
+    return pruned
 
 
 # ------------------------------------------------------------------ shape → GraphQL text

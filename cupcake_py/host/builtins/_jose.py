@@ -7,6 +7,7 @@ import binascii
 import hashlib
 import hmac
 import json
+from collections.abc import Callable
 from typing import Any
 
 from cryptography import x509
@@ -163,7 +164,7 @@ def public_keys(cert_or_jwk: str) -> list[tuple[str | None, Any]]:
 
 # ----------------------------------------------------------------- algorithms
 
-_HASH = {"256": hashes.SHA256, "384": hashes.SHA384, "512": hashes.SHA512}
+_HASH: dict[str, Callable[[], hashes.HashAlgorithm]] = {"256": hashes.SHA256, "384": hashes.SHA384, "512": hashes.SHA512}
 _HASHLIB = {"256": hashlib.sha256, "384": hashlib.sha384, "512": hashlib.sha512}
 _EC_SIZE = {"256": 32, "384": 48, "512": 66}
 ALGS = frozenset(f"{f}{n}" for f in ("HS", "RS", "PS", "ES") for n in ("256", "384", "512")) | {"EdDSA"}
@@ -176,7 +177,7 @@ def verify(alg: str, key: Any, signing_input: bytes, sig: bytes) -> bool:
             k = key if isinstance(key, bytes) else str(key).encode()
             return hmac.compare_digest(hmac.new(k, signing_input, _HASHLIB[bits]).digest(), sig)
         if fam in ("RS", "PS") and isinstance(key, rsa.RSAPublicKey):
-            pad: Any = (
+            pad: padding.AsymmetricPadding = (
                 padding.PKCS1v15()
                 if fam == "RS"
                 else padding.PSS(mgf=padding.MGF1(_HASH[bits]()), salt_length=padding.PSS.AUTO)
@@ -207,7 +208,7 @@ def sign(alg: str, key: Any, signing_input: bytes) -> bytes:
     if fam in ("RS", "PS"):
         if not isinstance(key, rsa.RSAPrivateKey):
             raise JoseError(f"{alg} requires an RSA private key")
-        pad: Any = (
+        pad: padding.AsymmetricPadding = (
             padding.PKCS1v15()
             if fam == "RS"
             else padding.PSS(mgf=padding.MGF1(_HASH[bits]()), salt_length=padding.PSS.DIGEST_LENGTH)

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -496,7 +497,7 @@ _NOARG = object()
 
 def _call(st: _State, dot: Any, name: str, args: list[Any], final: Any) -> Any:
     if name in ("and", "or"):  # short-circuit: evaluate lazily
-        thunks = [lambda a=a: _arg(st, dot, a) for a in args]
+        thunks: list[Callable[[], Any]] = [partial(_arg, st, dot, a) for a in args]
         if final is not _NOARG:
             thunks.append(lambda: final)
         if not thunks:

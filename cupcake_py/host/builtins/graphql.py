@@ -104,8 +104,8 @@ def _syntax(e: GraphQLError, text: str) -> _Invalid:
     """A syntax error of an executable document; an empty selection set `{}` reads as
     gqlparser's "expected at least one definition" (graphql-core: "Expected Name")."""
     got = _message(e)
-    if got.message == "Expected Name, found }" and e.positions and _previous_token(text, e.positions[0]) == \
-            TokenKind.BRACE_L:
+    if got.message == "Expected Name, found }" and e.positions and \
+            _previous_token(text, next(iter(e.positions))) == TokenKind.BRACE_L:
         got.message = "expected at least one definition, found }"
     return got
 
@@ -128,8 +128,9 @@ def _spread_arguments(doc: g.DocumentNode) -> _Invalid | None:
     todo: list[Any] = [doc]
     while todo:
         node = todo.pop()
-        if isinstance(node, g.FragmentSpreadNode) and getattr(node, "arguments", None):
-            paren = node.arguments[0].loc.start_token.prev if node.arguments[0].loc else None
+        arguments = getattr(node, "arguments", None) if isinstance(node, g.FragmentSpreadNode) else None
+        if arguments:
+            paren = arguments[0].loc.start_token.prev if arguments[0].loc else None
             return _Invalid("Expected Name, found (", paren.line if paren else 0, paren.column if paren else 0)
         if isinstance(node, g.Node):
             todo.extend(getattr(node, k) for k in node.keys if k != "loc")
@@ -208,7 +209,7 @@ def _gqlparser_schema_doc(doc: g.DocumentNode) -> g.DocumentNode:
     out: list[g.DefinitionNode] = []
     for d in doc.definitions:
         cls = _EXT_TO_DEF.get(type(d))
-        if cls is not None and d.name.value not in defined:
+        if cls is not None and isinstance(d, g.TypeExtensionNode) and d.name.value not in defined:
             defined.add(d.name.value)
             d = cls(**{k: getattr(d, k) for k in d.keys if k != "loc"}, loc=d.loc)
         out.append(d)

@@ -79,7 +79,8 @@ def _go_type(v: Any) -> str:
         return "integer"
     if isinstance(v, float):
         return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(v), "unknown")
+    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return names.get(type(v), "unknown")
 
 
 def _describe(e: Any) -> tuple[str, str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -159,7 +160,8 @@ def _check_signature(f: str, tok: Token, cons: dict[str, Any]) -> bool:
 def _check_claims(payload: dict[str, Any], cons: dict[str, Any], now_ns: int) -> bool:
     """Claims of a token whose signature verified; a non-number exp/nbf is an error (OPA)."""
     t = _ns(cons["time"]) if "time" in cons else Decimal(now_ns)
-    for claim, ok in (("exp", lambda v: t < v), ("nbf", lambda v: t >= v)):
+    checks: tuple[tuple[str, Callable[[Decimal], bool]], ...] = (("exp", lambda v: t < v), ("nbf", lambda v: t >= v))
+    for claim, ok in checks:
         if claim in payload:
             v = payload[claim]
             if isinstance(v, bool) or not isinstance(v, int | Decimal):
@@ -172,7 +174,7 @@ def _check_claims(payload: dict[str, Any], cons: dict[str, Any], now_ns: int) ->
     if "aud" in cons:
         want = cons["aud"]
         if isinstance(aud, str):
-            return aud == want
+            return bool(aud == want)
         if isinstance(aud, list):
             return want in aud
         return False

@@ -167,4 +167,4 @@ def lookup_ip_addr(ctx: BuiltinContext, name: Any) -> frozenset[str]:
         raise BuiltinError(f"net.lookup_ip_addr: lookup {host}: {exc}") from None
     finally:
         socket.setdefaulttimeout(old)
-    return frozenset(str(ipaddress.ip_address(info[4][0].split("%")[0])) for info in infos)
+    return frozenset(str(ipaddress.ip_address(str(info[4][0]).split("%")[0])) for info in infos)

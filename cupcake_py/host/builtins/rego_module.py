@@ -73,7 +73,11 @@ def _cmp(a: A.Value, b: A.Value) -> int:
         ka, kb = a.name, b.name
     else:
         return _cmp_seq(_children(a), _children(b))
-    return (ka > kb) - (ka < kb)
+    return int(ka > kb) - int(ka < kb)
+
+
+def _cmp_terms(a: A.Term, b: A.Term) -> int:
+    return _cmp(a.value, b.value)
 
 
 def _children(v: A.Value) -> list[A.Value]:
@@ -127,7 +131,7 @@ class _Converter:
             for t in v.items:
                 if not any(_cmp(t.value, u.value) == 0 for u in unique):
                     unique.append(t)
-            return self.terms(sorted(unique, key=functools.cmp_to_key(lambda x, y: _cmp(x.value, y.value))))
+            return self.terms(sorted(unique, key=functools.cmp_to_key(_cmp_terms)))
         if isinstance(v, A.Object):
             return [[self.term(k), self.term(x)] for k, x in v.items]
         if isinstance(v, A.ArrayComprehension | A.SetComprehension):
@@ -153,12 +157,14 @@ class _Converter:
             out["terms"] = self.terms(t)
         elif isinstance(t, A.SomeDecl):
             out["terms"] = {"symbols": self.terms(t.symbols)}
-        else:
+        elif isinstance(t, A.Every):
             ev: dict[str, Any] = {}
             if t.key is not None:
                 ev["key"] = self.term(t.key)
             ev.update(value=self.term(t.value), domain=self.term(t.domain), body=self.body(t.body))
             out["terms"] = ev
+        else:  # the compiler's NotBody: rego.parse_module output is never compiled
+            raise TypeError(f"unknown AST expression {type(t).__name__}")
         if e.negated:
             out["negated"] = True
         if e.with_:
@@ -187,7 +193,7 @@ class _Converter:
         if r.else_ is not None:
             out["else"] = self.rule(r.else_)
         if r.annotations:
-            out["annotations"] = [annotations(a) for a in r.annotations]
+            out["annotations"] = [annotations_json(a) for a in r.annotations]
         return out
 
     def module(self, m: A.Module) -> dict[str, Any]:
@@ -197,7 +203,7 @@ class _Converter:
                 {"path": self.term(i.path), **({"alias": i.alias} if i.alias else {})} for i in m.imports
             ]
         if m.annotations:
-            out["annotations"] = [annotations(a) for a in m.annotations]
+            out["annotations"] = [annotations_json(a) for a in m.annotations]
         if m.rules:
             out["rules"] = [self.rule(r) for r in m.rules]
         if m.comments:
@@ -211,7 +217,7 @@ class _Converter:
         return out
 
 
-def annotations(a: A.Annotations) -> dict[str, Any]:
+def annotations_json(a: A.Annotations) -> dict[str, Any]:
     """A METADATA block in OPA's JSON form (empty fields left out)."""
     conv = _Converter()
     out: dict[str, Any] = {"scope": a.scope}

@@ -31,11 +31,10 @@ def _cmp_ident(a: str, b: str) -> int:
     an, bn = a.isdigit(), b.isdigit()
     if an and bn:
         x, y = int(a), int(b)
-    elif an != bn:
+        return (x > y) - (x < y)
+    if an != bn:
         return -1 if an else 1
-    else:
-        x, y = a, b  # type: ignore[assignment]
-    return (x > y) - (x < y)
+    return (a > b) - (a < b)
 
 
 def compare_semver(a: Version, b: Version) -> int:
@@ -45,8 +44,8 @@ def compare_semver(a: Version, b: Version) -> int:
     pa, pb = a[3], b[3]
     if not pa or not pb:
         return (not pa) - (not pb) if pa or pb else 0
-    for x, y in zip(pa, pb, strict=False):
-        c = _cmp_ident(x, y)
+    for ia, ib in zip(pa, pb, strict=False):
+        c = _cmp_ident(ia, ib)
         if c:
             return c
     return (len(pa) > len(pb)) - (len(pa) < len(pb))

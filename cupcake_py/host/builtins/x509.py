@@ -21,7 +21,7 @@ from cupcake_py.host.builtins._jose import JoseError, b64std_decode, b64url_enco
 
 def _pem_blocks(data: bytes) -> list[tuple[str, bytes]]:
     text = data.decode("latin-1")
-    out = []
+    out: list[tuple[str, bytes]] = []
     pos = 0
     while True:
         b = text.find("-----BEGIN ", pos)

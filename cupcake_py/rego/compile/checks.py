@@ -4,10 +4,11 @@ constant argument types, recursion (messages and locations as OPA reports them).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Any
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
@@ -104,7 +105,7 @@ def _kind(t: A.Term) -> str | None:
     return _KINDS.get(type(t.value))
 
 
-def _accepts(t: dict, kind: str) -> bool:
+def _accepts(t: dict[str, Any], kind: str) -> bool:
     ty = t.get("type")
     if ty == "any":
         of = t.get("of")
@@ -112,7 +113,7 @@ def _accepts(t: dict, kind: str) -> bool:
     return ty == kind
 
 
-def type_text(t: dict | None) -> str:
+def type_text(t: dict[str, Any] | None) -> str:
     """A builtin declaration's type in OPA's notation (`any<string, array[any]>`, `object[any: any]`)."""
     if not isinstance(t, dict):
         return "any"
@@ -130,8 +131,8 @@ def type_text(t: dict | None) -> str:
         dyn = t.get("dynamic")
         if isinstance(dyn, dict):
             return f"object[{type_text(dyn.get('key'))}: {type_text(dyn.get('value'))}]"
-        static = t.get("static") or []
-        return "object<" + ", ".join(f"{x.get('key')}: {type_text(x.get('value'))}" for x in static) + ">"
+        fields = t.get("static") or []
+        return "object<" + ", ".join(f"{x.get('key')}: {type_text(x.get('value'))}" for x in fields) + ">"
     if ty == "set":
         return f"set[{type_text(t.get('of'))}]"
     return ty
@@ -290,7 +291,3 @@ def _path_back(start: list[tuple[str, ...]], target: tuple[str, ...],
                 prev[nxt] = cur
                 queue.append(nxt)
     return None
-
-
-class ErrorSink(Protocol):
-    def append(self, err: RegoError) -> None: ...

@@ -75,10 +75,10 @@ class Compiler:
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:
-                r: CRule | None = c
-                while r is not None:
-                    self._order(r, safety)
-                    r = r.else_
+                cr: CRule | None = c
+                while cr is not None:
+                    self._order(cr, safety)
+                    cr = cr.else_
         check_recursion(self.groups, tree, d.at(Stage.RECURSION))
         entry = [g.path for g in self.groups.values() if any(_is_entrypoint(r.rule) for r in g.rules)]
         for m in modules:  # `entrypoint: true` at package scope: the package document

@@ -7,6 +7,7 @@ callers report at most MAX_ERRORS of them."""
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Protocol
 
 from cupcake_py.rego.errors import RegoError
 
@@ -25,6 +26,18 @@ class Stage(IntEnum):
     SAFETY_BODIES = 9
     RECURSION = 10
     TYPES = 11  # constant argument types, calls of non-functions
+
+
+class ErrorSink(Protocol):
+    """Where a pass reports its errors: a list, or one stage of StagedErrors (StageSink)."""
+
+    def append(self, err: RegoError) -> None: ...
+
+
+class SizedErrorSink(ErrorSink, Protocol):
+    """An ErrorSink that also counts (a pass that compares counts to see whether it failed)."""
+
+    def __len__(self) -> int: ...
 
 
 class StageSink:

@@ -76,6 +76,7 @@ class Flattener:
             if isinstance(op.value, A.Ref) and not isinstance(op.value.terms[0].value, A.Var):
                 op = A.Term(A.Ref([self.term(op.value.terms[0], pre)] + op.value.terms[1:]), op.location)
             return [A.Expr([op, *args], location=loc)]
+        assert not isinstance(t, NotBody), "flattening runs once: its input has no NotBody yet"
         return [A.Expr(self.term(t, pre), location=loc)]
 
     def _some_in(self, call: A.Call, loc: A.Location, pre: list[A.Expr]) -> list[A.Expr]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.errors import TYPE, RegoError
 
@@ -74,11 +74,11 @@ def build(crules: list[CRule], errors: ErrorSink, packages: Sequence[tuple[str, 
     below: dict[tuple[str, ...], list[str]] = {}  # a group's path -> groups nested under it
     for path in sorted(groups):  # a prefix sorts first, so an enclosing group is placed before
         node = root
-        for p in path:
+        for part in path:
             if node.group is not None:
                 below.setdefault(node.group.path, []).append(groups[path].name)
                 break
-            node = node.child(p)
+            node = node.child(part)
         else:
             node.group = groups[path]
     for path, names in below.items():
@@ -87,10 +87,10 @@ def build(crules: list[CRule], errors: ErrorSink, packages: Sequence[tuple[str, 
                                 g.rules[0].location))
     for pkg in packages:
         node = root
-        for p in pkg:
+        for part in pkg:
             if node.group is not None:
                 break
-            node = node.child(p)
+            node = node.child(part)
         else:
             node.package = True
     return groups, root
@@ -138,7 +138,3 @@ def rule_ref_text(c: CRule, display: Callable[[str], str] = str) -> str:
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class ErrorSink(Protocol):
-    def append(self, err: RegoError) -> None: ...

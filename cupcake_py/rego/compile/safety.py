@@ -9,9 +9,9 @@ and need their free variables that also occur outside them to be bound first."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import (
     LEAVES,
@@ -290,10 +290,6 @@ class Safety:
                     errors.append(RegoError(UNSAFE_VAR, "expression is unsafe", loc))
         self.unsafe = {}
         self.generated = []
-
-
-class ErrorSink(Protocol):
-    def append(self, err: RegoError) -> None: ...
 
 
 def _loc_key(loc: A.Location) -> tuple[str, int, int]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.compile.diagnostics import ErrorSink, SizedErrorSink
+from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import SCALARS, Names
 from cupcake_py.rego.errors import COMPILE, RegoError
 
@@ -62,7 +64,7 @@ class Scope:
         return None
 
 
-def import_env(module: A.Module, rule_names: set[str], errors: list[RegoError]) -> Env:
+def import_env(module: A.Module, rule_names: set[str], errors: ErrorSink) -> Env:
     env = Env(tuple(t.value.value for t in module.package.path.terms[1:] if isinstance(t.value, A.String)))
     env.rule_names = rule_names
     for imp in module.imports:
@@ -96,7 +98,7 @@ def head_name_terms(env: Env) -> list[A.Term]:
 
 
 class Resolver:
-    def __init__(self, env: Env, names: Names, errors: list[RegoError]) -> None:
+    def __init__(self, env: Env, names: Names, errors: SizedErrorSink) -> None:
         self.env = env
         self.names = names
         self.errors = errors
@@ -273,6 +275,7 @@ class Resolver:
                     op = A.Term(self.operator(op.value, scope), op.location)
                 new = [op] + [self.term(x, scope) for x in t[1:]]
         else:
+            assert not isinstance(t, NotBody), "scoping runs before flattening introduces NotBody"
             new = self.term(t, scope)
         return A.Expr(new, e.negated, withs, e.index, e.generated, e.location)
 

@@ -51,16 +51,15 @@ class Names:
 
 def term_children(v: A.Value) -> tuple[A.Term, ...] | list[A.Term]:
     """Direct sub-terms of a value, NOT descending into comprehension bodies."""
-    t = type(v)
-    if t is A.Ref:
-        return v.terms  # type: ignore[union-attr]
-    if t is A.Array or t is A.Set:
-        return v.items  # type: ignore[union-attr]
-    if t is A.Object:
-        return [x for kv in v.items for x in kv]  # type: ignore[union-attr]
-    if t is A.Call:
-        head = v.operator.terms[0]  # type: ignore[union-attr]
-        return ([] if type(head.value) is A.Var else [head]) + v.args  # type: ignore[union-attr]
+    if type(v) is A.Ref:
+        return v.terms
+    if type(v) is A.Array or type(v) is A.Set:
+        return v.items
+    if type(v) is A.Object:
+        return [x for kv in v.items for x in kv]
+    if type(v) is A.Call:
+        head = v.operator.terms[0]
+        return ([] if type(head.value) is A.Var else [head]) + v.args
     return ()
 
 
@@ -68,11 +67,10 @@ def vars_shallow(t: A.Term, out: set[str]) -> set[str]:
     """Var names in a term outside closures (comprehensions). (Exact type tests: the AST
     classes have no subclasses, and this runs once per term per pass.)"""
     v = t.value
-    tv = type(v)
-    if tv is A.Var:
-        if v.name not in ROOTS:  # type: ignore[union-attr]
-            out.add(v.name)  # type: ignore[union-attr]
-    elif tv not in CLOSURES:
+    if type(v) is A.Var:
+        if v.name not in ROOTS:
+            out.add(v.name)
+    elif type(v) not in CLOSURES:
         for c in term_children(v):
             vars_shallow(c, out)
     return out
@@ -152,19 +150,18 @@ def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
     for e in body:
         out.append(e)
         t = e.terms
-        tt = type(t)
-        if tt is list:
-            for x in t:  # type: ignore[union-attr]
+        if type(t) is list:
+            for x in t:
                 _term_exprs(x, out)
-        elif tt is A.Term:
-            _term_exprs(t, out)  # type: ignore[arg-type]
-        elif tt is A.Every:
-            _term_exprs(t.domain, out)  # type: ignore[union-attr]
-            _body_exprs(t.body, out)  # type: ignore[union-attr]
-        elif tt is NotBody:
-            _body_exprs(t.body, out)  # type: ignore[union-attr]
-        elif tt is A.SomeDecl:
-            for s in t.symbols:  # type: ignore[union-attr]
+        elif type(t) is A.Term:
+            _term_exprs(t, out)
+        elif type(t) is A.Every:
+            _term_exprs(t.domain, out)
+            _body_exprs(t.body, out)
+        elif type(t) is NotBody:
+            _body_exprs(t.body, out)
+        elif type(t) is A.SomeDecl:
+            for s in t.symbols:
                 _term_exprs(s, out)
         for w in e.with_:
             _term_exprs(w.value, out)
@@ -172,24 +169,23 @@ def _body_exprs(body: Sequence[A.Expr], out: list[A.Expr]) -> None:
 
 def _term_exprs(t: A.Term, out: list[A.Expr]) -> None:
     v = t.value
-    tv = type(v)
-    if tv in LEAVES:
+    if type(v) in LEAVES:
         return
-    if tv is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
-        for c in v.terms:  # type: ignore[union-attr]
+    if type(v) is A.Ref:  # the commonest compound term: scan its terms without a call per scalar
+        for c in v.terms:
             if type(c.value) not in LEAVES:
                 _term_exprs(c, out)
         return
-    if tv is A.ArrayComprehension or tv is A.SetComprehension:
-        _term_exprs(v.term, out)  # type: ignore[union-attr]
-        _body_exprs(v.body, out)  # type: ignore[union-attr]
-    elif tv is A.ObjectComprehension:
-        _term_exprs(v.key, out)  # type: ignore[union-attr]
-        _term_exprs(v.value, out)  # type: ignore[union-attr]
-        _body_exprs(v.body, out)  # type: ignore[union-attr]
-    elif tv is A.TemplateString:
-        for p in v.parts:  # type: ignore[union-attr]
-            if type(p) is A.Expr:
+    if type(v) is A.ArrayComprehension or type(v) is A.SetComprehension:
+        _term_exprs(v.term, out)
+        _body_exprs(v.body, out)
+    elif type(v) is A.ObjectComprehension:
+        _term_exprs(v.key, out)
+        _term_exprs(v.value, out)
+        _body_exprs(v.body, out)
+    elif type(v) is A.TemplateString:
+        for p in v.parts:
+            if isinstance(p, A.Expr):
                 _body_exprs((p,), out)
             else:
                 _term_exprs(p, out)

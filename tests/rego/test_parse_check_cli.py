@@ -12,8 +12,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from cupcake_py.cli import rego as rego_cli
 from cupcake_py.errors import Location
-from cupcake_py.rego import commands
+from cupcake_py.rego import check
 from cupcake_py.rego.ast import Module
 from cupcake_py.rego.errors import RegoError
 
@@ -25,7 +26,7 @@ BAD = "package demo\n\nallow { true }\n"
 def app() -> typer.Typer:
     a = typer.Typer()
     a.callback()(lambda: None)
-    commands.register(a)
+    rego_cli.register(a)
     return a
 
 
@@ -40,7 +41,7 @@ def tree(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def no_hook(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, commands.COMPILE_HOOK_MODULE, types.ModuleType(commands.COMPILE_HOOK_MODULE))
+    monkeypatch.setitem(sys.modules, check.COMPILE_HOOK_MODULE, types.ModuleType(check.COMPILE_HOOK_MODULE))
 
 
 def run(app: typer.Typer, *args: str) -> tuple[int, str, str]:
@@ -96,9 +97,9 @@ def test_check_calls_compile_hook(app: typer.Typer, tree: Path, monkeypatch: pyt
         seen.append(modules)
         return [RegoError("rego_unsafe_var_error", "var x is unsafe", Location(str(tree / "good.rego"), 3, 7))]
 
-    fake = types.ModuleType(commands.COMPILE_HOOK_MODULE)
+    fake = types.ModuleType(check.COMPILE_HOOK_MODULE)
     fake.check_modules = check_modules  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, commands.COMPILE_HOOK_MODULE, fake)
+    monkeypatch.setitem(sys.modules, check.COMPILE_HOOK_MODULE, fake)
     code, _, err = run(app, "check", str(tree))
     assert code == 1 and "good.rego:3:7: rego_unsafe_var_error: var x is unsafe" in err
     assert len(seen) == 1 and sorted(m.package.dotted() for m in seen[0]) == ["demo", "demo.sub"]
@@ -106,16 +107,16 @@ def test_check_calls_compile_hook(app: typer.Typer, tree: Path, monkeypatch: pyt
 
 def test_compile_hook_not_called_when_parse_fails(app: typer.Typer, tree: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = types.ModuleType(commands.COMPILE_HOOK_MODULE)
+    fake = types.ModuleType(check.COMPILE_HOOK_MODULE)
     fake.check_modules = lambda modules: pytest.fail("hook called despite parse errors")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, commands.COMPILE_HOOK_MODULE, fake)
+    monkeypatch.setitem(sys.modules, check.COMPILE_HOOK_MODULE, fake)
     (tree / "bad.rego").write_text(BAD)
     code, _, err = run(app, "check", str(tree))
     assert code == 1 and "rego_parse_error" in err
 
 
 def test_compile_hook_absent_means_parse_only(no_hook: None) -> None:
-    assert commands.compile_check([]) == []
+    assert check.compile_check([]) == []
 
 
 def test_parse_json_and_text(app: typer.Typer, tree: Path) -> None:

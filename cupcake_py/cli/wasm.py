@@ -1,5 +1,8 @@
 """`cupcake wasm inspect` and `cupcake wasm run`: any OPA-ABI module on the command line
-(ours, or one built by `opa build -t wasm`)."""
+(ours, or one built by `opa build -t wasm`), loaded and run by the host (cupcake_py/host).
+
+Out: the module summary (text or JSON) or the result set as JSON. Exit status: EXIT_CODES below
+(1 evaluation failed, 2 bad usage or input, 3 unusable module); the message on stderr."""
 
 from __future__ import annotations
 
@@ -111,10 +114,10 @@ def inspect_cmd(
 
 def run_cmd(
     module: Path = typer.Argument(..., help="The .wasm module."),
-    entrypoint: str = typer.Option(None, "-e", "--entrypoint",
+    entrypoint: str | None = typer.Option(None, "-e", "--entrypoint",
                                    help="Entrypoint name (e.g. example/allow); optional when there is one."),
-    input_path: str = typer.Option(None, "--input", "-i", help="Input JSON file, or - for stdin."),
-    data_path: str = typer.Option(None, "--data", "-d", help="Base data JSON file."),
+    input_path: str | None = typer.Option(None, "--input", "-i", help="Input JSON file, or - for stdin."),
+    data_path: str | None = typer.Option(None, "--data", "-d", help="Base data JSON file."),
     strict: bool = typer.Option(False, "--strict", help="Host builtin errors fail the evaluation."),
     timeout: float = typer.Option(1.0, "--timeout", help="Deadline per evaluation, seconds."),
     memory_limit: int = typer.Option(64, "--memory-limit", help="Linear memory cap, MiB."),
@@ -141,6 +144,7 @@ def run_cmd(
 def register(app: typer.Typer) -> None:
     wasm = typer.Typer(name="wasm", help="Inspect and run OPA-ABI WebAssembly modules.\n\n" + EXIT_CODES,
                        no_args_is_help=True)
-    wasm.command("inspect", help=inspect_cmd.__doc__ + "\n\n" + EXIT_CODES)(inspect_cmd)
-    wasm.command("run", help=run_cmd.__doc__ + "\n\n" + EXIT_CODES)(run_cmd)
+    # `or ""`: python -OO strips docstrings
+    wasm.command("inspect", help=(inspect_cmd.__doc__ or "") + "\n\n" + EXIT_CODES)(inspect_cmd)
+    wasm.command("run", help=(run_cmd.__doc__ or "") + "\n\n" + EXIT_CODES)(run_cmd)
     app.add_typer(wasm)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, Inexact
 
 import pytest
-from conftest import Runtime
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model import Num, numbers
+
+from tests.runtime.model import Num, numbers
+from tests.runtime.runtime_host import Runtime
 
 RT = Runtime(max_pages=16384)
 BASE = RT("opa_heap_ptr_get")

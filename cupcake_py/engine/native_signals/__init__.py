@@ -1,4 +1,5 @@
-"""Signals computed in-process (no shell): `git.*`, `file.*`, … .
+"""Native signals: signals cupcake computes in-process (no shell): `git.*` (git.py), `file.*`
+(file.py) and `history` (computed by the evaluator itself, see ENGINE_SIGNALS).
 
 A provider is registered by name prefix as "module:function" and imported only when a
 routed policy requires one of its signals. Contract:
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
 
 # prefix -> "module:function"; add a family here.
 PROVIDERS: dict[str, str] = {
-    "git.": "cupcake_py.engine.builtin_signals.git:gather",
-    "file.": "cupcake_py.engine.builtin_signals.file:gather",
+    "git.": "cupcake_py.engine.native_signals.git:gather",
+    "file.": "cupcake_py.engine.native_signals.file:gather",
 }
 
 
@@ -83,9 +84,9 @@ def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], d
         except CupcakeError:
             raise
         except Exception as e:  # a provider bug must fail the evaluation closed, naming the signals
-            raise SignalProviderError(f"built-in signal(s) {', '.join(wanted)} failed: {type(e).__name__}: {e}") from e
+            raise SignalProviderError(f"native signal(s) {', '.join(wanted)} failed: {type(e).__name__}: {e}") from e
         if not isinstance(got, dict):
-            raise SignalProviderError(f"built-in signal(s) {', '.join(wanted)}: the provider returned "
+            raise SignalProviderError(f"native signal(s) {', '.join(wanted)}: the provider returned "
                                       f"{type(got).__name__}, not an object")
         out.update({k: v for k, v in got.items() if k in wanted})
         if time.monotonic() > deadline:

@@ -1,10 +1,10 @@
-"""docs/builtins.md: the builtin policy reference.
+"""docs/builtin-policies.md: the builtin policy reference.
 
 Generated part, per policies/builtins/<name>.rego: its METADATA (title, description, rule
 id, severity, routing), the decision verbs it uses, its rulebook configuration (a link to
 the model's section of docs/rulebook.md) and the behaviours its unit tests pin down (the
-`test_*` rule names of <name>_test.rego). Hand-written part: docs/_parts/builtins.md (the
-introduction) and docs/_parts/builtins/<name>.md (examples of events it denies and allows,
+`test_*` rule names of <name>_test.rego). Hand-written part: docs/_parts/builtin-policies.md (the
+introduction) and docs/_parts/builtin-policies/<name>.md (examples of events it denies and allows,
 what it cannot see), included verbatim; a missing part is shown as missing."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _section(path: Path) -> str:
     if tests:
         shown = ", ".join(t[len("test_"):].replace("_", " ") for t in tests)
         out.append(f"- behaviour pinned by `policies/builtins/{name}_test.rego`: {shown}\n")
-    part = PARTS / "builtins" / f"{name}.md"
+    part = PARTS / "builtin-policies" / f"{name}.md"
     if part.is_file():  # optional per-builtin notes
         out.append("\n" + part.read_text("utf-8").strip() + "\n")
     return "".join(out) + "\n"
@@ -79,7 +79,7 @@ def render() -> str:
     from cupcake_py.engine.project import is_test_file, rego_files, shipped_policies_dir
 
     policies = [p for p in rego_files(shipped_policies_dir() / "builtins") if not is_test_file(p)]
-    intro = (PARTS / "builtins.md").read_text("utf-8").strip() + "\n\n"
+    intro = (PARTS / "builtin-policies.md").read_text("utf-8").strip() + "\n\n"
     index = "".join(f"- [{p.stem}](#{p.stem})\n" for p in policies) + "\n"
     body = "".join(_section(p) for p in policies)
-    return banner("policies/builtins/*.rego METADATA and docs/_parts/builtins*") + intro + index + body.rstrip() + "\n"
+    return banner("policies/builtins/*.rego METADATA and docs/_parts/builtin-policies*") + intro + index + body.rstrip() + "\n"

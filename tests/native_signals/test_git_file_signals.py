@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cupcake_py.engine.builtin_signals import file as file_signals
-from cupcake_py.engine.builtin_signals import git as git_signals
+from cupcake_py.engine.native_signals import file as file_signals
+from cupcake_py.engine.native_signals import git as git_signals
 
 ALL_GIT = ["git.is_repo", "git.branch", "git.is_dirty", "git.staged_files", "git.unstaged_files",
            "git.untracked_files", "git.ahead_behind", "git.last_commit"]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Runtime
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model import Num, Obj, RSet, dump_rego, literal, rcmp, rego_values
+
+from tests.runtime.model import Num, Obj, RSet, dump_rego, literal, rcmp, rego_values
+from tests.runtime.runtime_host import Runtime
 
 RT = Runtime(max_pages=16384)
 BASE = RT("opa_heap_ptr_get")

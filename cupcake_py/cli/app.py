@@ -1,11 +1,16 @@
-"""The `cupcake` command line (typer). Sub-commands live next to the stage they drive;
-this module only wires them together."""
+"""The root `cupcake` typer app: global options (--log-level, --version) and every command
+group of this package, registered when this module is imported.
+
+In: argv (through `run()`, called by `cupcake_py.entry` for every command but the fast
+`cupcake eval` / `cupcake serve` paths). Out: the command's output and exit status; usage
+errors exit 2 with click's message, never a traceback (pretty exceptions off)."""
 
 from __future__ import annotations
 
 import typer
 
 from cupcake_py import __version__, logs
+from cupcake_py.cli import audit, authoring, build, eval_serve, rego, schema, wasm
 
 app = typer.Typer(
     name="cupcake",
@@ -40,19 +45,10 @@ def _root(
     logs.setup(log_level)
 
 
-# Each stage that has commands exposes `register(app)`; add its module here.
-COMMAND_MODULES: tuple[str, ...] = ("cupcake_py.rego.commands", "cupcake_py.wasm.commands", "cupcake_py.plan.commands",
-                                     "cupcake_py.eval_commands", "cupcake_py.authoring.commands",
-                                     "cupcake_py.authoring.schema", "cupcake_py.governance.commands")
-
-
-def _register() -> None:
-    import importlib
-
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(app)
+# Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
+for _group in (rego, wasm, build, eval_serve, authoring, schema, audit):
+    _group.register(app)
 
 
 def run() -> None:
-    _register()
     app()

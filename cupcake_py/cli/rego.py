@@ -1,8 +1,10 @@
-"""`cupcake parse` and `cupcake check`: the Rego front end on the command line."""
+"""`cupcake parse` and `cupcake check`: the Rego front end on the command line (rego/check.py
+does the checking). Exit status: 0 clean; 1 parse/compile errors (`file:row:col: code: message`
+on stderr, or {"errors": [...]} on stdout with --format json); 2 a --custom-builtins module cannot
+be loaded."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -11,61 +13,14 @@ import orjson
 import typer
 
 from cupcake_py.errors import CupcakeError
-from cupcake_py.rego import find_rego_files, parse_module, read_source
-from cupcake_py.rego.ast import Module
-from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors, format_json, format_text
+from cupcake_py.rego import parse_module, read_source
+from cupcake_py.rego.check import check_paths
+from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
 
 
 class Format(StrEnum):
     text = "text"
     json = "json"
-
-
-COMPILE_HOOK_MODULE = "cupcake_py.rego.compile"
-
-
-def compile_check(modules: list[Module]) -> list[RegoError]:
-    """Run the compile checks when `cupcake_py.rego.compile.check_modules` exists (it returns or
-    raises RegoErrors); without it only parse errors are reported."""
-    try:
-        mod = importlib.import_module(COMPILE_HOOK_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name and COMPILE_HOOK_MODULE.startswith(exc.name):
-            return []
-        raise
-    check = getattr(mod, "check_modules", None)
-    if check is None:
-        return []
-    try:
-        return list(check(modules))
-    except RegoErrors as exc:
-        return list(exc.errors)
-    except RegoError as exc:
-        return [exc]
-    except CupcakeError as exc:
-        return [RegoError(COMPILE, str(exc), None)]
-
-
-def check_paths(paths: list[Path]) -> tuple[list[RegoError], dict[str, str], int]:
-    """Parse (and compile-check) every .rego file under `paths`: (errors, sources, file count)."""
-    try:
-        files = find_rego_files(paths)
-    except RegoErrors as exc:
-        return list(exc.errors), {}, 0
-    errors: list[RegoError] = []
-    sources: dict[str, str] = {}
-    modules: list[Module] = []
-    for f in files:
-        name = str(f)
-        try:
-            text = read_source(f)
-            sources[name] = text
-            modules.append(parse_module(text, name))
-        except RegoErrors as exc:
-            errors.extend(e if e.location else RegoError(e.code, f"{name}: {e.message}", None) for e in exc.errors)
-    if not errors and modules:
-        errors.extend(compile_check(modules))
-    return errors, sources, len(files)
 
 
 def _emit_errors(errors: list[RegoError], sources: dict[str, str], fmt: Format) -> None:
@@ -111,7 +66,7 @@ def check_cmd(
                                        "*.rego.", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: `file:row:col: code: message` plus the "
                                "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
 ) -> None:
     """Check Rego v1 policies for errors without running them.
@@ -119,7 +74,7 @@ def check_cmd(
     Every file is parsed (Rego v1 syntax: `if` before rule bodies, `contains` for
     multi-value rules); when all parse, the compiler's checks (unsafe variables,
     recursion, types) run too. Exit status: 0 when clean, 1 when any error was found, 2 when
-    a --builtins module cannot be loaded.
+    a --custom-builtins module cannot be loaded.
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """

@@ -1,7 +1,7 @@
-"""Policy evaluation of the shipped builtins on Bash events (issue 14 goal: ≤ 1 ms and ≤ 10
+"""Policy evaluation of the shipped builtin policies on Bash events (issue 14 goal: ≤ 1 ms and ≤ 10
 host-builtin calls per event), project and global phase each, instance reused.
 
-Run: .venv/bin/python benches/builtins_bash.py [--rounds N]
+Run: .venv/bin/python benches/builtin_policies_bash.py [--rounds N]
 Prints, per command: µs median of `eval_raw` per phase (the engine's real policy input,
 input.shell included) and the host-builtin calls of one evaluation. Timing on a shared machine
 is noisy: read the minimum next to the median.
@@ -38,6 +38,7 @@ def measure(project: Path, command: str, rounds: int) -> list[dict[str, Any]]:
     from cupcake_py.engine.observe import Trace
     from cupcake_py.engine.options import EvalOptions
     from cupcake_py.engine.project import find_global, find_project
+    from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
     from cupcake_py.host import HostOptions, PolicyModule
     from cupcake_py.host.builtins import lookup
 
@@ -65,12 +66,13 @@ def measure(project: Path, command: str, rounds: int) -> list[dict[str, Any]]:
         names = set(module.summary().builtins.values())
         counted = module.instantiate(builtins={n: wrap(n, x.fn) for n in names if (x := lookup(n)) is not None})
         raw = orjson.dumps(inp)
-        counted.eval_raw(bundles.ENTRYPOINT, input_json=raw)
+        entry = aggregator(counted.entrypoints)  # the one the evaluator calls
+        counted.eval_raw(entry, input_json=raw)
         inst = module.instantiate()
         samples = []
         for _ in range(rounds):
             t0 = time.perf_counter()
-            inst.eval_raw(bundles.ENTRYPOINT, input_json=raw)
+            inst.eval_raw(entry, input_json=raw)
             samples.append((time.perf_counter() - t0) * 1e6)
         out.append({"scope": scope, "median_us": round(statistics.median(samples)), "min_us": round(min(samples)),
                     "host_calls": sum(counts.values()), "by_builtin": dict(counts), "decision": final.kind})

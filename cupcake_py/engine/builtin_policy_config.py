@@ -1,10 +1,10 @@
-"""What each enabled builtin becomes: `input.builtin_config.<name>` and its generated signals.
+"""What each enabled builtin policy becomes: `input.builtin_config.<name>` and its builtin-policy signals.
 
 The rulebook models (schema, defaults, validation) are the pydantic classes in
 `cupcake_py.engine.rulebook` (one place); this module turns a validated model into what the
 policy in `policies/builtins/<name>.rego` reads:
 
-| builtin | input.builtin_config.<name> | generated signals |
+| builtin policy | input.builtin_config.<name> | builtin-policy signals (generated shell signals) |
 | protected_paths | {message, paths (~ and $HOME expanded), home} | – |
 | rulebook_security_guardrails | {message, protected_paths (+ the global config dir), home}; the evaluator adds state_paths and path_dirs per evaluation (engine/state_paths.py); ON unless `enabled: false` | – |
 | git_block_no_verify | {message, exceptions} | – |
@@ -24,8 +24,7 @@ Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 
 from __future__ import annotations
 
-from cupcake_py.engine.project import global_config_dir
-from cupcake_py.userdirs import expand_home, home_dir
+from cupcake_py.userdirs import expand_home, global_config_dir, home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

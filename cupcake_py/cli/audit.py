@@ -1,6 +1,7 @@
 """`cupcake audit list | stats | verify | export | prune | schema | session-event`.
 
-Reads (and for prune/session-event writes) the per-user governance database
+The command line of cupcake_py/governance (store, chain, query, audit): reads (and for
+prune/session-event writes) the per-user governance database
 (`$XDG_STATE_HOME/cupcake-py/governance.sqlite3`, or --db). Output: a rich table or JSON
 lines (`--json`); progress bars on stderr only for long operations on a terminal (never with
 --json or when CI is set). Exit status: 0 done; 1 `verify` found problems; 2 usage errors or

@@ -1,10 +1,11 @@
-"""`cupcake eval` and `cupcake serve` in the typer app: they serve `--help` and run the same
-fast paths (`cupcake_py.fast_eval`, `cupcake_py.serve`) when the command comes after global
-options."""
+"""The help texts of `cupcake eval` and `cupcake serve`, without typer.
+
+`cupcake eval --help` and `cupcake serve --help` are answered by the fast paths
+(`cupcake_py.fast_eval`, `cupcake_py.serve`), which print these strings; the typer app
+(`cli/eval_serve.py`) shows the same text in `cupcake --help`. Out: two str constants; nothing fails.
+"""
 
 from __future__ import annotations
-
-import typer
 
 from cupcake_py.engine.options import help_text
 
@@ -54,27 +55,3 @@ Options (those of cupcake eval, applied to every request; --policy-dir is a defa
   --stdio                    Serve JSON lines on stdin/stdout (required).
 {help_text()}
 """
-
-
-def register(app: typer.Typer) -> None:
-    @app.command(
-        "serve",
-        help=SERVE_HELP,
-        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        add_help_option=True,
-    )
-    def serve_command(ctx: typer.Context) -> None:
-        from cupcake_py.serve import main
-
-        raise typer.Exit(main(list(ctx.args)))
-
-    @app.command(
-        "eval",
-        help=EVAL_HELP,
-        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        add_help_option=False,  # --help reaches fast_eval, which prints EVAL_HELP (one option list)
-    )
-    def eval_command(ctx: typer.Context) -> None:
-        from cupcake_py.fast_eval import main
-
-        raise typer.Exit(main(list(ctx.args)))

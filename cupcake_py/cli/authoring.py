@@ -1,4 +1,9 @@
-"""`cupcake validate | inspect | test | init | verify`: the policy author's commands."""
+"""`cupcake validate | inspect | test | init | verify`: the policy author's commands; the work is
+done by cupcake_py/authoring (validate, testrunner, scaffold, inventory, verify).
+
+Out: reports on stdout (text/JSON/SARIF), progress on stderr. Exit status per command (see each
+--help); usage errors and configurations that cannot be loaded exit 2 (`test`: 1, as opa test)
+with `cupcake: <message>` on stderr, never a traceback."""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.custom_builtins import CustomBuiltins
+    from cupcake_py.engine.project import ConfigDir
 
 
 class LintFormat(StrEnum):
@@ -38,14 +44,14 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def validate_cmd(
-    paths: list[Path] = typer.Argument(None, help="Policy files, or directories searched for *.rego (default: "
+    paths: list[Path] | None = typer.Argument(None, help="Policy files, or directories searched for *.rego (default: "
                                        "the current project's .cupcake/).", show_default=False),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
                                    "code scanning) or github (workflow annotations)."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; a .cupcake directory's rulebook "
                                        "`custom_builtins` are added; docs/custom-builtins.md)."),
-    explain: str = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
+    explain: str | None = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
                                 "rule (e.g. prefer-deny) and exit."),
     changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
                                  "staged, unstaged or untracked) plus the policies that import them."),
@@ -113,10 +119,10 @@ def _seconds(text: str) -> float:
 
 
 def test_cmd(
-    paths: list[Path] = typer.Argument(None, help="Policy, test and data files, or directories searched "
+    paths: list[Path] | None = typer.Argument(None, help="Policy, test and data files, or directories searched "
                                        "recursively for *.rego, *.json, *.yaml (default: the project's .cupcake/).",
                                        show_default=False),
-    run: str = typer.Option(None, "--run", "-r", help="Only tests whose full name (data.pkg.test_x) matches "
+    run: str | None = typer.Option(None, "--run", "-r", help="Only tests whose full name (data.pkg.test_x) matches "
                             "this regular expression."),
     fmt: TestFormat = typer.Option(TestFormat.pretty, "--format", "-f", help="pretty (text; `text` is the same) "
                                    "or json (OPA's JSON test report)."),
@@ -137,7 +143,7 @@ def test_cmd(
     fail_on_empty: bool = typer.Option(False, "--fail-on-empty", help="Exit 1 when no test ran."),
     ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
                                      "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
-    builtins: list[str] = typer.Option([], "--builtins", help="Python module (name or .py path) with custom "
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
@@ -204,7 +210,7 @@ def _rulebook_specs(targets: list[str | Path]) -> list[str]:
 
 
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
-    """The custom builtins of --builtins plus the installed entry points (None when there are none)."""
+    """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
     from cupcake_py.custom_builtins import load
 
     found = load(specs)
@@ -228,7 +234,7 @@ class Harness(StrEnum):
     claude = "claude"
 
 
-def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None):  # type: ignore[no-untyped-def]
+def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
     from cupcake_py.engine.project import DEFAULT_POLICY_SUBDIR, ProjectError, find_global, find_project
 
     name = harness or DEFAULT_POLICY_SUBDIR
@@ -314,7 +320,7 @@ def _warm_after_init(global_: bool, directory: Path, harness: str) -> None:
 
 
 def inspect_cmd(
-    policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
+    policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
                                    "found from the current directory)."),
     fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
     harness: Harness = typer.Option(Harness.opencode, "--harness", help="Whose policies/<harness>/ to list."),
@@ -335,9 +341,9 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
+    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
                                     "project has policies for, when that is unambiguous).", show_default=False),
-    policy_dir: str = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
+    policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
     global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
@@ -347,11 +353,11 @@ def verify_cmd(
     from cupcake_py.authoring.verify import verify
 
     cfg = _config(policy_dir, global_, harness.value if harness else None)
-    if cfg is None:
-        raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
-    if harness is None:
+    if cfg is not None and harness is None:
         harness = _project_harness(Path(cfg.cupcake_path) / "policies")
         cfg = _config(policy_dir, global_, harness.value)
+    if cfg is None:
+        raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
     from cupcake_py.authoring.progress import progress
 
     with progress("cupcake verify") as update:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builtins_policies.rego_units import POLICIES, run_file, unit_test_files
+from tests.builtin_policies.rego_units import POLICIES, run_file, unit_test_files
 
 FILES = unit_test_files()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.engine.builtin_signals import git as git_signals
+from cupcake_py.engine.native_signals import git as git_signals
 from cupcake_py.engine.reaper import children
 
 from .test_git_file_signals import ALL_GIT, git, later, make_repo
@@ -156,6 +156,6 @@ def test_gathering_git_signals_imports_no_gitpython_pathlib_or_logging(tmp_path:
     report = json.loads(proc.stdout)
     assert report["got"]["git.branch"] == "probe" and report["got"]["git.last_commit"]["message"] == "probe commit"
     loaded = set(report["modules"])
-    assert "cupcake_py.engine.builtin_signals.git" in loaded
+    assert "cupcake_py.engine.native_signals.git" in loaded
     offenders = loaded & {"git", "pathlib", "logging", "typing"}
     assert not offenders, sorted(offenders)

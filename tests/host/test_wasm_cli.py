@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cupcake_py.wasm import commands
+from cupcake_py.cli import wasm as wasm_cli
 
 from .abi_mock import ENTRYPOINTS, mock_module
 
@@ -22,7 +22,7 @@ def app() -> typer.Typer:
     def _root() -> None:
         pass
 
-    commands.register(a)
+    wasm_cli.register(a)
     return a
 
 
