@@ -101,12 +101,14 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
     got = trace.notes["project policy input"][ROUTED_INPUT]
     routed = trace.phases[-1]["routed_policies"]
     assert "cupcake.policies.a" in routed and "cupcake.policies.ed" not in routed
-    order = package_order(bundles.build(find_project(str(tmp_path)), "k").policies)
+    cfg = find_project(str(tmp_path))
+    assert cfg is not None
+    order = package_order(bundles.build(cfg, "k").policies)
     assert got == [name in routed for name in order]
 
 
 def test_routed_input_marks_positions_in_package_order() -> None:
-    packages = {"cupcake.policies.b": {}, "cupcake.policies.a": {}, "cupcake.policies.c": {}}
+    packages: dict[str, object] = {"cupcake.policies.b": {}, "cupcake.policies.a": {}, "cupcake.policies.c": {}}
     assert package_order(packages) == ["cupcake.policies.a", "cupcake.policies.b", "cupcake.policies.c"]
     assert routed_input(packages, ["cupcake.policies.c", "cupcake.policies.a"]) == [True, False, True]
     assert routed_input(packages, []) == [False, False, False]
