@@ -3,12 +3,13 @@
 In: a ``regex.match`` pattern known at build time. Out: ``compile_pattern`` returns the
 program bytes, or None when the pattern is outside the subset whose RE2 semantics the
 native matcher reproduces exactly — the caller then keeps the host call, so anything
-unusual (flags, Unicode classes, POSIX classes, ``\\B``, backreference-looking escapes,
+unusual (other flags, Unicode classes, POSIX classes, ``\\B``, backreference-looking escapes,
 invalid patterns, odd ``{`` or ``-`` placement, huge repetitions) still gets RE2's answer
 or RE2's error. Nothing here fails: an unsupported pattern is simply not native.
 
-Subset (RE2 / Go syntax, no flags): literals (any code point), the escapes of ASCII
-punctuation and ``\\n \\t \\r \\f \\v \\a``, ``.`` (any code point but ``\\n``), ``\\d \\w \\s``
+Subset (RE2 / Go syntax; the only flag is a leading ``(?i)``, and then only over ASCII letters
+and classes, folded like RE2 including the Kelvin sign and the long s): literals (any code
+point), the escapes of ASCII punctuation and ``\\n \\t \\r \\f \\v \\a``, ``.`` (any code point but ``\\n``), ``\\d \\w \\s``
 and their negations, bracket classes with ranges, negation and those escapes, anchors
 ``^``/``\\A`` (start of text), ``$``/``\\z`` (end of text), ``\\b`` (ASCII word boundary),
 groups ``( )`` and ``(?: )``, alternation and ``* + ? {n} {n,} {n,m}`` (lazy forms too).
@@ -121,6 +122,29 @@ class _Parser:
     def __init__(self, pattern: str) -> None:
         self.p = pattern
         self.i = 0
+        self.fold = pattern.startswith("(?i)")  # only as the whole pattern's leading flag
+        if self.fold:
+            self.i = 4
+
+    def folded(self, ranges: Ranges) -> Ranges:
+        """A positive class under (?i): ASCII members plus their simple case folds (RE2 adds
+        the Kelvin sign to k and the long s to s); non-ASCII members are not native."""
+        if not self.fold:
+            return ranges
+        out = list(ranges)
+        for lo, hi in ranges:
+            if hi >= 0x80:
+                raise Unsupported("case folding beyond ASCII")
+            for cp in range(max(lo, 0x41), min(hi, 0x7A) + 1):
+                ch = chr(cp)
+                if ch.isalpha():
+                    other = ord(ch.swapcase())
+                    out.append((other, other))
+                    if ch in "kK":
+                        out.append((0x212A, 0x212A))
+                    elif ch in "sS":
+                        out.append((0x17F, 0x17F))
+        return normalize(out)
 
     def peek(self) -> str:
         return self.p[self.i] if self.i < len(self.p) else ""
@@ -209,7 +233,10 @@ class _Parser:
             return self.escape()
         if c in "*+?{)":
             raise Unsupported(f"unexpected {c!r}")
-        return Char(_codepoint(c))
+        cp = _codepoint(c)
+        if self.fold and (cp >= 0x80 or c.isalpha()):
+            return Class(self.folded(((cp, cp),)))
+        return Char(cp)
 
     def escape(self) -> Node:
         c = self.take()
@@ -225,7 +252,7 @@ class _Parser:
             v = _CONTROL_ESCAPES[c]
             return ((v, v),)
         if c.lower() in _PERL:
-            ranges = _PERL[c.lower()]
+            ranges = self.folded(_PERL[c.lower()])
             return negate(ranges) if c.isupper() else ranges
         raise Unsupported(f"escape \\{c}")
 
@@ -234,6 +261,7 @@ class _Parser:
         if negated:
             self.i += 1
         items: list[tuple[int, int]] = []
+        perl: list[tuple[int, int]] = []  # Perl classes: already folded
         first = True
         while True:
             c = self.take()
@@ -248,7 +276,7 @@ class _Parser:
                 if len(ranges) != 1 or ranges[0][0] != ranges[0][1]:
                     if is_range:
                         raise Unsupported("class range from a Perl class")
-                    items += ranges
+                    perl += ranges
                     first = False
                     continue
                 lo = ranges[0][0]
@@ -265,7 +293,7 @@ class _Parser:
             else:
                 items.append((lo, lo))
             first = False
-        ranges = normalize(items)
+        ranges = normalize([*self.folded(normalize(items)), *perl])
         return negate(ranges) if negated else ranges
 
     def range_end(self) -> int:
