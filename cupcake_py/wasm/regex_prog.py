@@ -10,9 +10,10 @@ or RE2's error. Nothing here fails: an unsupported pattern is simply not native.
 Subset (RE2 / Go syntax; the only flag is a leading ``(?i)``, and then only over ASCII letters
 and classes, folded like RE2 including the Kelvin sign and the long s): literals (any code
 point), the escapes of ASCII punctuation and ``\\n \\t \\r \\f \\v \\a``, ``.`` (any code
-point but ``\\n``), ``\\d \\w \\s`` and their negations, bracket classes with ranges, negation and those escapes, anchors
-``^``/``\\A`` (start of text), ``$``/``\\z`` (end of text), ``\\b`` (ASCII word boundary),
-groups ``( )`` and ``(?: )``, alternation and ``* + ? {n} {n,} {n,m}`` (lazy forms too).
+point but ``\\n``), ``\\d \\w \\s`` and their negations, bracket classes with ranges,
+negation and those escapes, anchors ``^``/``\\A`` (start of text), ``$``/``\\z`` (end of
+text), ``\\b`` (ASCII word boundary), groups ``( )`` and ``(?: )``, alternation and
+``* + ? {n} {n,} {n,m}`` (lazy forms too).
 
 Program layout (little-endian u32 words, 4-aligned in the data segment):
 ``n_inst, n_ranges, lit_len, flags`` · required literal bytes padded to 4 ·
