@@ -17,7 +17,8 @@ text), ``\\b`` (ASCII word boundary), groups ``( )`` and ``(?: )``, alternation 
 
 Program layout (little-endian u32 words, 4-aligned in the data segment):
 ``n_inst, n_ranges, lit_len, flags`` · required literal bytes padded to 4 ·
-``n_inst`` instructions ``(op, a, b)`` · ``n_ranges`` pairs ``(lo, hi)``.
+``n_inst`` instructions ``(op | a << 8, b)`` (``a``: a code point, a range offset or a
+jump target, all below 2**24) · ``n_ranges`` pairs ``(lo, hi)``.
 ``flags`` bit 0: every match starts at the start of the text. The required literal is a
 byte string every match contains (empty: none known); the matcher answers "no match"
 without running the program when the subject lacks it.
@@ -454,6 +455,6 @@ def compile_pattern(pattern: str) -> bytes | None:
     literal = max(_required(node), key=len, default=b"")
     header = struct.pack("<4I", len(em.code), len(em.ranges), len(literal), FLAG_ANCHORED if _anchored(node) else 0)
     lit = literal + bytes(-len(literal) % 4)
-    code = b"".join(struct.pack("<3I", *ins) for ins in em.code)
+    code = b"".join(struct.pack("<2I", op | a << 8, b) for op, a, b in em.code)
     ranges = b"".join(struct.pack("<2I", lo, hi) for lo, hi in em.ranges)
     return header + lit + code + ranges

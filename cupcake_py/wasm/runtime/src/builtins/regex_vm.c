@@ -20,7 +20,7 @@ enum { OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_BOT, OP_EOT, OP_WORDB }
 #define FLAG_ANCHORED 1u
 #define MAX_INST 2000 /* regex_prog.MAX_INSTRUCTIONS */
 
-typedef struct { uint32_t op, a, b; } rx_inst;
+typedef struct { uint32_t op_a, b; } rx_inst; /* op = op_a & 0xFF, a = op_a >> 8 */
 typedef struct { uint32_t lo, hi; } rx_range;
 
 typedef struct {
@@ -110,7 +110,7 @@ static inline bool is_word(uint8_t c)
 
 static bool in_class(const rx_inst *in, uint32_t cp)
 {
-    const rx_range *r = vm.ranges + in->a;
+    const rx_range *r = vm.ranges + (in->op_a >> 8);
     for (uint32_t k = 0; k < in->b; k++) {
         if (cp < r[k].lo) return false;
         if (cp <= r[k].hi) return true;
@@ -129,12 +129,12 @@ static bool add_thread(rx_set *q, uint32_t pc, uint32_t pos)
         if (set_has(q, pc)) continue;
         set_add(q, pc);
         const rx_inst *in = &vm.code[pc];
-        switch (in->op) {
+        switch (in->op_a & 0xFF) {
         case OP_MATCH: return true;
-        case OP_JMP: vm.stack[top++] = (uint16_t)in->a; break;
+        case OP_JMP: vm.stack[top++] = (uint16_t)(in->op_a >> 8); break;
         case OP_SPLIT:
             vm.stack[top++] = (uint16_t)in->b;
-            vm.stack[top++] = (uint16_t)in->a;
+            vm.stack[top++] = (uint16_t)(in->op_a >> 8);
             break;
         case OP_BOT:
             if (pos == 0) vm.stack[top++] = (uint16_t)(pc + 1);
@@ -169,7 +169,8 @@ static bool run(bool anchored)
         for (uint32_t k = 0; k < cur->n; k++) {
             uint32_t pc = cur->dense[k];
             const rx_inst *in = &vm.code[pc];
-            bool ok = (in->op == OP_CHAR && in->a == cp) || (in->op == OP_CLASS && in_class(in, cp));
+            uint32_t op = in->op_a & 0xFF;
+            bool ok = (op == OP_CHAR && in->op_a >> 8 == cp) || (op == OP_CLASS && in_class(in, cp));
             if (ok && add_thread(next, pc + 1, pos)) return true;
         }
         rx_set *t = cur;
