@@ -5,7 +5,8 @@ bundle's policy packages. Out: the Rego source of `package cupcake.system.routed
 `evaluate` has the shape of `cupcake/system/evaluate` (policies/system/evaluate.rego), with one
 guarded comprehension per (package, decision verb):
 
-    [{"policy": "<pkg>", "decision": d} | input.cupcake_routed[<k>]; some d in data.<pkg>.<verb>]
+    route := input.cupcake_routed   (once per verb)
+    [{"policy": "<pkg>", "decision": d} | route[<k>]; some d in data.<pkg>.<verb>]
 
 where k is the package's position in `package_order` (the bundle's packages, sorted) and
 `input.cupcake_routed` is the engine's array of booleans (`routed_input`): true at the positions
@@ -100,14 +101,14 @@ def source(modules: list[Any], packages: Iterable[str]) -> str:
     lines.append("}")
     for key, verb in RESULT_KEYS:
         parts = sorted((path + (verb,) for path, verbs in rules.items() if verb in verbs), key=list)
-        lines += ["", f"{key} := [x |", "\tsome part in ["]
+        lines += ["", f"{key} := [x |", f"\troute := input.{ROUTED_INPUT}", "\tsome part in ["]
         for full in parts:
             path = full[:-1]
             k = position.get(".".join(path))
             if k is None:
                 continue  # not a bundle policy: never routed
             name = jsonio.dumps(".".join(path)).decode()
-            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | input.{ROUTED_INPUT}[{k}]; '
+            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | route[{k}]; '
                          f"some d in {_ref(path, verb)}],")
         lines += ["\t]", "\tsome x in part", "]"]
     return "\n".join(lines) + "\n"
