@@ -162,6 +162,16 @@ def test_no_native_answer_for_non_strings_or_invalid_utf8(rt: Runtime) -> None:
         assert rt._fn("opa_regex_vm_match")(prog, rt.string(raw)) == 0
 
 
+def test_subjects_too_long_for_the_program_go_to_the_host(rt: Runtime) -> None:
+    program = compile_pattern("x(a|b|c){1,100}y")
+    assert program is not None
+    n_inst = struct.unpack_from("<I", program)[0]
+    short, long = "x" + "a" * 100 + "y", "x" + "a" * ((1 << 24) // n_inst) + "y"
+    assert _native(rt, program, short) is True
+    assert _native(rt, program, long) is None
+    assert _native(rt, program, "b" * len(long)) is False  # no "x" or "y": the prefilter answers
+
+
 def test_long_subjects_and_programs_stay_linear(rt: Runtime) -> None:
     pattern = "(a|aa)*(b|c){2,40}x"
     program = compile_pattern(pattern)

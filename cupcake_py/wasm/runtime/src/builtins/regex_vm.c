@@ -4,7 +4,8 @@
  * subset (layout documented there: header, required literal, instructions, class
  * ranges; 4-aligned static data) and the subject value.
  * Out: a static boolean (match anywhere in the subject, RE2 semantics), or NULL when the
- * native matcher must not answer: the subject is not a string or is not valid UTF-8.
+ * native matcher must not answer: the subject is not a string, is not valid UTF-8, or is so
+ * long for the program (STEP_BUDGET) that RE2's DFA should answer.
  * The generated code then makes the host call it would have made without a program, so
  * type errors and odd input get exactly the host's answer.
  *
@@ -19,6 +20,9 @@
 enum { OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_BOT, OP_EOT, OP_WORDB };
 #define FLAG_ANCHORED 1u
 #define MAX_INST 2000 /* regex_prog.MAX_INSTRUCTIONS */
+/* Subject bytes x instructions above which the host's RE2 (a DFA) answers instead: the Pike
+ * VM's worst case stays a few tens of milliseconds. */
+#define STEP_BUDGET (1u << 24)
 
 typedef struct { uint32_t op_a, b; } rx_inst; /* op = op_a & 0xFF, a = op_a >> 8 */
 typedef struct { uint32_t lo, hi; } rx_range;
@@ -190,6 +194,7 @@ OPA_EXPORT opa_value *opa_regex_vm_match(const uint32_t *prog, opa_value *subjec
     const uint8_t *lit = (const uint8_t *)(prog + 4);
     if (!contains(s, str->len, lit, lit_len))
         return (opa_value *)&rx_false;
+    if ((uint64_t)str->len * n_inst > STEP_BUDGET) return 0;
     vm.code = (const rx_inst *)(prog + 4 + (lit_len + 3) / 4);
     vm.ranges = (const rx_range *)(vm.code + n_inst);
     vm.s = s;
