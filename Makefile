@@ -41,8 +41,10 @@ demo: venv
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
 
+# mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
 test: venv node-deps
 	@$(PY) -m ruff check --quiet .
+	@$(PY) -m mypy
 	@$(PY) -m pytest
 
 # Rebuild the C runtime (cupcake_py/wasm/runtime) with the pinned zig from PyPI.
@@ -54,6 +56,7 @@ runtime-check: venv
 
 lint: venv
 	@$(PY) -m ruff check .
+	@$(PY) -m mypy
 
 # Full benchmark run (<= 10 min): benches/results.json, benches/RESULTS.md, benches/bench.png.
 # The `bench` extra adds matplotlib for the chart. `make bench-quick` (<= 60 s) writes under benches/out/
@@ -79,4 +82,4 @@ bench-governance: venv
 	@$(PY) benches/governance_cost.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache

@@ -57,7 +57,8 @@ out := [y | some i in numbers.range(1, {n}); y := {call}]
 """
 CALLS = [
     ("upper (native, baseline)", 'upper("abc")'),
-    ("sprintf (host)", 'sprintf("%d", [i])'),
+    ("sprintf (native fast path)", 'sprintf("%d", [i])'),  # opa_bi_try_sprintf answers: no host call
+    ("sprintf %.2f (host)", 'sprintf("%.2f", [i])'),  # a float verb: the runtime hands it to the host
     ("strings.count (host)", 'strings.count("a,b,c", ",")'),
     ("regex.match (host)", 'regex.match("^a+$", "aaa")'),
 ]

@@ -40,7 +40,7 @@ class FrozenRecord(Record):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r} of an immutable {type(self).__name__}")
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # Record's __hash__ is None (unhashable)
         return hash(self._values())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # copy and pickle through __init__

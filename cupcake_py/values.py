@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator
-    from typing import Any
+    from typing import Any, NoReturn
 
     _MappingBase = Mapping[Any, Any]
 else:
@@ -345,11 +345,13 @@ class _TermParser:
         self.i = 0
         self.number, self.string, self.raw_string, self.white = _lexemes()
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         raise ValueParseError(f"invalid Rego term: {what}", self.i)
 
     def ws(self) -> None:
-        self.i = self.white.match(self.s, self.i).end()  # type: ignore[union-attr]
+        m = self.white.match(self.s, self.i)  # whitespace* always matches
+        if m:
+            self.i = m.end()
 
     def eat(self, ch: str) -> bool:
         self.ws()
@@ -368,23 +370,23 @@ class _TermParser:
             m = self.string.match(s, i)
             if not m:
                 self.fail("bad string")
-            self.i = m.end()  # type: ignore[union-attr]
+            self.i = m.end()
             import json
 
-            return json.loads(m.group())  # type: ignore[union-attr]
+            return json.loads(m.group())
         if c == "`":
             m = self.raw_string.match(s, i)
             if not m:
                 self.fail("unterminated raw string")
-            self.i = m.end()  # type: ignore[union-attr]
-            return m.group()[1:-1]  # type: ignore[union-attr]
+            self.i = m.end()
+            return m.group()[1:-1]
         if c == "-" or c.isdigit():
             m = self.number.match(s, i)
             if not m:
                 self.fail("bad number")
-            self.i = m.end()  # type: ignore[union-attr]
-            text = m.group()  # type: ignore[union-attr]
-            if m.group(1) is None and m.group(2) is None:  # type: ignore[union-attr]
+            self.i = m.end()
+            text = m.group()
+            if m.group(1) is None and m.group(2) is None:
                 return int(text)
             try:
                 return Decimal(text)

@@ -90,12 +90,14 @@ def children_cpu() -> float:
 
 def alternate(variants: dict[str, Callable[[], None]], rounds: int, warmup: int = 1,
               budget_s: float | None = None, min_rounds: int = 3,
-              cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
+              cpu: dict[str, list[float]] | None = None,
+              cpu_clock: Callable[[], float] = children_cpu) -> dict[str, list[float]]:
     """Run every variant once per round, rotating the order each round so no variant always runs
     right after another (page cache, CPU frequency and load drift hit all of them alike).
     Stops early once `budget_s` seconds have passed and `min_rounds` rounds are done.
-    Returns seconds per call, per variant; `cpu` (if given) receives the CPU seconds of the
-    child processes each call ran (steadier than wall time on a busy machine)."""
+    Returns seconds per call, per variant; `cpu` (if given) receives the CPU seconds each call
+    used by `cpu_clock`: by default those of the child processes it ran, `time.thread_time`
+    for work done in this thread (steadier than wall time on a busy machine)."""
     names = list(variants)
     for _ in range(warmup):
         for n in names:
@@ -109,12 +111,12 @@ def alternate(variants: dict[str, Callable[[], None]], rounds: int, warmup: int 
             break
         order = names[r % len(names):] + names[:r % len(names)]
         for n in order:
-            c0 = children_cpu() if cpu is not None else 0.0
+            c0 = cpu_clock() if cpu is not None else 0.0
             t0 = time.perf_counter()
             variants[n]()
             out[n].append(time.perf_counter() - t0)
             if cpu is not None:
-                cpu[n].append(children_cpu() - c0)
+                cpu[n].append(cpu_clock() - c0)
     return out
 
 

@@ -3,12 +3,14 @@
 `set_input_json` + `eval_rule`). Batches alternate between the engines; results are checked
 equal before timing. Workloads: one small rule, and the 10 generated policies plus the shipped
 aggregator (`data.cupcake.system.evaluate`) on the typical Bash event and on an event that
-makes policies fire.
+makes policies fire. Besides wall time, the CPU time of this thread per evaluation (both
+engines run in it; steadier than wall time on a busy machine).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from measures import projects
@@ -102,12 +104,17 @@ def run(ctx: Context) -> dict[str, Any]:
         def times(fn: Any) -> Any:
             return lambda: [fn() for _ in range(batch)]
 
+        cpu: dict[str, list[float]] = {}
         samples = alternate({"ours (WASM)": times(ours), "regorus": times(theirs)}, rounds=ctx.pick(3, 15),
-                            warmup=1, budget_s=ctx.pick(1, 8))
+                            warmup=1, budget_s=ctx.pick(1, 8), cpu=cpu, cpu_clock=time.thread_time)
         stats = {k: summary([s / batch for s in v], "us") for k, v in samples.items()}
+        cpu_stats = {k: summary([s / batch for s in v], "us") for k, v in cpu.items()}
         eps = {k: round(1e6 / s["median"]) for k, s in stats.items()}
         rows.append({"workload": w["name"], "per_eval": stats, "evals_per_second": eps,
                      "ratio_ours_over_regorus": round(eps["ours (WASM)"] / eps["regorus"], 3),
+                     "cpu_per_eval": cpu_stats,
+                     "cpu_ratio_ours_over_regorus": round(cpu_stats["regorus"]["median"]
+                                                          / cpu_stats["ours (WASM)"]["median"], 3),
                      "policies_fired": fired(got_ours)})
     main = rows[1]
     r = main["ratio_ours_over_regorus"]

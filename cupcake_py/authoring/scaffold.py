@@ -31,7 +31,7 @@ from typing import Literal
 
 from cupcake_py.engine.project import rego_files, shipped_policies_dir
 from cupcake_py.harness import get
-from cupcake_py.harness.files import write_file
+from cupcake_py.harness.files import FileAction, write_file
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PLUGIN = Path(__file__).resolve().parents[1] / "harness" / "opencode" / "plugin" / "cupcake.js"
@@ -96,13 +96,11 @@ BUILTINS: dict[str, tuple[str, str]] = {
         "allowed_commands: []"),
 }
 
-Action = Literal["created", "unchanged", "kept", "overwritten", "removed"]
-
 
 @dataclass(frozen=True)
 class Written:
     path: Path
-    action: Action
+    action: FileAction
 
 
 def shipped_builtin_policies() -> set[str]:
@@ -143,7 +141,7 @@ def rulebook_text(scope: Literal["project", "global"]) -> str:
 
 
 def _write(path: Path, content: bytes, force: bool, mode: int = 0o644) -> Written:
-    return Written(path, write_file(path, content, force, mode))  # type: ignore[arg-type]
+    return Written(path, write_file(path, content, force, mode))
 
 
 def _schema(config_dir: Path, force: bool) -> Written:
@@ -182,7 +180,7 @@ def template(name: str, harness: str) -> bytes:
 def _agent_hook(directory: Path | None, force: bool, harness: str) -> list[Written]:
     """The agent's side, installed by the harness itself (the OpenCode plugin file, or cupcake's
     hooks merged into Claude Code's settings)."""
-    return [Written(Path(p), a) for p, a in get(harness).install(directory, force)]  # type: ignore[arg-type]
+    return [Written(Path(p), a) for p, a in get(harness).install(directory, force)]
 
 
 def init_project(directory: Path, force: bool = False, harness: str = "opencode") -> list[Written]:
@@ -202,7 +200,7 @@ def init_project(directory: Path, force: bool = False, harness: str = "opencode"
 
 def uninstall_hooks(directory: Path | None, harness: str) -> list[Written]:
     """Remove cupcake's hooks from the agent's settings; .cupcake/ stays."""
-    return [Written(Path(p), a) for p, a in get(harness).uninstall(directory)]  # type: ignore[arg-type]
+    return [Written(Path(p), a) for p, a in get(harness).uninstall(directory)]
 
 
 def global_exists() -> bool:

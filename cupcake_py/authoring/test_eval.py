@@ -32,7 +32,7 @@ WORTH_S = 1.5  # ... and spawn them only when the rest would take longer than th
 
 @dataclass
 class Outcome:
-    status: str  # pass | fail | error
+    status: Literal["pass", "fail", "error"]
     duration_s: float = 0.0
     message: str = ""
     value: Any = None

@@ -309,7 +309,8 @@ def diagnose(modules: list[A.Module], failed: list[TestResult], sources: dict[st
     if ev is None:  # an operand that cannot be evaluated on its own: retry with the prefixes only
         work = work_copy()
         for n, res in enumerate(failed):
-            instrument.add_diagnosis(work[res.case.module_index], res.case.rule, n)  # type: ignore[arg-type]
+            assert res.case.rule is not None  # as in the first round
+            instrument.add_diagnosis(work[res.case.module_index], res.case.rule, n)
         plans = [(res, plan, [[] for _ in plan.exprs]) for res, plan, _ in plans]
         entrypoints = [e for e in entrypoints if "_op" not in e.rsplit("/", 1)[-1]]
         ev = _diagnostic_build(work, entrypoints, setup)
@@ -536,4 +537,4 @@ def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResul
             output.append(line)
         else:
             hits.add(mark)
-    return TestResult(case, o.status, o.duration_s, o.message, o.value, output=output)  # type: ignore[arg-type]
+    return TestResult(case, o.status, o.duration_s, o.message, o.value, output=output)

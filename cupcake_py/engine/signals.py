@@ -184,16 +184,16 @@ def _pump(sel: selectors.BaseSelector, runs: list[_Run], deadline: float) -> Non
             f = key.fileobj
             if kind == "in":
                 try:
-                    n = os.write(f.fileno(), run.stdin[run.written:run.written + 65536])  # type: ignore[union-attr]
+                    n = os.write(key.fd, run.stdin[run.written:run.written + 65536])
                     run.written += n
                 except (BrokenPipeError, BlockingIOError, OSError):
                     run.written = len(run.stdin)
                 if run.written >= len(run.stdin):
                     sel.unregister(f)
-                    f.close()  # type: ignore[union-attr]
+                    f.close()  # type: ignore[union-attr]  # registered as proc.stdin; typeshed: int | HasFileno
                 continue
             try:
-                chunk = os.read(f.fileno(), 65536)  # type: ignore[union-attr]
+                chunk = os.read(key.fd, 65536)
             except BlockingIOError:
                 continue
             if not chunk:

@@ -25,15 +25,18 @@ from __future__ import annotations
 import os
 import time
 
-try:  # the C core of the stdlib `sqlite3` package: the package's dbapi2 layer adds datetime and
-    import _sqlite3 as sqlite3  # collections.abc imports (~2-3 ms per `cupcake eval`) for adapters we do not use
-except ImportError:  # pragma: no cover - an interpreter without the split
-    import sqlite3  # type: ignore[no-redef]
-
 from cupcake_py.errors import CupcakeError
 from cupcake_py.userdirs import private_dir, user_state_dir
 
 TYPE_CHECKING = False
+if TYPE_CHECKING:  # the same names; typeshed types the public package
+    import sqlite3
+else:
+    try:  # the C core of the stdlib `sqlite3` package: the package's dbapi2 layer adds datetime and
+        import _sqlite3 as sqlite3  # collections.abc imports (~2-3 ms per `cupcake eval`) for adapters we do not use
+    except ImportError:  # pragma: no cover - an interpreter without the split
+        import sqlite3
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar

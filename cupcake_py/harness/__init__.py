@@ -16,14 +16,15 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from cupcake_py.engine.harness_api import Harness
+    from cupcake_py.harness.files import FileAction
 
     class SetupHarness(Harness):
-        def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+        def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
             """Put the agent's hook in place for the project `directory` (None: globally);
             [(path, created|unchanged|kept|overwritten)]."""
             ...
 
-        def uninstall(self, directory: Path | None) -> list[tuple[str, str]]: ...
+        def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]: ...
 
         def examples_dir(self) -> str: ...
 
@@ -43,4 +44,5 @@ def get(name: str | None) -> SetupHarness:
     if module is None:
         raise UnknownHarness(f"unknown harness {name!r} (known: {', '.join(NAMES)})")
     mod = __import__(module, fromlist=["HARNESS"])
-    return mod.HARNESS  # type: ignore[no-any-return]
+    harness: SetupHarness = mod.HARNESS
+    return harness

@@ -37,17 +37,23 @@ class HarnessData:
                 self._loaded[name] = jsonio.loads(f.read())
         return self._loaded[name]
 
+    def load_object(self, name: str) -> dict[str, Any]:
+        """A data file whose document is a JSON object (the shipped files are)."""
+        doc: dict[str, Any] = self.load(name)
+        return doc
+
     def tool_map(self) -> dict[str, Any]:
         """tool_map.json: `map` (the agent's tool id -> the tool_name policies see), `path_args`,
         `tool_args` (and per harness: `aliases`)."""
-        return self.load("tool_map.json")  # type: ignore[no-any-return]
+        return self.load_object("tool_map.json")
 
     def event_schema(self) -> dict[str, Any]:
-        return self.load("schemas/event.schema.json")  # type: ignore[no-any-return]
+        return self.load_object("schemas/event.schema.json")
 
     def response_schema(self) -> dict[str, Any]:
-        return self.load("schemas/response.schema.json")  # type: ignore[no-any-return]
+        return self.load_object("schemas/response.schema.json")
 
     def mapped_tool_name(self, tool: str) -> str:
         """The tool_name policies see: the mapped name, anything unmapped unchanged."""
-        return self.tool_map()["map"].get(tool, tool)  # type: ignore[no-any-return]
+        name: str = self.tool_map()["map"].get(tool, tool)
+        return name

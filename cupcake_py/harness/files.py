@@ -5,9 +5,14 @@ with the same content is left alone ("unchanged"), a different one is kept unles
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
+
+# What happened to one file `cupcake init` (or uninstall) handles.
+FileAction = Literal["created", "unchanged", "kept", "overwritten", "removed"]
 
 
-def write_file(path: Path, content: bytes, force: bool, mode: int = 0o644) -> str:
+def write_file(path: Path, content: bytes, force: bool, mode: int = 0o644) -> FileAction:
+    action: FileAction
     if path.exists():
         if path.read_bytes() == content:
             return "unchanged"

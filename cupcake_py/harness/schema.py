@@ -103,4 +103,5 @@ def checked(event: Any, errors: list[str], what: str) -> dict[str, Any]:
     if errors:
         raise EventError(f"invalid {what} event: " + "; ".join(errors[:5]) +
                          (f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""))
-    return event  # type: ignore[no-any-return]
+    valid: dict[str, Any] = event
+    return valid

@@ -55,7 +55,8 @@ def _library() -> Any:
 
 
 def builtin_error_type() -> type[Exception]:
-    return _library().BuiltinError  # type: ignore[no-any-return]
+    error: type[Exception] = _library().BuiltinError
+    return error
 
 
 def resolve(names: Iterable[str], extra: Mapping[str, BuiltinFn] | None = None) -> list[str]:

@@ -111,7 +111,12 @@ def library_path() -> str:
                     "on sys.path)")
 
 
-_lib = ctypes.CDLL(library_path())
+_lib_path = library_path()
+_lib = ctypes.CDLL(_lib_path)
+# The same library, called with the GIL held: for functions that return at once and never
+# call back into Python (no GIL release and re-acquisition per call, and no opening for the
+# epoch ticker's thread to take the GIL in the middle of an evaluation).
+_lib_gil = ctypes.PyDLL(_lib_path, handle=_lib._handle)
 
 
 # Every C function this binding declares, by C name (tests compare each signature with the
@@ -119,8 +124,8 @@ _lib = ctypes.CDLL(library_path())
 DECLARED: dict[str, CFuncPtr] = {}
 
 
-def _c(name: str, restype: _CType | None, *argtypes: _CType) -> CFuncPtr:
-    fn = _lib[name]
+def _c(name: str, restype: _CType | None, *argtypes: _CType, hold_gil: bool = False) -> CFuncPtr:
+    fn = (_lib_gil if hold_gil else _lib)[name]
     fn.restype, fn.argtypes = restype, list(argtypes)
     DECLARED[name] = fn
     return fn
@@ -132,7 +137,7 @@ config_epoch_interruption_set = _c("wasmtime_config_epoch_interruption_set", Non
 config_strategy_set = _c("wasmtime_config_strategy_set", None, _vp, _u8)
 config_cranelift_opt_level_set = _c("wasmtime_config_cranelift_opt_level_set", None, _vp, _u8)
 engine_new_with_config = _c("wasm_engine_new_with_config", _vp, _vp)
-engine_increment_epoch = _c("wasmtime_engine_increment_epoch", None, _vp)
+engine_increment_epoch = _c("wasmtime_engine_increment_epoch", None, _vp, hold_gil=True)
 
 module_new = _c("wasmtime_module_new", _vp, _vp, _cp, _sz, _vp)
 module_deserialize = _c("wasmtime_module_deserialize", _vp, _vp, _cp, _sz, _vp)
@@ -172,10 +177,10 @@ store_new = _c("wasmtime_store_new", _vp, _vp, _vp, _vp)
 store_context = _c("wasmtime_store_context", _vp, _vp)
 store_delete = _c("wasmtime_store_delete", None, _vp)
 store_limiter = _c("wasmtime_store_limiter", None, _vp, _i64, _i64, _i64, _i64, _i64)
-context_set_epoch_deadline = _c("wasmtime_context_set_epoch_deadline", None, _vp, _u64)
+context_set_epoch_deadline = _c("wasmtime_context_set_epoch_deadline", None, _vp, _u64, hold_gil=True)
 memory_new = _c("wasmtime_memory_new", _vp, _vp, _vp, _vp)
-memory_data = _c("wasmtime_memory_data", _vp, _vp, _vp)
-memory_data_size = _c("wasmtime_memory_data_size", _sz, _vp, _vp)
+memory_data = _c("wasmtime_memory_data", _vp, _vp, _vp, hold_gil=True)
+memory_data_size = _c("wasmtime_memory_data_size", _sz, _vp, _vp, hold_gil=True)
 memory_size = _c("wasmtime_memory_size", _u64, _vp, _vp)
 memory_grow = _c("wasmtime_memory_grow", _vp, _vp, _vp, _u64, _vp)
 linker_new = _c("wasmtime_linker_new", _vp, _vp)
@@ -362,9 +367,9 @@ class Module:
         finally:
             exporttype_vec_delete(ctypes.byref(vec))
 
-    def __del__(self, _delete: object = module_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = module_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0
 
 
@@ -382,9 +387,9 @@ class Store:
     def set_epoch_deadline(self, ticks: int) -> None:
         context_set_epoch_deadline(self.ctx, ticks)
 
-    def __del__(self, _delete: object = store_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = store_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0
 
 
@@ -481,7 +486,7 @@ class Linker:
             raise take_trap(trap.value)
         return inst
 
-    def __del__(self, _delete: object = linker_delete) -> None:
+    def __del__(self, _delete: CFuncPtr = linker_delete) -> None:
         if self.ptr:
-            _delete(self.ptr)  # type: ignore[operator]
+            _delete(self.ptr)
             self.ptr = 0

@@ -67,7 +67,8 @@ def i32_caller(func: capi.Extern, sig: tuple[int, int], pending: Pending) -> I32
     (`i32_signature`). Arguments are unsigned 32-bit values (addresses, lengths, ids);
     results are returned unsigned. Not reentrant per function (the argument buffer is
     shared), which the OPA ABI never needs. The callers for up to 2 arguments are
-    specialised: they run inside every host builtin call."""
+    specialised: they run inside every host builtin call; longer argument lists (opa_eval's
+    7) are packed into the buffer by one struct call."""
     nparams, nresults = sig
     size = max(nparams, nresults, 1)
     buf = (ctypes.c_ubyte * (size * _SLOT))()
@@ -101,11 +102,16 @@ def i32_caller(func: capi.Extern, sig: tuple[int, int], pending: Pending) -> I32
             return finish(ctx)
         return call2
 
+    pack_into = struct.Struct("<" + f"I{_SLOT - 4}x" * nparams).pack_into  # one C call fills every slot
+
     def call(ctx: int, *args: int) -> int | None:
         if len(args) != nparams:
             raise TypeError(f"expected {nparams} arguments, got {len(args)}")
-        for slot, value in zip(slots, args, strict=False):
-            slot.value = value
+        try:
+            pack_into(buf, 0, *args)
+        except struct.error:  # a negative or wider value: stored modulo 2**32 like the 1- and 2-argument callers
+            for slot, value in zip(slots, args, strict=False):
+                slot.value = value
         return finish(ctx)
 
     return call

@@ -11,7 +11,8 @@ from cupcake_py.host.engine import WASM_PAGE
 from cupcake_py.host.errors import ABIError, MemoryLimitExceeded
 from cupcake_py.host.fastcall import Ctx, memory_span
 
-_memchr = ctypes.CDLL(None).memchr
+_memmove = ctypes.memmove
+_memchr = ctypes.PyDLL(None).memchr  # (the GIL stays held: it returns at once)
 _memchr.restype = ctypes.c_void_p
 _memchr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
 
@@ -68,6 +69,10 @@ class LinearMemory:
     def write(self, ctx: Ctx, addr: int, data: bytes) -> None:
         if addr < 0:
             raise ABIError(f"write at negative address {addr}")
-        self.ensure(ctx, addr + len(data))
-        if data:
-            ctypes.memmove(memory_span(ctx, self._ref)[0] + addr, data, len(data))
+        n = len(data)
+        base, size = memory_span(ctx, self._ref)
+        if addr + n > size:  # (one span query when the memory is large enough: every evaluation writes its input)
+            self.ensure(ctx, addr + n)
+            base = memory_span(ctx, self._ref)[0]
+        if n:
+            _memmove(base + addr, data, n)

@@ -158,7 +158,8 @@ class PolicyModule:
         context_factory: Callable[[], Any] | None = None,
     ) -> PolicyInstance:
         """An instance with `data` (a Python value) or `data_json` (raw JSON) loaded;
-        `{}` when neither is given. `builtins` adds/overrides host builtins by name;
+        `{}` when neither is given. `builtins` adds/overrides host builtins by name (calls a
+        native fast path answers, e.g. sprintf's common cases, never reach an override);
         `context_factory` makes the per-evaluation BuiltinContext (default:
         `BuiltinContext(strict=options.strict, allow_net=options.allow_net)`)."""
         return PolicyInstance(self, data, data_json, builtins, check_builtins, context_factory)

@@ -44,7 +44,7 @@ class ExprPlanner(TermPlanner):
             if name == "eq":
                 self.unify(t[1], t[2], k)
             else:
-                self.plan_call(t[0].value, t[1:], k)  # type: ignore[arg-type]
+                self.plan_call(A.call_operator(t), t[1:], k)
         elif isinstance(t, A.Term):
             v = t.value
             if isinstance(v, A.Boolean):
@@ -127,7 +127,7 @@ class ExprPlanner(TermPlanner):
         if kind == "slot":  # a value mock: the arguments must still be defined
             arity = self._arity_of(name)
             ins, out = (args[:arity], args[arity]) if arity is not None and len(args) > arity else (args, None)
-            self.plan_terms(ins, lambda _ops: self._result(ir.Local(what), out, k))  # type: ignore[arg-type]
+            self.plan_terms(ins, lambda _ops: self._result(ir.Local(cast(int, what)), out, k))
             return
         if kind == "func":
             g, gen = cast(tuple[Group, int | None], what)

@@ -12,7 +12,6 @@ from cupcake_py import ir
 from cupcake_py.plan.rules import RulePlanner
 from cupcake_py.plan.state import FuncCtx
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.compiler import compile_query as compile_query_body
 from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
@@ -71,7 +70,7 @@ class Planner(RulePlanner):
     def policy(self, plans: list[ir.Plan]) -> ir.Policy:
         strings = tuple(sorted(self.strings, key=self.strings.__getitem__))
         files = tuple(sorted(self.files, key=self.files.__getitem__))
-        builtins = tuple(ir.BuiltinFunc(n, B.lookup(n).decl) for n in sorted(self.builtins))  # type: ignore[union-attr]
+        builtins = tuple(ir.BuiltinFunc(n, self.use_builtin(n).decl) for n in sorted(self.builtins))
         funcs = tuple(f for f in self.funcs.values() if f is not None)
         return ir.Policy(ir.Static(strings, builtins, files), tuple(plans), funcs)
 

@@ -79,7 +79,7 @@ class RulePlanner(ExprPlanner):
         """The blocks of one non-default rule of `g`, adding to / assigning local `ret`."""
         if g.kind == "set":
             return [self._body_block(r, lambda: self.plan_term(
-                r.key, lambda op: self.emit(ir.SetAddStmt(value=op, set=ret))))]  # type: ignore[arg-type]
+                r.key_term(), lambda op: self.emit(ir.SetAddStmt(value=op, set=ret))))]
         if g.kind == "object":
             return [self._object_rule(r, ret)]
         return self._complete_rule(r, ret, nargs)
@@ -130,15 +130,16 @@ class RulePlanner(ExprPlanner):
         return self.scoped(run)
 
     def _args(self, r: CRule, k: K) -> None:
-        if not r.args:
+        args = r.args
+        if not args:
             k()
             return
 
         def step(i: int) -> None:
-            if i == len(r.args or []):
+            if i == len(args):
                 k()
             else:
-                self.unify_value(r.args[i], ir.Local(2 + i), lambda: step(i + 1))  # type: ignore[index]
+                self.unify_value(args[i], ir.Local(2 + i), lambda: step(i + 1))
 
         step(0)
 
@@ -146,7 +147,7 @@ class RulePlanner(ExprPlanner):
         t = self.new()
 
         def assign(c: CRule) -> K:
-            return lambda: self.plan_term(c.value, lambda op: self.emit(  # type: ignore[arg-type]
+            return lambda: self.plan_term(c.value_term(), lambda op: self.emit(
                 ir.AssignVarOnceStmt(source=op, target=t)))
 
         if r.else_ is None:
@@ -171,7 +172,7 @@ class RulePlanner(ExprPlanner):
             self.emit(ir.IsUndefinedStmt(source=ret))
             if r.args:  # default function: arguments are wildcards
                 pass
-            self.plan_term(r.value, lambda op: self.emit(  # type: ignore[arg-type]
+            self.plan_term(r.value_term(), lambda op: self.emit(
                 ir.AssignVarOnceStmt(source=op, target=ret)))
 
         return self.scoped(run)
@@ -187,7 +188,7 @@ class RulePlanner(ExprPlanner):
                     lambda: self.emit(ir.IsUndefinedStmt(source=t)))
 
                 def assign(c: CRule = c) -> None:
-                    self.plan_term(c.value, lambda op: self.emit(ir.AssignVarOnceStmt(source=op, target=t)))  # type: ignore[arg-type]
+                    self.plan_term(c.value_term(), lambda op: self.emit(ir.AssignVarOnceStmt(source=op, target=t)))
 
                 chain.append(self._body_block(c, assign, pre))
                 c = c.else_
@@ -202,7 +203,7 @@ class RulePlanner(ExprPlanner):
 
         def leaf() -> None:
             self.plan_terms(r.rel, lambda ops: self.plan_term(
-                r.value, lambda v: self._insert(ret, ops, v, r.leaf, default)))  # type: ignore[arg-type]
+                r.value_term(), lambda v: self._insert(ret, ops, v, r.leaf, default)))
 
         return self._body_block(r, leaf)
 

@@ -14,6 +14,7 @@ from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
 K = Callable[[], None]
 KV = Callable[[ir.Operand], None]
+KOps = Callable[[list[ir.Operand]], None]  # continuation taking the operands of several terms
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ merged with base data) and unification."""
 from __future__ import annotations
 
 from cupcake_py import ir
-from cupcake_py.plan.state import KV, K, State, plan_error
+from cupcake_py.plan.state import KV, K, KOps, State, plan_error
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.compile.nodes import Node
+from cupcake_py.rego.compile.nodes import Group, Node
 from cupcake_py.rego.compile.walk import vars_shallow
 
 SCALARS = (A.Null, A.Boolean, A.Number, A.String)
@@ -17,7 +17,7 @@ class TermPlanner(State):
     def plan_body(self, body: list[A.Expr], k: K) -> None:  # pragma: no cover - ExprPlanner
         raise NotImplementedError
 
-    def call_group(self, group, args: list[ir.Operand], gen: int | None = None) -> int:  # type: ignore[no-untyped-def]
+    def call_group(self, group: Group, args: list[ir.Operand], gen: int | None = None) -> int:
         raise NotImplementedError  # pragma: no cover - RulePlanner
 
     # ------------------------------------------------------------------ terms
@@ -68,7 +68,7 @@ class TermPlanner(State):
         else:
             raise plan_error(f"var {name} is unsafe", self.loc)
 
-    def plan_terms(self, terms: list[A.Term], k) -> None:  # type: ignore[no-untyped-def]
+    def plan_terms(self, terms: list[A.Term], k: KOps) -> None:
         """Plan `terms`, calling k with their operands in order. Refs that bind unbound vars
         (`x == input.xs[x]`: the ref iterates and binds x) are evaluated first."""
         order = self.eval_order(terms)
@@ -92,7 +92,7 @@ class TermPlanner(State):
         binding = [i for i, t in enumerate(terms) if isinstance(t.value, A.Ref) and self.unbound_vars(t)]
         return binding + [i for i in range(len(terms)) if i not in binding] if binding else list(range(len(terms)))
 
-    def _collection(self, make, ops: list[ir.Operand]) -> ir.Operand:  # type: ignore[no-untyped-def]
+    def _collection(self, make: type[ir.MakeArrayStmt | ir.MakeSetStmt], ops: list[ir.Operand]) -> ir.Operand:
         r = self.new()
         if make is ir.MakeArrayStmt:
             self.emit(ir.MakeArrayStmt(capacity=len(ops), target=r))
@@ -211,7 +211,7 @@ class TermPlanner(State):
         alts: list[ir.Block] = []
         for name, child, g in self.value_children(node):
 
-            def alt(child: Node = child, name: str = name, g=g) -> None:  # type: ignore[no-untyped-def]
+            def alt(child: Node = child, name: str = name, g: Group | None = g) -> None:
                 self.emit(ir.EqualStmt(a=key, b=ir.StringIndex(self.string(name))))
                 v = self.call_group(g, []) if g is not None else self.materialize(child)
                 self.emit(ir.AssignVarStmt(source=ir.Local(v), target=r))
@@ -237,7 +237,7 @@ class TermPlanner(State):
         self.emit(ir.MakeObjectStmt(target=obj))
         for key, child, g in self.value_children(node):
 
-            def ins(child: Node = child, key: str = key, g=g) -> None:  # type: ignore[no-untyped-def]
+            def ins(child: Node = child, key: str = key, g: Group | None = g) -> None:
                 v = self.call_group(g, []) if g is not None else self.virtual(child)
                 self.emit(ir.ObjectInsertStmt(key=ir.StringIndex(self.string(key)), value=ir.Local(v), object=obj))
 

@@ -438,3 +438,11 @@ def call_expr(operator: str, *args: Term, location: Location = NO_LOCATION) -> E
 def operator_name(term: Term) -> str | None:
     """Dotted name of an operator term (its value must be a Ref)."""
     return term.value.dotted() if isinstance(term.value, Ref) else None
+
+
+def call_operator(terms: list[Term]) -> Ref:
+    """The operator of a call expression's terms (the parser builds calls on a ref only)."""
+    op = terms[0].value
+    if not isinstance(op, Ref):
+        raise TypeError(f"a call on a {type(op).__name__}, not a ref")
+    return op

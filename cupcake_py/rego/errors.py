@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import orjson
 
@@ -71,7 +71,7 @@ class RegoErrors(CupcakeError):
         head = f"{n} error{'s' if n != 1 else ''} occurred" + (" (too many errors)" if self.truncated else "")
         return head + ":\n" + "\n".join(str(e) for e in self.errors)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[RegoError]:
         return iter(self.errors)
 
     def __len__(self) -> int:

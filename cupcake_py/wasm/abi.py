@@ -78,6 +78,7 @@ MAX_BUILTIN_ARGS = len(HOST_BUILTIN_IMPORTS) - 1
 
 HEAP_BASE_EXPORT = "__heap_base"
 NATIVE_BUILTIN_PREFIX = "opa_bi_"
+NATIVE_TRY_PREFIX = "opa_bi_try_"
 
 # Value type tags (first byte of every value).
 TAG_NULL, TAG_BOOLEAN, TAG_NUMBER, TAG_STRING, TAG_ARRAY, TAG_OBJECT, TAG_SET = range(1, 8)
@@ -90,3 +91,9 @@ MSG_ILLEGAL_ENTRYPOINT = "internal: illegal entrypoint id"
 def native_symbol(builtin: str) -> str:
     """Runtime export implementing a builtin natively: ``internal.member_2`` → ``opa_bi_internal_member_2``."""
     return NATIVE_BUILTIN_PREFIX + builtin.replace(".", "_")
+
+
+def try_symbol(builtin: str) -> str:
+    """Runtime export handling a host builtin's common cases natively (NULL = "ask the host"):
+    ``sprintf`` → ``opa_bi_try_sprintf`` (opa.h, NATIVE BUILTINS WITH A HOST FALLBACK)."""
+    return NATIVE_TRY_PREFIX + builtin.replace(".", "_")

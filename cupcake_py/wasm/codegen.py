@@ -23,6 +23,7 @@ from cupcake_py.wasm.asm import Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
 from cupcake_py.wasm.module import I32, FuncType
+from cupcake_py.wasm.native_first import native_then_host
 
 DYNAMIC_TYPE = FuncType((I32, I32), (I32,))
 # Levels a CallDynamic's undefined result leaves: the planner puts the call in block 0 of a
@@ -117,6 +118,7 @@ class _Codegen:
         self.builtins = {b.name: b for b in policy.static.builtin_funcs}
         self.builtin_id = {name: i for i, name in enumerate(sorted(self.builtins))}
         self.host = {n: i for n, i in self.builtin_id.items() if abi.native_symbol(n) not in rt.exports}
+        self.try_first = {n for n in self.host if abi.try_symbol(n) in rt.exports}
         self.table: list[int] = []
         self.table_slot: dict[int, int] = {}
         self._loc: ir.Stmt | None = None
@@ -508,7 +510,9 @@ class _Codegen:
         elif s.func in self.builtins:
             b = self.builtins[s.func]
             has_result = b.has_result
-            if s.func in self.host:
+            if s.func in self.try_first and has_result:
+                self.native_then_host(fn, s)
+            elif s.func in self.host:
                 prog = regex_call.native_program(s.func, s.args, self.policy.static.strings)
                 if prog is not None:
                     regex_call.emit_match(self, fn, s, prog)
@@ -542,6 +546,21 @@ class _Codegen:
         a.call(f"imp:{abi.HOST_BUILTIN_IMPORTS[len(s.args)]}")
         if not has_result:
             a.op(0x1A)
+
+    def native_then_host(self, fn: _Fn, s: ir.CallStmt) -> None:
+        """The runtime's ``opa_bi_try_*`` first, the host builtin when it answers 0 (native_first.py)."""
+        sym = abi.try_symbol(s.func)
+        want = FuncType((I32,) * len(s.args), (I32,))
+        if self.rt.exports[sym] != want:
+            raise self.fail(f"runtime export {sym} has type {self.rt.exports[sym]}, expected {want}")
+
+        def push_args() -> None:
+            for o in s.args:
+                self.operand(fn, o)
+
+        scratch = fn.temp()
+        native_then_host(fn.asm, push_args, "rt:" + sym, lambda: self.host_call(fn, s, True), scratch)
+        fn.release(scratch)
 
     def s_call_dynamic(self, fn: _Fn, s: ir.CallDynamicStmt) -> None:
         a = fn.asm

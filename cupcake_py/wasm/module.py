@@ -8,7 +8,9 @@ include the final ``end``); ``opcodes`` walks them when indices must be found or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from cupcake_py.wasm import leb
 from cupcake_py.wasm.errors import WasmFormatError
@@ -171,7 +173,10 @@ def _expr(r: Reader) -> bytes:
     return bytes(r.data[start : r.pos])
 
 
-def _vec(r: Reader, item):  # type: ignore[no-untyped-def]
+_T = TypeVar("_T")
+
+
+def _vec(r: Reader, item: Callable[[Reader], _T]) -> list[_T]:
     return [item(r) for _ in range(r.u32())]
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cupcake_py import ir
+from cupcake_py.wasm.native_first import native_then_host
 from cupcake_py.wasm.regex_prog import compile_pattern
 
 if TYPE_CHECKING:
@@ -41,15 +42,11 @@ def native_program(func: str, args: Sequence[ir.Operand], strings: Sequence[str]
 
 def emit_match(gen: _Codegen, fn: _Fn, s: ir.CallStmt, program: bytes) -> None:
     """Leave the call's result on the stack: native answer, else the host call's."""
-    a, result = fn.asm, fn.temp()
-    a.i32(gen.data.shared_blob(program, PROGRAM_ALIGNMENT))
-    gen.operand(fn, s.args[1])
-    gen.call_rt(fn, RUNTIME_MATCH, True)
-    a.tee(result)
-    a.op(0x45)  # i32.eqz: no native answer
-    a.if_()
-    gen.host_call(fn, s, True)
-    a.set(result)
-    a.end()
-    a.get(result)
-    fn.release(result)
+
+    def push_args() -> None:
+        fn.asm.i32(gen.data.shared_blob(program, PROGRAM_ALIGNMENT))
+        gen.operand(fn, s.args[1])
+
+    scratch = fn.temp()
+    native_then_host(fn.asm, push_args, "rt:" + RUNTIME_MATCH, lambda: gen.host_call(fn, s, True), scratch)
+    fn.release(scratch)

@@ -44,10 +44,11 @@ class World:
         self.env.pop("CI", None)
         self.db = self.state / "cupcake-py" / "governance.sqlite3"
 
-    def eval(self, command: str, session: str = "s1", deadline: float = 5.0) -> tuple[dict[str, Any], int, str]:
+    def eval(self, command: str, session: str = "s1", deadline: float = 5.0,
+             harness: tuple[str, ...] = ("--harness", "opencode")) -> tuple[dict[str, Any], int, str]:
         ev = {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(self.project), "tool": "bash",
               "args": {"command": command}}
-        p = subprocess.run([*cupcake_command(), "eval", "--harness", "opencode", "--timeout", str(deadline)],
+        p = subprocess.run([*cupcake_command(), "eval", *harness, "--timeout", str(deadline)],
                            input=json.dumps(ev).encode(), capture_output=True, cwd=self.project, env=self.env,
                            timeout=180)
         return json.loads(p.stdout), p.returncode, p.stdout.decode() + p.stderr.decode()
@@ -85,6 +86,18 @@ def test_fifty_parallel_evaluations_write_fifty_chained_records(tmp_path: Path, 
     v = w.audit("verify", "--json")
     report = json.loads(v.stdout)
     assert v.returncode == 0 and report["ok"] and report["records"] == 51, v.stdout + v.stderr
+
+
+def test_the_default_harness_is_recorded_by_name(tmp_path: Path, cache: Path) -> None:
+    """`cupcake eval` without --harness (OpenCode, the default): the record names the harness (the
+    column is NOT NULL; a required audit would otherwise fail every such call closed)."""
+    w = World(tmp_path, cache, "audit: {mode: required, write_budget_ms: 5000}\n")
+    assert w.eval("echo ok", harness=(), deadline=60.0)[:2] == ({"decision": "allow"}, 0)
+    assert w.eval("rm -rf build", harness=(), deadline=60.0)[0]["decision"] == "deny"
+    conn = sqlite3.connect(w.db)
+    assert conn.execute("SELECT harness, decision FROM audit ORDER BY id").fetchall() == [
+        ("opencode", "allow"), ("opencode", "deny")]
+    conn.close()
 
 
 def test_a_tampered_record_is_reported_by_audit_verify(tmp_path: Path, cache: Path) -> None:

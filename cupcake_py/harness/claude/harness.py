@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from cupcake_py.engine.harness_api import Answer
     from cupcake_py.engine.synthesis import FinalDecision
+    from cupcake_py.harness.files import FileAction
 
 
 class ClaudeCode:
@@ -69,7 +70,7 @@ class ClaudeCode:
 
     # -- setup (cupcake init) and examples: not on the eval path -------------------------------
 
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
         """cupcake's hooks merged into `<directory>/.claude/settings.json` (None: ~/.claude/settings.json);
         `force` changes nothing (the user's own settings are never overwritten)."""
         from cupcake_py.harness.claude.install import install
@@ -77,7 +78,7 @@ class ClaudeCode:
         path, action = install(directory)
         return [(str(path), action)]
 
-    def uninstall(self, directory: Path | None) -> list[tuple[str, str]]:
+    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         from cupcake_py.harness.claude.install import uninstall
 
         path, action = uninstall(directory)

@@ -29,6 +29,7 @@ import tempfile
 from pathlib import Path
 
 from cupcake_py.errors import CupcakeError
+from cupcake_py.harness.files import FileAction
 
 CUPCAKE_MARK = "eval --harness claude"
 EVAL_TIMEOUT = 10  # --timeout: routing, signals and WASM of one evaluation
@@ -142,9 +143,10 @@ def read_settings(path: Path) -> dict[str, object]:
     return value
 
 
-def write_settings(path: Path, settings: dict[str, object]) -> str:
+def write_settings(path: Path, settings: dict[str, object]) -> FileAction:
     """Write atomically; returns created | overwritten | unchanged | removed."""
     text = json.dumps(settings, indent=2) + "\n"
+    action: FileAction
     if path.exists():
         if path.read_text("utf-8") == text:
             return "unchanged"
@@ -165,12 +167,12 @@ def write_settings(path: Path, settings: dict[str, object]) -> str:
     return action
 
 
-def install(project: Path | None, command: str | None = None) -> tuple[Path, str]:
+def install(project: Path | None, command: str | None = None) -> tuple[Path, FileAction]:
     path = settings_path(project)
     return path, write_settings(path, with_ours(read_settings(path), command or hook_command()))
 
 
-def uninstall(project: Path | None) -> tuple[Path, str]:
+def uninstall(project: Path | None) -> tuple[Path, FileAction]:
     path = settings_path(project)
     if not path.exists():
         return path, "unchanged"

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
+    from cupcake_py.harness.files import FileAction
 
 PLUGIN_FILE = ("plugin", "cupcake.js")  # below this package: the built plugin bundle (make plugin)
 
@@ -58,7 +59,7 @@ class OpenCode:
 
     # -- setup (cupcake init) and examples: not on the eval path -------------------------------
 
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, str]]:
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
         """The plugin at `<directory>/.opencode/plugin/cupcake.js` (None: the global
         `$XDG_CONFIG_HOME/opencode/plugin/cupcake.js`)."""
         import os
@@ -74,7 +75,7 @@ class OpenCode:
         dest = base / "plugin" / "cupcake.js"
         return [(str(dest), write_file(dest, bundle.read_bytes(), force))]
 
-    def uninstall(self, directory: Path | None) -> list[tuple[str, str]]:
+    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         from cupcake_py.errors import CupcakeError
 
         raise CupcakeError("--uninstall: the OpenCode plugin is one file; delete .opencode/plugin/cupcake.js")

@@ -100,7 +100,8 @@ def http_send(ctx: BuiltinContext, request: Any) -> dict[str, Any]:
         raise BuiltinError(f"{_F}: network access is disabled; enable it with BuiltinContext(allow_net=True)")
     key = ("http.send", freeze(req))
     if key in ctx.cache:
-        return ctx.cache[key]  # type: ignore[no-any-return]
+        cached: dict[str, Any] = ctx.cache[key]
+        return cached
     try:
         resp = _send(ctx, req)
     except (OSError, ValueError) as exc:

@@ -107,7 +107,11 @@ def _entries(fname: str, pos: int, v: Any) -> list[tuple[Any, str]]:
 
 
 def _contains(outer: Net, inner: Net) -> bool:
-    return outer.version == inner.version and inner.subnet_of(outer)  # type: ignore[arg-type]
+    if isinstance(outer, ipaddress.IPv4Network) and isinstance(inner, ipaddress.IPv4Network):
+        return inner.subnet_of(outer)
+    if isinstance(outer, ipaddress.IPv6Network) and isinstance(inner, ipaddress.IPv6Network):
+        return inner.subnet_of(outer)
+    return False  # different IP versions
 
 
 @builtin("net.cidr_contains_matches")

@@ -15,4 +15,5 @@ def intn(ctx: BuiltinContext, s: Any, n: Any) -> int:
     if key not in ctx.cache:
         bound = abs(key[2])
         ctx.cache[key] = 0 if bound == 0 else ctx.rand.randrange(bound)
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    value: int = ctx.cache[key]
+    return value

@@ -19,7 +19,8 @@ def rfc4122(ctx: BuiltinContext, k: Any) -> str:
         b[8] = (b[8] & 0x3F) | 0x80
         h = b.hex()
         ctx.cache[key] = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    value: str = ctx.cache[key]
+    return value
 
 
 def parse_uuid_bytes(s: str) -> bytes:

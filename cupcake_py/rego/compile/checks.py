@@ -182,7 +182,7 @@ def expr_refs(e: A.Expr) -> list[A.Ref]:
     out: list[A.Ref] = []
     t = e.terms
     if isinstance(t, list):
-        out.append(t[0].value)  # type: ignore[arg-type]
+        out.append(A.call_operator(t))
         for x in t[1:]:
             _refs_into(x, out)
     elif isinstance(t, A.Term):
@@ -199,8 +199,8 @@ def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
     kind = type(v)
     if kind in LEAVES:
         return
-    if kind is A.Ref:
-        out.append(v)  # type: ignore[arg-type]
+    if type(v) is A.Ref:
+        out.append(v)
     if kind in CLOSURES:
         for e in term_exprs(t):
             out += expr_refs(e)
@@ -283,8 +283,8 @@ def _path_back(start: list[tuple[str, ...]], target: tuple[str, ...],
         i += 1
         if cur == target:
             path = [cur]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])  # type: ignore[arg-type]
+            while (before := prev[path[-1]]) is not None:
+                path.append(before)
             return path[::-1]
         for nxt in sorted(out.get(cur, [])):
             if nxt not in prev:

@@ -125,7 +125,7 @@ class Flattener:
                 if isinstance(p, A.Expr):
                     pt = p.terms
                     if isinstance(pt, list):
-                        pt = A.Term(A.Call(pt[0].value, pt[1:]), p.location)  # type: ignore[arg-type]
+                        pt = A.Term(A.Call(A.call_operator(pt), pt[1:]), p.location)
                     assert isinstance(pt, A.Term)
                     parts.append(self._capture(pt, p.with_))
                 else:

@@ -52,6 +52,18 @@ class CRule:
     def name(self) -> str:
         return "data." + ".".join(self.path)
 
+    def key_term(self) -> A.Term:
+        """The key of a set or object rule (the compiler always gives those one)."""
+        if self.key is None:
+            raise TypeError(f"{self.name}: a {self.kind} rule without a key term")
+        return self.key
+
+    def value_term(self) -> A.Term:
+        """The value of a complete, function or object rule (the compiler always gives those one)."""
+        if self.value is None:
+            raise TypeError(f"{self.name}: a {self.kind} rule without a value term")
+        return self.value
+
 
 @dataclass(slots=True)
 class Group:

@@ -38,6 +38,15 @@
  *   The code generator treats a builtin as native exactly when runtime.wasm
  *   exports its `opa_bi_*` symbol; every other builtin goes to the host.
  *
+ * NATIVE BUILTINS WITH A HOST FALLBACK
+ *       OPA_EXPORT opa_value *opa_bi_try_a_b_c(opa_value *arg1, ..., opa_value *argN);
+ *   handles the common cases of a host builtin natively. NULL means "not handled
+ *   here" (not undefined): the generated code then calls the host builtin with the
+ *   same arguments, and the host's answer (a value, undefined or an error) is the
+ *   result. Such a builtin stays a host builtin (it keeps its builtin id and host
+ *   import); the code generator calls `opa_bi_try_*` first exactly when runtime.wasm
+ *   exports it. Every non-NULL result must equal the host builtin's answer.
+ *
  * ORDERING (decided from the compliance suite, see docs below)
  *   Objects and sets ITERATE AND DUMP IN SORTED ORDER of their keys/elements
  *   (Rego's total order, opa_value_compare), like OPA's Go evaluator, whose
