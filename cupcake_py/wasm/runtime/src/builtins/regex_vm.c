@@ -27,10 +27,12 @@ enum { OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_BOT, OP_EOT, OP_WORDB }
 typedef struct { uint32_t op_a, b; } rx_inst; /* op = op_a & 0xFF, a = op_a >> 8 */
 typedef struct { uint32_t lo, hi; } rx_range;
 
+/* Thread lists and the closure stack live in one heap block per match that gets past the
+ * prefilter, sized by the program (static arrays would put tens of KB of zeros into every
+ * module's data). */
 typedef struct {
     uint32_t n;
-    uint16_t dense[MAX_INST];
-    uint16_t sparse[MAX_INST];
+    uint16_t *dense, *sparse;
 } rx_set;
 
 typedef struct {
@@ -38,7 +40,7 @@ typedef struct {
     const rx_range *ranges;
     const uint8_t *s;
     uint32_t len;
-    uint16_t stack[2 * MAX_INST + 2]; /* each pc pushes at most two successors once */
+    uint16_t *stack; /* 2 * n_inst + 2: each pc pushes at most two successors once */
 } rx_vm;
 
 static rx_set set_a, set_b;
@@ -199,5 +201,13 @@ OPA_EXPORT opa_value *opa_regex_vm_match(const uint32_t *prog, opa_value *subjec
     vm.ranges = (const rx_range *)(vm.code + n_inst);
     vm.s = s;
     vm.len = str->len;
-    return (opa_value *)(run(flags & FLAG_ANCHORED) ? &rx_true : &rx_false);
+    uint16_t *block = opa_malloc(sizeof(uint16_t) * (6 * n_inst + 2));
+    set_a.dense = block;
+    set_a.sparse = block + n_inst;
+    set_b.dense = block + 2 * n_inst;
+    set_b.sparse = block + 3 * n_inst;
+    vm.stack = block + 4 * n_inst;
+    bool matched = run(flags & FLAG_ANCHORED);
+    opa_free(block);
+    return (opa_value *)(matched ? &rx_true : &rx_false);
 }
