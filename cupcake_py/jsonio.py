@@ -150,27 +150,32 @@ def _not_json(value: Any) -> Any:
 _compact = _make_encoder({}, _not_json, encode_str, None, ":", ",", False, False, False)
 
 
+_CONTAINERS = (dict, list, tuple)
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def _check_keys(value: Any) -> None:
     """TypeError for a dict key that is not a str anywhere in `value` (the C encoder would
-    turn int, float, bool and None keys into strings)."""
+    turn int, float, bool and None keys into strings). `"".join(d)` checks a dict's keys in C
+    (it raises TypeError on the first key that is not a str)."""
     stack = [value]
     seen: set[int] = set()
+    pop, push, mark = stack.pop, stack.extend, seen.add
     while stack:
-        v = stack.pop()
+        v = pop()
         if id(v) in seen:
             continue  # shared or circular (the encoder reports circles)
-        seen.add(id(v))
+        mark(id(v))
         if isinstance(v, dict):
-            for k, x in v.items():
-                if not isinstance(k, str):
-                    raise TypeError(f"dict key {k!r} is not a str")
-                if isinstance(x, dict | list | tuple):
-                    stack.append(x)
-        elif not _SCALARS.issuperset(map(type, v)):  # (a list of scalars is skipped at C speed)
-            stack.extend(x for x in v if isinstance(x, dict | list | tuple))
+            try:
+                "".join(v)
+            except TypeError:
+                bad = next(k for k in v if not isinstance(k, str))
+                raise TypeError(f"dict key {bad!r} is not a str") from None
+            v = v.values()
+        elif _SCALARS.issuperset(map(type, v)):
+            continue  # a list of scalars (e.g. input.cupcake_routed): checked at C speed
+        push([x for x in v if isinstance(x, _CONTAINERS)])
 
 
 def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:

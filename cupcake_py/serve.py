@@ -186,6 +186,9 @@ def main(argv: list[str]) -> int:
     from cupcake_py.engine import reaper
 
     reaper.arm()  # as in eval: signal daemons are re-parented to the server and killed after each request
+    from cupcake_py.shell import memo
+
+    memo.enable()  # shell analyses reused while what they looked at on disk says the same (shell/memo.py)
     try:
         return serve(opts, sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:

@@ -37,7 +37,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.harness_api import Harness
+    from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
+
+
+_ABSENT = object()
 
 
 class EngineError(CupcakeError):
@@ -81,6 +85,14 @@ class BundleSource:
     def evaluated(self, b: bundles.Bundle, inst: PolicyInstance) -> None:
         """Called after each evaluation of `inst` (trapped or not); one-shot instances are dropped."""
 
+    def config_json(self, b: bundles.Bundle, config: dict[str, Any]) -> bytes:
+        """`config` (the bundle's builtin_config of this evaluation) as JSON text."""
+        return jsonio.dumps(config)
+
+    def path_resolver(self) -> Resolver | None:
+        """The state paths' resolver for this evaluation (None: a new one)."""
+        return None
+
 
 ONE_SHOT = BundleSource()
 
@@ -97,6 +109,7 @@ class Evaluation:
         self.decoded: Any = None  # the decoded JSON, valid or not (a failure answer may use its event name)
         self.deadline = time.monotonic() + opts.timeout
         self._enriched: dict[bool, dict[str, Any]] = {}
+        self._enriched_json: tuple[dict[str, Any], bytes, int] | None = None  # (enriched event, its JSON, size)
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
@@ -189,17 +202,47 @@ class Evaluation:
             return None
         return {**raw, "tool_name": self.harness.tool_name(raw)}
 
+    def input_json(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> bytes:
+        """The policy input as JSON text (`jsonio.dumps` output: strict JSON). Its builtin_config
+        (most of the text, the same from one evaluation to the next) is encoded by the bundle
+        source, which may reuse the text; the enriched event's fields, when the input holds every
+        one of them as the very object the enriched event holds, are encoded once per evaluation
+        (the global and the project phase share them). Key order: as in the input, builtin_config last."""
+        shared = self._shared_json(policy_input)
+        if shared is None:
+            parts = [jsonio.dumps({k: v for k, v in policy_input.items() if k != "builtin_config"})[1:-1]]
+        else:
+            extra = {k: v for k, v in policy_input.items() if k not in shared[0] and k != "builtin_config"}
+            parts = [shared[1], jsonio.dumps(extra)[1:-1]]
+        if "builtin_config" in policy_input:
+            parts.append(b'"builtin_config":' + self.source.config_json(b, policy_input["builtin_config"]))
+        return b"{" + b",".join(p for p in parts if p) + b"}"
+
+    def _shared_json(self, policy_input: dict[str, Any]) -> tuple[dict[str, Any], bytes] | None:
+        """(enriched event, its fields as JSON text without the braces) when `policy_input` holds
+        each of its fields as the same object; None otherwise (then nothing is shared)."""
+        for enriched in self._enriched.values():
+            if "builtin_config" in enriched or any(policy_input.get(k, _ABSENT) is not v
+                                                   for k, v in enriched.items()):
+                continue
+            known = self._enriched_json
+            if known is None or known[0] is not enriched or known[2] != len(enriched):
+                known = self._enriched_json = (enriched, jsonio.dumps(enriched)[1:-1], len(enriched))
+            return known[0], known[1]
+        return None
+
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
+            input_json = self.input_json(b, policy_input)
             left = self.remaining("the policy evaluation")
             inst = None
             try:
                 inst = self.source.instance(b, left, self.opts.wasm_max_memory)
                 self.trace.phases[-1]["module_cache"] = self.source.module_cache
                 # the generated aggregator evaluates only the routed packages (engine/routed_aggregator.py)
-                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=jsonio.dumps(policy_input))
+                raw = inst.eval_raw(aggregator(inst.entrypoints), input_json=input_json, input_encoded=True)
             except HostError as e:
                 raise EngineError(f"policy evaluation failed ({b.scope} policies): {e}") from None
             finally:
@@ -221,7 +264,8 @@ class Evaluation:
             from cupcake_py.engine.state_paths import guardrails_input
 
             with self.trace.phase("state_paths"):
-                self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code)
+                self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code,
+                                                    self.source.path_resolver())
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],

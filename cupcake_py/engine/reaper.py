@@ -68,7 +68,7 @@ def children() -> list[int]:
         return out
     for task in tasks:
         try:
-            with open(f"{TASKS}/{task}/children", encoding="ascii") as f:
+            with open(f"{TASKS}/{task}/children", "rb", buffering=0) as f:
                 text = f.read()
         except OSError:
             continue
@@ -92,9 +92,23 @@ def _kill_round(pids: list[int]) -> None:
             pass
 
 
+def _no_children() -> bool:
+    """True when this process has no child at all (one waitid: ECHILD), so there is nothing to
+    look for; WNOWAIT leaves any child that exited waitable by its owner."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    except (AttributeError, OSError):  # no waitid here, or it failed: look at /proc
+        return False
+    return False
+
+
 def kill_children() -> list[int]:
     """SIGKILL every child (and the group of a child that leads one) and reap it, again for the
     descendants that killing orphaned onto us; the PIDs."""
+    if _no_children():
+        return []
     killed: list[int] = []
     for _ in range(MAX_ROUNDS):
         pids = [p for p in children() if p not in killed]

@@ -18,13 +18,18 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
 - `path_dirs`: the absolute directories on PATH (creating or replacing a file named `cupcake`
   in one of them is a violation: the plugin runs the first `cupcake` on PATH).
 
-Computed per evaluation from strings plus a few stat/realpath calls (no directory listing);
-never raises: a path that cannot be resolved is listed as written.
+Computed per evaluation from strings plus lstat calls (no directory listing); never raises: a path that cannot be resolved is listed as written. The
+paths share most of their parent directories, so one evaluation resolves each directory once
+(`Resolver`: the answers of `os.path.realpath`, with one lstat per distinct path component
+instead of one per component of every path). `cupcake serve` passes a resolver that keeps the
+link-free answers across evaluations while an inotify watch on the directories holding those
+names saw nothing (see `Resolver`); everything else is computed afresh per evaluation.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from cupcake_py.cache_mac import key_path
@@ -37,6 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.project import ConfigDir
+    from cupcake_py.engine.watch import EntryWatch
 
 OPENCODE_PLUGIN_DIRS = ("plugin", "plugins", "tool", "tools")  # loaded by OpenCode from every config dir
 OPENCODE_CONFIG_FILES = ("opencode.json", "opencode.jsonc", "config.json")
@@ -47,16 +53,73 @@ def _opencode_global_dir() -> str:
     return os.path.join(os.path.normpath(base), "opencode")
 
 
-class _Collector:
-    __slots__ = ("out", "seen")
+class Resolver:
+    """`os.path.realpath` of normalised absolute paths, each parent directory resolved once.
 
-    def __init__(self) -> None:
+    A path whose parent resolved to itself (no symbolic link on the way, as lstat saw it) and
+    which is not a symbolic link itself is its own real path ("plain"): what realpath computes
+    from the same lstat answers. Anything else (a link anywhere) is handed to `os.path.realpath`
+    whole, so links, loops and missing components resolve exactly as there, and is remembered
+    for one evaluation only (`begin` forgets it: a link's target can change anywhere).
+
+    With a `watch` (engine/watch.py `EntryWatch`, `cupcake serve`), plain answers are kept
+    across evaluations: the directory holding the name is watched before its lstat, so any
+    change that could alter the answer (an entry created, removed, renamed, re-permissioned;
+    a mount) ends the watch's quiet, and the owner (engine/warm.py) then starts a new resolver.
+    Without one, a resolver lives for one evaluation."""
+
+    __slots__ = ("_plain", "_links", "watch")
+
+    def __init__(self, watch: EntryWatch | None = None) -> None:
+        self._plain: set[str] = {"/"}  # paths that are their own real path
+        self._links: dict[str, str] = {}  # path -> real path, where a link is on the way (this evaluation)
+        self.watch = watch
+
+    def begin(self) -> None:
+        """Start an evaluation: forget what was learnt through symbolic links."""
+        self._links = {}
+
+    def size(self) -> int:
+        return len(self._plain)
+
+    def _resolve(self, path: str) -> tuple[str, bool]:
+        if path in self._plain:
+            return path, True
+        real = self._links.get(path)
+        if real is not None:
+            return real, False
+        parent, _ = os.path.split(path)
+        plain = False
+        if parent != path:  # else a root other than "/" ("//" stays as written in normpath)
+            if self._resolve(parent)[1]:
+                if self.watch is not None:
+                    self.watch.add(parent)  # before the lstat: a change from now on is an event
+                try:
+                    plain = not stat.S_ISLNK(os.lstat(path).st_mode)
+                except OSError:  # missing or not a directory on the way: no link there (realpath's view too)
+                    plain = True
+        if plain:
+            self._plain.add(path)
+            return path, True
+        real = self._links[path] = os.path.realpath(path)
+        return real, False
+
+    def real(self, path: str) -> str:
+        """The real path of `path` (absolute and normalised)."""
+        return self._resolve(path)[0]
+
+
+class _Collector:
+    __slots__ = ("out", "seen", "resolver")
+
+    def __init__(self, resolver: Resolver) -> None:
         self.out: list[dict[str, Any]] = []
         self.seen: set[str] = set()
+        self.resolver = resolver
 
     def add(self, path: str, kind: str, is_dir: bool, read_protected: bool = False) -> None:
-        p = os.path.normpath(os.path.abspath(path))
-        for q in (p, os.path.realpath(p)):
+        p = os.path.abspath(path)  # normalised too
+        for q in (p, self.resolver.real(p)):
             if q not in self.seen:
                 self.seen.add(q)
                 self.out.append({"path": q, "kind": kind, "dir": is_dir, "read_protected": read_protected})
@@ -69,7 +132,7 @@ class _Collector:
             self.add(os.path.join(d, name), "agent_config", False)
 
 
-def _executables() -> list[str]:
+def _executables(dirs: list[str]) -> list[str]:
     """The running entry point (as invoked and resolved) and the first `cupcake` on PATH."""
     out: list[str] = []
     argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
@@ -77,7 +140,7 @@ def _executables() -> list[str]:
         out.append(argv0)
     if sys.executable:
         out.append(sys.executable)  # the interpreter the entry point runs on
-    for d in path_dirs():
+    for d in dirs:
         candidate = os.path.join(d, "cupcake")
         if os.path.exists(candidate):
             out.append(candidate)
@@ -96,9 +159,12 @@ def path_dirs() -> list[str]:
 
 
 def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
-                code: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """`code`: files of Python code the evaluation runs (custom builtin modules named by path)."""
-    c = _Collector()
+                code: Sequence[str] = (), dirs: list[str] | None = None,
+                resolver: Resolver | None = None) -> list[dict[str, Any]]:
+    """`code`: files of Python code the evaluation runs (custom builtin modules named by path);
+    `dirs`: `path_dirs()` when the caller has them; `resolver`: one that may remember plain
+    paths from earlier evaluations (else a new one)."""
+    c = _Collector(Resolver() if resolver is None else resolver)
     roots = [project.root_path] if project is not None else []
     if cwd and os.path.isabs(cwd) and cwd not in roots:
         roots.append(cwd)
@@ -122,7 +188,7 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
     extra_file = os.environ.get("OPENCODE_CONFIG")
     if extra_file and os.path.isabs(extra_file):
         c.add(extra_file, "agent_config", False)
-    for exe in _executables():
+    for exe in _executables(path_dirs() if dirs is None else dirs):
         c.add(exe, "executable", False)
     for f in code:
         c.add(f, "executable", False)
@@ -136,5 +202,6 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
 
 
 def guardrails_input(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
-                     code: Sequence[str] = ()) -> dict[str, Any]:
-    return {"state_paths": state_paths(project, glob, cwd, code), "path_dirs": path_dirs()}
+                     code: Sequence[str] = (), resolver: Resolver | None = None) -> dict[str, Any]:
+    dirs = path_dirs()
+    return {"state_paths": state_paths(project, glob, cwd, code, dirs, resolver), "path_dirs": dirs}

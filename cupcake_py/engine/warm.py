@@ -15,6 +15,12 @@ bundle of each directory and a reusable policy instance per bundle.
   `MAX_USES` evaluations, when their linear memory grew past `MAX_RESIDENT_BYTES`, or after
   any failure, so the server's memory stays flat however many requests it answers.
 - At most `MAX_CONFIGS` directories are kept (least recently used dropped).
+- The state paths' resolver (engine/state_paths.py `Resolver`) keeps its link-free answers while
+  its `EntryWatch` is quiet (checked when an evaluation asks for it); else, or past
+  `MAX_RESOLVED` paths, a new one starts.
+- The JSON text of a bundle's builtin_config (with this evaluation's state paths) is reused while
+  the value is equal to the one it was made from (compared in full, every request, against a
+  decoded copy of that text: a changed state path, PATH or rulebook is encoded afresh).
 - Custom builtin modules (--custom-builtins, rulebook custom_builtins) are imported once per process:
   a change to their Python code needs a new server (a change to the rulebook is seen as usual).
 Nothing here decides: a failed load raises (the request fails closed) and leaves no entry.
@@ -24,20 +30,25 @@ from __future__ import annotations
 
 import os
 
+from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.evaluator import BundleSource, custom_implementations
 from cupcake_py.engine.project import ConfigDir, shipped_policies_path
-from cupcake_py.engine.watch import TreeWatch
+from cupcake_py.engine.state_paths import Resolver
+from cupcake_py.engine.watch import EntryWatch, TreeWatch
 from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from cupcake_py.host.policy import PolicyInstance, PolicyModule
 
 MAX_USES = 2000  # evaluations per instance before it is rebuilt
 MAX_RESIDENT_BYTES = 16 * 1024 * 1024  # linear memory an idle instance may keep
 MAX_CONFIGS = 32  # configuration directories kept warm
 MAX_MODULES = 2 * MAX_CONFIGS  # compiled modules kept (a config dir being edited has an old and a new one)
+MAX_RESOLVED = 16384  # link-free paths the state paths' resolver keeps
 
 Signature = tuple[tuple[str, int, int, int, int], ...]
 
@@ -118,6 +129,9 @@ class WarmSource(BundleSource):
         self.memory_limit = memory_limit
         self._configs: dict[tuple[str, str], _Config] = {}
         self._modules: dict[str, _Warm] = {}  # by bundle key
+        self._config_json: dict[str, tuple[Any, bytes]] = {}  # by bundle key: (decoded text, text)
+        self._resolver: Resolver | None = None
+        self.resolvers = 0  # state path resolvers started (observable by tests)
         self.reloads = 0  # bundles (re)loaded after a signature change (observable by tests)
         self.resets = 0  # instances rebuilt
 
@@ -172,6 +186,26 @@ class WarmSource(BundleSource):
             warm.uses = 0
             return  # dropped: the next request instantiates afresh
         warm.instance = inst
+
+    def config_json(self, b: bundles.Bundle, config: dict[str, Any]) -> bytes:
+        known = self._config_json.pop(b.key, None)
+        if known is None or known[0] != config:
+            text = jsonio.dumps(config)
+            known = (jsonio.loads(text), text)  # a copy: nothing the evaluation holds can change it
+        self._config_json[b.key] = known
+        while len(self._config_json) > MAX_MODULES:
+            del self._config_json[next(iter(self._config_json))]
+        return known[1]
+
+    def path_resolver(self) -> Resolver:
+        r = self._resolver
+        if r is None or r.watch is None or not r.watch.quiet() or r.size() > MAX_RESOLVED:
+            if r is not None and r.watch is not None:
+                r.watch.close()
+            r = self._resolver = Resolver(EntryWatch())
+            self.resolvers += 1
+        r.begin()
+        return r
 
     def forget(self) -> None:
         """Drop every warm instance (after an interrupted request their state is not trusted)."""

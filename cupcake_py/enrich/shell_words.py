@@ -76,10 +76,24 @@ def normalize_whitespace(command: str) -> str:
     return "".join(out)
 
 
+_SEGMENTS: dict[str, tuple[tuple[str, ...], ...]] = {}  # command -> segments (text only: nothing on disk)
+MAX_SEGMENT_MEMO = 256
+
+
 def segments(command: str) -> list[list[str]]:
     """Shell words grouped into simple commands (split at ; && || | & and parentheses).
     Redirection operators stay in the segment as their own words. Unbalanced quotes fall
-    back to a whitespace split."""
+    back to a whitespace split. A function of the text alone, so the last commands' answers
+    are remembered (each caller gets its own lists)."""
+    known = _SEGMENTS.get(command)
+    if known is None:
+        if len(_SEGMENTS) >= MAX_SEGMENT_MEMO:
+            _SEGMENTS.clear()
+        known = _SEGMENTS[command] = tuple(tuple(seg) for seg in _split_segments(command))
+    return [list(seg) for seg in known]
+
+
+def _split_segments(command: str) -> list[list[str]]:
     try:
         lex = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>!{}")
         lex.whitespace_split = True

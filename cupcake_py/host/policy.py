@@ -389,13 +389,16 @@ class PolicyInstance:
         *,
         input_json: bytes | None = None,
         rego_format: bool = False,
+        input_encoded: bool = False,
     ) -> bytes:
         """The result set as text: JSON (`[{"result": ...}]`), or a Rego literal
-        (`{{"result": ...}}`, sets kept) when rego_format."""
+        (`{{"result": ...}}`, sets kept) when rego_format. `input_encoded`: `input_json` is
+        `jsonio.dumps` output (strict JSON by construction), so it is not parsed again here."""
         ep = self.entrypoint_id(entrypoint)
         if input_json is not None:
             raw, raw_is_json = bytes(input_json), True
-            check_json(raw, "input")
+            if not input_encoded:
+                check_json(raw, "input")
         elif input is UNDEFINED:
             raw, raw_is_json = b"", True
         else:

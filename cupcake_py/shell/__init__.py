@@ -9,10 +9,13 @@ tree-sitter is imported on the first call only.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from cupcake_py.shell.memo import AnalysisMemo
     from cupcake_py.shell.model import Budget
 
 VERSION = 1
@@ -20,6 +23,18 @@ VERSION = 1
 
 def analyze(command: str, cwd: str, *, env: dict[str, str] | None = None,
             budget: Budget | None = None) -> dict[str, Any]:
+    """The analysis; from `cupcake serve`'s memo (shell/memo.py) when one is enabled and the call
+    is the plain one (no explicit environment or budget)."""
     from cupcake_py.shell.analysis import run
 
+    memo = _memo()
+    if memo is not None and env is None and budget is None:
+        from cupcake_py.shell.model import Budget
+
+        return memo.analyze(command, cwd, run, Budget().seconds)
     return run(command, cwd, env=env, budget=budget)
+
+
+def _memo() -> AnalysisMemo | None:
+    module = sys.modules.get("cupcake_py.shell.memo")  # only a server imports it (and enables it)
+    return None if module is None else module.active()

@@ -80,6 +80,7 @@ def test_key_order_is_kept() -> None:
 NOT_JSON: list[object] = [
     {1: "int key"}, {"a": {None: 1}}, [{True: 1}], {(1, 2): 3}, decimal.Decimal("1.5"), {1, 2}, b"bytes",
     float("nan"), [float("inf")], "\ud800", {"\udc00": 1}, object(),
+    {"a": [1, "x", {"b": ({2.5: 1},)}]}, ({"ok": 1, 7: 2},), {"a": {"b": {"c": {"d": [[{False: 0}]]}}}},
 ]
 
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cupcake_py.engine.project import PACKAGE_DIR, ConfigDir
 from cupcake_py.engine.state_paths import guardrails_input
@@ -97,3 +99,140 @@ def test_engine_sources_inside_the_project_are_the_projects_files(env: Path) -> 
     inside = _by_path(guardrails_input(ConfigDir("project", repo + "/.cupcake", repo), None, repo))
     outside = _by_path(guardrails_input(None, None, str(env)))
     assert PACKAGE_DIR not in inside and PACKAGE_DIR in outside
+
+
+# -- one lstat per distinct component (state_paths._Resolver): the answers of os.path.realpath --
+
+def _tree(root: Path) -> list[str]:
+    """A directory tree with every kind of link realpath has to follow (and the paths to ask about)."""
+    (root / "a/b/c").mkdir(parents=True)
+    (root / "file").write_text("x")
+    (root / "abs-link").symlink_to(root / "a/b")  # absolute target
+    (root / "a/rel-link").symlink_to("b/c")  # relative target
+    (root / "a/b/up-link").symlink_to("../..")  # target with ..
+    (root / "chain").symlink_to("abs-link")  # link to a link
+    (root / "dangling").symlink_to(root / "missing/deeper")
+    (root / "loop1").symlink_to("loop2")
+    (root / "loop2").symlink_to("loop1")
+    (root / "self").symlink_to("self")
+    names = ["a", "a/b", "a/b/c", "file", "file/under-a-file", "abs-link", "abs-link/c", "a/rel-link",
+             "a/rel-link/x", "a/b/up-link", "a/b/up-link/a/b", "chain/c/d", "dangling", "dangling/x", "loop1",
+             "loop1/x", "self/x", "missing", "missing/x/y", "a/b/c/new/file"]
+    return [str(root / n) for n in names]
+
+
+def test_resolver_answers_what_realpath_answers(tmp_path: Path) -> None:
+    from cupcake_py.engine.state_paths import Resolver
+
+    paths = _tree(tmp_path) + ["/", "//", "//tmp", "/proc/self/cwd/x", os.path.normpath(sys.executable)]
+    resolver = Resolver()  # one resolver for all: parents resolved for one path serve the next ones
+    for p in paths + paths[::-1]:
+        assert resolver.real(p) == os.path.realpath(p), p
+
+
+@given(st.lists(st.sampled_from(["a", "b", "l", "m", "x"]), min_size=1, max_size=5), st.integers(0, 3))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_resolver_matches_realpath_on_generated_paths(tmp_path: Path, parts: list[str], seed: int) -> None:
+    """Paths through directories, links to directories, links up the tree and missing names."""
+    from cupcake_py.engine.state_paths import Resolver
+
+    root = tmp_path / f"t{seed}"
+    if not root.exists():
+        (root / "a/b/a").mkdir(parents=True)
+        (root / "a/l").symlink_to("b" if seed % 2 else str(root / "a"))
+        (root / "m").symlink_to("a/l/../b" if seed < 2 else "m")
+    p = os.path.join(str(root), *parts)
+    assert Resolver().real(p) == os.path.realpath(p)
+
+
+def test_a_link_made_between_evaluations_is_seen_by_the_next_one(env: Path) -> None:
+    """Adversarial: nothing is remembered across evaluations; the agent points the global OpenCode
+    dir (not itself a state path) at a directory of its choosing: its plugin dir there is state at once."""
+    home_cfg = env / "home/.config"
+    home_cfg.mkdir(parents=True)
+    before = _by_path(guardrails_input(None, None, str(env)))
+    elsewhere = env / "elsewhere"
+    elsewhere.mkdir()
+    (home_cfg / "opencode").symlink_to(elsewhere)
+    after = _by_path(guardrails_input(None, None, str(env)))
+    assert str(elsewhere / "plugin") not in before
+    assert after[str(elsewhere / "plugin")]["kind"] == "plugin"
+    assert after[str(elsewhere / "opencode.json")]["kind"] == "agent_config"
+    (home_cfg / "opencode").unlink()
+    (home_cfg / "opencode").symlink_to(env / "third")
+    again = _by_path(guardrails_input(None, None, str(env)))
+    assert str(env / "third/plugin") in again and str(elsewhere / "plugin") not in again
+
+
+# -- the serve-mode resolver (engine/warm.py): link-free answers kept while nothing changed --
+
+NAMES = ["a", "b", "c"]
+OPS = st.tuples(st.sampled_from(["mkdir", "link-abs", "link-rel", "link-up", "remove", "rename", "file", "chmod"]),
+                st.lists(st.sampled_from(NAMES), min_size=1, max_size=3), st.sampled_from(NAMES))
+
+
+def _apply(root: Path, op: str, where: list[str], other: str) -> None:
+    import shutil
+
+    p = root.joinpath(*where)
+    try:
+        if op == "mkdir":
+            p.mkdir(parents=True)
+        elif op == "file":
+            p.write_text("x")
+        elif op == "link-abs":
+            p.symlink_to(root / other)
+        elif op == "link-rel":
+            p.symlink_to(other)
+        elif op == "link-up":
+            p.symlink_to("..")
+        elif op == "remove":
+            if p.is_symlink() or p.is_file():
+                p.unlink()
+            else:
+                shutil.rmtree(p)
+        elif op == "rename":
+            p.rename(root / other)
+        elif op == "chmod":
+            os.chmod(p, 0o700)
+    except OSError:
+        pass  # an op that does not apply to the tree as it is: the tree stays
+
+
+@given(st.lists(OPS, min_size=1, max_size=12))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_warm_resolver_follows_every_change(tmp_path: Path, ops: list[tuple[str, list[str], str]]) -> None:
+    """Adversarial: whatever is created, linked, removed or renamed between two evaluations, the
+    server's resolver answers what realpath answers at that moment (no stale memo)."""
+    import tempfile
+
+    from cupcake_py.engine.warm import WarmSource
+
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    queries = [str(root.joinpath(*q)) for q in ([], ["a"], ["a", "b"], ["a", "b", "c"], ["b", "a"], ["c", "c"],
+                                                 ["a", "c", "b"], ["b", "b", "b", "x"])]
+    src = WarmSource(1 << 26)
+    for op, where, other in ops:
+        r = src.path_resolver()
+        assert [r.real(q) for q in queries] == [os.path.realpath(q) for q in queries]
+        _apply(root, op, where, other)
+    r = src.path_resolver()
+    assert [r.real(q) for q in queries] == [os.path.realpath(q) for q in queries]
+
+
+def test_warm_resolver_is_kept_while_nothing_changes(env: Path) -> None:
+    """Benign: repeated evaluations reuse one resolver; a link made anywhere on the way starts a new one."""
+    from cupcake_py.engine.warm import WarmSource
+
+    src = WarmSource(1 << 26)
+    proj = ConfigDir("project", env / "p/.cupcake", env / "p")
+    (env / "p/.cupcake").mkdir(parents=True)
+    first = guardrails_input(proj, None, str(env / "p"), resolver=src.path_resolver())
+    for _ in range(5):
+        assert guardrails_input(proj, None, str(env / "p"), resolver=src.path_resolver()) == first
+    assert src.resolvers == 1
+    (env / "elsewhere").mkdir()
+    (env / "p/.opencode").symlink_to(env / "elsewhere")
+    after = _by_path(guardrails_input(proj, None, str(env / "p"), resolver=src.path_resolver()))
+    assert src.resolvers == 2
+    assert after[str(env / "elsewhere/plugin")]["kind"] == "plugin"
