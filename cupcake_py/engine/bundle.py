@@ -392,7 +392,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
             from cupcake_py.engine import routed_aggregator as routed
             from cupcake_py.rego import parse_module
 
-            modules.append(parse_module(routed.source(modules), routed.FILE))
+            modules.append(parse_module(routed.source(modules, by_pkg), routed.FILE))
             entrypoints = [routed.ROUTED_ENTRYPOINT]
         if custom is None:
             wasm = compile_modules(modules, entrypoints)

@@ -23,7 +23,7 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
-from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
+from cupcake_py.engine.routed_aggregator import ROUTED_INPUT, routed_input
 from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
@@ -141,7 +141,8 @@ class Evaluation:
         wanted: list[str] = []
         for pkg in routed:
             info = b.policies[pkg]
-            wanted += [s for s in info["signals"] if s not in wanted]
+            if info["signals"]:
+                wanted += [s for s in info["signals"] if s not in wanted]
             name = info.get("builtin")
             if name:
                 prefix = f"__builtin_{name}_"
@@ -284,7 +285,7 @@ class Evaluation:
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
-        policy_input[ROUTED_INPUT] = dict.fromkeys(routed, True)  # last: the engine's value wins
+        policy_input[ROUTED_INPUT] = routed_input(b.policies, routed)  # last: the engine's value wins
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)

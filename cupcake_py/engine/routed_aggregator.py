@@ -1,20 +1,27 @@
 """A generated aggregator that evaluates only the routed policies (`cupcake/system/routed/evaluate`).
 
-In: the parsed modules of a bundle (when the configuration keeps the shipped aggregator).
-Out: the Rego source of `package cupcake.system.routed`, whose `evaluate` has the shape of
-`cupcake/system/evaluate` (policies/system/evaluate.rego), with one guarded comprehension per
-(package, decision verb):
+In: the parsed modules of a bundle (when the configuration keeps the shipped aggregator) and the
+bundle's policy packages. Out: the Rego source of `package cupcake.system.routed`, whose
+`evaluate` has the shape of `cupcake/system/evaluate` (policies/system/evaluate.rego), with one
+guarded comprehension per (package, decision verb):
 
-    [{"policy": "<pkg>", "decision": d} | input.cupcake_routed["<pkg>"]; some d in data.<pkg>.<verb>]
+    route := input.cupcake_routed   (once per verb)
+    [{"policy": "<pkg>", "decision": d} | route[<k>]; some d in data.<pkg>.<verb>]
+
+where k is the package's position in `package_order` (the bundle's packages, sorted) and
+`input.cupcake_routed` is the engine's array of booleans (`routed_input`): true at the positions
+of the routed packages. (An array, not an object keyed by package names: with hundreds of
+routed packages the names made the input tens of kilobytes to encode and to parse per event.)
 
 The shipped aggregator walks every package, so each evaluation ran every policy of the bundle;
-here a package that is not routed costs one failed lookup of the input object and its rules are
-never evaluated, so the cost of an evaluation follows the routed policies only. Elements come in
-the order of the walk (package path, then the verb's set order), so both aggregators give the
-same decision set for the same routed packages. The engine fills `input.cupcake_routed` (it
-overrides anything the event carried) and still keeps only the routed packages' decisions.
-Such a bundle's module has only this entrypoint; a configuration with its own system/evaluate.rego
-keeps that aggregator (no module generated, entrypoint `cupcake/system/evaluate`).
+here a package that is not routed costs one array lookup and its rules are never evaluated, so
+the cost of an evaluation follows the routed policies only. Elements come in the order of the
+walk (package path, then the verb's set order), so both aggregators give the same decision set
+for the same routed packages. The engine fills `input.cupcake_routed` (it overrides anything the
+event carried) and still keeps only the routed packages' decisions; packages with decision rules
+that are not bundle policies can never be routed and are left out. Such a bundle's module has
+only this entrypoint; a configuration with its own system/evaluate.rego keeps that aggregator
+(no module generated, entrypoint `cupcake/system/evaluate`).
 """
 
 from __future__ import annotations
@@ -24,10 +31,11 @@ from cupcake_py.engine.routing import POLICY_ROOTS, VERB_RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 ROUTED_ENTRYPOINT = "cupcake/system/routed/evaluate"
-ROUTED_INPUT = "cupcake_routed"  # input key: {package: true} of the routed packages
+ROUTED_INPUT = "cupcake_routed"  # input key: [bool] by package_order position (routed_input)
 PACKAGE = "cupcake.system.routed"
 FILE = "<generated: cupcake.system.routed>"
 # aggregator result key per verb (policies/system/evaluate.rego)
@@ -58,18 +66,49 @@ def _ref(path: tuple[str, ...], verb: str) -> str:
     return "data" + "".join(f"[{jsonio.dumps(seg).decode()}]" for seg in (*path, verb))
 
 
-def source(modules: list[Any]) -> str:
+def package_order(packages: Iterable[str]) -> list[str]:
+    """The bundle's policy packages (dotted names) in the order `cupcake_routed` indexes them."""
+    return sorted(packages)
+
+
+_POSITIONS: dict[tuple[str, ...], dict[str, int]] = {}  # per bundle package list (a warm server keeps few)
+
+
+def _positions(packages: tuple[str, ...]) -> dict[str, int]:
+    got = _POSITIONS.get(packages)
+    if got is None:
+        if len(_POSITIONS) >= 16:
+            _POSITIONS.clear()
+        got = _POSITIONS[packages] = {name: k for k, name in enumerate(package_order(packages))}
+    return got
+
+
+def routed_input(packages: Iterable[str], routed: Iterable[str]) -> list[bool]:
+    """`input.cupcake_routed`: true at the positions of the routed packages. A routed name that
+    is not a bundle package fails loudly (KeyError): that would be an engine bug."""
+    positions = _positions(tuple(packages))
+    flags = [False] * len(positions)
+    for name in routed:
+        flags[positions[name]] = True
+    return flags
+
+
+def source(modules: list[Any], packages: Iterable[str]) -> str:
     rules = decision_rules(modules)
+    position = {name: k for k, name in enumerate(package_order(packages))}
     lines = [f"package {PACKAGE}", "", "import rego.v1", "", "evaluate := {"]
     lines += [f'\t"{key}": {key},' for key, _ in RESULT_KEYS]
     lines.append("}")
     for key, verb in RESULT_KEYS:
         parts = sorted((path + (verb,) for path, verbs in rules.items() if verb in verbs), key=list)
-        lines += ["", f"{key} := [x |", "\tsome part in ["]
+        lines += ["", f"{key} := [x |", f"\troute := input.{ROUTED_INPUT}", "\tsome part in ["]
         for full in parts:
             path = full[:-1]
+            k = position.get(".".join(path))
+            if k is None:
+                continue  # not a bundle policy: never routed
             name = jsonio.dumps(".".join(path)).decode()
-            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | input.{ROUTED_INPUT}[{name}]; '
+            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | route[{k}]; '
                          f"some d in {_ref(path, verb)}],")
         lines += ["\t]", "\tsome x in part", "]"]
     return "\n".join(lines) + "\n"

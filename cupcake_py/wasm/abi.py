@@ -53,6 +53,7 @@ RUNTIME_CALLS: dict[str, tuple[tuple[str, ...], bool]] = {
     "opa_array_append": (("i32", "i32"), False),
     "opa_set_add": (("i32", "i32"), False),
     "opa_object_insert": (("i32", "i32", "i32"), False),
+    "opa_regex_vm_match": (("i32", "i32"), True),  # (program, subject); see wasm/regex_call.py
 }
 
 # Runtime functions exported by the final module under the same name (OPA ABI 1.3).

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from cupcake_py import ir
-from cupcake_py.wasm import abi
+from cupcake_py.wasm import abi, const_member, regex_call
 from cupcake_py.wasm.asm import DROP, ELSE, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
@@ -122,6 +122,7 @@ class _Codegen:
         self.table: list[int] = []
         self.table_slot: dict[int, int] = {}
         self._loc: ir.Stmt | None = None
+        self.fused_members = const_member.fusible(policy)
 
     # ---------------------------------------------------------------- helpers
 
@@ -172,12 +173,18 @@ class _Codegen:
 
     def block_body(self, fn: _Fn, block: ir.Block, label: int, kind: str) -> None:
         fn.levels.append(_Level(label, kind))
-        for s in block.stmts:
+        stmts, i = block.stmts, 0
+        while i < len(stmts):
+            s = stmts[i]
             self._loc = s
+            if id(s) in self.fused_members:
+                i += const_member.emit(self, fn, stmts, i)
+                continue
             handler = _HANDLERS.get(type(s))
             if handler is None:
                 raise self.fail(f"unsupported statement {type(s).__name__}")
             handler(self, fn, s)
+            i += 1
         fn.levels.pop()
 
     def runtime_error(self, fn: _Fn, s: ir.Stmt, msg: str) -> None:
@@ -502,7 +509,11 @@ class _Codegen:
             if s.func in self.try_first and has_result:
                 self.native_then_host(fn, s)
             elif s.func in self.host:
-                self.host_call(fn, s, has_result)
+                prog = regex_call.native_program(s.func, s.args, self.policy.static.strings)
+                if prog is not None:
+                    regex_call.emit_match(self, fn, s, prog)
+                else:
+                    self.host_call(fn, s, has_result)
             else:
                 sym = abi.native_symbol(s.func)
                 t = self.rt.exports[sym]

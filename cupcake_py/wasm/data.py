@@ -20,6 +20,7 @@ class DataBuilder:
         self._strings: dict[str, int] = {}
         self._text: dict[str, tuple[int, int]] = {}
         self._bools: dict[bool, int] = {}
+        self._blobs: dict[tuple[bytes, int], int] = {}
 
     @property
     def end(self) -> int:
@@ -59,3 +60,10 @@ class DataBuilder:
 
     def blob(self, raw: bytes, alignment: int = 1) -> int:
         return self._put(raw, alignment)
+
+    def shared_blob(self, raw: bytes, alignment: int = 1) -> int:
+        """Address of read-only bytes, stored once however often they are asked for."""
+        key = (raw, alignment)
+        if key not in self._blobs:
+            self._blobs[key] = self._put(raw, alignment)
+        return self._blobs[key]

@@ -25,7 +25,7 @@ def test_routed_wasm_evaluation_imports_none_of_the_heavy_modules(tmp_path: Path
     shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
     (tmp_path / "config").mkdir()
     env = isolated_env(tmp_path / "cache", tmp_path / "config")
-    # protected_files (regex.match, sprintf: host builtins) and any_tool are routed for a Read
+    # protected_files (regex.match, sprintf) and any_tool are routed for a Read
     event = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "call_id": "c",
                         "tool": "read", "args": {"filePath": str(project / ".env")}})
     runs = []
@@ -38,7 +38,10 @@ def test_routed_wasm_evaluation_imports_none_of_the_heavy_modules(tmp_path: Path
     answer = json.loads(stdout)
     assert answer["decision"] == "deny" and report["code"] == 0, answer
     loaded = set(report["modules"])
-    assert {"cupcake_py.host.capi", "cupcake_py.host.builtins.regex"} <= loaded  # WASM and host builtins ran
+    # WASM ran (the deny above comes from the policies); their regex.match calls have constant
+    # patterns, which run natively in the module (wasm/regex_call.py), so the host's regex
+    # module need not load
+    assert "cupcake_py.host.capi" in loaded
     offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded and m not in ALLOWED_WHEN_ROUTED}
     assert not offenders, offenders
 

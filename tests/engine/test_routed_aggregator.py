@@ -13,7 +13,7 @@ import pytest
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.project import find_project
-from cupcake_py.engine.routed_aggregator import ROUTED_ENTRYPOINT, ROUTED_INPUT
+from cupcake_py.engine.routed_aggregator import ROUTED_ENTRYPOINT, ROUTED_INPUT, package_order, routed_input
 from cupcake_py.engine.routing import lookup
 from cupcake_py.host import HostOptions, PolicyModule
 from tests.e2e_eval.test_engine_behaviour import make_config, policy
@@ -52,7 +52,7 @@ def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str,
     routed = lookup(b.routing, "PreToolUse", "Bash")
     assert "cupcake.policies.z.my-pkg" in routed and "cupcake.policies.ed" not in routed
     inp = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/w",
-           "signals": {}, "builtin_config": b.builtin_config, ROUTED_INPUT: dict.fromkeys(routed, True)}
+           "signals": {}, "builtin_config": b.builtin_config, ROUTED_INPUT: routed_input(b.policies, routed)}
     walked = json.loads(inst.eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     fast = json.loads(inst.eval_raw(ROUTED_ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     want = {k: [d for d in v if d["policy"] in routed] for k, v in walked.items()}
@@ -67,7 +67,7 @@ def test_packages_not_routed_are_not_evaluated(tmp_path: Path) -> None:
     assert list(inst.entrypoints) == [ROUTED_ENTRYPOINT]  # the walking aggregator is not planned
     routed = lookup(b.routing, "PreToolUse", "Bash")
     inp = {"tool_name": "Bash", "tool_input": {"command": "x"}, "signals": {}, "builtin_config": b.builtin_config,
-           ROUTED_INPUT: dict.fromkeys(routed, True)}
+           ROUTED_INPUT: routed_input(b.policies, routed)}
     got = json.loads(inst.eval_raw(ROUTED_ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     assert {d["decision"]["rule_id"] for d in got["denials"]} >= {"A", "AB"}
 
@@ -99,5 +99,18 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
     final = Evaluation(opts, trace, get("opencode")).run(json.dumps(ev).encode())
     assert final.kind == "allow"
     got = trace.notes["project policy input"][ROUTED_INPUT]
-    assert got == dict.fromkeys(trace.phases[-1]["routed_policies"], True)
-    assert "cupcake.policies.a" in got and "cupcake.policies.ed" not in got
+    routed = trace.phases[-1]["routed_policies"]
+    assert "cupcake.policies.a" in routed and "cupcake.policies.ed" not in routed
+    cfg = find_project(str(tmp_path))
+    assert cfg is not None
+    order = package_order(bundles.build(cfg, "k").policies)
+    assert got == [name in routed for name in order]
+
+
+def test_routed_input_marks_positions_in_package_order() -> None:
+    packages: dict[str, object] = {"cupcake.policies.b": {}, "cupcake.policies.a": {}, "cupcake.policies.c": {}}
+    assert package_order(packages) == ["cupcake.policies.a", "cupcake.policies.b", "cupcake.policies.c"]
+    assert routed_input(packages, ["cupcake.policies.c", "cupcake.policies.a"]) == [True, False, True]
+    assert routed_input(packages, []) == [False, False, False]
+    with pytest.raises(KeyError):
+        routed_input(packages, ["cupcake.policies.zz"])

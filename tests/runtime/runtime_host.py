@@ -61,6 +61,10 @@ class Runtime:
         return bytes(self.memory.read(self.store, addr, addr + n))
 
     def write(self, addr: int, data: bytes) -> None:
+        """Write, growing the memory first like the host does (host/memory.py)."""
+        need = addr + len(data) - self.memory.data_len(self.store)
+        if need > 0:
+            self.memory.grow(self.store, -(-need // 65536))
         self.memory.write(self.store, data, addr)
 
     def cstr(self, addr: int) -> str:

@@ -43,8 +43,8 @@ ENRICHED: dict[str, str] = {
     "secrets_below": "Bash commands reading whole trees: the secret-looking files inside the directories read.",
     "history": "What the session did before (audit records; `required_signals: [\"history\"]`; "
                "[governance.md](governance.md)).",
-    "cupcake_routed": "Internal: `{package: true}` of the policies routed to this event (read by the "
-                      "generated aggregator, not by policies).",
+    "cupcake_routed": "Internal: booleans by position in the sorted package list, true for the policies "
+                      "routed to this event (read by the generated aggregator, not by policies).",
     "shell": "Bash: the command parsed and resolved: commands, effects on paths, git facts, what is opaque "
              "([shell-analysis.md](shell-analysis.md)).",
 }
