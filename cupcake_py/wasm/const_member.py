@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from cupcake_py import ir
+from cupcake_py.wasm.asm import I32_EQZ, I32_OR, SELECT
 
 if TYPE_CHECKING:
     from cupcake_py.wasm.codegen import _Codegen, _Fn
@@ -108,10 +109,10 @@ def emit(gen: _Codegen, fn: _Fn, stmts: tuple[ir.Stmt, ...], i: int) -> int:
         gen.operand(fn, call.args[0])
         gen.operand(fn, add.value)
         gen.call_rt(fn, "opa_value_compare", True)
-        a.op(0x45)  # i32.eqz: equal
+        a.op(I32_EQZ)  # equal
         if seen:
-            a.op(0x72)  # i32.or
+            a.op(I32_OR)
         seen.append(add.value)
-    a.op(0x1B)  # select: true if any compare was equal
+    a.op(SELECT)  # true if any compare was equal
     a.set(fn.local(call.result))
     return n

@@ -511,4 +511,10 @@ OPA_EXPORT opa_value *opa_memoize_get(int32_t idx);
 OPA_EXPORT _Noreturn void opa_runtime_error(const char *file, int32_t row, int32_t col,
                                             const char *msg);
 
+/* regex.match with a constant pattern compiled at build time (wasm/regex_prog.py) into
+ * `prog`; runs it over `subject`. Returns a boolean, or NULL when the runtime gives no
+ * answer (subject not a string or not UTF-8, or too long for the program): the
+ * generated code then calls the host builtin (wasm/regex_call.py). */
+OPA_EXPORT opa_value *opa_regex_vm_match(const uint32_t *prog, opa_value *subject);
+
 #endif /* CUPCAKE_OPA_H */
