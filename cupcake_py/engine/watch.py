@@ -81,12 +81,38 @@ def _directories(root: str) -> list[str] | None:
     return found
 
 
-class TreeWatch:
+class _Inotify:
+    """An inotify descriptor and whether nothing was reported on it yet (closed with `close`;
+    once not quiet, never quiet again)."""
+
+    def __init__(self) -> None:
+        self._fd = -1
+        self._quiet = False
+
+    def _events(self) -> bool:
+        """Whether the kernel reported anything (a read error counts as an event: fail safe)."""
+        try:
+            return bool(os.read(self._fd, 65536))
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+
+    def close(self) -> None:
+        self._quiet = False
+        fd, self._fd = self._fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class TreeWatch(_Inotify):
     """One inotify instance over some directory trees (closed with `close`)."""
 
     def __init__(self, roots: list[str]) -> None:
-        self._fd = -1
-        self._quiet = False
+        super().__init__()
         lib = _inotify()
         if lib is None:
             return
@@ -107,39 +133,20 @@ class TreeWatch:
 
     def quiet(self) -> bool:
         """Whether nothing happened in the watched trees since the watch was made."""
-        if not self._quiet:
-            return False
-        try:
-            got = os.read(self._fd, 65536)
-        except BlockingIOError:
-            return True
-        except OSError:
-            got = b"?"
-        if got:
-            self._quiet = False
+        if self._quiet and self._events():
             self.close()
         return self._quiet
 
-    def close(self) -> None:
-        self._quiet = False
-        fd, self._fd = self._fd, -1
-        if fd >= 0:
-            os.close(fd)
 
-    def __del__(self) -> None:
-        self.close()
-
-
-class EntryWatch:
+class EntryWatch(_Inotify):
     """One inotify instance over single directories' entries, plus the mount table (closed with `close`)."""
 
     def __init__(self) -> None:
-        self._fd = -1
+        super().__init__()
         self._mounts: Any = None
         self._poller: Any = None
         self._lib: Any = None
         self._dirs: set[str] = set()
-        self._quiet = False
         lib = _inotify()
         if lib is None:
             return
@@ -175,26 +182,12 @@ class EntryWatch:
 
     def quiet(self) -> bool:
         """Whether nothing happened to the watched entries (and no mount changed) since they were added."""
-        if not self._quiet:
-            return False
-        try:
-            got = os.read(self._fd, 65536)
-        except BlockingIOError:
-            got = b""
-        except OSError:
-            got = b"?"
-        if got or self._poller.poll(0):
+        if self._quiet and (self._events() or self._poller.poll(0)):
             self.close()
         return self._quiet
 
     def close(self) -> None:
-        self._quiet = False
-        fd, self._fd = self._fd, -1
-        if fd >= 0:
-            os.close(fd)
+        super().close()
         mounts, self._mounts = self._mounts, None
         if mounts is not None:
             mounts.close()
-
-    def __del__(self) -> None:
-        self.close()
