@@ -189,10 +189,18 @@ def cupcake_cmd() -> list[str]:
 
 @contextlib.contextmanager
 def environ(env: dict[str, str]) -> Iterator[None]:
-    """Run in-process product code with the isolated XDG dirs of the child processes."""
+    """Run in-process product code with the isolated XDG dirs of the child processes.
+
+    The cache MAC key (`cupcake_py.cache_mac`, in the config home) is memoised per process, so it
+    is dropped on the way in and out: otherwise product code run after this block would MAC the
+    caches of one config home with the key of another (every entry "modified", rewritten with
+    the wrong key)."""
+    from cupcake_py import cache_mac
+
     keys = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME")
     saved = {k: os.environ.get(k) for k in keys}
     os.environ.update({k: env[k] for k in keys})
+    cache_mac.forget()
     try:
         yield
     finally:
@@ -201,3 +209,10 @@ def environ(env: dict[str, str]) -> Iterator[None]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+        cache_mac.forget()
+
+
+def config_home_env(ctx_env: dict[str, str], home: Path) -> dict[str, str]:
+    """Child env with its own config home `home` AND its own cache home next to it: the caches are
+    MAC'd with the key in the config home, so two config homes must never share one cache dir."""
+    return {**ctx_env, "XDG_CONFIG_HOME": str(home), "XDG_CACHE_HOME": str(home.with_name(home.name + "-cache"))}

@@ -14,7 +14,7 @@ import subprocess
 from typing import Any
 
 from measures import cold_eval
-from measures.common import REPO, Context, Unavailable, goal
+from measures.common import REPO, Context, Unavailable, config_home_env, goal
 
 GOAL_MS = 5.0
 SCRIPT = REPO / "plugin-ts/bench/overhead.mjs"
@@ -31,7 +31,7 @@ def run(ctx: Context) -> dict[str, Any]:
     cupcake = cold_eval.eval_cmd()[0]
     if not cupcake.endswith("cupcake"):
         raise Unavailable("no `cupcake` console script next to the Python interpreter (pip install -e .)")
-    env = {**ctx.env, "XDG_CONFIG_HOME": str(ctx.work / "plugin-config")}  # no global config
+    env = config_home_env(ctx.env, ctx.work / "plugin-config")  # no global config
     samples, engine_samples = ctx.pick((30, 2), (200, 10))
     proc = subprocess.run([node, str(SCRIPT), "--json", "--samples", str(samples), "--engine-samples",
                            str(engine_samples), "--cupcake", cupcake], capture_output=True, env=env, timeout=900,

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from measures import projects
-from measures.common import REPO, Context, Unavailable, alternate, goal, product_import, summary
+from measures.common import REPO, Context, Unavailable, alternate, environ, goal, product_import, summary
 
 TINY = """package bench.tiny
 
@@ -62,6 +62,13 @@ def fired(result: Any) -> bool:
 
 
 def run(ctx: Context) -> dict[str, Any]:
+    # the run's isolated cache and config homes, as every other in-process measure: the native-code cache is
+    # MAC'd with the key of the config home, so the cache dir and the key must come from one environment
+    with environ(ctx.env):
+        return _run(ctx)
+
+
+def _run(ctx: Context) -> dict[str, Any]:
     regorus = product_import("regorus (pip gordon-to-regorus, in the dev extra)", lambda: __import__("regorus"))
 
     def imports() -> Any:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from measures import projects
-from measures.common import REPO, Context, Unavailable, cupcake_cmd, goal, summary
+from measures.common import REPO, Context, Unavailable, config_home_env, cupcake_cmd, goal, summary
 
 SCRIPT = REPO / "plugin-ts/bench/serve.mjs"
 sys.path.insert(0, str(REPO / "benches"))
@@ -38,7 +38,7 @@ def _node_latency(ctx: Context) -> dict[str, Any]:
     project = projects.make_project(ctx.work / "serve-builtins", 10)
     config_home = ctx.work / "serve-config"
     projects.make_global(config_home)
-    env = {**ctx.env, "XDG_CONFIG_HOME": str(config_home)}
+    env = config_home_env(ctx.env, config_home)
     proc = subprocess.run([node, str(SCRIPT), "--json", "--project", str(project), "--cupcake", cupcake,
                            "--samples", str(ctx.pick(10, 60)), "--command", projects.TYPICAL_COMMAND],
                           capture_output=True, env=env, timeout=900, cwd=SCRIPT.parent.parent)

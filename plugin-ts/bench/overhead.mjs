@@ -20,7 +20,7 @@
 //   BUN_BE_BUN=1 node_modules/.bin/opencode bench/overhead.mjs …   (the same under OpenCode's embedded Bun)
 // Defaults: 200 constant samples, 10 engine samples (0 skips it), cupcake = ../.venv/bin/cupcake, a temp project.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -63,11 +63,26 @@ function bare(command, args, cwd, stdin, detached = false) {
   });
 }
 
-async function startPlugin(directory, options) {
+/**
+ * Configure the plugin the way a user does: `<project>/.cupcake/opencode.json` (the only place that may set
+ * cupcakePath or loosen timeoutMs; opencode.json plugin options may only tighten it). A file already there (a
+ * --project the user passed) is restored by `restore()`.
+ */
+function writePluginConfig(directory, config) {
+  const file = join(directory, ".cupcake", "opencode.json");
+  const saved = existsSync(file) ? readFileSync(file) : null;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(config));
+  return () => (saved === null ? rmSync(file, { force: true }) : writeFileSync(file, saved));
+}
+
+async function startPlugin(directory) {
   const { CupcakePlugin } = await import(pathToFileURL(BUNDLE).href);
   const logs = [];
   const client = { app: { log: async ({ body }) => logs.push(body) }, tui: { showToast: async () => {} } };
-  const hooks = await CupcakePlugin({ client, directory, worktree: directory, project: { id: "bench" } }, options);
+  const hooks = await CupcakePlugin({ client, directory, worktree: directory, project: { id: "bench" } }, undefined);
+  const problems = logs.filter((l) => /^config: /.test(l.message));
+  if (problems.length > 0) throw new Error(`plugin config problems: ${problems.map((l) => l.message).join("; ")}`);
   const t0 = Date.now();
   while (!logs.some((l) => /self-test (ok|failed)/.test(l.message))) {
     if (Date.now() - t0 > 120_000) throw new Error("plugin self-test did not finish");
@@ -149,12 +164,17 @@ function scenarios(directory) {
 }
 
 async function run(label, n, cupcake, directory) {
-  const hooks = await startPlugin(directory, { cupcakePath: cupcake, timeoutMs: 120_000 });
-  const out = [];
-  for (const s of scenarios(directory)) {
-    out.push({ engine: label, ...(await measure(s.name, n, cupcake, directory, (id) => s.call(hooks, id))) });
+  const restore = writePluginConfig(directory, { cupcakePath: cupcake, timeoutMs: 120_000, showToasts: false });
+  try {
+    const hooks = await startPlugin(directory);
+    const out = [];
+    for (const s of scenarios(directory)) {
+      out.push({ engine: label, ...(await measure(s.name, n, cupcake, directory, (id) => s.call(hooks, id))) });
+    }
+    return out;
+  } finally {
+    restore();
   }
-  return out;
 }
 
 function initProject(cupcake) {

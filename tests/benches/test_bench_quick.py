@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benches"))
 
 from measures import REGISTRY  # noqa: E402
-from measures.common import alternate, percentile, summary  # noqa: E402
+from measures.common import alternate, config_home_env, environ, percentile, summary  # noqa: E402
 from measures.projects import KINDS, policy_source, routed_count  # noqa: E402
 
 STATUSES = {"ok", "not available", "failed"}
@@ -26,6 +26,8 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str, str]
     proc = subprocess.run([sys.executable, str(REPO / "benches/run.py"), "--quick", "--out-dir", str(out)],
                           capture_output=True, text=True, timeout=900, cwd=REPO)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    # every in-process measure uses the run's cache dir with the key of the run's config home
+    assert "MAC mismatch" not in proc.stderr, proc.stderr[-3000:]
     return json.loads((out / "results.json").read_text()), (out / "RESULTS.md").read_text(), proc.stdout
 
 
@@ -55,6 +57,31 @@ def test_quick_run_writes_valid_results(quick_run: tuple[dict, str, str], capsys
         for v in m.get("variants", {}).values():  # statistics are consistent (values are not judged)
             assert v["n"] >= 1 and v["min"] <= v["median"] <= v["p90"] <= v["max"]
     assert "## Goals from the issues" in markdown and "## Machine" in markdown
+
+
+def test_environ_switches_the_cache_mac_key_with_the_config_home(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from cupcake_py import cache_mac
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "outer"))
+    cache_mac.forget()
+    try:
+        outer = cache_mac.key()
+        inner_env = {"XDG_CONFIG_HOME": str(tmp_path / "inner"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        with environ(inner_env):
+            inner = cache_mac.key()
+            assert inner == (tmp_path / "inner/cupcake/cache.key").read_bytes()
+        assert outer is not None and inner is not None and inner != outer
+        assert cache_mac.key() == outer  # not the inner key memoised past the block
+    finally:
+        cache_mac.forget()
+
+
+def test_config_home_env_gives_each_config_home_its_own_cache(tmp_path: Path) -> None:
+    base = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = config_home_env(base, tmp_path / "plugin-config")
+    assert env["XDG_CONFIG_HOME"] == str(tmp_path / "plugin-config")
+    assert env["XDG_CACHE_HOME"] not in (base["XDG_CACHE_HOME"], env["XDG_CONFIG_HOME"])
 
 
 def test_statistics() -> None:
