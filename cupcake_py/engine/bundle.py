@@ -28,6 +28,8 @@ from __future__ import annotations
 import os
 
 from cupcake_py import __version__, cache_mac, jsonio
+from cupcake_py.engine.bundle_index import BundleIndex
+from cupcake_py.engine.bundle_index import index as bundle_index
 from cupcake_py.engine.project import (
     PACKAGE_DIR,
     ConfigDir,
@@ -74,7 +76,7 @@ GUARDRAILS = "rulebook_security_guardrails"
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm", "index")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -89,6 +91,7 @@ class Bundle(Record):
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
     governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
     wasm: bytes
+    index: BundleIndex  # derived from policies + signals at construction (never in the header)
 
     def __init__(self, key: str, scope: str, routing: dict[str, list[str]] | None = None,
                  policies: dict[str, dict[str, Any]] | None = None, signals: dict[str, dict[str, Any]] | None = None,
@@ -96,12 +99,15 @@ class Bundle(Record):
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
                  require_project_config: bool = False, governance: dict[str, Any] | None = None,
-                 wasm: bytes = b"") -> None:
-        self._fill(key, scope, {} if routing is None else routing, {} if policies is None else policies,
-                   {} if signals is None else signals, {} if builtin_config is None else builtin_config,
+                 wasm: bytes = b"", index: BundleIndex | None = None) -> None:
+        policies = {} if policies is None else policies
+        signals = {} if signals is None else signals
+        self._fill(key, scope, {} if routing is None else routing, policies, signals,
+                   {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   require_project_config, {} if governance is None else governance, wasm)
+                   require_project_config, {} if governance is None else governance, wasm,
+                   bundle_index(policies, signals) if index is None else index)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,

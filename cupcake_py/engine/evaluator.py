@@ -23,7 +23,7 @@ from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
-from cupcake_py.engine.routed_aggregator import ROUTED_INPUT, routed_input
+from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
 from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from cupcake_py.engine.bundle_index import BundleIndex
     from cupcake_py.engine.harness_api import Harness
     from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
@@ -138,17 +139,7 @@ class Evaluation:
 
     def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: str,
                 ph: dict[str, Any]) -> dict[str, Any]:
-        wanted: list[str] = []
-        for pkg in routed:
-            info = b.policies[pkg]
-            if info["signals"]:
-                wanted += [s for s in info["signals"] if s not in wanted]
-            name = info.get("builtin")
-            if name:
-                prefix = f"__builtin_{name}_"
-                for s, spec in b.signals.items():
-                    if s.startswith(prefix) and s not in wanted and _builtin_signal_applies(spec, enriched):
-                        wanted.append(s)
+        wanted = wanted_signals(b.index, routed, enriched)
         if not wanted:
             return {}
         shell = {n: _shell_spec(b.signals[n], cfg) for n in wanted if n in b.signals}
@@ -285,7 +276,7 @@ class Evaluation:
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
-        policy_input[ROUTED_INPUT] = routed_input(b.policies, routed)  # last: the engine's value wins
+        policy_input[ROUTED_INPUT] = b.index.routed_flags(routed)  # last: the engine's value wins
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)
@@ -396,6 +387,21 @@ def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
 
         return {**spec, "command": shlex.quote(os.path.join(cfg.cupcake_path, spec["file"]))}
     return spec
+
+
+def wanted_signals(index: BundleIndex, routed: list[str], enriched: dict[str, Any]) -> list[str]:
+    """The signals the routed packages ask for, in routed order (each package's declared signals,
+    then its builtin-policy signals that apply to this event), without repeats. Only the bundle's
+    signal users are looked at: nothing to do when it has none, however many packages are routed."""
+    users = index.signal_users
+    if not users:
+        return []
+    wanted: list[str] = []
+    for pkg in [p for p in routed if p in users]:
+        declared, builtin = users[pkg]
+        wanted += [s for s in declared if s not in wanted]
+        wanted += [s for s, spec in builtin if s not in wanted and _builtin_signal_applies(spec, enriched)]
+    return wanted
 
 
 def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> bool:

@@ -31,7 +31,7 @@ from cupcake_py.engine.routing import POLICY_ROOTS, VERB_RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 ROUTED_ENTRYPOINT = "cupcake/system/routed/evaluate"
@@ -71,22 +71,10 @@ def package_order(packages: Iterable[str]) -> list[str]:
     return sorted(packages)
 
 
-_POSITIONS: dict[tuple[str, ...], dict[str, int]] = {}  # per bundle package list (a warm server keeps few)
-
-
-def _positions(packages: tuple[str, ...]) -> dict[str, int]:
-    got = _POSITIONS.get(packages)
-    if got is None:
-        if len(_POSITIONS) >= 16:
-            _POSITIONS.clear()
-        got = _POSITIONS[packages] = {name: k for k, name in enumerate(package_order(packages))}
-    return got
-
-
-def routed_input(packages: Iterable[str], routed: Iterable[str]) -> list[bool]:
-    """`input.cupcake_routed`: true at the positions of the routed packages. A routed name that
-    is not a bundle package fails loudly (KeyError): that would be an engine bug."""
-    positions = _positions(tuple(packages))
+def routed_input(positions: Mapping[str, int], routed: Iterable[str]) -> list[bool]:
+    """`input.cupcake_routed`: true at the positions of the routed packages (`positions`: package →
+    its index in `package_order`, computed once per bundle: `Bundle.index.positions`). A routed
+    name that is not a bundle package fails loudly (KeyError): that would be an engine bug."""
     flags = [False] * len(positions)
     for name in routed:
         flags[positions[name]] = True

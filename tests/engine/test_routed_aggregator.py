@@ -52,7 +52,7 @@ def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str,
     routed = lookup(b.routing, "PreToolUse", "Bash")
     assert "cupcake.policies.z.my-pkg" in routed and "cupcake.policies.ed" not in routed
     inp = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/w",
-           "signals": {}, "builtin_config": b.builtin_config, ROUTED_INPUT: routed_input(b.policies, routed)}
+           "signals": {}, "builtin_config": b.builtin_config, ROUTED_INPUT: routed_input(b.index.positions, routed)}
     walked = json.loads(inst.eval_raw(bundles.ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     fast = json.loads(inst.eval_raw(ROUTED_ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     want = {k: [d for d in v if d["policy"] in routed] for k, v in walked.items()}
@@ -67,7 +67,7 @@ def test_packages_not_routed_are_not_evaluated(tmp_path: Path) -> None:
     assert list(inst.entrypoints) == [ROUTED_ENTRYPOINT]  # the walking aggregator is not planned
     routed = lookup(b.routing, "PreToolUse", "Bash")
     inp = {"tool_name": "Bash", "tool_input": {"command": "x"}, "signals": {}, "builtin_config": b.builtin_config,
-           ROUTED_INPUT: routed_input(b.policies, routed)}
+           ROUTED_INPUT: routed_input(b.index.positions, routed)}
     got = json.loads(inst.eval_raw(ROUTED_ENTRYPOINT, input_json=jsonio.dumps(inp)))[0]["result"]
     assert {d["decision"]["rule_id"] for d in got["denials"]} >= {"A", "AB"}
 
@@ -108,9 +108,11 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
 
 
 def test_routed_input_marks_positions_in_package_order() -> None:
-    packages: dict[str, object] = {"cupcake.policies.b": {}, "cupcake.policies.a": {}, "cupcake.policies.c": {}}
+    packages: dict[str, dict[str, object]] = {"cupcake.policies.b": {}, "cupcake.policies.a": {},
+                                              "cupcake.policies.c": {}}
     assert package_order(packages) == ["cupcake.policies.a", "cupcake.policies.b", "cupcake.policies.c"]
-    assert routed_input(packages, ["cupcake.policies.c", "cupcake.policies.a"]) == [True, False, True]
-    assert routed_input(packages, []) == [False, False, False]
+    positions = bundles.Bundle("k", "project", policies=packages).index.positions
+    assert routed_input(positions, ["cupcake.policies.c", "cupcake.policies.a"]) == [True, False, True]
+    assert routed_input(positions, []) == [False, False, False]
     with pytest.raises(KeyError):
-        routed_input(packages, ["cupcake.policies.zz"])
+        routed_input(positions, ["cupcake.policies.zz"])
