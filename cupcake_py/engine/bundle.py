@@ -269,7 +269,8 @@ def read_cached(key: str, mac_key: bytes) -> Bundle | None:
         return None
     bundle = decode(blob, mac_key)
     if bundle is None or bundle.key != key:
-        warn(f"bundle cache entry {path} is corrupt or was modified (MAC mismatch); not loading it, rebuilding")
+        warn(f"bundle cache entry {path} is corrupt, was modified, or was written under another cache key than "
+             f"{cache_mac.key_path()} (MAC mismatch); not loading it, rebuilding")
         return None
     return bundle
 

@@ -83,7 +83,8 @@ def _read_entry(path: str, key: bytes) -> bytes | None:
         return b""
     payload = memoryview(blob)[head:]
     if not cache_mac.same(cache_mac.tag(key, os.path.basename(path).encode(), payload), blob[len(MAGIC):head]):
-        warn(f"native-code cache entry {path} was modified (MAC mismatch); not loading it, recompiling")
+        warn(f"native-code cache entry {path} was modified, or written under another cache key than "
+             f"{cache_mac.key_path()} (MAC mismatch); not loading it, recompiling")
         return b""
     return bytes(payload)
 

@@ -158,6 +158,26 @@ def test_cwasm_of_another_policy_is_not_loaded(tmp_path: Path) -> None:
     assert "MAC mismatch" in stderr and "native-code cache" in stderr
 
 
+def test_entries_written_under_another_config_home_are_not_loaded_and_the_warning_names_the_key(
+        tmp_path: Path) -> None:
+    """Two config homes (two cache keys) over one cache dir: each one's entries fail the other's MAC
+    (they cannot be told from forged ones), so they are recompiled, never loaded; the warning says
+    which key it checked against, so a user with mixed $XDG_CONFIG_HOME can see why."""
+    w = World(tmp_path)
+    assert_denied(*w.eval())
+    other_env = isolated_env(w.cache, tmp_path / "other-cfg")  # same cache dir, another key
+    resp, code, stderr = run(bash(w.project, "rm -rf secrets"), w.project, other_env)
+    assert_denied(resp, code, stderr)
+    other_key = tmp_path / "other-cfg/cupcake/cache.key"
+    assert other_key.read_bytes() != w.key.read_bytes()
+    # (the bundle entries differ: a bundle's cache key covers the global config dir; the module is the same)
+    assert "native-code cache entry" in stderr, stderr
+    assert f"another cache key than {other_key} (MAC mismatch)" in stderr, stderr
+    resp, code, stderr = w.eval()  # and back: the first home's key rejects the rewritten entries in turn
+    assert_denied(resp, code, stderr)
+    assert f"another cache key than {w.key} (MAC mismatch)" in stderr, stderr
+
+
 def test_cwasm_payload_flip_with_recomputed_digest_is_not_loaded(tmp_path: Path) -> None:
     from _blake2 import blake2b  # noqa: PLC0415
 
