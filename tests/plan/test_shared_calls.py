@@ -150,3 +150,12 @@ def test_output_is_byte_identical_across_compiles() -> None:
     assert shared(compile_query(mods, q)) == ["shared.0.split", "shared.1.lower", "shared.2.trim_space"]
     for _ in range(2):
         assert compile_policy(compile_query(mods, q)) == first
+
+
+def test_a_mocked_builtin_is_called_as_mocked_and_the_rest_stay_shared() -> None:
+    mods = ['package a\nimport rego.v1\np := lower(input.s)\nq := lower(input.s)\n'
+            'm := y if { y := p with lower as upper }\n'
+            'v := y if { y := q with lower as "fixed" }\n'
+            'o := [p, m, v, q]\n']
+    assert shared(compile_query(mods, "x = data.a.o")) == ["shared.0.lower"]
+    assert run(mods, "x = data.a.o", {"s": "Ab"}) == [{"x": ["ab", "AB", "fixed", "ab"]}]
