@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import cast
 
 from cupcake_py import ir
-from cupcake_py.plan.state import Gen, K, plan_error
+from cupcake_py.plan import shared_calls
+from cupcake_py.plan.state import FuncCtx, Gen, K, plan_error
 from cupcake_py.plan.terms import TermPlanner
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
@@ -142,6 +143,9 @@ class ExprPlanner(TermPlanner):
         def call(ops: list[ir.Operand]) -> None:
             r = self.new()
             self.emit(ir.CallStmt(func=name, args=tuple(ops), result=r))
+            done(r)
+
+        def done(r: int) -> None:
             if b.void:
                 k()
             elif name in B.RELATIONS and out is not None:
@@ -151,7 +155,50 @@ class ExprPlanner(TermPlanner):
             else:
                 self._result(ir.Local(r), out, k)
 
+        shared = self.shared_call(name, ins) if not b.void and name not in B.RELATIONS else None
+        if shared is not None:
+            done(shared)
+            return
         self.plan_terms(ins, call)
+
+    def shared_call(self, name: str, ins: list[A.Term]) -> int | None:
+        """Call the shared function of `name(ins...)` when that pure call appears in two or
+        more places of the bundle (shared_calls.py); its result local, or None (plan it
+        directly)."""
+        if "input" in self.fx.vars:
+            return None
+        key = shared_calls.call_key(name, ins)
+        if key is None:
+            return None
+        if self.shared_counts is None:
+            arity = {n: b.arity for n in shared_calls.PURE_BUILTINS if (b := B.lookup(n)) is not None}
+            self.shared_counts = shared_calls.count_calls(self.compiled, arity)
+        if self.shared_counts[key] < 2:
+            return None
+        fname = self.shared_names.get(key)
+        if fname is None:
+            fname = self.shared_names[key] = f"shared.{len(self.shared_names)}.{name}"
+            self._plan_shared(fname, name, ins)
+        r = self.new()
+        self.emit(ir.CallStmt(func=fname, args=(ir.Local(0), ir.Local(1)), result=r))
+        return r
+
+    def _plan_shared(self, fname: str, name: str, ins: list[A.Term]) -> None:
+        """The zero-argument (input, data) function `fname` returning `name(ins...)`."""
+        saved_fx, saved_loc = self.fx, self.loc
+        self.fx = FuncCtx(nlocal=2, file=saved_fx.file)
+        ret = self.new()
+        try:
+            def call(ops: list[ir.Operand]) -> None:
+                r = self.new()
+                self.emit(ir.CallStmt(func=name, args=tuple(ops), result=r))
+                self.emit(ir.AssignVarStmt(source=ir.Local(r), target=ret))
+
+            body = self.block(lambda: self.plan_terms(ins, call))
+            self.funcs[fname] = ir.Func(name=fname, params=(0, 1), return_=ret,
+                                        blocks=(body, ir.Block((ir.ReturnLocalStmt(source=ret),))), path=())
+        finally:
+            self.fx, self.loc = saved_fx, saved_loc
 
     def _arity_of(self, name: str) -> int | None:
         if name.startswith("data."):

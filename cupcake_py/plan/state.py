@@ -3,6 +3,7 @@ per-function emission context (statement lists, locals, variable bindings)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -66,6 +67,8 @@ class State:
         self.gen = 0
         self.fx = FuncCtx()
         self.loc = A.NO_LOCATION
+        self.shared_counts: Counter[tuple[object, ...]] | None = None  # shared_calls.count_calls, on first use
+        self.shared_names: dict[tuple[object, ...], str] = {}  # shared call key -> its function
 
     # ------------------------------------------------------------------ tables
     def string(self, s: str) -> int:
