@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from cupcake_py.engine.project import PACKAGE_DIR, ConfigDir
 from cupcake_py.engine.state_paths import guardrails_input
+from tests import fs_ops
 
 KINDS = {"config", "cache", "key", "plugin", "agent_config", "executable", "state"}
 
@@ -166,37 +167,7 @@ def test_a_link_made_between_evaluations_is_seen_by_the_next_one(env: Path) -> N
 
 # -- the serve-mode resolver (engine/warm.py): link-free answers kept while nothing changed --
 
-NAMES = ["a", "b", "c"]
-OPS = st.tuples(st.sampled_from(["mkdir", "link-abs", "link-rel", "link-up", "remove", "rename", "file", "chmod"]),
-                st.lists(st.sampled_from(NAMES), min_size=1, max_size=3), st.sampled_from(NAMES))
-
-
-def _apply(root: Path, op: str, where: list[str], other: str) -> None:
-    import shutil
-
-    p = root.joinpath(*where)
-    try:
-        if op == "mkdir":
-            p.mkdir(parents=True)
-        elif op == "file":
-            p.write_text("x")
-        elif op == "link-abs":
-            p.symlink_to(root / other)
-        elif op == "link-rel":
-            p.symlink_to(other)
-        elif op == "link-up":
-            p.symlink_to("..")
-        elif op == "remove":
-            if p.is_symlink() or p.is_file():
-                p.unlink()
-            else:
-                shutil.rmtree(p)
-        elif op == "rename":
-            p.rename(root / other)
-        elif op == "chmod":
-            os.chmod(p, 0o700)
-    except OSError:
-        pass  # an op that does not apply to the tree as it is: the tree stays
+OPS = fs_ops.ops(("mkdir", "link-abs", "link-rel", "link-up", "remove", "rename", "file", "chmod"), depth=3)
 
 
 @given(st.lists(OPS, min_size=1, max_size=12))
@@ -215,7 +186,7 @@ def test_warm_resolver_follows_every_change(tmp_path: Path, ops: list[tuple[str,
     for op, where, other in ops:
         r = src.path_resolver()
         assert [r.real(q) for q in queries] == [os.path.realpath(q) for q in queries]
-        _apply(root, op, where, other)
+        fs_ops.apply(root, op, where, other)
     r = src.path_resolver()
     assert [r.real(q) for q in queries] == [os.path.realpath(q) for q in queries]
 

@@ -8,7 +8,6 @@ what a fresh one says. Benign: an unchanged command in an unchanged directory is
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 from cupcake_py.shell import analyze, memo
 from cupcake_py.shell.analysis import run
+from tests import fs_ops
 
 
 @pytest.fixture()
@@ -113,29 +113,7 @@ def test_git_config_reads_are_never_remembered(tmp_path: Path, remembered: memo.
 
 COMMANDS = ["cat a/b", "rm -rf a", "ls b/c && cd a && cat ../c", "bash c", "cp a b/a", "cat c/*", "source b",
             "./a/b"]
-OPS = st.tuples(st.sampled_from(["mkdir", "file", "script", "link-abs", "link-rel", "remove"]),
-                st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=2), st.sampled_from(["a", "b", "c"]))
-
-
-def _apply(root: Path, op: str, where: list[str], other: str) -> None:
-    p = root.joinpath(*where)
-    try:
-        if op == "mkdir":
-            p.mkdir(parents=True)
-        elif op == "file":
-            p.write_text("plain")
-        elif op == "script":
-            p.write_text(f"rm -rf {root / other}\n")
-        elif op == "link-abs":
-            p.symlink_to(root / other)
-        elif op == "link-rel":
-            p.symlink_to(other)
-        elif p.is_symlink() or p.is_file():
-            p.unlink()
-        else:
-            shutil.rmtree(p)
-    except OSError:
-        pass
+OPS = fs_ops.ops(("mkdir", "file", "script", "link-abs", "link-rel", "remove"), depth=2)
 
 
 @given(st.lists(OPS, min_size=1, max_size=6))
@@ -148,7 +126,7 @@ def test_remembered_analyses_follow_every_change(tmp_path: Path, ops: list[tuple
         for op, where, other in ops:
             for command in COMMANDS:
                 assert analyze(command, str(root)) == run(command, str(root)), (command, op, where)
-            _apply(root, op, where, other)
+            fs_ops.apply(root, op, where, other)
         for _ in range(2):  # nothing changes now: what can be remembered is
             for command in COMMANDS:
                 assert analyze(command, str(root)) == run(command, str(root))
