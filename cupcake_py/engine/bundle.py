@@ -102,12 +102,13 @@ class Bundle(Record):
                  wasm: bytes = b"", index: BundleIndex | None = None) -> None:
         policies = {} if policies is None else policies
         signals = {} if signals is None else signals
-        self._fill(key, scope, {} if routing is None else routing, policies, signals,
+        routing = {} if routing is None else routing
+        self._fill(key, scope, routing, policies, signals,
                    {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
                    require_project_config, {} if governance is None else governance, wasm,
-                   bundle_index(policies, signals) if index is None else index)
+                   bundle_index(routing, policies, signals) if index is None else index)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,

@@ -20,12 +20,12 @@ import time
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.bundle_index import RoutedFlags
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
 from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
 from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
-from cupcake_py.engine.routing import lookup
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
 from cupcake_py.errors import CupcakeError, EventError
 from cupcake_py.governance.settings import merge as merge_governance
@@ -33,10 +33,10 @@ from cupcake_py.userdirs import warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
-    from cupcake_py.engine.bundle_index import BundleIndex
+    from cupcake_py.engine.bundle_index import BundleIndex, Route
     from cupcake_py.engine.harness_api import Harness
     from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
@@ -98,6 +98,8 @@ class BundleSource:
 ONE_SHOT = BundleSource()
 
 
+_ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
+
 class Evaluation:
     def __init__(self, opts: EvalOptions, trace: Trace, harness: Harness, source: BundleSource = ONE_SHOT,
                  start: str | None = None) -> None:
@@ -137,7 +139,7 @@ class Evaluation:
                 self._enriched[script_inspection] = self.harness.preprocess(event, script_inspection=script_inspection)
         return self._enriched[script_inspection]
 
-    def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: list[str], enriched: dict[str, Any], cwd: str,
+    def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: Sequence[str], enriched: dict[str, Any], cwd: str,
                 ph: dict[str, Any]) -> dict[str, Any]:
         wanted = wanted_signals(b.index, routed, enriched)
         if not wanted:
@@ -198,13 +200,19 @@ class Evaluation:
         (most of the text, the same from one evaluation to the next) is encoded by the bundle
         source, which may reuse the text; the enriched event's fields, when the input holds every
         one of them as the very object the enriched event holds, are encoded once per evaluation
-        (the global and the project phase share them). Key order: as in the input, builtin_config last."""
+        (the global and the project phase share them); `input.cupcake_routed`, when it is the
+        route's `RoutedFlags`, is the route's JSON text. Key order: as in the input, then
+        cupcake_routed, builtin_config last."""
         shared = self._shared_json(policy_input)
+        flags = policy_input.get(ROUTED_INPUT)
+        spliced = ("builtin_config", ROUTED_INPUT) if isinstance(flags, RoutedFlags) else ("builtin_config",)
         if shared is None:
-            parts = [jsonio.dumps({k: v for k, v in policy_input.items() if k != "builtin_config"})[1:-1]]
+            parts = [jsonio.dumps({k: v for k, v in policy_input.items() if k not in spliced})[1:-1]]
         else:
-            extra = {k: v for k, v in policy_input.items() if k not in shared[0] and k != "builtin_config"}
+            extra = {k: v for k, v in policy_input.items() if k not in shared[0] and k not in spliced}
             parts = [shared[1], jsonio.dumps(extra)[1:-1]]
+        if isinstance(flags, RoutedFlags):
+            parts.append(_ROUTED_KEY + flags.json)
         if "builtin_config" in policy_input:
             parts.append(b'"builtin_config":' + self.source.config_json(b, policy_input["builtin_config"]))
         return b"{" + b",".join(p for p in parts if p) + b"}"
@@ -259,15 +267,15 @@ class Evaluation:
                                                     self.source.path_resolver())
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
 
-    def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, routed: list[str], event: dict[str, Any],
+    def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, route: Route, event: dict[str, Any],
               cwd: str) -> DecisionSet:
         ph: dict[str, Any] = {"scope": cfg.scope, "cupcake_dir": cfg.cupcake_path, "bundle_cache": "hit" if hit
-                              else "miss", "routed_policies": routed}
+                              else "miss", "routed_policies": route.packages}
         self.trace.phases.append(ph)
-        if not routed:
+        if not route.packages:
             return DecisionSet()
         enriched = self.enriched(event, b.script_inspection)
-        signals = self.signals(cfg, b, routed, enriched, cwd, ph)
+        signals = self.signals(cfg, b, route.signal_users, enriched, cwd, ph)
         policy_input = dict(enriched)
         if "history" in signals:
             policy_input["history"] = signals.pop("history")
@@ -276,13 +284,13 @@ class Evaluation:
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
-        policy_input[ROUTED_INPUT] = b.index.routed_flags(routed)  # last: the engine's value wins
+        policy_input[ROUTED_INPUT] = route.flags  # last: the engine's value wins
         if self.opts.debug_files:
             self.trace.notes.setdefault(f"{cfg.scope} policy input", policy_input)
         result = self.wasm(b, policy_input)
         ph["decision_set"] = result
         with self.trace.phase("synthesis"):
-            ds = parse_decision_set(result, set(routed))
+            ds = parse_decision_set(result, route.names)
         return ds
 
     def run(self, raw: bytes) -> FinalDecision:
@@ -330,16 +338,16 @@ class Evaluation:
         with self.trace.phase("route"):
             tool_name = self.harness.tool_name(event)
             event_name = self.harness.event_name(event)
-            routes = [lookup(b.routing, event_name, tool_name) for _, b, _ in loaded]
+            routes = [b.index.route(event_name, tool_name) for _, b, _ in loaded]
         with self.trace.phase("warmup"):
-            _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r])
+            _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r.packages])
         self.deadline = time.monotonic() + self.opts.timeout
         if self.on_deadline is not None:
             self.on_deadline(self.opts.timeout)
         cwd = project.root_path if project is not None else self.harness.cwd(event)
         combined = DecisionSet()
-        for (cfg, b, hit), routed in zip(loaded, routes, strict=True):
-            ds = self.phase(cfg, b, hit, routed, event, cwd)
+        for (cfg, b, hit), route in zip(loaded, routes, strict=True):
+            ds = self.phase(cfg, b, hit, route, event, cwd)
             if cfg.scope == "global":
                 final = synthesize(ds)
                 self.trace.phases[-1]["phase_decision"] = final.kind
@@ -389,7 +397,7 @@ def _shell_spec(spec: dict[str, Any], cfg: ConfigDir) -> dict[str, Any]:
     return spec
 
 
-def wanted_signals(index: BundleIndex, routed: list[str], enriched: dict[str, Any]) -> list[str]:
+def wanted_signals(index: BundleIndex, routed: Sequence[str], enriched: dict[str, Any]) -> list[str]:
     """The signals the routed packages ask for, in routed order (each package's declared signals,
     then its builtin-policy signals that apply to this event), without repeats. Only the bundle's
     signal users are looked at: nothing to do when it has none, however many packages are routed."""

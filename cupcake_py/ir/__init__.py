@@ -63,6 +63,8 @@ from cupcake_py.ir.nodes import (
     Stmt,
     StringIndex,
     WithStmt,
+    policy_bodies,
+    walk_blocks,
 )
 from cupcake_py.ir.opa_json import dump, load
 from cupcake_py.ir.printer import format_policy
@@ -76,5 +78,6 @@ __all__ = [
     "NopStmt", "NotEqualStmt", "NotStmt", "ObjectInsertOnceStmt", "ObjectInsertStmt",
     "ObjectMergeStmt", "Operand", "Plan", "Policy", "ResetLocalStmt", "ResultSetAddStmt",
     "ReturnLocalStmt", "ScanStmt", "SetAddStmt", "Static", "Stmt", "StringIndex", "WithStmt",
+    "policy_bodies", "walk_blocks",
     "dump", "load", "format_policy",
 ]  # fmt: skip

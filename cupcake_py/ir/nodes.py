@@ -16,7 +16,7 @@ Conventions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
@@ -341,6 +341,23 @@ STATEMENTS: tuple[type[Stmt], ...] = (
     ReturnLocalStmt, ScanStmt, SetAddStmt, WithStmt,
 )  # fmt: skip
 STATEMENT_BY_NAME: dict[str, type[Stmt]] = {cls.__name__: cls for cls in STATEMENTS}
+
+
+def walk_blocks(blocks: Iterable[Block]) -> Iterator[Block]:
+    """Every block of ``blocks`` and, depth first, every block nested in their statements."""
+    for b in blocks:
+        yield b
+        for s in b.stmts:
+            for field, _key, kind in type(s).KEYS:
+                if kind == "block":
+                    yield from walk_blocks((getattr(s, field),))
+                elif kind == "blocks":
+                    yield from walk_blocks(getattr(s, field))
+
+
+def policy_bodies(policy: Policy) -> list[tuple[Block, ...]]:
+    """The top-level blocks of every plan and every function of ``policy``."""
+    return [p.blocks for p in policy.plans] + [f.blocks for f in policy.funcs]
 
 
 def _check_keys() -> None:

@@ -123,6 +123,10 @@ TAG_NULL, TAG_BOOLEAN, TAG_NUMBER, TAG_STRING, TAG_ARRAY, TAG_OBJECT, TAG_SET = 
 TAGS: dict[str, int] = {"NULL": TAG_NULL, "BOOLEAN": TAG_BOOLEAN, "NUMBER": TAG_NUMBER, "STRING": TAG_STRING,
                         "ARRAY": TAG_ARRAY, "OBJECT": TAG_OBJECT, "SET": TAG_SET}
 
+# Number representations (opa.h's OPA_NUMBER_REPR_*) and the layout of opa_number_t that
+# static numbers in the data segment follow: {u8 type @0, u8 repr @1, i64 @8}.
+NUMBER_REPR_INT, NUMBER_REPR_REF = 1, 2
+
 MSG_VAR_CONFLICT = "var assignment conflict"
 MSG_OBJECT_CONFLICT = "object insert conflict"
 MSG_ILLEGAL_ENTRYPOINT = "internal: illegal entrypoint id"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from cupcake_py import ir
-from cupcake_py.wasm import abi, const_member, regex_call
+from cupcake_py.wasm import abi, const_member, regex_call, static_numbers
 from cupcake_py.wasm.asm import DROP, ELSE, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
@@ -123,6 +123,7 @@ class _Codegen:
         self.table_slot: dict[int, int] = {}
         self._loc: ir.Stmt | None = None
         self.fused_members = const_member.fusible(policy)
+        self.static_numbers = static_numbers.allowed(policy)
 
     # ---------------------------------------------------------------- helpers
 
@@ -430,7 +431,17 @@ class _Codegen:
         fn.asm.i32(max(s.capacity, 0))
         self.make(fn, s.target, "opa_array_with_cap")
 
+    def static_number(self, fn: _Fn, target: int, value: int | None) -> bool:
+        """target := a static int number (wasm/static_numbers.py) when allowed; False if not."""
+        if value is None or not self.static_numbers:
+            return False
+        fn.asm.i32(self.data.integer(value))
+        fn.asm.set(fn.local(target))
+        return True
+
     def s_make_number_int(self, fn: _Fn, s: ir.MakeNumberIntStmt) -> None:
+        if self.static_number(fn, s.target, static_numbers.int_value(s.value)):
+            return
         fn.asm.i64(s.value)
         self.make(fn, s.target, "opa_number_int")
 
@@ -438,6 +449,8 @@ class _Codegen:
         strings = self.policy.static.strings
         if not 0 <= s.index < len(strings):
             raise self.fail(f"number string index {s.index} out of range")
+        if self.static_number(fn, s.target, static_numbers.int_text(strings[s.index])):
+            return
         ptr, n = self.data.text(strings[s.index])
         fn.asm.i32(ptr)
         fn.asm.i32(n)

@@ -16,7 +16,7 @@ does not match the pattern exactly is generated as before.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cupcake_py import ir
@@ -65,11 +65,10 @@ def _pattern(stmts: tuple[ir.Stmt, ...], i: int) -> int:
 def fusible(policy: ir.Policy) -> frozenset[int]:
     """``id()`` of every MakeSetStmt that starts a fusible pattern."""
     out: set[int] = set()
-    bodies = [p.blocks for p in policy.plans] + [f.blocks for f in policy.funcs]
-    for blocks in bodies:
+    for blocks in ir.policy_bodies(policy):
         uses: Counter[int] = Counter()
         candidates: list[tuple[ir.MakeSetStmt, int]] = []
-        for block in _blocks(blocks):
+        for block in ir.walk_blocks(blocks):
             for i, s in enumerate(block.stmts):
                 uses.update(_locals(s))
                 if isinstance(s, ir.MakeSetStmt):
@@ -78,17 +77,6 @@ def fusible(policy: ir.Policy) -> frozenset[int]:
                         candidates.append((s, n))
         out.update(id(s) for s, n in candidates if uses[s.target] == n)  # make + adds + call: nothing else
     return frozenset(out)
-
-
-def _blocks(blocks: Iterable[ir.Block]) -> Iterator[ir.Block]:
-    for b in blocks:
-        yield b
-        for s in b.stmts:
-            for field, _key, kind in type(s).KEYS:
-                if kind == "block":
-                    yield from _blocks((getattr(s, field),))
-                elif kind == "blocks":
-                    yield from _blocks(getattr(s, field))
 
 
 def emit(gen: _Codegen, fn: _Fn, stmts: tuple[ir.Stmt, ...], i: int) -> int:

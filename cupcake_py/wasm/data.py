@@ -1,11 +1,11 @@
-"""The generated data segment: interned string values, booleans, C strings and blobs,
+"""The generated data segment: interned string values, booleans, integers, C strings and blobs,
 laid out from a fixed base address in first-request order (deterministic)."""
 
 from __future__ import annotations
 
 import struct
 
-from cupcake_py.wasm.abi import TAG_BOOLEAN, TAG_STRING
+from cupcake_py.wasm.abi import NUMBER_REPR_INT, TAG_BOOLEAN, TAG_NUMBER, TAG_STRING
 
 
 def align(n: int, to: int) -> int:
@@ -20,6 +20,7 @@ class DataBuilder:
         self._strings: dict[str, int] = {}
         self._text: dict[str, tuple[int, int]] = {}
         self._bools: dict[bool, int] = {}
+        self._ints: dict[int, int] = {}
         self._blobs: dict[tuple[bytes, int], int] = {}
 
     @property
@@ -57,6 +58,14 @@ class DataBuilder:
         if b not in self._bools:
             self._bools[b] = self._put(bytes((TAG_BOOLEAN, int(b))), 2)
         return self._bools[b]
+
+    def integer(self, i: int) -> int:
+        """Address of a constant int64 number value ``{u8 type=3, u8 repr=INT, pad, i64 @8}``
+        (static: the runtime never frees it; it must never be the target of an in-place number
+        assignment, see wasm/static_numbers.py)."""
+        if i not in self._ints:
+            self._ints[i] = self._put(struct.pack("<BBxxxxxxq", TAG_NUMBER, NUMBER_REPR_INT, i), 8)
+        return self._ints[i]
 
     def blob(self, raw: bytes, alignment: int = 1) -> int:
         return self._put(raw, alignment)

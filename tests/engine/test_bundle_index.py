@@ -4,6 +4,7 @@ same order as walking every routed package's route info, whatever the bundle hol
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.evaluator import _builtin_signal_applies, wanted_signals
 from cupcake_py.engine.routed_aggregator import package_order, routed_input
+from cupcake_py.engine.routing import lookup
 
 PY = {"extension": ".py"}  # a post_edit_check signal: applies to edited .py files only
 EDIT_PY = {"tool_name": "Edit", "tool_input": {"file_path": "/p/a.py"}}
@@ -60,14 +62,34 @@ def test_index_survives_the_bundle_codec_and_takes_part_in_equality() -> None:
     assert bundle({"cupcake.policies.git": {"signals": ["git_branch"]}}, {}).index != b.index
 
 
-def test_routed_flags_match_routed_input_and_are_fresh_lists() -> None:
-    b = bundle({f"cupcake.policies.p{i}": {"signals": []} for i in (3, 1, 2)}, {})
-    routed = ["cupcake.policies.p2", "cupcake.policies.p3"]
-    first = b.index.routed_flags(routed)
-    assert first == routed_input(b.index.positions, routed) == [False, True, True]
-    first[0] = True  # the caller's list: the memo is not changed through it
-    assert b.index.routed_flags(routed) == [False, True, True]
-    assert b.index.routed_flags([]) == [False, False, False]
+def test_route_is_the_routing_lookup_with_its_flags_names_and_signal_users() -> None:
+    routing = {"PreToolUse": ["cupcake.policies.p3"], "PreToolUse:Bash": ["cupcake.policies.p2", "cupcake.policies.p3"]}
+    b = bundles.Bundle("k", "project", routing=routing,
+                       policies={f"cupcake.policies.p{i}": {"signals": ["s"] if i == 2 else []} for i in (3, 1, 2)})
+    route = b.index.route("PreToolUse", "Bash")
+    assert list(route.packages) == lookup(routing, "PreToolUse", "Bash") == ["cupcake.policies.p3", "cupcake.policies.p2"]
+    assert route.names == {"cupcake.policies.p2", "cupcake.policies.p3"}
+    assert route.signal_users == ("cupcake.policies.p2",)
+    assert list(route.flags) == routed_input(b.index.positions, route.packages) == [False, True, True]
+    assert json.loads(route.flags.json) == [False, True, True]
+    assert b.index.route("PreToolUse", "Bash") is route  # memoised per (event, tool)
+    assert list(b.index.route("PreToolUse", "Edit").flags) == [False, False, True]
+    assert b.index.route("PostToolUse", None).packages == ()
+    assert list(b.index.route("PostToolUse", None).flags) == [False, False, False]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["PreToolUse", "PostToolUse"]), st.sampled_from([None, "Bash", "Edit"])),
+                max_size=200))
+def test_route_memo_always_answers_what_a_fresh_lookup_answers(keys: list[tuple[str, str | None]]) -> None:
+    routing = {"PreToolUse": ["cupcake.policies.a"], "PreToolUse:Bash": ["cupcake.policies.b"],
+               "PostToolUse:Edit": ["cupcake.policies.a", "cupcake.policies.c"]}
+    b = bundles.Bundle("k", "project", routing=routing,
+                       policies={f"cupcake.policies.{x}": {"signals": []} for x in "abc"})
+    for event, tool in keys:
+        route = b.index.route(event, tool)
+        expect = lookup(routing, event, tool)
+        assert list(route.packages) == expect and route.names == set(expect)
+        assert json.loads(route.flags.json) == routed_input(b.index.positions, expect)
 
 
 NAMES = st.sampled_from(["s1", "s2", "s3", "history", "__builtin_b0_x", "__builtin_b1_y"])

@@ -104,7 +104,7 @@ def test_routed_input_cannot_be_forged_by_the_event(tmp_path: Path) -> None:
     cfg = find_project(str(tmp_path))
     assert cfg is not None
     order = package_order(bundles.build(cfg, "k").policies)
-    assert got == [name in routed for name in order]
+    assert list(got) == [name in routed for name in order]
 
 
 def test_routed_input_marks_positions_in_package_order() -> None:

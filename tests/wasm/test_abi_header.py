@@ -41,6 +41,14 @@ def test_value_tags_match_the_header() -> None:
     assert found == abi.TAGS
 
 
+def test_number_representations_and_layout_match_the_header() -> None:
+    text = HEADER.read_text()
+    reprs = dict(re.findall(r"\bOPA_NUMBER_REPR_(INT|REF)\s*=\s*(\d+)", text))
+    assert (int(reprs["INT"]), int(reprs["REF"])) == (abi.NUMBER_REPR_INT, abi.NUMBER_REPR_REF)
+    # wasm/data.py lays static numbers out as {u8 type @0, u8 repr @1, i64 @8}
+    assert re.search(r"opa_value hdr;\s*uint8_t repr;\s*union \{\s*int64_t i;", text)
+
+
 @pytest.mark.parametrize("name", sorted(abi.RUNTIME_CALLS))
 def test_runtime_calls_are_declared_with_the_table_signature(name: str) -> None:
     exports = _declarations("OPA_EXPORT")
