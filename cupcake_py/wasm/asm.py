@@ -33,7 +33,7 @@ EMPTY_BLOCK = 0x40
 UNREACHABLE, BLOCK, LOOP, IF, ELSE, END, BR, BR_IF, RETURN = 0x00, 0x02, 0x03, 0x04, 0x05, 0x0B, 0x0C, 0x0D, 0x0F
 CALL, CALL_INDIRECT, DROP, SELECT = 0x10, 0x11, 0x1A, 0x1B
 LOCAL_GET, LOCAL_SET, LOCAL_TEE = 0x20, 0x21, 0x22
-I32_LOAD, I32_STORE = 0x28, 0x36
+I32_LOAD, I32_LOAD16_U, I32_STORE = 0x28, 0x2F, 0x36
 I32_CONST, I64_CONST = 0x41, 0x42
 I32_EQZ, I32_EQ, I32_NE = 0x45, 0x46, 0x47
 I32_OR = 0x72
@@ -114,6 +114,10 @@ class Asm:
 
     def load(self, offset: int) -> None:
         self._buf += bytes((I32_LOAD, 2)) + leb.u32(offset)
+
+    def load16_u(self, offset: int) -> None:
+        """i32.load16_u (alignment hint 1: values are only 2-byte aligned)."""
+        self._buf += bytes((I32_LOAD16_U, 1)) + leb.u32(offset)
 
     def store(self, offset: int) -> None:
         self._buf += bytes((I32_STORE, 2)) + leb.u32(offset)

@@ -381,12 +381,43 @@ class _Codegen:
         self.undefined_if(fn)
 
     def compare(self, fn: _Fn, s: ir.EqualStmt | ir.NotEqualStmt, equal: bool) -> None:
+        pair = (s.a, s.b) if isinstance(s.b, ir.Bool) else (s.b, s.a)
+        if isinstance(pair[0], ir.Local) and isinstance(pair[1], ir.Bool):
+            self.compare_bool(fn, pair[0].value, pair[1].value, equal)
+            return
         self.operand(fn, s.a)
         self.operand(fn, s.b)
         self.call_rt(fn, "opa_value_compare", True)
         if not equal:
             fn.asm.op(I32_EQZ)
         self.undefined_if(fn)
+
+    def compare_bool(self, fn: _Fn, local: int, b: bool, equal: bool) -> None:
+        """`local == b` (equal) or `local != b` inline, as opa_value_compare decides it: equal only
+        when the local is defined and is the boolean b. A value's first two bytes are its type
+        tag and, for a boolean, its 0/1 byte (opa.h), so one 16-bit load tells."""
+        a, x = fn.asm, fn.local(local)
+        pattern = abi.TAG_BOOLEAN | int(b) << 8
+        if equal:  # undefined unless defined and the boolean b
+            a.get(x)
+            a.op(I32_EQZ)
+            self.undefined_if(fn)
+            a.get(x)
+            a.load16_u(0)
+            a.i32(pattern)
+            a.op(I32_NE)
+            self.undefined_if(fn)
+            return
+        skip = a.block()  # an undefined local is not equal to b: the statement holds
+        a.get(x)
+        a.op(I32_EQZ)
+        a.br_if_to(skip)
+        a.get(x)
+        a.load16_u(0)
+        a.i32(pattern)
+        a.op(I32_EQ)
+        a.br_if_to(fn.levels[-1].label)
+        a.end()
 
     def type_check(self, fn: _Fn, source: ir.Operand, tag: int) -> None:
         a = fn.asm

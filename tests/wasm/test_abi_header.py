@@ -45,6 +45,8 @@ def test_number_representations_and_layout_match_the_header() -> None:
     text = HEADER.read_text()
     reprs = dict(re.findall(r"\bOPA_NUMBER_REPR_(INT|REF)\s*=\s*(\d+)", text))
     assert (int(reprs["INT"]), int(reprs["REF"])) == (abi.NUMBER_REPR_INT, abi.NUMBER_REPR_REF)
+    # codegen's inline `x == true/false` reads a boolean's {u8 type, u8 v} with one 16-bit load
+    assert re.search(r"typedef struct \{ opa_value hdr; uint8_t v; \} opa_boolean_t;", text)
     # wasm/data.py lays static numbers out as {u8 type @0, u8 repr @1, i64 @8}
     assert re.search(r"opa_value hdr;\s*uint8_t repr;\s*union \{\s*int64_t i;", text)
 
