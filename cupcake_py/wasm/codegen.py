@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 
 from cupcake_py import ir
 from cupcake_py.wasm import abi, const_member, regex_call, static_numbers
-from cupcake_py.wasm.asm import DROP, ELSE, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
+from cupcake_py.wasm.asm import DROP, ELSE, I32_ADD, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align
 from cupcake_py.wasm.errors import CodegenError
 from cupcake_py.wasm.module import I32, FuncType
@@ -251,32 +251,38 @@ class _Codegen:
         fn.asm.end()
 
     def s_scan(self, fn: _Fn, s: ir.ScanStmt) -> None:
+        """Walk the source by position (opa_value_key_at / opa_value_value_at): the order of
+        opa_value_iter, without looking each key up again to find its value."""
         a = fn.asm
-        src, cursor = fn.local(s.source), fn.temp()
+        src, pos, key = fn.local(s.source), fn.temp(), fn.temp()
         a.i32(0)
-        a.set(cursor)
+        a.set(pos)
         done = a.block()
         a.get(src)
         a.op(I32_EQZ)
         a.br_if_to(done)
         loop = a.loop()
         a.get(src)
-        a.get(cursor)
-        self.call_rt(fn, "opa_value_iter", True)
-        a.tee(cursor)
+        a.get(pos)
+        self.call_rt(fn, "opa_value_key_at", True)
+        a.tee(key)
         a.op(I32_EQZ)
-        a.br_if_to(done)
-        a.get(cursor)
+        a.br_if_to(done)  # past the end: the key local keeps the last key, as before
+        a.get(key)
         a.set(fn.local(s.key))
         a.get(src)
-        a.get(cursor)
-        self.call_rt(fn, "opa_value_get", True)
+        a.get(pos)
+        self.call_rt(fn, "opa_value_value_at", True)
         a.set(fn.local(s.value))
+        a.get(pos)
+        a.i32(1)
+        a.op(I32_ADD)
+        a.set(pos)
         self.block_body(fn, s.block, loop, "scan")
         a.br_to(loop)
         a.end()
         a.end()
-        fn.release(cursor)
+        fn.release(pos, key)
 
     def s_with(self, fn: _Fn, s: ir.WithStmt) -> None:
         a, target = fn.asm, fn.local(s.local)

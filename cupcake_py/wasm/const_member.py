@@ -7,7 +7,8 @@ In: the planner's lowering of membership in a set literal of constants,
 (consecutive statements of one block, every ``ci`` a string or boolean constant) where the
 function mentions ``T`` nowhere else. Out: ``fusible(policy)`` names those ``MakeSetStmt``s;
 ``emit`` generates ``R := X == c1 or ... or X == ck`` as a static boolean (equality by
-``opa_value_compare``, which is exactly set membership for constant strings and booleans)
+``opa_value_is_string`` for a string constant, ``opa_value_compare`` for a boolean: exactly set
+membership for constant strings and booleans)
 and returns how many statements it consumed. A set literal inside a loop was rebuilt (and
 its elements hashed) on every iteration; now each test is a few compares. Anything that
 does not match the pattern exactly is generated as before.
@@ -95,9 +96,15 @@ def emit(gen: _Codegen, fn: _Fn, stmts: tuple[ir.Stmt, ...], i: int) -> int:
         if add.value in seen:
             continue
         gen.operand(fn, call.args[0])
-        gen.operand(fn, add.value)
-        gen.call_rt(fn, "opa_value_compare", True)
-        a.op(I32_EQZ)  # equal
+        if isinstance(add.value, ir.StringIndex):  # one type and length check, then the bytes
+            ptr, size = gen.data.text(gen.policy.static.strings[add.value.value])
+            a.i32(ptr)
+            a.i32(size)
+            gen.call_rt(fn, "opa_value_is_string", True)
+        else:
+            gen.operand(fn, add.value)
+            gen.call_rt(fn, "opa_value_compare", True)
+            a.op(I32_EQZ)  # equal
         if seen:
             a.op(I32_OR)
         seen.append(add.value)

@@ -21,14 +21,27 @@ class Abort(Exception):
     """opa_abort was called."""
 
 
-_ENGINE = wasmtime.Engine()
-_MODULE = wasmtime.Module(_ENGINE, load_runtime_bytes())
+_COMPILED: list[tuple[wasmtime.Engine, wasmtime.Module]] = []
+
+
+def _compiled() -> tuple[wasmtime.Engine, wasmtime.Module]:
+    """The engine and runtime module, made on first use, never at import: this module is
+    imported by tests/runtime/conftest.py, an initial conftest when pytest is given
+    tests/runtime, and that is loaded before pytest's faulthandler plugin installs its
+    handlers. An engine made then lets faulthandler's SIGILL handler sit in front of
+    wasmtime's, and a later wasm trap (`unreachable` in tests/host/test_capi.py) killed the
+    process with "Fatal Python error: Illegal instruction"."""
+    if not _COMPILED:
+        engine = wasmtime.Engine()
+        _COMPILED.append((engine, wasmtime.Module(engine, load_runtime_bytes())))
+    return _COMPILED[0]
 
 
 class Runtime:
     def __init__(self, max_pages: int | None = None) -> None:
-        self.store = wasmtime.Store(_ENGINE)
-        mem_import = next(i for i in _MODULE.imports if i.name == "memory")
+        engine, module = _compiled()
+        self.store = wasmtime.Store(engine)
+        mem_import = next(i for i in module.imports if i.name == "memory")
         mem_type = mem_import.type
         assert isinstance(mem_type, wasmtime.MemoryType), mem_type
         min_pages = mem_type.limits.min
@@ -37,11 +50,11 @@ class Runtime:
         i32 = wasmtime.ValType.i32()
         abort = wasmtime.Func(self.store, wasmtime.FuncType([i32], []), self._abort)
         gen = wasmtime.Func(self.store, wasmtime.FuncType([i32], [i32]), lambda ctx: self.gen_eval(self, ctx))
-        linker = wasmtime.Linker(_ENGINE)
+        linker = wasmtime.Linker(engine)
         linker.define(self.store, "env", "memory", self.memory)
         linker.define(self.store, "env", "opa_abort", abort)
         linker.define(self.store, "env", "gen_eval", gen)
-        self.instance = linker.instantiate(self.store, _MODULE)
+        self.instance = linker.instantiate(self.store, module)
         self.exports = self.instance.exports(self.store)
 
     def _abort(self, addr: int) -> None:

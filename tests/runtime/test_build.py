@@ -19,7 +19,8 @@ CODEGEN_EXPORTS = {
     "opa_value_iter", "opa_value_type", "opa_value_length", "opa_number_size", "opa_value_number_set_int",
     "opa_null", "opa_boolean", "opa_number_int", "opa_number_ref", "opa_array_with_cap", "opa_object",
     "opa_set", "opa_array_append", "opa_set_add", "opa_object_insert", "opa_value_merge",
-    "opa_value_shallow_copy", "opa_string", "__heap_base",
+    "opa_value_shallow_copy", "opa_string", "opa_value_key_at", "opa_value_value_at", "opa_value_is_string",
+    "__heap_base",
 }
 
 

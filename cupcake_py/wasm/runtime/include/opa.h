@@ -333,6 +333,14 @@ opa_value *opa_object_get_str(const opa_value *obj, const char *key, size_t len)
  * lexicographic (shorter prefix first); objects: sorted keys pairwise
  * (key, then value), then length; sets: sorted elements, then length. */
 OPA_EXPORT int32_t opa_value_compare(const opa_value *a, const opa_value *b);
+/* Scanning by position: the i-th key (arrays: the index; objects and sets: in
+ * the sorted order opa_value_iter follows) and the i-th value (objects: the
+ * key's value; sets: the element); NULL past the end or for a scalar. */
+OPA_EXPORT opa_value *opa_value_key_at(const opa_value *v, uint32_t i);
+OPA_EXPORT opa_value *opa_value_value_at(const opa_value *v, uint32_t i);
+/* 1 if v is the string of the n bytes at s (a membership test against
+ * constant strings without a total-order compare). */
+OPA_EXPORT int32_t opa_value_is_string(const opa_value *v, const char *s, uint32_t n);
 int opa_value_equal(const opa_value *a, const opa_value *b);
 /* Consistent with equality (1, 1.0 and 1e0 hash equally; set/object hashes
  * do not depend on insertion order). */

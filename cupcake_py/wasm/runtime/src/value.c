@@ -391,6 +391,41 @@ opa_value *opa_value_iter(const opa_value *v, const opa_value *prev) {
     }
 }
 
+/* Scanning by position (the code generator's ScanStmt): no key lookup per step. */
+opa_value *opa_value_key_at(const opa_value *v, uint32_t i) {
+    if (!v) return NULL;
+    switch (v->type) {
+    case OPA_ARRAY: return i < opa_cast_array(v)->len ? array_index(i) : NULL;
+    case OPA_OBJECT: {
+        opa_object_t *o = opa_cast_object(v);
+        obj_sort(o);
+        return i < o->len ? o->elems[i].key : NULL;
+    }
+    case OPA_SET: {
+        opa_set_t *s = opa_cast_set(v);
+        set_sort(s);
+        return i < s->len ? s->elems[i].v : NULL;
+    }
+    default: return NULL;
+    }
+}
+
+opa_value *opa_value_value_at(const opa_value *v, uint32_t i) {
+    if (!v) return NULL;
+    switch (v->type) {
+    case OPA_ARRAY: return i < opa_cast_array(v)->len ? opa_cast_array(v)->elems[i] : NULL;
+    case OPA_OBJECT: return i < opa_cast_object(v)->len ? opa_cast_object(v)->elems[i].value : NULL;
+    case OPA_SET: return i < opa_cast_set(v)->len ? opa_cast_set(v)->elems[i].v : NULL;
+    default: return NULL;
+    }
+}
+
+int32_t opa_value_is_string(const opa_value *v, const char *s, uint32_t n) {
+    if (!v || v->type != OPA_STRING) return 0;
+    const opa_string_t *x = opa_cast_string(v);
+    return x->len == n && memcmp(x->v, s, n) == 0;
+}
+
 /* ---------------- total order ---------------- */
 
 static int cmp_bytes(const char *a, uint32_t la, const char *b, uint32_t lb) {
