@@ -28,7 +28,7 @@ ABI_MINOR_VERSION_GLOBAL = "opa_wasm_abi_minor_version"
 # name -> (params, result used)
 RUNTIME_CALLS: dict[str, tuple[tuple[str, ...], bool]] = {
     "opa_rt_init": (("i32", "i32", "i32"), False),  # (heap_base, mapping_ptr, mapping_len)
-    "opa_memoize_init": ((), False),
+    "opa_memoize_init": (("i32",), False),  # (number of plan functions: the root frame's size)
     "opa_memoize_push": ((), False),
     "opa_memoize_pop": ((), False),
     "opa_memoize_get": (("i32",), True),

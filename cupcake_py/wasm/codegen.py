@@ -686,6 +686,7 @@ class _Codegen:
     def gen_eval(self) -> GenFunc:
         fn = _Fn(1)
         a, ctx = fn.asm, 0
+        a.i32(len(self.policy.funcs))  # memo keys are function indexes (gen_func)
         self.call_rt(fn, "opa_memoize_init", False)
         for ir_local, offset in ((0, 0), (1, 4)):
             a.get(ctx)

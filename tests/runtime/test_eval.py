@@ -116,24 +116,40 @@ def test_rt_init_mapping_and_static_values(rt: Runtime) -> None:
     assert rt.dump(s) == '"hello"'
 
 
-def test_memoize(rt: Runtime) -> None:
+@pytest.mark.parametrize("nfuncs", [0, 140])  # a hashed root frame, a direct one (indexes < nfuncs)
+def test_memoize(rt: Runtime, nfuncs: int) -> None:
     v, w = rt.val("1"), rt.val("2")
-    rt("opa_memoize_init")
+    rt("opa_memoize_init", nfuncs)
     assert rt("opa_memoize_get", 3) == 0
     rt("opa_memoize_insert", 3, v)
     for i in range(100, 140):
         rt("opa_memoize_insert", i, w)
-    assert rt("opa_memoize_get", 3) == v and rt("opa_memoize_get", 120) == w
+    assert rt("opa_memoize_get", 3) == v and rt("opa_memoize_get", 120) == w and rt("opa_memoize_get", 99) == 0
     rt("opa_memoize_push")
     assert rt("opa_memoize_get", 3) == 0
     rt("opa_memoize_insert", 3, w)
     assert rt("opa_memoize_get", 3) == w
     rt("opa_memoize_pop")
     assert rt("opa_memoize_get", 3) == v
-    rt("opa_memoize_init")
+    rt("opa_memoize_init", nfuncs)
     assert rt("opa_memoize_get", 3) == 0
     with pytest.raises(Abort, match="memoize stack underflow"):
         rt("opa_memoize_pop")
+
+
+def test_memoize_direct_frame_refuses_an_index_past_the_plan(rt: Runtime) -> None:
+    rt("opa_memoize_init", 4)
+    assert rt("opa_memoize_get", 4) == 0 and rt("opa_memoize_get", -1) == 0
+    with pytest.raises(Abort, match="memoize index out of range"):
+        rt("opa_memoize_insert", 4, rt.val("1"))
+
+
+def test_null_and_booleans_are_shared_static_values(rt: Runtime) -> None:
+    t1, t2, f1, n1 = rt.val("true"), rt.val("true"), rt.val("false"), rt.val("null")
+    assert t1 == t2 and t1 != f1 and n1 == rt.val("null")
+    assert t1 < rt("opa_heap_ptr_get")  # below the heap: never freed, never reset
+    rt("opa_value_free", t1)  # freeing a static value is a no-op
+    assert rt.dump(t2) == "true" and rt.dump(f1) == "false" and rt.dump(n1) == "null"
 
 
 def test_runtime_error(rt: Runtime) -> None:

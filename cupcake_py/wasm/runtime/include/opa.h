@@ -509,7 +509,7 @@ OPA_EXPORT int32_t opa_mapping_lookup(const opa_value *path);
 /* Memoization of zero-argument functions (keyed by function index). init
  * clears everything (start of eval); push/pop open/close a scope (WithStmt);
  * get returns NULL when not memoized in the current scope. */
-OPA_EXPORT void opa_memoize_init(void);
+OPA_EXPORT void opa_memoize_init(int32_t nfuncs);
 OPA_EXPORT void opa_memoize_push(void);
 OPA_EXPORT void opa_memoize_pop(void);
 OPA_EXPORT void opa_memoize_insert(int32_t idx, opa_value *v);

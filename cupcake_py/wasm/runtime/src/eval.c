@@ -61,14 +61,17 @@ int32_t opa_mapping_lookup(const opa_value *path) {
 }
 
 /* ---------------- memoization ----------------
- * A stack of frames; each frame is an open-addressing map from function
- * index to value. */
+ * A stack of frames. The evaluation's root frame is an array indexed by
+ * function index (opa_memoize_init gets the plan's function count: no hashing,
+ * no growth); the frames `with` pushes are open-addressing maps from function
+ * index to value (most stay small). */
 
 typedef struct memo_frame {
     struct memo_frame *parent;
     uint32_t cap, len;
-    int32_t *keys;      /* -1 = empty */
+    int32_t *keys;      /* -1 = empty; NULL in a direct frame */
     opa_value **vals;
+    uint8_t direct;     /* vals[idx] for idx < cap */
 } memo_frame;
 
 static memo_frame *memo_top;
@@ -80,6 +83,7 @@ static memo_frame *memo_new(memo_frame *parent) {
     f->len = 0;
     f->keys = NULL;
     f->vals = NULL;
+    f->direct = 0;
     return f;
 }
 
@@ -89,7 +93,16 @@ static void memo_free(memo_frame *f) {
     opa_free(f);
 }
 
-void opa_memoize_init(void) { memo_top = memo_new(NULL); }
+void opa_memoize_init(int32_t nfuncs) {
+    memo_top = memo_new(NULL);
+    if (nfuncs > 0) {
+        memo_top->direct = 1;
+        memo_top->cap = (uint32_t)nfuncs;
+        memo_top->vals = opa_malloc((uint32_t)nfuncs * sizeof(opa_value *));
+        memset(memo_top->vals, 0, (uint32_t)nfuncs * sizeof(opa_value *));
+    }
+}
+
 void opa_memoize_push(void) { memo_top = memo_new(memo_top); }
 
 void opa_memoize_pop(void) {
@@ -106,6 +119,11 @@ static uint32_t memo_slot(const memo_frame *f, int32_t idx) {
 }
 
 static void memo_put(memo_frame *f, int32_t idx, opa_value *v) {
+    if (f->direct) {
+        if (idx < 0 || (uint32_t)idx >= f->cap) opa_abort("internal: memoize index out of range");
+        f->vals[idx] = v;
+        return;
+    }
     if ((f->len + 1) * 2 > f->cap) {
         uint32_t ocap = f->cap, ncap = ocap ? ocap * 2 : 16;
         int32_t *ok = f->keys;
@@ -127,13 +145,14 @@ static void memo_put(memo_frame *f, int32_t idx, opa_value *v) {
 }
 
 void opa_memoize_insert(int32_t idx, opa_value *v) {
-    if (!memo_top) opa_memoize_init();
+    if (!memo_top) opa_memoize_init(0);
     memo_put(memo_top, idx, v);
 }
 
 opa_value *opa_memoize_get(int32_t idx) {
     const memo_frame *f = memo_top;
     if (!f || !f->cap) return NULL;
+    if (f->direct) return idx >= 0 && (uint32_t)idx < f->cap ? f->vals[idx] : NULL;
     uint32_t s = memo_slot(f, idx);
     return f->keys[s] == idx ? f->vals[s] : NULL;
 }

@@ -7,18 +7,15 @@
 
 /* ---------------- scalars ---------------- */
 
-opa_value *opa_null(void) {
-    opa_value *v = opa_malloc(sizeof(opa_null_t));
-    v->type = OPA_NULL;
-    return v;
-}
+/* null, true and false are never changed in place, so every one is the same
+ * static value in the runtime's data (below the heap: never freed, untouched
+ * by heap resets): no allocation per comparison result or parsed literal. */
+static const opa_null_t NULL_VALUE = {OPA_NULL};
+static const opa_boolean_t BOOLEANS[2] = {{{OPA_BOOLEAN}, 0}, {{OPA_BOOLEAN}, 1}};
 
-opa_value *opa_boolean(bool b) {
-    opa_boolean_t *v = opa_malloc(sizeof(opa_boolean_t));
-    v->hdr.type = OPA_BOOLEAN;
-    v->v = b ? 1 : 0;
-    return &v->hdr;
-}
+opa_value *opa_null(void) { return (opa_value *)&NULL_VALUE; }
+
+opa_value *opa_boolean(bool b) { return (opa_value *)&BOOLEANS[b ? 1 : 0].hdr; }
 
 opa_value *opa_number_int(int64_t i) {
     opa_number_t *v = opa_malloc(sizeof(opa_number_t));
