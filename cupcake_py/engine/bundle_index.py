@@ -29,25 +29,19 @@ if TYPE_CHECKING:
     SignalUse = tuple[tuple[str, ...], tuple[tuple[str, dict[str, Any]], ...]]
 
 
-class RoutedFlags(tuple[bool, ...]):
-    """`input.cupcake_routed` (true at the positions of the routed packages) and, in `json`, its
-    JSON text, computed once: the evaluator splices the text into the policy input."""
-
-    json: bytes
-
-
 class Route:
     """The packages routed to one (event, tool) in a bundle, in routing order, and what a request
     derives from them."""
 
-    __slots__ = ("packages", "names", "signal_users", "flags")
+    __slots__ = ("packages", "names", "signal_users", "flags", "flags_json")
 
     def __init__(self, packages: list[str], signal_users: Mapping[str, object], positions: Mapping[str, int]) -> None:
         self.packages: tuple[str, ...] = tuple(packages)
         self.names: frozenset[str] = frozenset(packages)
         self.signal_users: tuple[str, ...] = tuple(p for p in packages if p in signal_users)
-        self.flags = RoutedFlags(routed_input(positions, packages))
-        self.flags.json = jsonio.dumps(self.flags)
+        # `input.cupcake_routed` (a tuple: shared by every request of the route, never changed)
+        self.flags: tuple[bool, ...] = tuple(routed_input(positions, packages))
+        self.flags_json = jsonio.dumps(self.flags)
 
 
 class BundleIndex:
@@ -72,6 +66,14 @@ class BundleIndex:
                 self._routes.clear()
             found = self._routes[key] = Route(lookup(self.routing, event, tool), self.signal_users, self.positions)
         return found
+
+    def flags_json(self, value: object) -> bytes | None:
+        """The JSON text of `value` when it is the very `flags` tuple of a memoised route (the
+        evaluator splices it into the policy input instead of encoding it), else None."""
+        for route in self._routes.values():
+            if route.flags is value:
+                return route.flags_json
+        return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BundleIndex):

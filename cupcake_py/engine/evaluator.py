@@ -20,7 +20,6 @@ import time
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
-from cupcake_py.engine.bundle_index import RoutedFlags
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
@@ -200,19 +199,19 @@ class Evaluation:
         (most of the text, the same from one evaluation to the next) is encoded by the bundle
         source, which may reuse the text; the enriched event's fields, when the input holds every
         one of them as the very object the enriched event holds, are encoded once per evaluation
-        (the global and the project phase share them); `input.cupcake_routed`, when it is the
-        route's `RoutedFlags`, is the route's JSON text. Key order: as in the input, then
+        (the global and the project phase share them); `input.cupcake_routed`, when it is a
+        memoised route's flags tuple, is that route's JSON text. Key order: as in the input, then
         cupcake_routed, builtin_config last."""
         shared = self._shared_json(policy_input)
-        flags = policy_input.get(ROUTED_INPUT)
-        spliced = ("builtin_config", ROUTED_INPUT) if isinstance(flags, RoutedFlags) else ("builtin_config",)
+        flags = b.index.flags_json(policy_input.get(ROUTED_INPUT, _ABSENT))
+        spliced = ("builtin_config",) if flags is None else ("builtin_config", ROUTED_INPUT)
         if shared is None:
             parts = [jsonio.dumps({k: v for k, v in policy_input.items() if k not in spliced})[1:-1]]
         else:
             extra = {k: v for k, v in policy_input.items() if k not in shared[0] and k not in spliced}
             parts = [shared[1], jsonio.dumps(extra)[1:-1]]
-        if isinstance(flags, RoutedFlags):
-            parts.append(_ROUTED_KEY + flags.json)
+        if flags is not None:
+            parts.append(_ROUTED_KEY + flags)
         if "builtin_config" in policy_input:
             parts.append(b'"builtin_config":' + self.source.config_json(b, policy_input["builtin_config"]))
         return b"{" + b",".join(p for p in parts if p) + b"}"

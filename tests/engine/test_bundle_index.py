@@ -71,7 +71,9 @@ def test_route_is_the_routing_lookup_with_its_flags_names_and_signal_users() -> 
     assert route.names == {"cupcake.policies.p2", "cupcake.policies.p3"}
     assert route.signal_users == ("cupcake.policies.p2",)
     assert list(route.flags) == routed_input(b.index.positions, route.packages) == [False, True, True]
-    assert json.loads(route.flags.json) == [False, True, True]
+    assert json.loads(route.flags_json) == [False, True, True]
+    assert b.index.flags_json(route.flags) == route.flags_json
+    assert b.index.flags_json(list(route.flags)) is None and b.index.flags_json((False, True, True)) is None
     assert b.index.route("PreToolUse", "Bash") is route  # memoised per (event, tool)
     assert list(b.index.route("PreToolUse", "Edit").flags) == [False, False, True]
     assert b.index.route("PostToolUse", None).packages == ()
@@ -89,7 +91,7 @@ def test_route_memo_always_answers_what_a_fresh_lookup_answers(keys: list[tuple[
         route = b.index.route(event, tool)
         expect = lookup(routing, event, tool)
         assert list(route.packages) == expect and route.names == set(expect)
-        assert json.loads(route.flags.json) == routed_input(b.index.positions, expect)
+        assert json.loads(route.flags_json) == routed_input(b.index.positions, expect)
 
 
 NAMES = st.sampled_from(["s1", "s2", "s3", "history", "__builtin_b0_x", "__builtin_b1_y"])

@@ -139,3 +139,28 @@ def test_the_enriched_events_text_is_shared_only_when_the_input_holds_it_unchang
     assert json.loads(first)["shell"] == enriched["shell"]
     assert json.loads(second)["shell"]["effects"]["reads"] == ["/a", "/etc/shadow"]
     assert [k for k, _ in json.loads(second, object_pairs_hook=lambda kv: kv)].count("shell") == 1
+
+
+def test_the_routed_flags_text_is_the_routes_and_appears_once() -> None:
+    """A memoised route's flags are spliced in as the route's own text, exactly once, whether the
+    enriched event's text is shared or not; an event field named `cupcake_routed` never survives, and
+    an equal flags value that is not the route's tuple is encoded as usual."""
+    from cupcake_py.engine.bundle import Bundle
+    from cupcake_py.engine.evaluator import Evaluation
+    from cupcake_py.engine.observe import Trace
+    from cupcake_py.engine.options import EvalOptions
+    from cupcake_py.engine.warm import WarmSource
+    from cupcake_py.harness import get
+
+    b = Bundle("k", "project", routing={"PreToolUse:Bash": ["cupcake.policies.b"]},
+               policies={"cupcake.policies.a": {"signals": []}, "cupcake.policies.b": {"signals": []}})
+    route = b.index.route("PreToolUse", "Bash")
+    ev = Evaluation(EvalOptions(), Trace(), get("opencode"), WarmSource(1 << 26))
+    forged = {"tool_name": "Bash", "cupcake_routed": [True, True]}
+    ev._enriched[True] = forged
+    for base in (forged, {"tool_name": "Bash"}):
+        for flags in (route.flags, tuple(route.flags), [False, True]):
+            policy_input = {**base, "cupcake_routed": flags}
+            text = ev.input_json(b, policy_input)
+            assert [k for k, _ in json.loads(text, object_pairs_hook=lambda kv: kv)].count("cupcake_routed") == 1
+            assert json.loads(text) == {"tool_name": "Bash", "cupcake_routed": [False, True]}
