@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .harness import Runtime
 from .tables import UNDEFINED, Row, check, row_id
@@ -84,3 +86,19 @@ def test_invalid_utf8_reads_as_replacement_runes(rt: Runtime) -> None:
     assert [rt.raw_string(a) for a in rt.array_items(rt.call_addr("split", bad, rt.parse('""')))] == [
         b"a", b"\xff", b"b", b"\xc3"]
 
+
+
+TEXT = st.text("abå", max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hay=TEXT, needle=TEXT)
+def test_substring_search_answers_like_python(rt: Runtime, hay: str, needle: str) -> None:
+    """contains, indexof and split share one search (bi_util.h bi_find): partial matches,
+    repeats, a needle at the very end, longer than the text, empty, and multi-byte runes."""
+    h, n = rt.string(hay.encode()), rt.string(needle.encode())
+    assert rt.dump(rt.call_addr("contains", h, n)) == (needle in hay)
+    if needle:
+        assert rt.dump(rt.call_addr("indexof", h, n)) == hay.find(needle)
+        assert [rt.raw_string(a) for a in rt.array_items(rt.call_addr("split", h, n))] == [
+            p.encode() for p in hay.split(needle)]

@@ -44,8 +44,11 @@ static inline int64_t bi_find(const char *hay, uint32_t hn, const char *needle, 
                               uint32_t from)
 {
     if (nn > hn) return -1;
-    for (uint32_t i = from; i + nn <= hn; i++)
-        if (memcmp(hay + i, needle, nn) == 0) return i;
+    if (nn == 0) return from <= hn ? (int64_t)from : -1;
+    /* the first byte compared inline: memcmp runs only where the needle can start */
+    const char first = needle[0];
+    for (uint32_t i = from, last = hn - nn; i <= last; i++)
+        if (hay[i] == first && memcmp(hay + i + 1, needle + 1, nn - 1) == 0) return i;
     return -1;
 }
 
