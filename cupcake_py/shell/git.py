@@ -18,7 +18,7 @@ import os
 import re
 
 from cupcake_py.shell import diffs, handlers, options, tools
-from cupcake_py.shell.model import Field, absolute_path
+from cupcake_py.shell.model import Field, absolute_path, decimal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -172,14 +172,17 @@ def analyze_git(call: Call) -> None:
     # environment
     known, count = _env(call, "GIT_CONFIG_COUNT")
     if known and count is not None:
-        n = int(count) if count.isdigit() else -1
+        n = decimal(count)
+        n = -1 if n is None else n
         for i in range(max(n, 0)):
             kk, key = _env(call, f"GIT_CONFIG_KEY_{i}")
             vk, value = _env(call, f"GIT_CONFIG_VALUE_{i}")
             if not kk or key is None:
+                # the rest is unknown as well: stop here (the count is the agent's to choose; a
+                # key git lacks makes it stop with an error)
                 reasons.append(f"GIT_CONFIG_KEY_{i} is not static")
                 config["?"] = None
-                continue
+                break
             config[key.lower()] = value if vk else None
         if n < 0:
             reasons.append("GIT_CONFIG_COUNT is not a number")
@@ -489,7 +492,7 @@ def _apply(call: Call, sub: str, parsed: options.Parsed, work_tree: str | None) 
         for f in parsed.operands:
             call.effect("reads", f)
         return
-    strip = next((int(f.value or "0") for f in parsed.values("-p") if (f.value or "").isdigit()), None)
+    strip = next((n for f in parsed.values("-p") if (n := decimal(f.value)) is not None), None)
     if sub == "am":
         for f in parsed.operands:
             call.effect("reads", f)

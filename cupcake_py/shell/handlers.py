@@ -14,7 +14,7 @@ import os
 import re
 
 from cupcake_py.shell import options
-from cupcake_py.shell.model import Cmd, Field, absolute_path
+from cupcake_py.shell.model import Cmd, Field, absolute_path, decimal
 from cupcake_py.shell.table import SHELLS
 
 TYPE_CHECKING = False
@@ -547,11 +547,29 @@ def shopt(call: Call) -> None:
             _switch(call.state, f.value, on)
 
 
+def _shift(call: Call) -> None:
+    """`shift [n]`. A count not known statically leaves the positional parameters unknown. A
+    count that is not a number, or larger than their number, makes bash fail the shift and go on
+    with them unchanged (dash stops the script): they are kept, which covers both."""
+    state = call.state
+    if state.args is None:
+        return
+    if not call.args:
+        state.args = state.args[1:]
+        return
+    raw = call.args[0].value
+    if raw is None:
+        state.args = None
+        return
+    n = decimal(raw)
+    if n is not None and n <= len(state.args):
+        state.args = state.args[n:]
+
+
 def set_(call: Call) -> None:
     state = call.state
     if call.name == "shift":
-        n = int(call.args[0].value or "1") if call.args and (call.args[0].value or "").isdigit() else 1
-        state.args = state.args[n:] if state.args is not None else None
+        _shift(call)
         return
     if not call.args:
         call.result.fact("env_dump")

@@ -190,6 +190,15 @@ class Result:
         }
 
 
+def decimal(text: str | None) -> int | None:
+    """The number a shell reads from `text` when it is ASCII decimal digits (leading zeros
+    allowed: bash reads 010 as 10); None otherwise. `str.isdigit` alone also accepts other
+    scripts' digits and superscripts, which no shell reads as numbers."""
+    if text is None or not text or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
 def absolute_path(value: str, cwd: str | None, *, pattern: bool = False) -> str | None:
     """`value` made absolute against `cwd` and normalised (no realpath). None: relative in an
     unknown directory. For patterns the leading non-glob directories are realpath'd."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from cupcake_py.shell import globbing
+from cupcake_py.shell.model import decimal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,10 +36,11 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
     """(known, value or None when unset, reason when not known)."""
     if name in RUNTIME:
         return False, None, f"${name} is known only at run time"
-    if name == "0":
+    position = decimal(name)  # $1, and ${01} or ${010}: bash reads the digits as a decimal number
+    if position == 0:  # $0, ${00}
         arg0 = scope.program_name()
         return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
-    if name in ("@", "*", "#") or name.isdigit():
+    if name in ("@", "*", "#") or position is not None:
         args = scope.positional()
         if args is None:
             return False, None, "positional parameters are not known"
@@ -46,11 +48,8 @@ def _value(name: str, scope: Scope) -> tuple[bool, str | None, str]:
             return True, str(len(args)), ""
         if name in ("@", "*"):
             return True, " ".join(args), ""
-        if name == "0":
-            arg0 = scope.program_name()
-            return (True, arg0, "") if arg0 is not None else (False, None, "$0 is known only at run time")
-        n = int(name)
-        return True, args[n - 1] if n <= len(args) else None, ""
+        assert position is not None
+        return True, args[position - 1] if position <= len(args) else None, ""
     known, value = scope.lookup(name)
     if not known:
         return False, None, f"${name} has no value known statically (not set in the line, or set from run-time data)"
@@ -121,9 +120,10 @@ def _indexed(name: str, index: str, scope: Scope) -> tuple[bool, str | None, str
     items = scope.array(name)
     if items is None:
         return False, None, f"array {name} is not known statically"
-    if not index.lstrip("-").isdigit():
+    magnitude = decimal(index[1:] if index.startswith("-") else index)
+    if magnitude is None:
         return False, None, f"array index {index!r} is not static"
-    i = int(index)
+    i = -magnitude if index.startswith("-") else magnitude
     if i < 0:
         i += len(items)
     return True, (items[i] if 0 <= i < len(items) else None), ""

@@ -13,7 +13,7 @@ import os
 import re
 
 from cupcake_py.shell import git, handlers, options, tools
-from cupcake_py.shell.model import Cmd, Field
+from cupcake_py.shell.model import Cmd, Field, decimal
 from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
 from cupcake_py.shell.words import QUOTED, text
 
@@ -118,7 +118,7 @@ def redirects(walker: Walker, nodes: list[Node], state: State,
         op = next((c.type for c in node.children if not c.is_named), ">")
         dest = [c for c in node.children if c.is_named and c.type != "file_descriptor"]
         targets = exp.fields(dest) if dest else [Field(None, reason="redirection without a target")]
-        fd = int(text(walker.src, fd_node)) if fd_node is not None and text(walker.src, fd_node).isdigit() else None
+        fd = decimal(text(walker.src, fd_node)) if fd_node is not None else None
         for target in targets:
             if op in (">&", "<&") and target.value is not None and (target.value.isdigit() or
                                                                    target.value.rstrip("-").isdigit() or

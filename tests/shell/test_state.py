@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import opaque_kinds
 
 
@@ -123,6 +125,39 @@ def test_read_invalidates(an: Any) -> None:
 
 def test_set_positional(an: Any, project: Path) -> None:
     assert an("set -- .env; rm $1")["effects"]["deletes"] == [str(project / ".env")]
+
+
+@pytest.mark.parametrize("command", [
+    "sh -c '${00} -rf secrets' rm ls",  # ${00} is $0 (was read as the last argument: `ls`)
+    "bash -c 'rm -rf ${01}' x secrets",  # leading zeros: ${01} is $1
+    "sh -c '${010} -rf secrets' x 1 2 3 4 5 6 7 8 9 rm",  # ${010} is $10
+    "bash -c 'shift 5; rm -rf \"$1\"' x secrets",  # too large a count: bash does not shift
+    "bash -c 'shift foo; rm -rf \"$1\"' x secrets",  # not a number: bash does not shift
+    "bash -c 'shift 01; rm -rf \"$1\"' x a secrets",
+    "bash -c 'shift; rm -rf \"$1\"' x a secrets",
+])
+def test_positional_parameters_as_bash_reads_them(an: Any, project: Path, command: str) -> None:
+    """Adversarial: each of these deletes secrets/ in bash; the analysis must say so."""
+    assert an(command)["effects"]["deletes"] == [str(project / "secrets")], command
+
+
+def test_shift_by_an_unknown_count_leaves_the_arguments_unknown(an: Any) -> None:
+    out = an("bash -c 'shift $N; rm -rf \"$1\"' x secrets other")
+    assert "deletes" in opaque_kinds(out) and out["effects"]["deletes"] == []
+
+
+@pytest.mark.parametrize("command", ["shift ² ; rm x", "echo ${a[²]}", "git apply -p² p.diff", "echo hi 2²>x",
+                                     "GIT_CONFIG_COUNT=² git status", "set -- a; shift ٣; rm $1"])
+def test_non_ascii_digits_are_not_numbers(an: Any, command: str) -> None:
+    """No internal error (int() accepts digits bash does not): each is analysed or said to be unknown."""
+    assert not [o for o in an(command)["opaque"] if o["reason"].startswith("internal analysis error")]
+
+
+def test_a_huge_git_config_count_is_cheap(an: Any) -> None:
+    """Adversarial: GIT_CONFIG_COUNT is the agent's number; the keys it names stop being known at
+    the first missing one, so the analysis does not walk the whole count (it took 67 s at 10^8)."""
+    out = an("GIT_CONFIG_COUNT=99999999999999 git -c core.hooksPath=x commit -m y")
+    assert out["git"][0]["hooks_disabled"] is True
 
 
 def test_cd_into_a_fresh_clone(an: Any, project: Path) -> None:
