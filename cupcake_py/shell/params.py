@@ -147,6 +147,19 @@ def _element(raw: str, end: int, length: str | None, indirect: str | None, name:
     return [(QUOTED if quoted else EXPANDED, " ".join(items))]
 
 
+def _positional_list(name: str, scope: Scope, quoted: bool, length: bool) -> list[Chunk]:
+    """$@ / $* as bash expands them: "$@" is one word per parameter (none when there are none),
+    "$*" one word joined by spaces, unquoted both are split; ${#@} is their number."""
+    args = scope.positional()
+    if args is None:
+        return [(OPAQUE_Q if quoted else OPAQUE, "positional parameters are not known")]
+    if length:
+        return [(QUOTED if quoted else EXPANDED, str(len(args)))]
+    if quoted and name == "@":
+        return [(ARRAY_Q, "\0".join(args))] if args else [(EXPANDED, "")]
+    return [(QUOTED if quoted else EXPANDED, " ".join(args))]
+
+
 def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> list[Chunk]:
     kind = QUOTED if quoted else EXPANDED
     opaque = OPAQUE_Q if quoted else OPAQUE
@@ -158,12 +171,18 @@ def expand_parameter(raw: str, scope: Scope, operand: Operand, quoted: bool) -> 
         m = re.fullmatch(SIMPLE, raw)
         if m is None:
             return [(opaque, f"expansion {raw[:60]!r} is not understood")]
+        if m.group(1) in ("@", "*"):
+            return _positional_list(m.group(1), scope, quoted, False)
         known, value, why = _value(m.group(1), scope)
         return out(value or "") if known else [(opaque, why)]
     m = re.match(HEAD, raw)
     if m is None:
         return [(opaque, f"parameter expansion {raw[:60]!r} is not understood")]
     length, indirect, name, subscript = m.group(1), m.group(2), m.group(3), m.group(4)
+    if name in ("@", "*") and subscript is None:
+        if indirect or m.end() != len(raw) - 1:  # ${@:1:2}, ${@#x}, ${@^^} act on each parameter
+            return [(opaque, f"{raw[:60]!r}: operations on the positional parameters are not evaluated")]
+        return _positional_list(name, scope, quoted, bool(length))
     if subscript is not None:
         got = _element(raw, m.end(), length, indirect, name, subscript[1:-1], scope, quoted)
         if got is not None:

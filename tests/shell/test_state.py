@@ -141,6 +141,30 @@ def test_positional_parameters_as_bash_reads_them(an: Any, project: Path, comman
     assert an(command)["effects"]["deletes"] == [str(project / "secrets")], command
 
 
+@pytest.mark.parametrize(("command", "deleted"), [
+    ("""bash -c 'rm -rf "$@"' x a secrets""", ["a", "secrets"]),  # one word per parameter (was "a secrets")
+    ("""bash -c 'rm -rf "${@}"' x a secrets""", ["a", "secrets"]),
+    ("""bash -c 'rm -rf "a$@b"' x 1 secrets""", ["a1", "secretsb"]),
+    ("""bash -c 'rm -rf $*' x a secrets""", ["a", "secrets"]),
+    ("""bash -c 'rm -rf "$*"' x a b""", ["a b"]),  # one word
+    ("""f() { rm -rf "$@"; }; f a secrets""", ["a", "secrets"]),
+    ("""bash -c 'rm -rf ${#@}' x a b""", ["2"]),
+])
+def test_positional_lists_expand_as_bash_does(an: Any, project: Path, command: str, deleted: list[str]) -> None:
+    assert an(command)["effects"]["deletes"] == sorted(str(project / d) for d in deleted), command
+
+
+@pytest.mark.parametrize("command", ["""bash -c 'rm -rf "${@:1:1}"' x secrets""",
+                                     """bash -c 'rm -rf "${@: -1}"' x a secrets""",
+                                     """bash -c 'rm -rf "${@#x}"' x xa xsecrets""",
+                                     """bash -c 'rm -rf ${*^^}' x secrets"""])
+def test_operations_on_the_positional_list_are_unknown(an: Any, command: str) -> None:
+    """Adversarial: each acts per parameter in bash (slices, per-word trims); the analysis read them
+    as one joined string (`${@:1:1}` gave "e"). Now they are said to be unknown."""
+    out = an(command)
+    assert "deletes" in opaque_kinds(out) and out["effects"]["deletes"] == [], command
+
+
 def test_shift_by_an_unknown_count_leaves_the_arguments_unknown(an: Any) -> None:
     out = an("bash -c 'shift $N; rm -rf \"$1\"' x secrets other")
     assert "deletes" in opaque_kinds(out) and out["effects"]["deletes"] == []
