@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py.shell import semantics
-from cupcake_py.shell.model import Cmd, Field
+from cupcake_py.shell.model import KINDS, Cmd, Field
 from cupcake_py.shell.outputs import static_output
 from cupcake_py.shell.parse import parse
 from cupcake_py.shell.words import Expander, Scope, text
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cupcake_py.shell.model import Result
 
 MAX_LOOP_VALUES = 64
+MAX_LOOP_PASSES = 4  # walks of a loop body before its state is given up as unknown (Walker._repeat)
 GLOB_OPTIONS = frozenset({"dotglob", "globstar", "nullglob", "failglob", "nocaseglob"})
 REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 SKIP = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end", "heredoc_start", "do", "done",
@@ -193,7 +194,21 @@ class State(Scope):
                     self.invalidate(name)
             if self.shopts != other.shopts:
                 self.shopts = None
+            if self.args != other.args:
+                self.args = None
+            if self.arg0 != other.arg0:
+                self.arg0 = None
+            if self.dirstack != other.dirstack:
+                self.dirstack = [None] * max(len(self.dirstack), len(other.dirstack))
+            self.path_dirs += [d for d in other.path_dirs if d not in self.path_dirs]
             self.made_dirs |= other.made_dirs
+
+    def signature(self) -> tuple[object, ...]:
+        """What later statements can read of this state: equal signatures, same analysis."""
+        return (self.cwd, sorted(self.values.items(), key=lambda kv: kv[0]), sorted(self.unknown),
+                None if self.args is None else tuple(self.args), self.arg0,
+                sorted((k, tuple(v)) for k, v in self.arrays.items()), self.shopts, tuple(self.dirstack),
+                tuple(self.path_dirs), sorted(self.exported))
 
 
 class Ctx:
@@ -347,9 +362,26 @@ class Walker:
     def _loop(self, node: Node, state: State, ctx: Ctx) -> None:
         if node.type == "while_statement" and self._read_loop(node, state, ctx):
             return
-        before = state.copy()
-        self.sequence(node, state, ctx)
-        state.merge([before])
+        self._repeat(lambda st: self.sequence(node, st, ctx), state)
+
+    def _repeat(self, once: Callable[[State], None], state: State) -> None:
+        """A loop whose iterations are not listed one by one: the body (with its condition) is
+        walked from the state before it, then again from the merge of every state seen so far,
+        until a pass changes nothing (`x=a; while :; do rm $x; x=secrets; done` deletes secrets
+        on the second pass; a merge makes what differs unknown). A loop that has not settled
+        after MAX_LOOP_PASSES passes leaves every variable, the arguments and the directory unknown."""
+        for _ in range(MAX_LOOP_PASSES):
+            before = state.copy()
+            once(state)
+            state.merge([before])
+            if state.signature() == before.signature():
+                return
+        for name in set(state.values) | set(state.arrays):
+            state.invalidate(name)
+        state.args = None
+        state.cwd = None
+        for kind in ("command", *KINDS):
+            self.result.mark(kind, "a loop's state did not settle: what its later iterations do is not known", None)
 
     def _read_loop(self, node: Node, state: State, ctx: Ctx) -> bool:
         """`while [IFS=] read [-r] NAME; do …; done < FILE` (or from a here-document, a static
@@ -394,10 +426,11 @@ class Walker:
             return
         static = all(f.value is not None for f in fields) and len(fields) <= MAX_LOOP_VALUES
         if not static:
-            before = state.copy()
-            state.invalidate(name)
-            self.sequence(body, state, ctx)
-            state.merge([before])
+            def once(st: State) -> None:
+                st.invalidate(name)
+                self.sequence(body, st, ctx)
+
+            self._repeat(once, state)
             return
         for f in fields:
             state.assign(name, f.value)
@@ -410,10 +443,8 @@ class Walker:
                 if n is not None:
                     state.invalidate(text(self.src, n))
         body = node.child_by_field_name("body")
-        before = state.copy()
         if body is not None:
-            self.sequence(body, state, ctx)
-        state.merge([before])
+            self._repeat(lambda st: self.sequence(body, st, ctx), state)
 
     def _case(self, node: Node, state: State, ctx: Ctx) -> None:
         value = node.child_by_field_name("value")

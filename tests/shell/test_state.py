@@ -165,6 +165,35 @@ def test_operations_on_the_positional_list_are_unknown(an: Any, command: str) ->
     assert "deletes" in opaque_kinds(out) and out["effects"]["deletes"] == [], command
 
 
+@pytest.mark.parametrize("command", [
+    "x=a; while true; do rm -rf $x; x=secrets; done",  # the second iteration deletes secrets
+    """bash -c 'while [ $# -gt 0 ]; do rm -rf "$1"; shift; done' x a secrets""",
+    """bash -c 'until [ $# -eq 0 ]; do rm -rf "$1"; shift; done' x a secrets""",
+    """bash -c 'while :; do rm -rf "$1"; set -- secrets; done' x a""",
+    "z=a; y=a; x=a; while :; do rm -rf $x; x=$y; y=$z; z=secrets; done",  # a chain: three passes
+    "a=1; b=1; c=1; d=1; e=1; while :; do rm -rf $a; a=$b; b=$c; c=$d; d=$e; e=secrets; done",  # never settles
+    "for ((i=0; i<2; i++)); do rm -rf $x; x=secrets; done",
+    """bash -c 'if [ -n "$X" ]; then shift; fi; rm -rf "$1"' x a secrets""",  # branches disagree on $1
+])
+def test_loops_and_branches_that_change_state_are_not_read_once(an: Any, command: str) -> None:
+    """Adversarial: a loop body that changes variables or arguments was walked once, from the state
+    before the loop, so later iterations were never seen. Now it is walked until its state settles
+    (what differs becomes unknown), and branches that disagree on the arguments make them unknown."""
+    out = an(command)
+    assert "deletes" in opaque_kinds(out), command
+
+
+@pytest.mark.parametrize(("command", "deleted"), [
+    ("while true; do rm -rf a; done", ["a"]),
+    ("x=a; while true; do rm -rf $x; done", ["a"]),
+    ("x=a; while true; do rm -rf $x; x=a; done", ["a"]),
+    ("for f in a b; do rm -rf $f; done", ["a", "b"]),
+])
+def test_loops_that_keep_their_state_stay_exact(an: Any, project: Path, command: str, deleted: list[str]) -> None:
+    out = an(command)
+    assert out["effects"]["deletes"] == sorted(str(project / d) for d in deleted) and out["opaque"] == [], command
+
+
 def test_shift_by_an_unknown_count_leaves_the_arguments_unknown(an: Any) -> None:
     out = an("bash -c 'shift $N; rm -rf \"$1\"' x secrets other")
     assert "deletes" in opaque_kinds(out) and out["effects"]["deletes"] == []
