@@ -99,6 +99,7 @@ ONE_SHOT = BundleSource()
 
 _ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
 
+
 class Evaluation:
     def __init__(self, opts: EvalOptions, trace: Trace, harness: Harness, source: BundleSource = ONE_SHOT,
                  start: str | None = None) -> None:
