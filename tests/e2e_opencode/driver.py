@@ -148,6 +148,7 @@ class OpenCodeE2E:
         self._mock: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.setup_seconds: dict[str, float] = {}
+        self.extra_env: dict[str, str] = {}  # added to every process the world starts (env())
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def __enter__(self) -> OpenCodeE2E:
@@ -308,6 +309,7 @@ class OpenCodeE2E:
             "XDG_CACHE_HOME": f"{home}/.cache",
             "XDG_STATE_HOME": f"{home}/.local/state",
             **ENV_FLAGS,
+            **self.extra_env,
         }
 
     # -- running -------------------------------------------------------------------------------------------

@@ -1,0 +1,124 @@
+"""Drives the REAL OpenCode terminal UI (the default `opencode` command) in a pseudo-terminal.
+
+`OpenCodeTUI(e2e, prompt)` starts `opencode --port <p> --prompt <prompt>` in the project of an `OpenCodeE2E`
+world, attached to a pty of 140×40 cells, so the TUI draws exactly what a user would see and submits the
+prompt itself. The test reads what was drawn (`text()`: every byte written so far with the terminal
+control sequences blanked out, so words the TUI drew stay searchable) and types keys (`press`). The TUI's
+own HTTP server listens on the given loopback port, so `api()` can look at the same OpenCode instance
+(pending permission requests, sessions). Everything started is stopped (process group, bounded waits).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import socket
+import struct
+import subprocess
+import termios
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from tests.e2e_opencode.driver import OPENCODE, OpenCodeE2E, _stop_group
+
+ROWS, COLUMNS = 40, 140
+_CONTROL = re.compile(
+    r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI (cursor moves, colours, modes)
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC (title, clipboard)
+    r"|\x1b[P^_][^\x1b]*\x1b\\"  # DCS / PM / APC
+    r"|\x1b[()][A-Za-z0-9]|\x1b[=>78cDEHMNOZ]"
+)
+_CURSOR_QUERY = b"\x1b[6n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http(method: str, url: str, body: Any = None, timeout: float = 60) -> tuple[int, Any]:
+    """One JSON request; an HTTP error status is returned with its body text, not raised."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, method=method, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8", "replace")
+
+
+class OpenCodeTUI:
+    def __init__(self, e2e: OpenCodeE2E, prompt: str, extra_env: dict[str, str] | None = None) -> None:
+        self.e2e = e2e
+        self.prompt = prompt
+        self.extra_env = extra_env or {}
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._out = bytearray()
+        self._fd = -1
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> OpenCodeTUI:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        env = {**self.e2e.env(), "TERM": "xterm-256color", "COLORTERM": "truecolor", **self.extra_env}
+        try:
+            self._proc = subprocess.Popen(
+                [str(OPENCODE), "--port", str(self.port), "--prompt", self.prompt],
+                cwd=self.e2e.project, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            )
+        finally:
+            os.close(slave)
+        self._fd = master
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._proc is not None:
+            _stop_group(self._proc)
+            self._proc = None
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    # -- the screen ----------------------------------------------------------------------------------------
+    def pump(self, seconds: float) -> None:
+        """Read what the TUI draws for `seconds` (answering its cursor-position query like a terminal)."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            ready, _, _ = select.select([self._fd], [], [], min(left, 0.2))
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self._fd, 65536)
+            except OSError:  # the TUI closed the terminal: it exited
+                return
+            self._out += chunk
+            if _CURSOR_QUERY in chunk:
+                os.write(self._fd, b"\x1b[1;1R")
+
+    def text(self) -> str:
+        """Everything drawn so far, control sequences blanked and runs of blanks squeezed."""
+        plain = _CONTROL.sub(" ", self._out.decode("utf-8", "replace"))
+        return re.sub(r"[ \t]+", " ", plain)
+
+    def wait_for(self, needle: str, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if needle in self.text():
+                return True
+            self.pump(0.5)
+        return needle in self.text()
+
+    def press(self, keys: bytes) -> None:
+        os.write(self._fd, keys)
+
+    # -- the TUI's own server ------------------------------------------------------------------------------
+    def api(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        sep = "&" if "?" in path else "?"
+        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body)
