@@ -11,7 +11,8 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
 export type FailMode = "closed" | "open";
-export type AskMode = "deny" | "allow";
+/** What an `ask` decision does: block with instructions, let the call run, or leave it to OpenCode's prompt (src/native.ts). */
+export type AskMode = "deny" | "allow" | "native";
 export type LogLevel = "debug" | "info" | "warn" | "error";
 /** "spawn": one `cupcake eval` process per tool call; "serve": one warm `cupcake serve --stdio` (src/server.ts). */
 export type Mode = "spawn" | "serve";
@@ -61,7 +62,7 @@ const FIELDS: Record<keyof PluginConfig, Check> = {
   policyDir: isText,
   timeoutMs: isTimeout,
   failMode: oneOf("closed", "open"),
-  askMode: oneOf("deny", "allow"),
+  askMode: oneOf("deny", "allow", "native"),
   logLevel: oneOf("debug", "info", "warn", "error"),
   showToasts: isBool,
   mode: oneOf("spawn", "serve"),

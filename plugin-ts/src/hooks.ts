@@ -17,12 +17,15 @@ import { CupcakeError, type Decision, type HookEvent, type HookEventName } from 
 import type { Reporter } from "./reporter.js";
 import { evaluate } from "./runner.js";
 import { lifecycleFromBus, sendLifecycle } from "./lifecycle.js";
+import type { NativeAsk } from "./native.js";
 
 export interface HookDeps {
   config: PluginConfig;
   directory: string;
   reporter: Reporter;
   context: SessionContext;
+  /** askMode "native" only: routes asks to OpenCode's own prompt (src/native.ts). */
+  native?: NativeAsk;
 }
 
 type Args = Record<string, unknown>;
@@ -44,7 +47,7 @@ const errorText = (err: unknown): string =>
   err instanceof CupcakeError ? err.message : `cupcake: plugin error: ${err instanceof Error ? err.message : String(err)}`;
 
 export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
-  const { config, directory, reporter, context } = deps;
+  const { config, directory, reporter, context, native } = deps;
   const sessions = new Map<string, { agent?: string; messageID?: string }>();
 
   const makeEvent = (name: HookEventName, input: { tool: string; sessionID: string; callID: string }, args: Args): HookEvent => {
@@ -103,6 +106,7 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
               reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
             }
           }
+          native?.track(input.callID, input.tool, "allow");
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -111,6 +115,18 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
             reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
             rememberContext(input.sessionID, d);
             return;
+          }
+          if (native !== undefined) {
+            const notNative = native.unroutable(input.tool);
+            if (notNative === undefined) {
+              native.track(input.callID, input.tool, "ask", (why) => askMessage(input.tool, args, d, why));
+              reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
+              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, args));
+              return;
+            }
+            reporter.log("info", `askMode "native" cannot use OpenCode's prompt: ${notNative}`);
+            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
+            throw new Error(askMessage(input.tool, args, d, notNative));
           }
           reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
           throw new Error(askMessage(input.tool, args, d));
@@ -122,6 +138,7 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
     },
 
     "tool.execute.after": async (input, output) => {
+      native?.finish(input.callID);
       const args: Args = isArgs(input.args) ? input.args : {};
       const event = makeEvent("PostToolUse", input, args);
       event.result = { title: output.title, output: output.output, metadata: output.metadata, success: true };
@@ -162,7 +179,23 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
     event: async ({ event }) => {
       const lc = lifecycleFromBus(event, directory);
       if (lc !== undefined) sendLifecycle(config, directory, lc, reporter);
+      await native?.onEvent(event);
     },
+
+    ...(native === undefined
+      ? {}
+      : {
+          config: async (merged) => native.configure(merged),
+          // After OpenCode's permission request, before the shell starts: the last point a routed bash call can
+          // be stopped when OpenCode did not ask (src/native.ts).
+          "shell.env": async (input) => {
+            const blocked = native.gate(input.callID ?? "");
+            if (blocked !== undefined) {
+              reporter.toast("error", "Cupcake blocked a tool call", "OpenCode did not ask for a call that needs approval");
+              throw new Error(blocked);
+            }
+          },
+        }),
 
     "experimental.session.compacting": async (input, output) => {
       sendLifecycle(config, directory, { session_id: input.sessionID, event: "compacted", cwd: directory }, reporter);

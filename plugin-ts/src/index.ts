@@ -4,6 +4,7 @@ import type { Plugin } from "@opencode-ai/plugin";
 import { CONFIG_FILE, loadConfig } from "./config.js";
 import { SessionContext } from "./context.js";
 import { createHooks } from "./hooks.js";
+import { NativeAsk, approveWith, isRunCommand } from "./native.js";
 import { Reporter } from "./reporter.js";
 import { selfTest } from "./runner.js";
 import { ServeClient, serveEvaluator } from "./server.js";
@@ -27,7 +28,9 @@ export const CupcakePlugin: Plugin = async ({ client, directory }, options) => {
       reporter.toast("error", "Cupcake is not working", err.message);
     },
   );
-  const deps = { config, directory, reporter, context: new SessionContext() };
+  const native =
+    config.askMode === "native" ? new NativeAsk(approveWith(client), reporter, !isRunCommand(process.argv)) : undefined;
+  const deps = { config, directory, reporter, context: new SessionContext(), native };
   if (config.mode === "spawn") return createHooks(deps);
   const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));
   return { ...createHooks(deps, serveEvaluator(server)), dispose: async () => server.close() };

@@ -34,16 +34,20 @@ export function denyMessage(tool: string, args: Record<string, unknown>, d: Deci
   ].join("\n");
 }
 
-export function askMessage(tool: string, args: Record<string, unknown>, d: Decision): string {
+export function askMessage(tool: string, args: Record<string, unknown>, d: Decision, notNative?: string): string {
   const rules = d.rule_ids ?? [];
   const disable = rules.length > 0 ? `disable rule ${rules.join(", ")}` : "disable the rule that asked";
+  const why =
+    notNative === undefined
+      ? "OpenCode plugins cannot show an approval prompt themselves, so cupcake blocked the call."
+      : `OpenCode's approval prompt cannot be used for this call (${notNative}), so cupcake blocked it.`;
   return [
     `Approval required by cupcake policy${ruleText(d)}: this ${describeCall(tool, args)} was NOT executed.`,
     `Reason: ${reasonText(d)}`,
-    "OpenCode plugins cannot ask for interactive approval, so cupcake blocked the call. Tell the user what you wanted " +
-      "to do and why, and let them decide. To approve it, the user can add an exception for this call to the " +
-      `allow-list in the project's cupcake policy configuration (.cupcake/), or ${disable} and re-run the request; ` +
-      `setting "askMode": "allow" in ${CONFIG_FILE} lets every approval-required call run.`,
+    `${why} Tell the user what you wanted to do and why, and let them decide. To approve it, the user can add an ` +
+      "exception for this call to the allow-list in the project's cupcake policy configuration (.cupcake/), or " +
+      `${disable} and re-run the request; in ${CONFIG_FILE}, "askMode": "native" sends such calls to OpenCode's own ` +
+      `approval prompt (for tools whose OpenCode permission is "ask") and "askMode": "allow" lets them all run.`,
   ].join("\n");
 }
 

@@ -14,7 +14,7 @@ test("invalid values and unknown keys are reported once each and ignored", async
   assert.equal(msgs.length, 5, msgs.join("\n"));
   assert.ok(msgs.some((m) => /"timeoutMs" must be an integer between 100 and 600000, got -5; using 5000/.test(m)));
   assert.ok(msgs.some((m) => /"failMode" must be one of "closed", "open", got "sometimes"; using "closed"/.test(m)));
-  assert.ok(msgs.some((m) => /"askMode" must be one of "deny", "allow", got 3/.test(m)));
+  assert.ok(msgs.some((m) => /"askMode" must be one of "deny", "allow", "native", got 3/.test(m)));
   assert.ok(msgs.some((m) => /unknown key "colour"/.test(m)));
   assert.ok(msgs.some((m) => /"enabled" must be true or false/.test(m)));
   assert.equal(p.toasts.filter((t) => t.title === "Cupcake config problems").length, 1);
@@ -98,4 +98,13 @@ test("logLevel gates the console, not the client log", async () => {
   const chatty = await startPlugin({ logLevel: "debug" });
   await chatty.before("bash", { command: "fake:allow" });
   assert.ok(chatty.printed.some((l) => /^\[cupcake\] DEBUG: PreToolUse bash: allow/.test(l)));
+});
+
+test('plugin options cannot switch askMode to "native"; the file can', async () => {
+  const p = await startPlugin({}, { options: { askMode: "native" } });
+  assert.ok(configWarnings(p).some((l) => /"askMode": "native" ignored: options there may only tighten/.test(l.message)));
+  assert.equal(p.hooks["shell.env"], undefined);
+  const q = await startPlugin({ askMode: "native" });
+  assert.equal(configWarnings(q).length, 0);
+  assert.equal(typeof q.hooks["shell.env"], "function");
 });

@@ -7,7 +7,8 @@ test can see exactly what the model received (tool results, block messages, syst
 - otherwise the last user message holding step markers is the script. Steps are separated by ``;;``:
   ``CMD: <cmd>`` → bash, ``CMDIN: <dir> :: <cmd>`` → bash with ``workdir`` <dir>,
   ``TASK: <cmd>`` → task (a subagent whose prompt is ``CMD: <cmd>``),
-  ``READ: <path>`` → read, ``EDIT: <path>`` → edit of ``<path>`` (``original`` → ``tampered``).
+  ``READ: <path>`` → read, ``EDIT: <path>`` → edit of ``<path>`` (``original`` → ``tampered``),
+  ``WRITE: <path>`` → write of ``<path>`` (content ``written``).
   The number of tool results after that message says which step comes next; when all steps are done the
   reply is the text ``MOCK DONE: <content of the last tool result>``. No markers → a short text.
 
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL = "mock-model"
-STEP = re.compile(r"\b(CMD|CMDIN|TASK|READ|EDIT):\s*(.+?)\s*(?=;;|\"|\n|$)")
+STEP = re.compile(r"\b(CMD|CMDIN|TASK|READ|EDIT|WRITE):\s*(.+?)\s*(?=;;|\"|\n|$)")
 _ids = itertools.count(1)
 
 
@@ -59,6 +60,8 @@ def _step_call(kind: str, arg: str) -> dict[str, Any]:
         )
     if kind == "READ":
         return _tool_call("read", {"filePath": arg})
+    if kind == "WRITE":
+        return _tool_call("write", {"filePath": arg, "content": "written\n"})
     return _tool_call("edit", {"filePath": arg, "oldString": "original", "newString": "tampered"})
 
 

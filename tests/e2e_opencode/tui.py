@@ -63,6 +63,7 @@ class OpenCodeTUI:
         self._out = bytearray()
         self._fd = -1
         self._proc: subprocess.Popen[bytes] | None = None
+        self._listening = False
 
     def __enter__(self) -> OpenCodeTUI:
         master, slave = os.openpty()
@@ -120,5 +121,13 @@ class OpenCodeTUI:
 
     # -- the TUI's own server ------------------------------------------------------------------------------
     def api(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """One request to the TUI's server (the first waits, drawing, until the server listens)."""
+        deadline = time.monotonic() + 180
+        while not self._listening:
+            try:
+                self._listening = http("GET", f"{self.base}/global/health", timeout=5)[0] == 200
+            except OSError:
+                assert time.monotonic() < deadline, f"the TUI's server never listened\n{self.text()[-3000:]}"
+                self.pump(0.3)
         sep = "&" if "?" in path else "?"
         return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body)

@@ -1,7 +1,8 @@
-"""Can a cupcake `ask` go to OpenCode's own approval prompt? Evidence from the REAL OpenCode 1.18.33, the
-version pinned in plugin-ts (docs/serve.md, "Ask and OpenCode's approval flow"). The answer is no, and each
-test below pins one reason, so a new OpenCode pin that changes any of them fails here and says what to
-revisit:
+"""How can a cupcake `ask` reach OpenCode's own approval prompt? Evidence from the REAL OpenCode 1.18.33 (the
+version pinned in plugin-ts; docs/serve.md, "Ask and OpenCode's approval flow"). A plugin cannot open a
+prompt itself; `askMode: "native"` therefore lets OpenCode ask under its own `ask` permissions and answers
+the requests of allowed calls (tests/plugin/test_e2e_opencode_native.py). Each test below pins one fact that
+design rests on, so a new OpenCode pin that changes any of them fails here and says what to revisit:
 
 1. The v2 endpoint `POST /api/session/{id}/permission` creates permission requests from outside a tool and
    they can be answered, but only through the v2 reply route; the v1 routes that OpenCode's clients use
@@ -10,16 +11,16 @@ revisit:
    plugin makes: the tool call waits until something else answers
    (`test_tui_prompts_for_tool_asks_but_not_for_v2_requests`).
 3. `opencode run` auto-rejects the asks of OpenCode's own tools and ignores v2 requests
-   (`test_run_ignores_v2_requests`).
-4. The other ways in are closed or unsafe:
+   (`test_run_ignores_v2_requests`, `test_run_auto_rejects_the_asks_of_opencodes_own_tools`).
+4. The other ways are closed or need a guard:
    - a session rule added while the tool call is being checked does not apply to it
      (`test_session_rules_added_during_a_call_do_not_apply`);
-   - making OpenCode's bash tool ask through the config does not cover every command: a command without
-     command words runs unasked (`test_bash_ask_skips_commands_without_command_words`).
+   - OpenCode's bash tool does not ask about every command: a command without command words runs unasked
+     (`test_bash_ask_skips_commands_without_command_words`), which is why native mode guards bash in the
+     `shell.env` hook.
 
 The `permission.ask` plugin hook, the documented one, has no call site in 1.18.33 (shared/reference/opencode.md
-section 3.2). `tests/e2e_opencode/ask_probe.js` is the test plugin used for 2–4.
-"""
+section 3.2). `tests/e2e_opencode/ask_probe.js` is the test plugin used for 2–4."""
 
 from __future__ import annotations
 

@@ -74,6 +74,7 @@ switch (behaviour) {
   case "edit": {
     const path = String(event.args?.filePath ?? "");
     if (path.includes(".env")) say({ decision: "deny", reason: `${path} is protected`, rule_ids: ["protected_paths"] });
+    else if (path.includes("approval")) say({ decision: "ask", reason: `${path} needs approval`, rule_ids: ["files.ask"] });
     else say({ decision: "allow" });
     break;
   }

@@ -14,15 +14,22 @@ export async function loadBundle() {
   return import(pathToFileURL(BUNDLE).href);
 }
 
-export function fakeClient({ withApis = true } = {}) {
+export function fakeClient({ withApis = true, replyStatus = 200 } = {}) {
   const logs = [];
   const toasts = [];
-  if (!withApis) return { client: {}, logs, toasts };
+  const replies = []; // answers to OpenCode permission requests (askMode "native")
+  if (!withApis) return { client: {}, logs, toasts, replies };
   const client = {
     app: { log: async ({ body }) => logs.push(body) },
     tui: { showToast: async ({ body }) => toasts.push(body) },
+    postSessionIdPermissionsPermissionId: async ({ path, body }) => {
+      replies.push({ sessionID: path.id, requestID: path.permissionID, response: body.response });
+      return replyStatus === 200
+        ? { data: true, response: { ok: true, status: 200 } }
+        : { error: { name: "NotFound" }, response: { ok: false, status: replyStatus } };
+    },
   };
-  return { client, logs, toasts };
+  return { client, logs, toasts, replies };
 }
 
 const projects = new Set();
@@ -51,11 +58,11 @@ export function makeProject(config) {
 }
 
 /** Start the plugin in a fresh project; returns its hooks plus helpers that call them the way OpenCode does. */
-export async function startPlugin(config = {}, { options, withApis = true } = {}) {
+export async function startPlugin(config = {}, { options, withApis = true, replyStatus = 200 } = {}) {
   const { CupcakePlugin } = await loadBundle();
   const project = makeProject(config);
   process.env.FAKE_CUPCAKE_LOG = project.log;
-  const { client, logs, toasts } = fakeClient({ withApis });
+  const { client, logs, toasts, replies } = fakeClient({ withApis, replyStatus });
   // Silence the console fallback while keeping what it printed.
   const printed = [];
   const original = console.error;
@@ -99,7 +106,8 @@ export async function startPlugin(config = {}, { options, withApis = true } = {}
     await hooks["experimental.session.compacting"]({ sessionID }, output);
     return output.context;
   };
-  return { hooks, project, logs, toasts, printed, before, after, system, compacting };
+  const lastCall = () => `call_${call}`;
+  return { hooks, project, logs, toasts, replies, printed, before, after, system, compacting, lastCall };
 }
 
 /** Wait until `pred()` holds (for background work such as the self-test). */

@@ -26,7 +26,7 @@ var FIELDS = {
   policyDir: isText,
   timeoutMs: isTimeout,
   failMode: oneOf("closed", "open"),
-  askMode: oneOf("deny", "allow"),
+  askMode: oneOf("deny", "allow", "native"),
   logLevel: oneOf("debug", "info", "warn", "error"),
   showToasts: isBool,
   mode: oneOf("spawn", "serve")
@@ -207,13 +207,14 @@ function denyMessage(tool, args, d) {
     "What to do instead: do not retry this call or work around the policy with an equivalent one. Choose an approach that satisfies the reason above, or explain to the user what you need and why."
   ].join("\n");
 }
-function askMessage(tool, args, d) {
+function askMessage(tool, args, d, notNative) {
   const rules = d.rule_ids ?? [];
   const disable = rules.length > 0 ? `disable rule ${rules.join(", ")}` : "disable the rule that asked";
+  const why = notNative === void 0 ? "OpenCode plugins cannot show an approval prompt themselves, so cupcake blocked the call." : `OpenCode's approval prompt cannot be used for this call (${notNative}), so cupcake blocked it.`;
   return [
     `Approval required by cupcake policy${ruleText(d)}: this ${describeCall(tool, args)} was NOT executed.`,
     `Reason: ${reasonText(d)}`,
-    `OpenCode plugins cannot ask for interactive approval, so cupcake blocked the call. Tell the user what you wanted to do and why, and let them decide. To approve it, the user can add an exception for this call to the allow-list in the project's cupcake policy configuration (.cupcake/), or ${disable} and re-run the request; setting "askMode": "allow" in ${CONFIG_FILE} lets every approval-required call run.`
+    `${why} Tell the user what you wanted to do and why, and let them decide. To approve it, the user can add an exception for this call to the allow-list in the project's cupcake policy configuration (.cupcake/), or ${disable} and re-run the request; in ${CONFIG_FILE}, "askMode": "native" sends such calls to OpenCode's own approval prompt (for tools whose OpenCode permission is "ask") and "askMode": "allow" lets them all run.`
   ].join("\n");
 }
 function failClosedMessage(tool, args, error) {
@@ -469,7 +470,7 @@ function applyArgsInPlace(target, updated) {
 }
 var errorText = (err) => err instanceof CupcakeError ? err.message : `cupcake: plugin error: ${err instanceof Error ? err.message : String(err)}`;
 function createHooks(deps, run = evaluate) {
-  const { config, directory, reporter, context } = deps;
+  const { config, directory, reporter, context, native } = deps;
   const sessions = /* @__PURE__ */ new Map();
   const makeEvent = (name, input, args) => {
     const seen = sessions.get(input.sessionID);
@@ -522,6 +523,7 @@ function createHooks(deps, run = evaluate) {
               reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
             }
           }
+          native?.track(input.callID, input.tool, "allow");
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -530,6 +532,18 @@ function createHooks(deps, run = evaluate) {
             reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
             rememberContext(input.sessionID, d);
             return;
+          }
+          if (native !== void 0) {
+            const notNative = native.unroutable(input.tool);
+            if (notNative === void 0) {
+              native.track(input.callID, input.tool, "ask", (why) => askMessage(input.tool, args, d, why));
+              reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
+              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, args));
+              return;
+            }
+            reporter.log("info", `askMode "native" cannot use OpenCode's prompt: ${notNative}`);
+            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
+            throw new Error(askMessage(input.tool, args, d, notNative));
           }
           reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
           throw new Error(askMessage(input.tool, args, d));
@@ -540,6 +554,7 @@ function createHooks(deps, run = evaluate) {
       }
     },
     "tool.execute.after": async (input, output) => {
+      native?.finish(input.callID);
       const args = isArgs(input.args) ? input.args : {};
       const event = makeEvent("PostToolUse", input, args);
       event.result = { title: output.title, output: output.output, metadata: output.metadata, success: true };
@@ -578,6 +593,19 @@ function createHooks(deps, run = evaluate) {
     event: async ({ event }) => {
       const lc = lifecycleFromBus(event, directory);
       if (lc !== void 0) sendLifecycle(config, directory, lc, reporter);
+      await native?.onEvent(event);
+    },
+    ...native === void 0 ? {} : {
+      config: async (merged) => native.configure(merged),
+      // After OpenCode's permission request, before the shell starts: the last point a routed bash call can
+      // be stopped when OpenCode did not ask (src/native.ts).
+      "shell.env": async (input) => {
+        const blocked = native.gate(input.callID ?? "");
+        if (blocked !== void 0) {
+          reporter.toast("error", "Cupcake blocked a tool call", "OpenCode did not ask for a call that needs approval");
+          throw new Error(blocked);
+        }
+      }
     },
     "experimental.session.compacting": async (input, output) => {
       sendLifecycle(config, directory, { session_id: input.sessionID, event: "compacted", cwd: directory }, reporter);
@@ -586,6 +614,152 @@ function createHooks(deps, run = evaluate) {
     }
   };
 }
+
+// src/native.ts
+var ASKING_TOOLS = Object.freeze({
+  bash: "bash",
+  edit: "edit",
+  write: "edit",
+  read: "read"
+});
+var MAX_TRACKED = 512;
+var isRecord = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function asksAlways(value) {
+  if (value === "ask") return true;
+  if (!isRecord(value)) return false;
+  const actions = Object.values(value);
+  return Object.hasOwn(value, "*") && actions.length > 0 && actions.every((a) => a === "ask");
+}
+function asBlock(permission) {
+  if (typeof permission === "string") return { "*": permission };
+  return isRecord(permission) ? permission : {};
+}
+function askedKeys(config) {
+  const root = isRecord(config) ? config : {};
+  const top = asBlock(root.permission);
+  const agents = isRecord(root.agent) ? Object.values(root.agent) : [];
+  const keys = /* @__PURE__ */ new Set();
+  for (const key of new Set(Object.values(ASKING_TOOLS))) {
+    const value = Object.hasOwn(top, key) ? top[key] : top["*"];
+    if (!asksAlways(value)) continue;
+    const overridden = agents.some((agent) => {
+      const block = asBlock(isRecord(agent) ? agent.permission : void 0);
+      return [key, "*"].some((k) => Object.hasOwn(block, k) && !asksAlways(block[k]));
+    });
+    if (!overridden) keys.add(key);
+  }
+  return keys;
+}
+function isRunCommand(argv) {
+  return argv.slice(2).includes("run");
+}
+function approveWith(client) {
+  return async (sessionID, requestID) => {
+    const fn = isRecord(client) ? client.postSessionIdPermissionsPermissionId : void 0;
+    if (typeof fn !== "function") return false;
+    const res = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response: "once" } });
+    return isRecord(res) && res.error === void 0 && (!isRecord(res.response) || res.response.ok !== false);
+  };
+}
+var NativeAsk = class {
+  // tools native routing was turned off for
+  constructor(approve, reporter, interactive) {
+    this.approve = approve;
+    this.reporter = reporter;
+    this.interactive = interactive;
+  }
+  approve;
+  reporter;
+  interactive;
+  keys = /* @__PURE__ */ new Set();
+  calls = /* @__PURE__ */ new Map();
+  // by callID
+  requests = /* @__PURE__ */ new Map();
+  // OpenCode requestID → callID
+  alwaysGiven = /* @__PURE__ */ new Set();
+  // permissions the user answered "Allow always" for
+  off = /* @__PURE__ */ new Set();
+  /** Read OpenCode's merged config (the `config` hook). */
+  configure(config) {
+    this.keys = askedKeys(config);
+    const keys = [...this.keys].sort().join(", ") || "none";
+    this.reporter.log("info", `askMode "native": OpenCode asks for ${keys}${this.interactive ? "" : " (inactive: opencode run)"}`);
+  }
+  /** Why an `ask` for this tool cannot go to OpenCode's prompt, or undefined when it can. */
+  unroutable(tool) {
+    if (!this.interactive) return "opencode run rejects every approval request by itself";
+    const permission = ASKING_TOOLS[tool];
+    if (permission === void 0) return `OpenCode's ${tool} tool does not ask for permission on every call`;
+    if (this.off.has(tool)) return `an earlier ${tool} call needed approval but ran without OpenCode asking`;
+    if (!this.keys.has(permission)) {
+      return `OpenCode asks before ${tool} calls only with "permission": {"${permission}": "ask"} in opencode.json (for every agent)`;
+    }
+    return void 0;
+  }
+  /** Track a call the policies allowed or asked about (tool.execute.before), for OpenCode's coming request. */
+  track(callID, tool, want, blocked = (why) => why) {
+    const permission = ASKING_TOOLS[tool];
+    if (!this.interactive || permission === void 0 || !this.keys.has(permission) || callID === "") return;
+    this.calls.set(callID, { tool, permission, want, approved: false, blocked });
+    while (this.calls.size > MAX_TRACKED) {
+      const oldest = this.calls.keys().next().value;
+      this.calls.delete(oldest);
+    }
+  }
+  /** OpenCode's bus events: answer requests for allowed calls, note the user's answers to the others. */
+  async onEvent(event) {
+    if (!isRecord(event) || !isRecord(event.properties)) return;
+    const p = event.properties;
+    if (event.type === "permission.asked") {
+      const callID = isRecord(p.tool) && typeof p.tool.callID === "string" ? p.tool.callID : void 0;
+      const call = callID === void 0 ? void 0 : this.calls.get(callID);
+      if (call === void 0 || p.permission !== call.permission || typeof p.id !== "string") return;
+      this.requests.set(p.id, callID);
+      if (call.want !== "allow" || typeof p.sessionID !== "string") return;
+      let answered = false;
+      const t0 = Date.now();
+      try {
+        answered = await this.approve(p.sessionID, p.id);
+        if (answered) this.reporter.log("debug", `answered OpenCode's request ${p.id} for the allowed ${call.tool} call in ${Date.now() - t0} ms`);
+      } catch (err) {
+        this.reporter.log("warn", `could not answer OpenCode's request ${p.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (!answered) this.reporter.log("warn", `OpenCode's request ${p.id} for an allowed ${call.tool} call is left to the user`);
+      return;
+    }
+    if (event.type === "permission.replied" && typeof p.requestID === "string") {
+      const callID = this.requests.get(p.requestID);
+      this.requests.delete(p.requestID);
+      const call = callID === void 0 ? void 0 : this.calls.get(callID);
+      if (call === void 0) return;
+      if (p.reply === "once" || p.reply === "always") call.approved = true;
+      if (p.reply === "always" && call.want === "ask") {
+        this.alwaysGiven.add(call.permission);
+        this.reporter.log("warn", `"Allow always" was given for a ${call.tool} call a policy asks about: until OpenCode restarts it approves matching ${call.permission} calls without asking, and cupcake blocks those it would have asked about`);
+      }
+    }
+  }
+  /** shell.env (after OpenCode's request, before the shell starts): the message blocking a routed bash call
+   *  that was not approved, or undefined when it may run. */
+  gate(callID) {
+    const call = this.calls.get(callID);
+    if (call === void 0 || call.want !== "ask" || call.approved) return void 0;
+    this.calls.delete(callID);
+    return call.blocked(
+      this.alwaysGiven.has(call.permission) ? `OpenCode did not ask: an earlier "Allow always" covers this call, and the policy asks about each one` : "OpenCode did not ask: it never asks about a command without command words"
+    );
+  }
+  /** tool.execute.after: a routed call that ran unapproved turns routing off for its tool. */
+  finish(callID) {
+    const call = this.calls.get(callID);
+    this.calls.delete(callID);
+    if (call === void 0 || call.want !== "ask" || call.approved) return;
+    this.off.add(call.tool);
+    const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";
+    this.reporter.log("error", `${call.tool} call ${callID} needed approval but ran without OpenCode asking${why}; from now on ${call.tool} calls a policy asks about are blocked instead`);
+    this.reporter.toast("error", "Cupcake: a call ran without approval", `OpenCode did not ask for ${call.tool} call ${callID}${why}`);
+  }
+};
 
 // src/reporter.ts
 var ORDER = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -807,7 +981,8 @@ var CupcakePlugin = async ({ client, directory }, options) => {
       reporter.toast("error", "Cupcake is not working", err.message);
     }
   );
-  const deps = { config, directory, reporter, context: new SessionContext() };
+  const native = config.askMode === "native" ? new NativeAsk(approveWith(client), reporter, !isRunCommand(process.argv)) : void 0;
+  const deps = { config, directory, reporter, context: new SessionContext(), native };
   if (config.mode === "spawn") return createHooks(deps);
   const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));
   return { ...createHooks(deps, serveEvaluator(server)), dispose: async () => server.close() };

@@ -1,0 +1,199 @@
+// askMode "native": OpenCode asks, cupcake answers.
+//
+// A plugin cannot make OpenCode show a prompt (docs/serve.md, "Ask and OpenCode's approval flow"), but OpenCode
+// asks by itself before every call of a tool whose permission is "ask" in opencode.json, and the plugin sees
+// that request (`permission.asked`, tied to the tool call by its callID) and may answer it. So for those tools:
+//   - a call the policies allow: the plugin answers OpenCode's request "once" itself;
+//   - a call the policies deny: blocked in tool.execute.before, OpenCode never asks;
+//   - a call the policies ask about: the plugin leaves OpenCode's prompt to the user.
+// Only calls OpenCode is sure to ask about are routed; every other `ask` is blocked as in askMode "deny":
+//   - tools in ASKING_TOOLS only (built-in tools whose every call asks under an `ask` rule), and only when
+//     the config makes their permission a plain "ask" for every agent (`askedKeys`);
+//   - not in `opencode run`, which rejects every request by itself (unless --auto approves every one);
+//   - bash skips its request for a command without command words (`x=1`), and an "Allow always" answer makes
+//     OpenCode approve matching calls silently for the rest of the process. So the shell.env hook (which
+//     runs after the request and before the shell starts) blocks a routed bash call that was not approved
+//     (`gate`), and a routed call of another tool that ran unapproved turns native routing off for that tool.
+import type { Reporter } from "./reporter.js";
+
+/** Built-in tool → the permission its calls ask under (each verified against the pinned OpenCode by the e2e). */
+export const ASKING_TOOLS: Readonly<Record<string, string>> = Object.freeze({
+  bash: "bash",
+  edit: "edit",
+  write: "edit",
+  read: "read",
+});
+
+/** How many calls are tracked at once; the oldest are forgotten first (a call that never finishes). */
+const MAX_TRACKED = 512;
+
+type Want = "allow" | "ask";
+
+interface Tracked {
+  tool: string;
+  permission: string;
+  want: Want;
+  approved: boolean;
+  /** The message that blocks the call, given why OpenCode's prompt did not approve it (asked calls only). */
+  blocked: (why: string) => string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a permission value from opencode.json asks for every pattern: "ask", or only "ask" rules including "*". */
+function asksAlways(value: unknown): boolean {
+  if (value === "ask") return true;
+  if (!isRecord(value)) return false;
+  const actions = Object.values(value);
+  return Object.hasOwn(value, "*") && actions.length > 0 && actions.every((a) => a === "ask");
+}
+
+/** A permission block as {key: value}; the string form ("ask") stands for every key. */
+function asBlock(permission: unknown): Record<string, unknown> {
+  if (typeof permission === "string") return { "*": permission };
+  return isRecord(permission) ? permission : {};
+}
+
+/**
+ * The permissions OpenCode's merged config makes ask on every call, for every agent: the top-level rule for the
+ * key (or for "*" when the key has none) asks always, and no agent sets the key or "*" to anything else.
+ */
+export function askedKeys(config: unknown): Set<string> {
+  const root = isRecord(config) ? config : {};
+  const top = asBlock(root.permission);
+  const agents = isRecord(root.agent) ? Object.values(root.agent) : [];
+  const keys = new Set<string>();
+  for (const key of new Set(Object.values(ASKING_TOOLS))) {
+    const value = Object.hasOwn(top, key) ? top[key] : top["*"];
+    if (!asksAlways(value)) continue;
+    const overridden = agents.some((agent) => {
+      const block = asBlock(isRecord(agent) ? agent.permission : undefined);
+      return [key, "*"].some((k) => Object.hasOwn(block, k) && !asksAlways(block[k]));
+    });
+    if (!overridden) keys.add(key);
+  }
+  return keys;
+}
+
+/** `opencode run`: non-interactive, every permission request is rejected (or, with --auto, approved) by OpenCode. */
+export function isRunCommand(argv: readonly string[]): boolean {
+  return argv.slice(2).includes("run");
+}
+
+/** Answers one OpenCode permission request with "once"; resolves false when it could not be answered. */
+export type Approve = (sessionID: string, requestID: string) => Promise<boolean>;
+
+/** `client.postSessionIdPermissionsPermissionId` (the reply route OpenCode's own web client uses), looked up defensively. */
+export function approveWith(client: unknown): Approve {
+  return async (sessionID, requestID) => {
+    const fn = isRecord(client) ? client.postSessionIdPermissionsPermissionId : undefined;
+    if (typeof fn !== "function") return false;
+    const res: unknown = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response: "once" } });
+    return isRecord(res) && res.error === undefined && (!isRecord(res.response) || res.response.ok !== false);
+  };
+}
+
+export class NativeAsk {
+  private keys = new Set<string>();
+  private readonly calls = new Map<string, Tracked>(); // by callID
+  private readonly requests = new Map<string, string>(); // OpenCode requestID → callID
+  private readonly alwaysGiven = new Set<string>(); // permissions the user answered "Allow always" for
+  private readonly off = new Set<string>(); // tools native routing was turned off for
+
+  constructor(
+    private readonly approve: Approve,
+    private readonly reporter: Reporter,
+    readonly interactive: boolean,
+  ) {}
+
+  /** Read OpenCode's merged config (the `config` hook). */
+  configure(config: unknown): void {
+    this.keys = askedKeys(config);
+    const keys = [...this.keys].sort().join(", ") || "none";
+    this.reporter.log("info", `askMode "native": OpenCode asks for ${keys}${this.interactive ? "" : " (inactive: opencode run)"}`);
+  }
+
+  /** Why an `ask` for this tool cannot go to OpenCode's prompt, or undefined when it can. */
+  unroutable(tool: string): string | undefined {
+    if (!this.interactive) return "opencode run rejects every approval request by itself";
+    const permission = ASKING_TOOLS[tool];
+    if (permission === undefined) return `OpenCode's ${tool} tool does not ask for permission on every call`;
+    if (this.off.has(tool)) return `an earlier ${tool} call needed approval but ran without OpenCode asking`;
+    if (!this.keys.has(permission)) {
+      return `OpenCode asks before ${tool} calls only with "permission": {"${permission}": "ask"} in opencode.json (for every agent)`;
+    }
+    return undefined;
+  }
+
+  /** Track a call the policies allowed or asked about (tool.execute.before), for OpenCode's coming request. */
+  track(callID: string, tool: string, want: Want, blocked: (why: string) => string = (why) => why): void {
+    const permission = ASKING_TOOLS[tool];
+    if (!this.interactive || permission === undefined || !this.keys.has(permission) || callID === "") return;
+    this.calls.set(callID, { tool, permission, want, approved: false, blocked });
+    while (this.calls.size > MAX_TRACKED) {
+      const oldest = this.calls.keys().next().value as string;
+      this.calls.delete(oldest);
+    }
+  }
+
+  /** OpenCode's bus events: answer requests for allowed calls, note the user's answers to the others. */
+  async onEvent(event: unknown): Promise<void> {
+    if (!isRecord(event) || !isRecord(event.properties)) return;
+    const p = event.properties;
+    if (event.type === "permission.asked") {
+      const callID = isRecord(p.tool) && typeof p.tool.callID === "string" ? p.tool.callID : undefined;
+      const call = callID === undefined ? undefined : this.calls.get(callID);
+      // Requests for another permission (external_directory, doom_loop) stay the user's.
+      if (call === undefined || p.permission !== call.permission || typeof p.id !== "string") return;
+      this.requests.set(p.id, callID as string);
+      if (call.want !== "allow" || typeof p.sessionID !== "string") return;
+      let answered = false;
+      const t0 = Date.now();
+      try {
+        answered = await this.approve(p.sessionID, p.id);
+        if (answered) this.reporter.log("debug", `answered OpenCode's request ${p.id} for the allowed ${call.tool} call in ${Date.now() - t0} ms`);
+      } catch (err) {
+        this.reporter.log("warn", `could not answer OpenCode's request ${p.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (!answered) this.reporter.log("warn", `OpenCode's request ${p.id} for an allowed ${call.tool} call is left to the user`);
+      return;
+    }
+    if (event.type === "permission.replied" && typeof p.requestID === "string") {
+      const callID = this.requests.get(p.requestID);
+      this.requests.delete(p.requestID);
+      const call = callID === undefined ? undefined : this.calls.get(callID);
+      if (call === undefined) return;
+      if (p.reply === "once" || p.reply === "always") call.approved = true;
+      if (p.reply === "always" && call.want === "ask") {
+        this.alwaysGiven.add(call.permission);
+        this.reporter.log("warn", `"Allow always" was given for a ${call.tool} call a policy asks about: until OpenCode restarts it ` +
+          `approves matching ${call.permission} calls without asking, and cupcake blocks those it would have asked about`);
+      }
+    }
+  }
+
+  /** shell.env (after OpenCode's request, before the shell starts): the message blocking a routed bash call
+   *  that was not approved, or undefined when it may run. */
+  gate(callID: string): string | undefined {
+    const call = this.calls.get(callID);
+    if (call === undefined || call.want !== "ask" || call.approved) return undefined;
+    this.calls.delete(callID);
+    return call.blocked(
+      this.alwaysGiven.has(call.permission)
+        ? `OpenCode did not ask: an earlier "Allow always" covers this call, and the policy asks about each one`
+        : "OpenCode did not ask: it never asks about a command without command words",
+    );
+  }
+
+  /** tool.execute.after: a routed call that ran unapproved turns routing off for its tool. */
+  finish(callID: string): void {
+    const call = this.calls.get(callID);
+    this.calls.delete(callID);
+    if (call === undefined || call.want !== "ask" || call.approved) return;
+    this.off.add(call.tool);
+    const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";
+    this.reporter.log("error", `${call.tool} call ${callID} needed approval but ran without OpenCode asking${why}; ` +
+      `from now on ${call.tool} calls a policy asks about are blocked instead`);
+    this.reporter.toast("error", "Cupcake: a call ran without approval", `OpenCode did not ask for ${call.tool} call ${callID}${why}`);
+  }
+}

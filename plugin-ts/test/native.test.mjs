@@ -1,0 +1,134 @@
+// askMode "native" (src/native.ts) against the fake cupcake and a fake OpenCode client: which calls are left to
+// OpenCode's prompt, which requests the plugin answers itself, and every way a call that needs approval could
+// run without it (bash without a request, "Allow always", a tool OpenCode did not ask for).
+import { afterEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { removeProjects, startPlugin } from "./support/harness.mjs";
+
+afterEach(removeProjects);
+
+const ASKING = { permission: { bash: "ask", edit: "ask", read: "ask" } };
+
+async function nativePlugin(openCodeConfig = ASKING, extra = {}) {
+  const p = await startPlugin({ askMode: "native", ...extra.config }, extra);
+  await p.hooks.config(structuredClone(openCodeConfig));
+  return p;
+}
+
+const asked = (callID, id, permission = "bash", sessionID = "ses_test") => ({
+  event: { type: "permission.asked", properties: { id, sessionID, permission, patterns: ["x"], always: ["x *"], metadata: {}, tool: { messageID: "msg_1", callID } } },
+});
+const replied = (id, reply, sessionID = "ses_test") => ({ event: { type: "permission.replied", properties: { sessionID, requestID: id, reply } } });
+
+test("an ask is left to OpenCode's prompt; the user's approval lets bash start", async () => {
+  const p = await nativePlugin();
+  const out = await p.before("bash", { command: "fake:ask git push --force" });
+  assert.deepEqual(out.args, { command: "fake:ask git push --force" }); // not thrown: OpenCode will ask
+  const call = p.lastCall();
+  assert.ok(p.toasts.some((t) => t.title === "Cupcake: approve or reject in OpenCode's prompt" && /force push needs approval/.test(t.message)));
+  await p.hooks.event(asked(call, "per_1"));
+  assert.deepEqual(p.replies, []); // the plugin does not answer for the user
+  await p.hooks.event(replied("per_1", "once"));
+  await p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID: call }, { env: {} });
+});
+
+test("an allowed call's request is answered once by the plugin", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:allow ls" });
+  await p.hooks.event(asked(p.lastCall(), "per_2"));
+  assert.deepEqual(p.replies, [{ sessionID: "ses_test", requestID: "per_2", response: "once" }]);
+});
+
+test("requests for another permission, or for calls the plugin did not see, stay the user's", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:allow ls /elsewhere" });
+  await p.hooks.event(asked(p.lastCall(), "per_3", "external_directory"));
+  await p.hooks.event(asked("call_unknown", "per_4"));
+  await p.hooks.event({ event: { type: "permission.asked", properties: { id: "per_5", sessionID: "ses_test", permission: "bash" } } });
+  assert.deepEqual(p.replies, []);
+});
+
+test("a bash call that needs approval is stopped at shell.env when OpenCode did not ask", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:ask x=1" });
+  const call = p.lastCall();
+  await assert.rejects(
+    p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID: call }, { env: {} }),
+    (err) => /^Approval required by cupcake policy \[rule git\.force_push\]/.test(err.message) &&
+      /OpenCode did not ask: it never asks about a command without command words/.test(err.message),
+  );
+});
+
+test("a rejected request never starts the shell", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:ask rm stuff" });
+  const call = p.lastCall();
+  await p.hooks.event(asked(call, "per_6"));
+  await p.hooks.event(replied("per_6", "reject"));
+  await assert.rejects(p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID: call }, { env: {} }));
+});
+
+test("after 'Allow always', a later bash call that needs approval and is not asked about is blocked", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:ask one" });
+  await p.hooks.event(asked(p.lastCall(), "per_7"));
+  await p.hooks.event(replied("per_7", "always"));
+  assert.ok(p.logs.some((l) => /"Allow always" was given/.test(l.message)));
+  await p.before("bash", { command: "fake:ask two" });
+  await assert.rejects(
+    p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID: p.lastCall() }, { env: {} }),
+    /an earlier "Allow always" covers this call/,
+  );
+});
+
+test("an edit that needed approval and ran unasked turns routing off for edits", async () => {
+  const p = await nativePlugin();
+  const out = await p.before("edit", { filePath: "approval.md", oldString: "a", newString: "b" });
+  assert.equal(out.args.filePath, "approval.md");
+  const call = p.lastCall();
+  // OpenCode did not ask; the edit ran: tool.execute.after sees the call id.
+  await p.hooks["tool.execute.after"]({ tool: "edit", sessionID: "ses_test", callID: call, args: out.args }, { title: "t", output: "ok", metadata: {} });
+  assert.ok(p.logs.some((l) => l.level === "error" && /edit call call_\d+ needed approval but ran without OpenCode asking/.test(l.message)));
+  await assert.rejects(p.before("edit", { filePath: "approval.md", oldString: "b", newString: "c" }),
+    /OpenCode's approval prompt cannot be used for this call \(an earlier edit call needed approval but ran without OpenCode asking\)/);
+});
+
+test("asks fall back to blocking when OpenCode would not ask", async (t) => {
+  const cases = [
+    { name: "permission not ask", config: { permission: { bash: "allow" } }, tool: "bash", why: /"permission": \{"bash": "ask"\}/ },
+    { name: "an agent overrides it", config: { permission: { bash: "ask" }, agent: { build: { permission: { bash: "allow" } } } }, tool: "bash", why: /"bash": "ask"/ },
+    { name: "an agent allows everything", config: { permission: { "*": "ask" }, agent: { plan: { permission: { "*": "allow" } } } }, tool: "bash", why: /"bash": "ask"/ },
+    { name: "pattern rules that do not all ask", config: { permission: { bash: { "*": "ask", "git *": "allow" } } }, tool: "bash", why: /"bash": "ask"/ },
+    { name: "a tool that does not ask", config: { permission: { "*": "ask" } }, tool: "mcp_run", why: /OpenCode's mcp_run tool does not ask/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async () => {
+      const p = await nativePlugin(c.config);
+      const args = c.tool === "bash" ? { command: "fake:ask push" } : { command: "fake:ask push", server: "x" };
+      await assert.rejects(p.before(c.tool, args), (err) => /^Approval required by cupcake policy/.test(err.message) && c.why.test(err.message));
+    });
+  }
+});
+
+test("'*': 'ask' and an all-ask pattern block count as asking", async () => {
+  for (const permission of [{ "*": "ask" }, "ask", { bash: { "*": "ask", "git *": "ask" } }]) {
+    const p = await nativePlugin({ permission });
+    await p.before("bash", { command: "fake:ask push" }); // not thrown
+  }
+});
+
+test("a request the plugin cannot answer is left to the user and logged", async () => {
+  const p = await nativePlugin(ASKING, { replyStatus: 404 });
+  await p.before("bash", { command: "fake:allow ls" });
+  await p.hooks.event(asked(p.lastCall(), "per_8"));
+  assert.equal(p.replies.length, 1);
+  assert.ok(p.logs.some((l) => /is left to the user/.test(l.message)));
+});
+
+test("deny still blocks before OpenCode asks, and the other askModes add no native hooks", async () => {
+  const p = await nativePlugin();
+  await assert.rejects(p.before("bash", { command: "fake:deny rm -rf /" }), /Blocked by cupcake policy/);
+  const plain = await startPlugin({ askMode: "deny" });
+  assert.equal(plain.hooks["shell.env"], undefined);
+  assert.equal(plain.hooks.config, undefined);
+});

@@ -1,0 +1,176 @@
+"""askMode "native" end to end: the REAL OpenCode terminal UI (in a pty), the REAL plugin bundle and the REAL
+cupcake engine. OpenCode's permission is "ask" for bash, edit and read, so OpenCode asks before each of
+those calls; the plugin answers the requests of the calls the policies allow, and a call a policy asks about
+(tests/e2e_opencode/project/policies/e2e_ask.rego) gets OpenCode's own prompt, which the test answers with
+the keys a user would press. In `opencode run` the same configuration blocks such calls with the approval
+message instead (OpenCode rejects every request there by itself).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e_opencode.driver import OpenCodeE2E, Scenario
+from tests.e2e_opencode.tui import OpenCodeTUI
+
+ENTER, RIGHT = b"\r", b"\x1b[C"
+REJECTED = "The user rejected permission to use this specific tool call."
+SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"))
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[OpenCodeE2E]:
+    with OpenCodeE2E(tmp_path, SCENARIO) as e2e:
+        plugin_config = e2e.project / ".cupcake" / "opencode.json"
+        plugin_config.write_text(json.dumps({**json.loads(plugin_config.read_text()), "askMode": "native"}))
+        config = json.loads((e2e.project / "opencode.json").read_text())
+        config["permission"].update(bash="ask", edit="ask", read="ask")
+        (e2e.project / "opencode.json").write_text(json.dumps(config, indent=2))
+        (e2e.project / "approval.txt").write_text("original\n")
+        (e2e.project / "notes.txt").write_text("original\n")
+        e2e.warm_up()
+        yield e2e
+
+
+def _pending(tui: OpenCodeTUI) -> list[dict[str, Any]]:
+    status, pending = tui.api("GET", "/permission")
+    assert status == 200, pending
+    return list(pending)
+
+
+def _wait_pending(tui: OpenCodeTUI, pattern: str, timeout: float = 180) -> dict[str, Any]:
+    """The one pending request, once it is for a pattern ending in `pattern` (an allowed call's request may come
+    and go first; OpenCode gives edit patterns relative to the worktree, "/" outside git)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pending = _pending(tui)
+        if len(pending) == 1 and len(pending[0]["patterns"]) == 1 and pending[0]["patterns"][0].endswith(pattern):
+            return pending[0]
+        assert time.monotonic() < deadline, (pending, tui.text()[-3000:])
+        tui.pump(0.3)
+
+
+def _tool_parts(tui: OpenCodeTUI) -> list[dict[str, Any]]:
+    status, sessions = tui.api("GET", "/session")
+    assert status == 200, sessions
+    parts: list[dict[str, Any]] = []
+    for session in sessions:
+        status, messages = tui.api("GET", f"/session/{session['id']}/message")
+        assert status == 200, messages
+        parts += [p for m in messages for p in m["parts"] if p["type"] == "tool"]
+    return parts
+
+
+def _wait_tools(tui: OpenCodeTUI, count: int, timeout: float = 120) -> list[tuple[str, str, Any]]:
+    """(tool, status, output or error) of every tool call, once `count` of them have finished."""
+    deadline = time.monotonic() + timeout
+    while True:
+        parts = _tool_parts(tui)
+        done = [p for p in parts if p["state"]["status"] in ("completed", "error")]
+        if len(done) >= count:
+            return [(p["tool"], p["state"]["status"], p["state"].get("output") or p["state"].get("error")) for p in parts]
+        assert time.monotonic() < deadline, (parts, tui.text()[-3000:])
+        tui.pump(0.3)
+
+
+def test_policy_ask_goes_to_the_tui_prompt_and_allowed_calls_run_unprompted(world: OpenCodeE2E) -> None:
+    prompt = "CMD: echo fine-one ;; CMD: echo NEEDS_APPROVAL yes ;; CMD: echo fine-two"
+    with OpenCodeTUI(world, prompt) as tui:
+        request = _wait_pending(tui, "echo NEEDS_APPROVAL yes")
+        assert request["permission"] == "bash"
+        # The allowed call before it already ran: its request was answered by the plugin, not the user.
+        assert _wait_tools(tui, 1)[0] == ("bash", "completed", "fine-one\n")
+        tui.pump(1.0)
+        screen = tui.text()
+        assert "Permission required" in screen and "$ echo NEEDS_APPROVAL yes" in screen
+        assert "Cupcake: approve or reject in OpenCode's prompt" in screen  # the toast gives the policy's reason
+        assert "commands marked NEEDS_APPROVAL need the user's" in screen
+        tui.press(ENTER)  # "Allow once", the prompt's first choice
+        assert tui.wait_for("MOCK DONE: fine-two", 120), tui.text()[-3000:]
+        assert _wait_tools(tui, 3) == [
+            ("bash", "completed", "fine-one\n"),
+            ("bash", "completed", "NEEDS_APPROVAL yes\n"),
+            ("bash", "completed", "fine-two\n"),
+        ]
+        assert _pending(tui) == []
+
+
+def test_a_rejected_prompt_blocks_the_edit_and_allowed_reads_run(world: OpenCodeE2E) -> None:
+    with OpenCodeTUI(world, "READ: notes.txt ;; EDIT: approval.txt") as tui:
+        request = _wait_pending(tui, "/approval.txt")
+        assert request["permission"] == "edit"
+        tui.pump(1.0)
+        tui.press(RIGHT + RIGHT + ENTER)  # "Reject"
+        tools = _wait_tools(tui, 2)
+        assert [(tool, status) for tool, status, _ in tools] == [("read", "completed"), ("edit", "error")]
+        assert "original" in str(tools[0][2])
+        assert tools[1][2] == REJECTED
+    assert (world.project / "approval.txt").read_text() == "original\n"
+
+
+def test_opencode_run_blocks_what_a_policy_asks_about(world: OpenCodeE2E) -> None:
+    result = world.run("CMD: echo NEEDS_APPROVAL no")
+    [tool] = result.tools
+    assert (tool.tool, tool.status) == ("bash", "error")
+    message = tool.error or ""
+    assert message.startswith("Approval required by cupcake policy [rule E2E-ASK-COMMAND]"), message
+    assert "opencode run rejects every approval request by itself" in message
+    assert result.tool_message(tool.call_id) == message
+
+
+def test_bash_calls_opencode_does_not_ask_about_are_blocked(world: OpenCodeE2E) -> None:
+    """Attacks on the routing: a command without command words (OpenCode never asks about it) and a command an
+    earlier "Allow always" covers (OpenCode approves it silently) must not run unapproved."""
+    prompt = "CMD: x=NEEDS_APPROVAL ;; CMD: echo NEEDS_APPROVAL first ;; CMD: echo NEEDS_APPROVAL second"
+    with OpenCodeTUI(world, prompt) as tui:
+        request = _wait_pending(tui, "echo NEEDS_APPROVAL first")
+        # "Allow always", answered the way the TUI does after its confirmation step.
+        assert tui.api("POST", f"/permission/{request['id']}/reply", {"reply": "always"}) == (200, True)
+        assert tui.wait_for("MOCK DONE", 120), tui.text()[-3000:]
+        tools = _wait_tools(tui, 3)
+        assert _pending(tui) == []
+    assert [(tool, status) for tool, status, _ in tools] == [("bash", "error"), ("bash", "completed"), ("bash", "error")]
+    assert tools[1][2] == "NEEDS_APPROVAL first\n"
+    for (_, _, message), why in zip(
+        (tools[0], tools[2]),
+        ("it never asks about a command without command words", 'an earlier "Allow always" covers this call'),
+        strict=True,
+    ):
+        assert str(message).startswith("Approval required by cupcake policy [rule E2E-ASK-COMMAND]"), message
+        assert why in str(message), message
+
+
+def test_after_allow_always_an_unasked_edit_turns_routing_off(world: OpenCodeE2E) -> None:
+    """The known gap, pinned: OpenCode's "Allow always" for an edit approves every later edit silently, and
+    only bash has a hook between OpenCode's request and the work. So the next edit a policy asks about runs
+    (the user's standing approval); the plugin reports it and blocks such edits from then on."""
+    for name in ("approval-2.txt", "approval-3.txt"):
+        (world.project / name).write_text("original\n")
+    with OpenCodeTUI(world, "EDIT: approval.txt ;; EDIT: approval-2.txt ;; EDIT: approval-3.txt") as tui:
+        request = _wait_pending(tui, "/approval.txt")
+        assert request["always"] == ["*"]  # OpenCode's "always" for edit covers every file
+        assert tui.api("POST", f"/permission/{request['id']}/reply", {"reply": "always"}) == (200, True)
+        tools = _wait_tools(tui, 3)
+        assert _pending(tui) == []
+        assert tui.wait_for("needed approval but ran without OpenCode asking", 30), tui.text()[-3000:]
+    assert [(tool, status) for tool, status, _ in tools] == [("edit", "completed"), ("edit", "completed"), ("edit", "error")]
+    assert "an earlier edit call needed approval but ran without OpenCode asking" in str(tools[2][2])
+    assert (world.project / "approval-2.txt").read_text() == "tampered\n"
+    assert (world.project / "approval-3.txt").read_text() == "original\n"
+
+
+def test_a_write_a_policy_asks_about_waits_for_the_prompt(world: OpenCodeE2E) -> None:
+    with OpenCodeTUI(world, "WRITE: approval-new.txt") as tui:
+        request = _wait_pending(tui, "/approval-new.txt")
+        assert request["permission"] == "edit"  # OpenCode's write tool asks under "edit"
+        assert not (world.project / "approval-new.txt").exists()
+        tui.pump(1.0)
+        tui.press(ENTER)
+        assert [(tool, status) for tool, status, _ in _wait_tools(tui, 1)] == [("write", "completed")]
+    assert (world.project / "approval-new.txt").read_text() == "written\n"
