@@ -188,12 +188,14 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           config: async (merged) => native.configure(merged),
           // After OpenCode's permission request, before the shell starts: the last point a routed bash call can
           // be stopped when OpenCode did not ask (src/native.ts).
-          "shell.env": async (input) => {
+          "shell.env": async (input, output) => {
             const blocked = native.gate(input.callID ?? "");
             if (blocked !== undefined) {
               reporter.toast("error", "Cupcake blocked a tool call", "OpenCode did not ask for a call that needs approval");
               throw new Error(blocked);
             }
+            // Approvals travel through OpenCode's local API; its password is not the shell's to read.
+            if (process.env.OPENCODE_SERVER_PASSWORD !== undefined) output.env.OPENCODE_SERVER_PASSWORD = "";
           },
         }),
 

@@ -36,6 +36,8 @@ interface Tracked {
   approved: boolean;
   /** The message that blocks the call, given why OpenCode's prompt did not approve it (asked calls only). */
   blocked: (why: string) => string;
+  /** The model chose this callID for more than one call: kept (strictest want) until evicted. */
+  shared: boolean;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -98,6 +100,7 @@ export class NativeAsk {
   private readonly calls = new Map<string, Tracked>(); // by callID
   private readonly requests = new Map<string, string>(); // OpenCode requestID → callID
   private readonly alwaysGiven = new Set<string>(); // permissions the user answered "Allow always" for
+  private readonly awaitingUser = new Set<string>(); // requests for calls a policy asks about, not answered yet
   private readonly off = new Set<string>(); // tools native routing was turned off for
 
   constructor(
@@ -129,7 +132,17 @@ export class NativeAsk {
   track(callID: string, tool: string, want: Want, blocked: (why: string) => string = (why) => why): void {
     const permission = ASKING_TOOLS[tool];
     if (!this.interactive || permission === undefined || !this.keys.has(permission) || callID === "") return;
-    this.calls.set(callID, { tool, permission, want, approved: false, blocked });
+    const known = this.calls.get(callID);
+    if (known !== undefined) {
+      // Call ids come from the model. A reused one must never loosen anything: the entry asks if either call
+      // asks, needs a new approval, and stays (gate and finish do not drop it) so no call can find it gone.
+      if (want === "ask") known.blocked = blocked;
+      known.want = known.want === "ask" || want === "ask" ? "ask" : "allow";
+      known.approved = false;
+      known.shared = true;
+      return;
+    }
+    this.calls.set(callID, { tool, permission, want, approved: false, blocked, shared: false });
     while (this.calls.size > MAX_TRACKED) {
       const oldest = this.calls.keys().next().value as string;
       this.calls.delete(oldest);
@@ -146,7 +159,18 @@ export class NativeAsk {
       // Requests for another permission (external_directory, doom_loop) stay the user's.
       if (call === undefined || p.permission !== call.permission || typeof p.id !== "string") return;
       this.requests.set(p.id, callID as string);
-      if (call.want !== "allow" || typeof p.sessionID !== "string") return;
+      if (call.want === "ask") {
+        this.awaitingUser.add(p.id);
+        return;
+      }
+      if (typeof p.sessionID !== "string") return;
+      if (this.awaitingUser.size > 0) {
+        // While the user has a prompt open, every other request is theirs too: an allowed call (say, one that
+        // answers OpenCode's API itself) must not be approved unseen next to the one waiting for them.
+        this.reporter.log("info", `OpenCode's request ${p.id} for an allowed ${call.tool} call is left to the user: ` +
+          "another request is waiting for the user's answer");
+        return;
+      }
       let answered = false;
       const t0 = Date.now();
       try {
@@ -161,6 +185,7 @@ export class NativeAsk {
     if (event.type === "permission.replied" && typeof p.requestID === "string") {
       const callID = this.requests.get(p.requestID);
       this.requests.delete(p.requestID);
+      this.awaitingUser.delete(p.requestID);
       const call = callID === undefined ? undefined : this.calls.get(callID);
       if (call === undefined) return;
       if (p.reply === "once" || p.reply === "always") call.approved = true;
@@ -177,7 +202,7 @@ export class NativeAsk {
   gate(callID: string): string | undefined {
     const call = this.calls.get(callID);
     if (call === undefined || call.want !== "ask" || call.approved) return undefined;
-    this.calls.delete(callID);
+    if (!call.shared) this.calls.delete(callID);
     return call.blocked(
       this.alwaysGiven.has(call.permission)
         ? `OpenCode did not ask: an earlier "Allow always" covers this call, and the policy asks about each one`
@@ -188,7 +213,7 @@ export class NativeAsk {
   /** tool.execute.after: a routed call that ran unapproved turns routing off for its tool. */
   finish(callID: string): void {
     const call = this.calls.get(callID);
-    this.calls.delete(callID);
+    if (call !== undefined && !call.shared) this.calls.delete(callID);
     if (call === undefined || call.want !== "ask" || call.approved) return;
     this.off.add(call.tool);
     const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";

@@ -132,3 +132,53 @@ test("deny still blocks before OpenCode asks, and the other askModes add no nati
   assert.equal(plain.hooks["shell.env"], undefined);
   assert.equal(plain.hooks.config, undefined);
 });
+
+test("while a prompt waits for the user, no other request is approved unseen", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:ask git push --force" });
+  const risky = p.lastCall();
+  await p.before("bash", { command: "fake:allow curl -X POST http://127.0.0.1:4096/permission/per_9/reply" });
+  const helper = p.lastCall();
+  await p.hooks.event(asked(risky, "per_9"));
+  await p.hooks.event(asked(helper, "per_10"));
+  assert.deepEqual(p.replies, []);
+  assert.ok(p.logs.some((l) => /per_10 for an allowed bash call is left to the user: another request is waiting/.test(l.message)));
+  await p.hooks.event(replied("per_9", "reject"));
+  await p.before("bash", { command: "fake:allow ls" });
+  await p.hooks.event(asked(p.lastCall(), "per_11"));
+  assert.deepEqual(p.replies.map((r) => r.requestID), ["per_11"]);
+});
+
+test("a call id the model reuses can only tighten", async () => {
+  const p = await nativePlugin();
+  // Two calls with the same id: one a policy asks about (OpenCode will not ask: no command words), one allowed.
+  const callID = "call_dup";
+  await p.hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_test", callID }, { args: { command: "fake:ask x=1" } });
+  await p.hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_test", callID }, { args: { command: "fake:allow ls" } });
+  await p.hooks.event(asked(callID, "per_12"));
+  assert.deepEqual(p.replies, []); // the allowed one's request is not approved under the shared id
+  for (let i = 0; i < 2; i++) {
+    await assert.rejects(p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID }, { env: {} }), /Approval required/);
+  }
+  // The other order: allowed first, then asked.
+  const q = await nativePlugin();
+  await q.hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_test", callID }, { args: { command: "fake:allow ls" } });
+  await q.hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_test", callID }, { args: { command: "fake:ask x=1" } });
+  await q.hooks["tool.execute.after"]({ tool: "bash", sessionID: "ses_test", callID, args: {} }, { title: "t", output: "", metadata: {} });
+  await assert.rejects(q.hooks["shell.env"]({ cwd: q.project.dir, sessionID: "ses_test", callID }, { env: {} }), /Approval required/);
+});
+
+test("the shell does not get OpenCode's server password", async () => {
+  const p = await nativePlugin();
+  const saved = process.env.OPENCODE_SERVER_PASSWORD;
+  process.env.OPENCODE_SERVER_PASSWORD = "s3cret";
+  try {
+    await p.before("bash", { command: "fake:allow env" });
+    const output = { env: {} };
+    await p.hooks["shell.env"]({ cwd: p.project.dir, sessionID: "ses_test", callID: p.lastCall() }, output);
+    assert.deepEqual(output.env, { OPENCODE_SERVER_PASSWORD: "" });
+  } finally {
+    if (saved === undefined) delete process.env.OPENCODE_SERVER_PASSWORD;
+    else process.env.OPENCODE_SERVER_PASSWORD = saved;
+  }
+});

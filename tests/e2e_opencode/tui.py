@@ -10,6 +10,7 @@ own HTTP server listens on the given loopback port, so `api()` can look at the s
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import json
 import os
@@ -42,10 +43,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def http(method: str, url: str, body: Any = None, timeout: float = 60) -> tuple[int, Any]:
-    """One JSON request; an HTTP error status is returned with its body text, not raised."""
+def http(method: str, url: str, body: Any = None, timeout: float = 60, password: str | None = None) -> tuple[int, Any]:
+    """One JSON request (with OpenCode's basic auth when a server password is given); an HTTP error status is
+    returned with its body text, not raised."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, method=method, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if password is not None:
+        headers["Authorization"] = "Basic " + base64.b64encode(f"opencode:{password}".encode()).decode()
+    req = urllib.request.Request(url, method=method, data=data, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             return resp.status, json.loads(resp.read() or b"null")
@@ -122,12 +127,13 @@ class OpenCodeTUI:
     # -- the TUI's own server ------------------------------------------------------------------------------
     def api(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """One request to the TUI's server (the first waits, drawing, until the server listens)."""
+        password = {**self.e2e.env(), **self.extra_env}.get("OPENCODE_SERVER_PASSWORD")
         deadline = time.monotonic() + 180
         while not self._listening:
             try:
-                self._listening = http("GET", f"{self.base}/global/health", timeout=5)[0] == 200
+                self._listening = http("GET", f"{self.base}/global/health", timeout=5, password=password)[0] == 200
             except OSError:
                 assert time.monotonic() < deadline, f"the TUI's server never listened\n{self.text()[-3000:]}"
                 self.pump(0.3)
         sep = "&" if "?" in path else "?"
-        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body)
+        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body, password=password)

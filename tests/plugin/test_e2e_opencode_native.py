@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.e2e_opencode.driver import OpenCodeE2E, Scenario
-from tests.e2e_opencode.tui import OpenCodeTUI
+from tests.e2e_opencode.tui import OpenCodeTUI, http
 
 ENTER, RIGHT = b"\r", b"\x1b[C"
 REJECTED = "The user rejected permission to use this specific tool call."
@@ -80,12 +80,16 @@ def _wait_tools(tui: OpenCodeTUI, count: int, timeout: float = 120) -> list[tupl
 
 
 def test_policy_ask_goes_to_the_tui_prompt_and_allowed_calls_run_unprompted(world: OpenCodeE2E) -> None:
-    prompt = "CMD: echo fine-one ;; CMD: echo NEEDS_APPROVAL yes ;; CMD: echo fine-two"
+    """Also with OpenCode's server password set (its API then needs it): the plugin still answers, and the
+    shell does not see the password."""
+    prompt = "CMD: echo fine-one ${OPENCODE_SERVER_PASSWORD:-} ;; CMD: echo NEEDS_APPROVAL yes ;; CMD: echo fine-two"
+    world.extra_env["OPENCODE_SERVER_PASSWORD"] = "e2e-secret"
     with OpenCodeTUI(world, prompt) as tui:
         request = _wait_pending(tui, "echo NEEDS_APPROVAL yes")
         assert request["permission"] == "bash"
+        assert http("GET", f"{tui.base}/permission")[0] == 401  # no password, no answer
         # The allowed call before it already ran: its request was answered by the plugin, not the user.
-        assert _wait_tools(tui, 1)[0] == ("bash", "completed", "fine-one\n")
+        assert _wait_tools(tui, 1)[0] == ("bash", "completed", "fine-one\n")  # no password in the shell
         tui.pump(1.0)
         screen = tui.text()
         assert "Permission required" in screen and "$ echo NEEDS_APPROVAL yes" in screen
@@ -115,6 +119,10 @@ def test_a_rejected_prompt_blocks_the_edit_and_allowed_reads_run(world: OpenCode
 
 
 def test_opencode_run_blocks_what_a_policy_asks_about(world: OpenCodeE2E) -> None:
+    """In `opencode run` native mode is off: the policy's ask is blocked with the approval message, and
+    OpenCode itself rejects the calls its "ask" permission covers (the documented cost of that config)."""
+    allowed = world.run("CMD: echo allowed")
+    assert [(t.tool, t.status, t.error) for t in allowed.tools] == [("bash", "error", REJECTED)]
     result = world.run("CMD: echo NEEDS_APPROVAL no")
     [tool] = result.tools
     assert (tool.tool, tool.status) == ("bash", "error")

@@ -599,12 +599,13 @@ function createHooks(deps, run = evaluate) {
       config: async (merged) => native.configure(merged),
       // After OpenCode's permission request, before the shell starts: the last point a routed bash call can
       // be stopped when OpenCode did not ask (src/native.ts).
-      "shell.env": async (input) => {
+      "shell.env": async (input, output) => {
         const blocked = native.gate(input.callID ?? "");
         if (blocked !== void 0) {
           reporter.toast("error", "Cupcake blocked a tool call", "OpenCode did not ask for a call that needs approval");
           throw new Error(blocked);
         }
+        if (process.env.OPENCODE_SERVER_PASSWORD !== void 0) output.env.OPENCODE_SERVER_PASSWORD = "";
       }
     },
     "experimental.session.compacting": async (input, output) => {
@@ -678,6 +679,8 @@ var NativeAsk = class {
   // OpenCode requestID → callID
   alwaysGiven = /* @__PURE__ */ new Set();
   // permissions the user answered "Allow always" for
+  awaitingUser = /* @__PURE__ */ new Set();
+  // requests for calls a policy asks about, not answered yet
   off = /* @__PURE__ */ new Set();
   /** Read OpenCode's merged config (the `config` hook). */
   configure(config) {
@@ -700,7 +703,15 @@ var NativeAsk = class {
   track(callID, tool, want, blocked = (why) => why) {
     const permission = ASKING_TOOLS[tool];
     if (!this.interactive || permission === void 0 || !this.keys.has(permission) || callID === "") return;
-    this.calls.set(callID, { tool, permission, want, approved: false, blocked });
+    const known = this.calls.get(callID);
+    if (known !== void 0) {
+      if (want === "ask") known.blocked = blocked;
+      known.want = known.want === "ask" || want === "ask" ? "ask" : "allow";
+      known.approved = false;
+      known.shared = true;
+      return;
+    }
+    this.calls.set(callID, { tool, permission, want, approved: false, blocked, shared: false });
     while (this.calls.size > MAX_TRACKED) {
       const oldest = this.calls.keys().next().value;
       this.calls.delete(oldest);
@@ -715,7 +726,15 @@ var NativeAsk = class {
       const call = callID === void 0 ? void 0 : this.calls.get(callID);
       if (call === void 0 || p.permission !== call.permission || typeof p.id !== "string") return;
       this.requests.set(p.id, callID);
-      if (call.want !== "allow" || typeof p.sessionID !== "string") return;
+      if (call.want === "ask") {
+        this.awaitingUser.add(p.id);
+        return;
+      }
+      if (typeof p.sessionID !== "string") return;
+      if (this.awaitingUser.size > 0) {
+        this.reporter.log("info", `OpenCode's request ${p.id} for an allowed ${call.tool} call is left to the user: another request is waiting for the user's answer`);
+        return;
+      }
       let answered = false;
       const t0 = Date.now();
       try {
@@ -730,6 +749,7 @@ var NativeAsk = class {
     if (event.type === "permission.replied" && typeof p.requestID === "string") {
       const callID = this.requests.get(p.requestID);
       this.requests.delete(p.requestID);
+      this.awaitingUser.delete(p.requestID);
       const call = callID === void 0 ? void 0 : this.calls.get(callID);
       if (call === void 0) return;
       if (p.reply === "once" || p.reply === "always") call.approved = true;
@@ -744,7 +764,7 @@ var NativeAsk = class {
   gate(callID) {
     const call = this.calls.get(callID);
     if (call === void 0 || call.want !== "ask" || call.approved) return void 0;
-    this.calls.delete(callID);
+    if (!call.shared) this.calls.delete(callID);
     return call.blocked(
       this.alwaysGiven.has(call.permission) ? `OpenCode did not ask: an earlier "Allow always" covers this call, and the policy asks about each one` : "OpenCode did not ask: it never asks about a command without command words"
     );
@@ -752,7 +772,7 @@ var NativeAsk = class {
   /** tool.execute.after: a routed call that ran unapproved turns routing off for its tool. */
   finish(callID) {
     const call = this.calls.get(callID);
-    this.calls.delete(callID);
+    if (call !== void 0 && !call.shared) this.calls.delete(callID);
     if (call === void 0 || call.want !== "ask" || call.approved) return;
     this.off.add(call.tool);
     const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";
