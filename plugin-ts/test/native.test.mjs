@@ -182,3 +182,11 @@ test("the shell does not get OpenCode's server password", async () => {
     else process.env.OPENCODE_SERVER_PASSWORD = saved;
   }
 });
+
+test("native mode with no asking permission says so at start-up", async () => {
+  const p = await nativePlugin({ permission: { bash: "allow" } });
+  assert.ok(p.logs.some((l) => l.level === "warn" && /OpenCode asks before none of bash, edit, write, read/.test(l.message)));
+  assert.ok(p.toasts.some((t) => t.title === "Cupcake: askMode native has no effect"));
+  const q = await nativePlugin();
+  assert.ok(q.logs.some((l) => /OpenCode's prompt is used for bash, edit, read/.test(l.message)));
+});

@@ -685,8 +685,15 @@ var NativeAsk = class {
   /** Read OpenCode's merged config (the `config` hook). */
   configure(config) {
     this.keys = askedKeys(config);
-    const keys = [...this.keys].sort().join(", ") || "none";
-    this.reporter.log("info", `askMode "native": OpenCode asks for ${keys}${this.interactive ? "" : " (inactive: opencode run)"}`);
+    if (!this.interactive) {
+      this.reporter.log("info", `askMode "native" is off in opencode run: asks are blocked`);
+    } else if (this.keys.size === 0) {
+      const how = `set "permission": {"bash": "ask", "edit": "ask", "read": "ask"} (any of them) in opencode.json`;
+      this.reporter.log("warn", `askMode "native": OpenCode asks before none of ${Object.keys(ASKING_TOOLS).join(", ")}, so every ask is blocked; ${how}`);
+      this.reporter.toast("warning", "Cupcake: askMode native has no effect", `OpenCode's permissions never ask; ${how}`);
+    } else {
+      this.reporter.log("info", `askMode "native": OpenCode's prompt is used for ${[...this.keys].sort().join(", ")}`);
+    }
   }
   /** Why an `ask` for this tool cannot go to OpenCode's prompt, or undefined when it can. */
   unroutable(tool) {
