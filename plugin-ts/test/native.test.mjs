@@ -93,7 +93,7 @@ test("an edit that needed approval and ran unasked turns routing off for edits",
     /OpenCode's approval prompt cannot be used for this call \(an earlier edit call needed approval but ran without OpenCode asking\)/);
 });
 
-test("asks fall back to blocking when OpenCode would not ask", async (t) => {
+test("asks fall back to blocking when OpenCode would not ask", async () => {
   const cases = [
     { name: "permission not ask", config: { permission: { bash: "allow" } }, tool: "bash", why: /"permission": \{"bash": "ask"\}/ },
     { name: "an agent overrides it", config: { permission: { bash: "ask" }, agent: { build: { permission: { bash: "allow" } } } }, tool: "bash", why: /"bash": "ask"/ },
@@ -102,11 +102,9 @@ test("asks fall back to blocking when OpenCode would not ask", async (t) => {
     { name: "a tool that does not ask", config: { permission: { "*": "ask" } }, tool: "mcp_run", why: /OpenCode's mcp_run tool does not ask/ },
   ];
   for (const c of cases) {
-    await t.test(c.name, async () => {
-      const p = await nativePlugin(c.config);
-      const args = c.tool === "bash" ? { command: "fake:ask push" } : { command: "fake:ask push", server: "x" };
-      await assert.rejects(p.before(c.tool, args), (err) => /^Approval required by cupcake policy/.test(err.message) && c.why.test(err.message));
-    });
+    const p = await nativePlugin(c.config);
+    const args = c.tool === "bash" ? { command: "fake:ask push" } : { command: "fake:ask push", server: "x" };
+    await assert.rejects(p.before(c.tool, args), (err) => /^Approval required by cupcake policy/.test(err.message) && c.why.test(err.message), c.name);
   }
 });
 

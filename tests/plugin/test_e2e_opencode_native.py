@@ -8,6 +8,7 @@ message instead (OpenCode rejects every request there by itself).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterator
@@ -24,9 +25,10 @@ REJECTED = "The user rejected permission to use this specific tool call."
 SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"))
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[OpenCodeE2E]:
-    with OpenCodeE2E(tmp_path, SCENARIO) as e2e:
+@pytest.fixture(params=["spawn"])
+def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenCodeE2E]:
+    """A native-mode project; the plugin's evaluator mode is the param (`spawn` unless a test asks for more)."""
+    with OpenCodeE2E(tmp_path, dataclasses.replace(SCENARIO, plugin_mode=request.param)) as e2e:
         plugin_config = e2e.project / ".cupcake" / "opencode.json"
         plugin_config.write_text(json.dumps({**json.loads(plugin_config.read_text()), "askMode": "native"}))
         config = json.loads((e2e.project / "opencode.json").read_text())
@@ -79,6 +81,7 @@ def _wait_tools(tui: OpenCodeTUI, count: int, timeout: float = 120) -> list[tupl
         tui.pump(0.3)
 
 
+@pytest.mark.parametrize("world", ["spawn", "serve"], indirect=True)
 def test_policy_ask_goes_to_the_tui_prompt_and_allowed_calls_run_unprompted(world: OpenCodeE2E) -> None:
     """Also with OpenCode's server password set (its API then needs it): the plugin still answers, and the
     shell does not see the password."""
