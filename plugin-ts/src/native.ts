@@ -13,7 +13,8 @@
 //   - bash skips its request for a command without command words (`x=1`), and an "Allow always" answer makes
 //     OpenCode approve matching calls silently for the rest of the process. So the shell.env hook (which
 //     runs after the request and before the shell starts) blocks a routed bash call that was not approved
-//     (`gate`), and a routed call of another tool that ran unapproved turns native routing off for that tool.
+//     (`gate`). The other tools have no such hook: after an "Allow always" for their permission their asks
+//     are blocked up front, and a routed call that still ran unapproved turns routing off for its tool.
 import type { Reporter } from "./reporter.js";
 
 /** Built-in tool → the permission its calls ask under (each verified against the pinned OpenCode by the e2e). */
@@ -130,6 +131,9 @@ export class NativeAsk {
     const permission = ASKING_TOOLS[tool];
     if (permission === undefined) return `OpenCode's ${tool} tool does not ask for permission on every call`;
     if (this.off.has(tool)) return `an earlier ${tool} call needed approval but ran without OpenCode asking`;
+    if (permission !== "bash" && this.alwaysGiven.has(permission)) {
+      return `after an "Allow always" for ${permission}, OpenCode approves such calls without asking until it restarts`;
+    }
     if (!this.keys.has(permission)) {
       return `OpenCode asks before ${tool} calls only with "permission": {"${permission}": "ask"} in opencode.json (for every agent)`;
     }
@@ -199,8 +203,12 @@ export class NativeAsk {
       if (p.reply === "once" || p.reply === "always") call.approved = true;
       if (p.reply === "always" && call.want === "ask") {
         this.alwaysGiven.add(call.permission);
+        // OpenCode now approves matching calls silently until it restarts. Bash calls are still stopped in
+        // shell.env when not asked about; for the other tools nothing runs between OpenCode's request and the
+        // work, so from now on their asks are blocked up front.
         this.reporter.log("warn", `"Allow always" was given for a ${call.tool} call a policy asks about: until OpenCode restarts it ` +
-          `approves matching ${call.permission} calls without asking, and cupcake blocks those it would have asked about`);
+          `approves matching ${call.permission} calls without asking, so cupcake blocks the ${call.permission} calls it would ` +
+          "have asked about");
       }
     }
   }

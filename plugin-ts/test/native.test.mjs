@@ -81,6 +81,17 @@ test("after 'Allow always', a later bash call that needs approval and is not ask
   );
 });
 
+test("after 'Allow always' for an edit, later edits a policy asks about are blocked up front", async () => {
+  const p = await nativePlugin();
+  await p.before("edit", { filePath: "approval.md", oldString: "a", newString: "b" });
+  await p.hooks.event(asked(p.lastCall(), "per_20", "edit"));
+  await p.hooks.event(replied("per_20", "always"));
+  await assert.rejects(p.before("edit", { filePath: "approval-2.md", oldString: "a", newString: "b" }),
+    /cannot be used for this call \(after an "Allow always" for edit, OpenCode approves such calls without asking until it restarts\)/);
+  await p.before("bash", { command: "fake:ask push" }); // other permissions still go to the prompt
+  await p.before("edit", { filePath: "notes.md", oldString: "a", newString: "b" }); // allowed edits are unaffected
+});
+
 test("an edit that needed approval and ran unasked turns routing off for edits", async () => {
   const p = await nativePlugin();
   const out = await p.before("edit", { filePath: "approval.md", oldString: "a", newString: "b" });

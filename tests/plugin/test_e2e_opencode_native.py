@@ -157,23 +157,24 @@ def test_bash_calls_opencode_does_not_ask_about_are_blocked(world: OpenCodeE2E) 
         assert why in str(message), message
 
 
-def test_after_allow_always_an_unasked_edit_turns_routing_off(world: OpenCodeE2E) -> None:
-    """The known gap, pinned: OpenCode's "Allow always" for an edit approves every later edit silently, and
-    only bash has a hook between OpenCode's request and the work. So the next edit a policy asks about runs
-    (the user's standing approval); the plugin reports it and blocks such edits from then on."""
-    for name in ("approval-2.txt", "approval-3.txt"):
+def test_after_allow_always_for_an_edit_later_asked_edits_are_blocked(world: OpenCodeE2E) -> None:
+    """OpenCode's "Allow always" for an edit approves every later edit silently (`*`), and no hook runs between
+    its request and the write: so once the user gives it for a call a policy asked about, the plugin blocks
+    the edits the policies ask about up front, while allowed edits go on."""
+    for name in ("approval-2.txt", "notes.txt"):
         (world.project / name).write_text("original\n")
-    with OpenCodeTUI(world, "EDIT: approval.txt ;; EDIT: approval-2.txt ;; EDIT: approval-3.txt") as tui:
+    with OpenCodeTUI(world, "EDIT: approval.txt ;; EDIT: approval-2.txt ;; EDIT: notes.txt") as tui:
         request = _wait_pending(tui, "/approval.txt")
         assert request["always"] == ["*"]  # OpenCode's "always" for edit covers every file
         assert tui.api("POST", f"/permission/{request['id']}/reply", {"reply": "always"}) == (200, True)
         tools = _wait_tools(tui, 3)
         assert _pending(tui) == []
-        assert tui.wait_for("needed approval but ran without OpenCode asking", 30), tui.text()[-3000:]
-    assert [(tool, status) for tool, status, _ in tools] == [("edit", "completed"), ("edit", "completed"), ("edit", "error")]
-    assert "an earlier edit call needed approval but ran without OpenCode asking" in str(tools[2][2])
-    assert (world.project / "approval-2.txt").read_text() == "tampered\n"
-    assert (world.project / "approval-3.txt").read_text() == "original\n"
+    assert [(tool, status) for tool, status, _ in tools] == [("edit", "completed"), ("edit", "error"), ("edit", "completed")]
+    message = str(tools[1][2])
+    assert message.startswith("Approval required by cupcake policy [rule E2E-ASK-FILE]"), message
+    assert 'after an "Allow always" for edit, OpenCode approves such calls without asking' in message
+    assert (world.project / "approval-2.txt").read_text() == "original\n"
+    assert (world.project / "notes.txt").read_text() == "tampered\n"
 
 
 def test_a_write_a_policy_asks_about_waits_for_the_prompt(world: OpenCodeE2E) -> None:

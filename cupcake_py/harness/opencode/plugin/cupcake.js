@@ -701,6 +701,9 @@ var NativeAsk = class {
     const permission = ASKING_TOOLS[tool];
     if (permission === void 0) return `OpenCode's ${tool} tool does not ask for permission on every call`;
     if (this.off.has(tool)) return `an earlier ${tool} call needed approval but ran without OpenCode asking`;
+    if (permission !== "bash" && this.alwaysGiven.has(permission)) {
+      return `after an "Allow always" for ${permission}, OpenCode approves such calls without asking until it restarts`;
+    }
     if (!this.keys.has(permission)) {
       return `OpenCode asks before ${tool} calls only with "permission": {"${permission}": "ask"} in opencode.json (for every agent)`;
     }
@@ -762,7 +765,7 @@ var NativeAsk = class {
       if (p.reply === "once" || p.reply === "always") call.approved = true;
       if (p.reply === "always" && call.want === "ask") {
         this.alwaysGiven.add(call.permission);
-        this.reporter.log("warn", `"Allow always" was given for a ${call.tool} call a policy asks about: until OpenCode restarts it approves matching ${call.permission} calls without asking, and cupcake blocks those it would have asked about`);
+        this.reporter.log("warn", `"Allow always" was given for a ${call.tool} call a policy asks about: until OpenCode restarts it approves matching ${call.permission} calls without asking, so cupcake blocks the ${call.permission} calls it would have asked about`);
       }
     }
   }
