@@ -77,7 +77,7 @@ def test_v2_requests_are_answered_only_by_the_v2_reply_route(world: OpenCodeE2E)
         deadline = time.monotonic() + 180
         while True:
             try:
-                status, health = http("GET", f"{base}/global/health")
+                status, health = http("GET", f"{base}/global/health", timeout=5)
                 if status == 200:
                     break
             except OSError:
