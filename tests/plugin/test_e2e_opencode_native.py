@@ -186,3 +186,16 @@ def test_a_write_a_policy_asks_about_waits_for_the_prompt(world: OpenCodeE2E) ->
         tui.press(ENTER)
         assert [(tool, status) for tool, status, _ in _wait_tools(tui, 1)] == [("write", "completed")]
     assert (world.project / "approval-new.txt").read_text() == "written\n"
+
+
+def test_a_subagents_asked_call_gets_the_prompt_too(world: OpenCodeE2E) -> None:
+    """A `task` subagent runs in a child session; its bash call a policy asks about is asked in the TUI too."""
+    with OpenCodeTUI(world, "TASK: echo NEEDS_APPROVAL sub") as tui:
+        request = _wait_pending(tui, "echo NEEDS_APPROVAL sub")
+        tui.pump(1.0)
+        assert "Permission required" in tui.text()
+        tui.press(ENTER)
+        tools = _wait_tools(tui, 2)
+    assert sorted((tool, status) for tool, status, _ in tools) == [("bash", "completed"), ("task", "completed")]
+    [parent_task] = [t for t in tools if t[0] == "task"]
+    assert request["sessionID"] in str(parent_task[2])  # the prompt was the child session's
