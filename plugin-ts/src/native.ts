@@ -101,7 +101,7 @@ export class NativeAsk {
   private readonly calls = new Map<string, Tracked>(); // by callID
   private readonly requests = new Map<string, string>(); // OpenCode requestID → callID
   private readonly alwaysGiven = new Set<string>(); // permissions the user answered "Allow always" for
-  private readonly awaitingUser = new Set<string>(); // requests for calls a policy asks about, not answered yet
+  private readonly awaitingUser = new Map<string, string>(); // requestID → sessionID: asked calls not answered yet
   private readonly off = new Set<string>(); // tools native routing was turned off for
 
   constructor(
@@ -165,14 +165,21 @@ export class NativeAsk {
   async onEvent(event: unknown): Promise<void> {
     if (!isRecord(event) || !isRecord(event.properties)) return;
     const p = event.properties;
+    const idle = event.type === "session.idle" || (event.type === "session.status" && isRecord(p.status) && p.status.type === "idle");
+    if (idle && typeof p.sessionID === "string") {
+      // Nothing of an idle session waits for an answer any more (an aborted call's request may never be replied).
+      for (const [requestID, sessionID] of this.awaitingUser) if (sessionID === p.sessionID) this.awaitingUser.delete(requestID);
+      return;
+    }
     if (event.type === "permission.asked") {
       const callID = isRecord(p.tool) && typeof p.tool.callID === "string" ? p.tool.callID : undefined;
       const call = callID === undefined ? undefined : this.calls.get(callID);
       // Requests for another permission (external_directory, doom_loop) stay the user's.
       if (call === undefined || p.permission !== call.permission || typeof p.id !== "string") return;
       this.requests.set(p.id, callID as string);
+      while (this.requests.size > MAX_TRACKED) this.requests.delete(this.requests.keys().next().value as string);
       if (call.want === "ask") {
-        this.awaitingUser.add(p.id);
+        if (typeof p.sessionID === "string") this.awaitingUser.set(p.id, p.sessionID);
         return;
       }
       if (typeof p.sessionID !== "string") return;

@@ -199,3 +199,17 @@ test("native mode with no asking permission says so at start-up", async () => {
   const q = await nativePlugin();
   assert.ok(q.logs.some((l) => /OpenCode's prompt is used for bash, edit, read/.test(l.message)));
 });
+
+test("a prompt left unanswered when its session goes idle no longer holds the other requests back", async () => {
+  const p = await nativePlugin();
+  await p.before("bash", { command: "fake:ask push" });
+  await p.hooks.event(asked(p.lastCall(), "per_30", "bash", "ses_A"));
+  await p.hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_B" } } }); // another session
+  await p.before("bash", { command: "fake:allow ls" });
+  await p.hooks.event(asked(p.lastCall(), "per_31", "bash", "ses_A"));
+  assert.deepEqual(p.replies, []);
+  await p.hooks.event({ event: { type: "session.status", properties: { sessionID: "ses_A", status: { type: "idle" } } } });
+  await p.before("bash", { command: "fake:allow ls" });
+  await p.hooks.event(asked(p.lastCall(), "per_32", "bash", "ses_A"));
+  assert.deepEqual(p.replies.map((r) => r.requestID), ["per_32"]);
+});

@@ -679,8 +679,8 @@ var NativeAsk = class {
   // OpenCode requestID → callID
   alwaysGiven = /* @__PURE__ */ new Set();
   // permissions the user answered "Allow always" for
-  awaitingUser = /* @__PURE__ */ new Set();
-  // requests for calls a policy asks about, not answered yet
+  awaitingUser = /* @__PURE__ */ new Map();
+  // requestID → sessionID: asked calls not answered yet
   off = /* @__PURE__ */ new Set();
   /** Read OpenCode's merged config (the `config` hook). */
   configure(config) {
@@ -731,13 +731,19 @@ var NativeAsk = class {
   async onEvent(event) {
     if (!isRecord(event) || !isRecord(event.properties)) return;
     const p = event.properties;
+    const idle = event.type === "session.idle" || event.type === "session.status" && isRecord(p.status) && p.status.type === "idle";
+    if (idle && typeof p.sessionID === "string") {
+      for (const [requestID, sessionID] of this.awaitingUser) if (sessionID === p.sessionID) this.awaitingUser.delete(requestID);
+      return;
+    }
     if (event.type === "permission.asked") {
       const callID = isRecord(p.tool) && typeof p.tool.callID === "string" ? p.tool.callID : void 0;
       const call = callID === void 0 ? void 0 : this.calls.get(callID);
       if (call === void 0 || p.permission !== call.permission || typeof p.id !== "string") return;
       this.requests.set(p.id, callID);
+      while (this.requests.size > MAX_TRACKED) this.requests.delete(this.requests.keys().next().value);
       if (call.want === "ask") {
-        this.awaitingUser.add(p.id);
+        if (typeof p.sessionID === "string") this.awaitingUser.set(p.id, p.sessionID);
         return;
       }
       if (typeof p.sessionID !== "string") return;
