@@ -199,3 +199,13 @@ def test_a_subagents_asked_call_gets_the_prompt_too(world: OpenCodeE2E) -> None:
     assert sorted((tool, status) for tool, status, _ in tools) == [("bash", "completed"), ("task", "completed")]
     [parent_task] = [t for t in tools if t[0] == "task"]
     assert request["sessionID"] in str(parent_task[2])  # the prompt was the child session's
+
+
+def test_a_read_a_policy_asks_about_waits_for_the_prompt(world: OpenCodeE2E) -> None:
+    with OpenCodeTUI(world, "READ: approval.txt") as tui:
+        request = _wait_pending(tui, "/approval.txt")
+        assert request["permission"] == "read"
+        tui.pump(1.0)
+        tui.press(ENTER)
+        [(tool, status, output)] = _wait_tools(tui, 1)
+    assert (tool, status) == ("read", "completed") and "original" in str(output)
