@@ -22,6 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # every --help in one plain style, the one eval/serve print without typer
 )
 
 

@@ -34,6 +34,7 @@ audit_app = typer.Typer(
         "inputs redacted, in $XDG_STATE_HOME/cupcake-py/governance.sqlite3."
     ),
     no_args_is_help=True,
+    rich_markup_mode=None,  # the root app's plain help style
 )
 
 DB_OPTION = typer.Option(None, "--db", help="Database file (default: $XDG_STATE_HOME/cupcake-py/governance.sqlite3).",

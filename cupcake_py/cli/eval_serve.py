@@ -1,20 +1,21 @@
 """`cupcake eval` and `cupcake serve` in the typer app: they serve `cupcake --help` and run the
 same fast paths (`cupcake_py.fast_eval`, `cupcake_py.serve`) when the command comes after global
-options. The help texts live in `cli/help_texts.py` (read by the fast paths without typer)."""
+options. Their --help is printed by the fast paths from `cli/help_texts.py` (without typer), in
+the layout click gives every other command."""
 
 from __future__ import annotations
 
 import typer
 
-from cupcake_py.cli.help_texts import EVAL_HELP, SERVE_HELP
+from cupcake_py.cli.help_texts import EVAL_SUMMARY, SERVE_SUMMARY
 
 
 def register(app: typer.Typer) -> None:
     @app.command(
         "serve",
-        help=SERVE_HELP,
+        help=SERVE_SUMMARY,
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        add_help_option=True,
+        add_help_option=False,  # --help reaches cupcake_py.serve, which prints SERVE_HELP
     )
     def serve_command(ctx: typer.Context) -> None:
         from cupcake_py.serve import main
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command(
         "eval",
-        help=EVAL_HELP,
+        help=EVAL_SUMMARY,
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
         add_help_option=False,  # --help reaches fast_eval, which prints EVAL_HELP (one option list)
     )
