@@ -335,47 +335,20 @@ class Rulebook(_Strict):
         return v
 
 
-def _node_at(node: Any, loc: tuple[int | str, ...]) -> Any:
-    """The deepest YAML node along a pydantic error location."""
-    import yaml
-
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            nxt = None
-            for k, v in node.value:
-                if k.value == part:
-                    nxt = k if part == loc[-1] else v
-                    break
-            if nxt is None:
-                return node
-            node = nxt
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
-            node = node.value[part]
-        else:
-            return node
-    return node
-
-
-def _where(path: Path, node: Any) -> str:
-    mark = getattr(node, "start_mark", None)
-    return f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
-
-
 def parse_rulebook(text: str, path: Path) -> Rulebook:
-    """A validated rulebook; RulebookError with file:row:col for any mistake."""
-    import yaml
+    """A validated rulebook; RulebookError with file:row:col for any mistake (a key given twice
+    included, with both line numbers: engine/yaml_source.py)."""
+    from cupcake_py.engine.yaml_source import YamlSourceError, load_yaml
 
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        raw = yaml.safe_load(text) if root is not None else None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
-        raise RulebookError(f"{where}: invalid YAML: {getattr(e, 'problem', None) or e}") from None
+        doc = load_yaml(text, path)
+    except YamlSourceError as e:
+        raise RulebookError(str(e)) from None
+    raw = doc.data
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise RulebookError(f"{_where(path, root)}: the rulebook must be a mapping (signals, builtins, telemetry)")
+        raise RulebookError(f"{doc.where(())}: the rulebook must be a mapping (signals, builtins, telemetry)")
     builtins = raw.get("builtins")
     if isinstance(builtins, dict):
         raw["builtins"] = {ALIASES.get(k, k): v for k, v in builtins.items()}
@@ -388,11 +361,19 @@ def parse_rulebook(text: str, path: Path) -> Rulebook:
         lines = []
         for err in e.errors()[:10]:
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in ("str", "CommandContext", "FileContext")))
-            node = _node_at(root, loc)
             dotted = ".".join(str(p) for p in loc) or "(top level)"
             msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
-            lines.append(f"{_where(path, node)}: {dotted}: {msg}")
+            lines.append(f"{doc.where(_source_loc(loc, builtins))}: {dotted}: {msg}")
         raise RulebookError("invalid rulebook:\n  " + "\n  ".join(lines)) from None
+
+
+def _source_loc(loc: tuple[int | str, ...], builtins: Any) -> tuple[int | str, ...]:
+    """A pydantic error location in the file's own spelling (a builtin policy under an alias name)."""
+    if len(loc) >= 2 and loc[0] == "builtins" and isinstance(builtins, dict):
+        for written in builtins:
+            if ALIASES.get(written, written) == loc[1]:
+                return ("builtins", written, *loc[2:])
+    return loc
 
 
 def load_rulebook(path: Path) -> Rulebook:
