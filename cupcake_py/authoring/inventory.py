@@ -1,6 +1,7 @@
 """`cupcake inspect`: every policy of a configuration with its package, routing (events,
 tools, signals), title and origin (custom, builtin, system). Builtins are listed whether
-enabled or not; `enabled` says what the rulebook does with them."""
+enabled or not; `enabled` says what the rulebook does with them. For a project, the global
+config's enabled protections and policies are listed too (scope `global`): eval enforces them."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class PolicyRow:
     title: str
     file: str
     error: str = ""
+    scope: str = "project"  # project | global (a global config's protections apply to every project)
 
 
 def _row(path: Path, kind: str, enabled: bool) -> PolicyRow:
@@ -38,6 +40,21 @@ def _row(path: Path, kind: str, enabled: bool) -> PolicyRow:
     if mi.is_test:
         kind = "test"
     return PolicyRow(mi.package, kind, enabled, mi.events, mi.tools, mi.signals, mi.verb_names, title, str(path))
+
+
+def global_rows(global_cfg: ConfigDir) -> list[PolicyRow]:
+    """The builtin policies the global config enables and its own policies (scope global): what
+    `cupcake eval` enforces in every project on top of the project's configuration."""
+    from cupcake_py.engine.rulebook import load_rulebook
+
+    enabled = set(load_rulebook(global_cfg.rulebook).builtins.enabled())
+    shipped = {p.stem: p for p in rego_files(shipped_policies_dir() / "builtins")}
+    shipped.update({p.stem: p for p in rego_files(global_cfg.policies_dir / "builtins") if p.parent.name == "builtins"})
+    rows = [_row(p, "builtin", True) for stem, p in sorted(shipped.items()) if stem in enabled]
+    rows += [_row(p, "custom", True) for p in rego_files(global_cfg.policies_dir) if p.parent.name != "builtins"]
+    for r in rows:
+        r.scope = "global"
+    return rows
 
 
 def inspect_config(cfg: ConfigDir | None) -> list[PolicyRow]:
@@ -64,8 +81,8 @@ def inspect_config(cfg: ConfigDir | None) -> list[PolicyRow]:
 
 
 def table(rows: list[PolicyRow]) -> str:
-    cols = ("package", "kind", "on", "events", "tools", "signals", "title")
-    data = [(r.package, r.kind, "yes" if r.enabled else "no", ",".join(r.events) or "-", ",".join(r.tools) or "*",
+    cols = ("package", "kind", "scope", "on", "events", "tools", "signals", "title")
+    data = [(r.package, r.kind, r.scope, "yes" if r.enabled else "no", ",".join(r.events) or "-", ",".join(r.tools) or "*",
              ",".join(r.signals) or "-", r.title or r.error or "-") for r in rows]
     widths = [max(len(c), *(len(d[i]) for d in data)) if data else len(c) for i, c in enumerate(cols)]
     widths[-1] = len(cols[-1])
@@ -74,8 +91,10 @@ def table(rows: list[PolicyRow]) -> str:
     lines += [fmt.format(*d).rstrip() for d in data]
     n_custom = sum(r.kind == "custom" for r in rows)
     n_builtin = sum(r.kind == "builtin" for r in rows)
+    n_global = sum(r.scope == "global" for r in rows)
     lines.append(f"{n_custom} custom, {n_builtin} builtin ({sum(r.kind == 'builtin' and r.enabled for r in rows)} "
-                 f"enabled), {sum(r.kind == 'system' for r in rows)} system")
+                 f"enabled), {sum(r.kind == 'system' for r in rows)} system"
+                 + (f"; {n_global} of them from the global config (enforced in every project)" if n_global else ""))
     return "\n".join(lines) + "\n"
 
 

@@ -1,5 +1,5 @@
 """Output formats of `cupcake validate`: text (people), json (tools), sarif (SARIF 2.1.0 for
-code-scanning upload) and github (workflow command annotations)."""
+code-scanning upload), github (workflow command annotations) and junit (JUnit XML for CI test reports)."""
 
 from __future__ import annotations
 
@@ -128,4 +128,27 @@ def github(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-FORMATS: dict[str, Callable[[Report], str]] = {"text": text, "json": json_report, "sarif": sarif, "github": github}
+def junit(report: Report) -> str:
+    """JUnit XML (CI test-report viewers): one testsuite per file, one failing testcase per finding
+    (its rule and message; type = severity), one passing testcase for a file without findings."""
+    import xml.etree.ElementTree as ET
+
+    by_file: dict[str, list[Any]] = {f: [] for f in report.files}
+    for f in report.findings:
+        by_file.setdefault(f.file, []).append(f)
+    root = ET.Element("testsuites", name="cupcake validate", tests=str(sum(max(1, len(v)) for v in by_file.values())),
+                      failures=str(len(report.findings)))
+    for file, found in by_file.items():
+        suite = ET.SubElement(root, "testsuite", name=file, tests=str(max(1, len(found))), failures=str(len(found)))
+        if not found:
+            ET.SubElement(suite, "testcase", classname=file, name="lint")
+        for f in found:
+            case = ET.SubElement(suite, "testcase", classname=file, name=f"{f.rule}: {f.message}")
+            failure = ET.SubElement(case, "failure", message=f.message, type=f.severity)
+            failure.text = f"{f.file}:{f.row}:{f.col}: {f.severity} [{f.rule}] {f.message}\ndocs: {f.doc}\n"
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+FORMATS: dict[str, Callable[[Report], str]] = {"text": text, "json": json_report, "sarif": sarif, "github": github,
+                                               "junit": junit}

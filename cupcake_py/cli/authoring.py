@@ -8,29 +8,17 @@ with `cupcake: <message>` on stderr, never a traceback."""
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
+from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.custom_builtins import CustomBuiltins
     from cupcake_py.engine.project import ConfigDir
-
-
-class LintFormat(StrEnum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-
-
-class TableFormat(StrEnum):
-    table = "table"
-    json = "json"
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -39,40 +27,77 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def validate_cmd(
-    paths: list[Path] | None = typer.Argument(None, help="Policy files, or directories searched for *.rego (default: "
-                                       "the current project's .cupcake/).", show_default=False),
-    fmt: LintFormat = typer.Option(LintFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0 for "
-                                   "code scanning) or github (workflow annotations)."),
-    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
-                                       "builtins the policies call (repeatable; a .cupcake directory's rulebook "
-                                       "`custom_builtins` are added; docs/custom-builtins.md)."),
+    paths: list[Path] | None = typer.Argument(None, metavar="[PATHS]...", help="Policy files, or directories "
+                                              "searched for *.rego (default: the project's .cupcake/).",
+                                              show_default=False),
+    policy_dir: str | None = options.project_option(),
+    global_: bool = options.global_option(),
+    fmt: str = options.format_option("text", "json", "sarif", "github", "junit"),
+    fail_level: str = typer.Option("error", "--fail-level", metavar="[error|warning|info]",
+                                   help="Exit 1 when a finding is this severe or more (default: error)."),
+    config: Path | None = typer.Option(None, "--config", metavar="FILE", help="Lint config (rule levels, disabled "
+                                       "rules, ignored files; Regal's shape). Default: the project's "
+                                       ".cupcake/lint.yml when it exists.", show_default=False),
+    builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", metavar="MODULE",
+                                       help="Python module (name or .py path) with custom builtins the policies "
+                                       "call (repeatable; a .cupcake directory's rulebook `custom_builtins` are "
+                                       "added; docs/custom-builtins.md)."),
     explain: str | None = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
-                                "rule (e.g. prefer-deny) and exit."),
+                                       "rule (e.g. prefer-deny) and exit."),
     changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
                                  "staged, unstaged or untracked) plus the policies that import them."),
-    base: str = typer.Option("HEAD", "--base", help="With --changed: the git ref to compare with (e.g. "
-                             "origin/main)."),
-    global_: bool = typer.Option(False, "--global", help="Lint the global config ($XDG_CONFIG_HOME/cupcake) "
-                                 "instead of the current project."),
+    base: str = typer.Option("HEAD", "--base", metavar="REF", help="With --changed: the git ref to compare with "
+                             "(e.g. origin/main)."),
+    watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy changes (Ctrl-C stops)."),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
     Every finding has a rule id, severity, file:row:col, message and a docs page
-    (`cupcake validate --explain RULE`). Exit status: 0 when no finding is an error,
-    1 otherwise, 2 for usage errors.
+    (`cupcake validate --explain RULE`). A finding is silenced by `# cupcake ignore:RULE` on its
+    line or the line above; `.cupcake/lint.yml` sets rule levels (error, warning, info, ignore) and
+    ignored files (docs/lint/README.md). Exit status: 0 when no finding reaches --fail-level, 1
+    otherwise, 2 for usage errors and an invalid lint config.
 
-    Examples:  cupcake validate      cupcake validate --format sarif .cupcake/ > lint.sarif
-    cupcake validate --changed --base origin/main --format github
+    \b
+    Examples:
+      cupcake validate
+      cupcake validate --format sarif .cupcake/ > lint.sarif
+      cupcake validate --changed --base origin/main --format github
+      cupcake validate --fail-level warning --format junit > lint.xml
     """
+    if explain is not None:
+        sys.stdout.write(_explain(explain))
+        return
+    if fail_level not in ("error", "warning", "info"):
+        raise typer.BadParameter(f"{fail_level!r} is not one of error, warning, info", param_hint="--fail-level")
+    targets: list[Path] = list(paths) if paths else [_default_policy_root(global_, policy_dir)]
+
+    def once() -> int:
+        try:
+            return _validate_once(targets, fmt, fail_level, config, builtins, changed, base)
+        except typer.Exit as e:
+            if not watch:
+                raise
+            return e.exit_code
+
+    if watch:
+        from cupcake_py.authoring.rerun import watch as rerun
+
+        raise typer.Exit(rerun(targets, once))
+    code = once()
+    if code:
+        raise typer.Exit(code)
+
+
+def _validate_once(targets: list[Path], fmt: str, fail_level: str, config: Path | None, builtins: list[str],
+                   changed: bool, base: str) -> int:
+    from cupcake_py.authoring import lint_config
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
 
-    if explain is not None:
-        sys.stdout.write(_explain(explain))
-        return
-    targets: list[Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
+        settings = lint_config.find_config(config, targets)
         with declared_for([*_rulebook_specs(list(targets)), *builtins]):
             if changed:
                 from cupcake_py.authoring.changed import validate_changed
@@ -82,9 +107,9 @@ def validate_cmd(
                 report = validate_paths(targets)
     except CupcakeError as e:
         raise _fail(str(e)) from None
-    sys.stdout.write(FORMATS[fmt.value](report))
-    if report.failed:
-        raise typer.Exit(1)
+    report.findings = lint_config.apply(report.findings, report.sources, settings)
+    sys.stdout.write(FORMATS[fmt](report))
+    return 1 if lint_config.fails(report.findings, fail_level) else 0
 
 
 def _explain(rule: str) -> str:
@@ -95,12 +120,6 @@ def _explain(rule: str) -> str:
     except KeyError:
         raise _fail(f"no lint rule {rule!r}{hint(rule, RULES)}; `cupcake validate --explain` takes one of: "
                     f"{', '.join(sorted(RULES))}") from None
-
-
-class TestFormat(StrEnum):
-    pretty = "pretty"
-    text = "text"
-    json = "json"
 
 
 def _seconds(text: str) -> float:
@@ -114,13 +133,14 @@ def _seconds(text: str) -> float:
 
 
 def test_cmd(
-    paths: list[Path] | None = typer.Argument(None, help="Policy, test and data files, or directories searched "
-                                       "recursively for *.rego, *.json, *.yaml (default: the project's .cupcake/).",
-                                       show_default=False),
+    paths: list[Path] | None = typer.Argument(None, metavar="[PATHS]...", help="Policy, test and data files, or "
+                                              "directories searched recursively for *.rego, *.json, *.yaml "
+                                              "(default: the project's .cupcake/).", show_default=False),
+    policy_dir: str | None = options.project_option(),
+    global_: bool = options.global_option(),
     run: str | None = typer.Option(None, "--run", "-r", help="Only tests whose full name (data.pkg.test_x) matches "
                             "this regular expression."),
-    fmt: TestFormat = typer.Option(TestFormat.pretty, "--format", "-f", help="pretty (text; `text` is the same) "
-                                   "or json (OPA's JSON test report)."),
+    fmt: str = options.format_option("text", "json", extra_help="json is OPA's JSON test report."),
     coverage: bool = typer.Option(False, "--coverage", "-c", help="Print a JSON coverage report (which policy "
                                   "lines the tests executed) instead of the test report, as opa test."),
     threshold: float = typer.Option(0.0, "--threshold", help="With --coverage: exit 2 when the coverage is "
@@ -142,8 +162,8 @@ def test_cmd(
                                        "builtins (repeatable; see docs/custom-builtins.md)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
-    global_: bool = typer.Option(False, "--global", help="Without PATHS: test the global config "
-                                 "($XDG_CONFIG_HOME/cupcake) instead of the current project."),
+    watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
+                               "changes (Ctrl-C stops)."),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -156,23 +176,47 @@ def test_cmd(
     A failing test also shows the first expression that did not hold, the local variables
     bound before it and its operand values. `todo_*` rules are reported as SKIPPED.
 
+    Coverage counts the project's own policies: the system and builtin policies cupcake ships
+    (unchanged copies under .cupcake/) are left out, so --threshold measures what you wrote.
+
     Exit status (as opa test): 0 every test passed; 2 a test failed, errored or was skipped
     (-z: skipped is fine), or coverage is below --threshold; 1 the policies, data or custom
     builtins could not be loaded or compiled, or --fail-on-empty and no test ran.
     See docs/testing.md.
     """
+    targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_, policy_dir)]
+
+    def once() -> int:
+        try:
+            _test_once(targets, run, fmt, coverage, threshold, verbose, strict_builtin_errors, timeout, parallel,
+                       exit_zero_on_skipped, fail_on_empty, ignore, builtins, no_cache)
+        except typer.Exit as e:
+            if not watch:
+                raise
+            return e.exit_code
+        return 0
+
+    if watch:
+        from cupcake_py.authoring.rerun import watch as rerun
+
+        raise typer.Exit(rerun([Path(t) for t in targets], once))
+    once()
+
+
+def _test_once(targets: list[str | Path], run: str | None, fmt: str, coverage: bool, threshold: float,
+               verbose: bool, strict_builtin_errors: bool, timeout: str, parallel: int, exit_zero_on_skipped: bool,
+               fail_on_empty: bool, ignore: list[str], builtins: list[str], no_cache: bool) -> None:
     from cupcake_py.authoring import test_output
     from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
     from cupcake_py.gc_pause import gc_paused
 
-    targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
         with gc_paused(freeze=True), \
-                progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):  # this process ends after the report
+                progress("cupcake test", machine_output=fmt == "json" or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
         raise _fail(str(e), 1) from None
@@ -180,12 +224,14 @@ def test_cmd(
         sys.stderr.write(test_output.phase_lines(result))
     broken = result.count("fail") + result.count("error")
     failing = broken + (0 if exit_zero_on_skipped else result.count("skip"))
+    if result.coverage is not None:
+        result.coverage = _own_coverage(result.coverage)
     if result.coverage is not None and not broken:
         sys.stdout.write(test_output.coverage_report(result.coverage))
         total = test_output.total_coverage(result.coverage)
         if total < threshold:
             raise _fail(f"code coverage threshold not met: got {total:.2f} instead of {threshold:.2f}", 2)
-    elif fmt is TestFormat.json and result.coverage is None:
+    elif fmt == "json" and result.coverage is None:
         sys.stdout.write(test_output.json_report(result))
     else:
         sys.stdout.write(test_output.text(result, verbose))
@@ -195,6 +241,22 @@ def test_cmd(
             raise typer.Exit(1)
     if failing:
         raise typer.Exit(2)
+
+
+def _own_coverage(coverage: dict[str, Any]) -> dict[str, Any]:
+    """Coverage without the policies cupcake ships (files equal to one of the shipped system or
+    builtin policies): a fresh project's copies would count at 0% against the author's own."""
+    from cupcake_py.engine.project import rego_files, shipped_policies_dir
+
+    shipped = {p.read_bytes() for sub in ("system", "builtins") for p in rego_files(shipped_policies_dir() / sub)}
+
+    def ours(name: str) -> bool:
+        try:
+            return Path(name).read_bytes() not in shipped
+        except OSError:
+            return True
+
+    return {name: c for name, c in coverage.items() if ours(name)}
 
 
 def _rulebook_specs(targets: list[str | Path]) -> list[str]:
@@ -216,48 +278,47 @@ NO_PROJECT = "no .cupcake directory here or in a parent: run `cupcake init --har
 NO_GLOBAL = "no global config: run `cupcake init --global --harness opencode` to create one"
 
 
-def _default_policy_root(global_: bool = False) -> Path:
-    """The current project's .cupcake/ (the global config's directory with --global)."""
-    cfg = _config(None, global_)
+def _default_policy_root(global_: bool = False, policy_dir: str | None = None) -> Path:
+    """The project's .cupcake/ (--policy-dir, else found from the current directory; the global
+    config's directory with --global)."""
+    cfg = _config(policy_dir, global_)
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else f"{NO_PROJECT}, or pass the policy paths")
     return cfg.cupcake_dir
 
 
-class Harness(StrEnum):
-    opencode = "opencode"
-    claude = "claude"
-
-
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
+    """The configuration for --policy-dir/--global, of `harness` (None: the harness it has policies for,
+    by options.harness_for, the one rule every command applies)."""
     from cupcake_py.engine.project import DEFAULT_POLICY_SUBDIR, ProjectError, find_global, find_project
 
-    name = harness or DEFAULT_POLICY_SUBDIR
     try:
-        return find_global(None, harness=name) if global_ else find_project(policy_dir, harness=name)
+        cfg = find_global(None, harness=harness or DEFAULT_POLICY_SUBDIR) if global_ else \
+            find_project(policy_dir, harness=harness or DEFAULT_POLICY_SUBDIR)
+        if cfg is None or harness is not None:
+            return cfg
+        chosen = options.harness_for(Path(cfg.cupcake_path) / "policies", None)
+        return find_global(None, harness=chosen) if global_ else find_project(policy_dir, harness=chosen)
     except ProjectError as e:
         raise _fail(str(e)) from None
 
 
-def _project_harness(policies_dir: Path) -> Harness:
-    """The harness a configuration is for: the only one it has policies/<harness>/ for, else the
-    only harness there is; ambiguous -> a usage error that says what to pass."""
-    have = [h for h in Harness if (policies_dir / h.value).is_dir()]
-    if len(have) == 1:
-        return have[0]
-    if len(Harness) == 1:
-        return next(iter(Harness))
-    raise _fail(f"pass --harness ({', '.join(h.value for h in (have or list(Harness)))}): "
-                f"{policies_dir} does not say which agent it is for")
+def _other_harnesses(cfg: ConfigDir) -> list[str]:
+    """The harnesses a configuration has policies/<harness>/ for, when it has none for its own."""
+    root = Path(cfg.cupcake_path) / "policies"
+    if (root / cfg.harness).is_dir():
+        return []
+    return [h for h in options.harness_names() if (root / h).is_dir()]
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
+    harness: str = options.harness_option(required=True),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
-    directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
+    directory: Path = typer.Option(Path("."), "--policy-dir", "--dir", metavar="DIR",
+                                   help="Project directory (default: the current one)."),
     uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
                                    "settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
@@ -277,13 +338,13 @@ def init_cmd(
 
     try:
         if uninstall:
-            written = scaffold.uninstall_hooks(None if global_ else directory, harness.value)
+            written = scaffold.uninstall_hooks(None if global_ else directory, harness)
         elif global_:
-            written = scaffold.init_global(force, harness=harness.value)
+            written = scaffold.init_global(force, harness=harness)
         else:
             make_global = not no_global and not scaffold.global_exists()
-            written = scaffold.init_project(directory, force, harness.value) + (
-                scaffold.init_global(force, plugin=False, harness=harness.value) if make_global else [])
+            written = scaffold.init_project(directory, force, harness) + (
+                scaffold.init_global(force, plugin=False, harness=harness) if make_global else [])
     except CupcakeError as e:  # e.g. a Claude Code settings file that is not a JSON object
         raise _fail(str(e)) from None
     for w in written:
@@ -293,11 +354,11 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
-    _warm_after_init(global_, directory, harness.value)
+    _warm_after_init(global_, directory, harness)
     typer.echo("")
-    typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
+    typer.echo(scaffold.protections_summary(None if global_ else directory, harness), nl=False)
     if not global_:
-        typer.echo(f"next: edit .cupcake/policies/{harness.value}/, then `cupcake verify --harness {harness.value}`")
+        typer.echo(f"next: edit .cupcake/policies/{harness}/, then `cupcake verify --harness {harness}`")
 
 
 def _warm_after_init(global_: bool, directory: Path, harness: str) -> None:
@@ -315,44 +376,52 @@ def _warm_after_init(global_: bool, directory: Path, harness: str) -> None:
 
 
 def inspect_cmd(
-    policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/ (default: "
-                                   "found from the current directory)."),
-    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
-    harness: Harness = typer.Option(Harness.opencode, "--harness", help="Whose policies/<harness>/ to list."),
-    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
+    policy_dir: str | None = options.project_option(),
+    global_: bool = options.global_option(),
+    harness: str | None = options.harness_option(),
+    fmt: str = options.format_option("text", "json"),
 ) -> None:
-    """List every policy: package, kind (custom/builtin/system), whether it is enabled,
-    routed events, tools and signals, and its METADATA title."""
+    """List every policy: package, kind (custom/builtin/system), scope (project, or the global
+    config's protections that apply to every project), whether it is enabled, routed events,
+    tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
+    from cupcake_py.engine.project import ProjectError, find_global
 
-    cfg = _config(policy_dir, global_, harness.value)
+    cfg = _config(policy_dir, global_, harness)
     try:
         rows = inventory.inspect_config(cfg)
-    except CupcakeError as e:
+        if cfg is not None and not global_:
+            gcfg = find_global(None, harness=cfg.harness)
+            if gcfg is not None:
+                rows += inventory.global_rows(gcfg)
+    except (CupcakeError, ProjectError) as e:
         raise _fail(str(e)) from None
-    if cfg is None and fmt is TableFormat.table:
+    if cfg is None and fmt == "text":
         typer.echo("(no .cupcake directory found: showing the shipped policies)", err=True)
-    sys.stdout.write(inventory.json_rows(rows) if fmt is TableFormat.json else inventory.table(rows))
+    sys.stdout.write(inventory.json_rows(rows) if fmt == "json" else inventory.table(rows))
 
 
 def verify_cmd(
-    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
-                                    "project has policies for, when that is unambiguous).", show_default=False),
-    policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
-    global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
+    policy_dir: str | None = options.project_option(),
+    global_: bool = options.global_option(),
+    harness: str | None = options.harness_option(),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
-    and the policy tests pass. Exit status 1 when any step fails. A configuration that
-    passes is left compiled in the cache: the agent's first tool call does not compile."""
+    and the policy tests pass. Exit status 1 when any step fails (also when --harness names
+    an agent the configuration has no policies/<harness>/ for while it has them for another:
+    its policies would be ignored). A configuration that passes is left compiled in the cache:
+    the agent's first tool call does not compile."""
     from cupcake_py.authoring.verify import verify
 
-    cfg = _config(policy_dir, global_, harness.value if harness else None)
-    if cfg is not None and harness is None:
-        harness = _project_harness(Path(cfg.cupcake_path) / "policies")
-        cfg = _config(policy_dir, global_, harness.value)
+    cfg = _config(policy_dir, global_, harness)
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
+    others = _other_harnesses(cfg)
+    if others:
+        raise _fail(f"{cfg.cupcake_dir} has policies for {', '.join(others)}, none for {cfg.harness} "
+                    f"(policies/{cfg.harness}/): with --harness {cfg.harness} every custom policy would be "
+                    f"ignored. NOT safe to install; use --harness {others[0]}", 1)
     from cupcake_py.authoring.progress import progress
 
     with progress("cupcake verify") as update:

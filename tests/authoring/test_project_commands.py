@@ -162,7 +162,7 @@ def test_inspect_table_and_json(project: Path) -> None:
     r = runner.invoke(app, ["inspect", "--policy-dir", str(project)])
     assert r.exit_code == 0, r.output
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("cupcake.policies.opencode.example "))
-    assert line.split()[1:5] == ["custom", "yes", "PreToolUse", "Bash"]
+    assert line.split()[1:6] == ["custom", "project", "yes", "PreToolUse", "Bash"]
     r = runner.invoke(app, ["inspect", "--policy-dir", str(project), "--format", "json"])
     rows = {p["package"]: p for p in json.loads(r.stdout)["policies"]}
     ex = rows["cupcake.policies.opencode.example"]
