@@ -90,12 +90,13 @@ def _compile(modules: Sequence[str | A.Module]) -> Compiled:
     return compile_modules(_parse(modules))
 
 
-def compile_query(modules: Sequence[str | A.Module], query: str, entrypoint: str = "eval") -> ir.Policy:
-    """Plan `query` over `modules` as the single plan `entrypoint` (OPA's compliance setup)."""
+def compile_query(modules: Sequence[str | A.Module], query: str | list[A.Expr], entrypoint: str = "eval") -> ir.Policy:
+    """Plan `query` (text, or an already parsed body) over `modules` as the single plan
+    `entrypoint` (OPA's compliance setup; `cupcake query`)."""
     from cupcake_py.rego import parse_query
 
     compiled = _compile(modules)
-    body = parse_query(query)
+    body = parse_query(query) if isinstance(query, str) else query
     names = query_vars(body)
     cbody = compile_query_body(body, compiled)
     p = Planner(compiled)
