@@ -28,6 +28,7 @@ _INFIX: dict[str, tuple[str, int]] = {
     "lte": ("<=", 1), "gt": (">", 1), "gte": (">=", 1), "or": ("|", 2), "and": ("&", 3),
     "plus": ("+", 4), "minus": ("-", 4), "mul": ("*", 5), "div": ("/", 5), "rem": ("%", 5),
 }
+INFIX_OPERATORS = frozenset(_INFIX)  # calls written as `a <op> b`
 _PRIMARY = 9
 _LIST_ITEM = 3  # items of [..], {..}: parenthesize `|` (and lower) so `{a | b}` stays a set
 
