@@ -74,6 +74,10 @@ _RULES: tuple[LintRule, ...] = (
              "input.signals.X is read but X is not in required_signals, so it is never gathered"),
     LintRule("tool-input-field", "error", "harness", "tool_input field that the routed tools of the harness do not have"),
     LintRule("unknown-input-field", "warning", "harness", "input field that no event of the harness carries"),
+    LintRule("raw-path-prefix", "warning", "harness",
+             "A prefix test of a raw path argument, which absolute and `..` spellings get past"),
+    LintRule("harness-folder-mismatch", "error", "cupcake",
+             "The package names another harness than the policies/<harness>/ folder the file is in"),
     # hygiene
     LintRule("unused-import", "warning", "hygiene", "An import is never used"),
     LintRule("unused-variable", "warning", "hygiene", "A local variable is assigned but never used"),

@@ -2,9 +2,9 @@
 verb/event matrix, tool names and their argument names (from each harness's tool_map.json),
 and the top-level fields of the input policies see.
 
-A policy file's harness is the directory it sits in (`policies/claude/**`) or its package
-(`cupcake.policies.claude.*`): those are linted against Claude Code, everything else
-(policies/opencode/**, shared builtins, loose files) against OpenCode (`facts_for`)."""
+A policy file's harness is the `policies/<harness>/` folder it sits in (what the engine evaluates it
+for); only a file outside such a folder goes by its package (`cupcake.policies.claude.*`); everything
+else (shared builtins, loose files) is linted against OpenCode (`harness_of`, `facts_for`)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ MODIFY_FIELDS = frozenset({"reason", "severity", "rule_id", "agent_context", "up
 # Top-level input fields every harness's enrichment adds (cupcake_py/enrich/tool_call.py + the engine).
 ENRICHED_FIELDS = frozenset({
     "tool", "tool_name", "tool_input", "tool_response", "resolved_file_path", "original_file_path", "is_symlink",
+    "project_file_path",
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
     "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
@@ -118,21 +119,46 @@ def _claude() -> Facts:
 ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS
 
 
+_FACTS: dict[str, Callable[[], Facts]] = {"opencode": _opencode, "claude": _claude}
+
+
 @functools.cache
 def facts(name: str) -> Facts:
-    return {"opencode": _opencode, "claude": _claude}[name]()
+    """The facts of harness `name`; a registered harness without its own table here is linted with
+    OpenCode's (its events and tools are checked when its table is added)."""
+    return _FACTS.get(name, _opencode)()
+
+
+def _registered() -> tuple[str, ...]:
+    from cupcake_py.harness import MODULES
+
+    return tuple(MODULES)
+
+
+def folder_harness(path: str) -> str | None:
+    """The harness of the `policies/<harness>/` folder holding `path` (what the engine evaluates it for)."""
+    parts = path.replace("\\", "/").split("/")
+    names = _registered()
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "policies" and parts[i + 1] in names:
+            return parts[i + 1]
+    return None
+
+
+def package_harness(package: str) -> str | None:
+    """The harness a package names: `cupcake.policies.<harness>.…` (or the global config's spelling)."""
+    for prefix in ("cupcake.policies.", "cupcake.global.policies."):
+        if package.startswith(prefix):
+            name = package[len(prefix):].split(".", 1)[0]
+            return name if name in _registered() else None
+    return None
 
 
 def harness_of(path: str, package: str = "") -> str:
-    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude), or whose
-    package the policy declares (`cupcake.policies.claude.…`); else opencode."""
-    parts = path.replace("\\", "/").split("/")
-    for i in range(len(parts) - 1):
-        if parts[i] == "policies" and parts[i + 1] == "claude":
-            return "claude"
-    if package.startswith(("cupcake.policies.claude.", "cupcake.global.policies.claude.")):
-        return "claude"
-    return "opencode"
+    """The one rule of which harness a policy belongs to: the `policies/<harness>/` folder it is in
+    (the engine evaluates it for that harness, whatever its package says); a file outside such a
+    folder by its package (`cupcake.policies.claude.…`); else opencode."""
+    return folder_harness(path) or package_harness(package) or "opencode"
 
 
 def facts_for(path: str, package: str = "") -> Facts:

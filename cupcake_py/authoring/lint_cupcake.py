@@ -44,6 +44,18 @@ def package_naming(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                      f"builtins by package name); found {mi.package}")
 
 
+def harness_folder(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
+    """A package naming another harness than the policies/<harness>/ folder the file is in: the
+    engine evaluates it for the folder's harness (harness_facts.harness_of is the one rule)."""
+    folder, named = H.folder_harness(mi.file), H.package_harness(mi.package)
+    if folder is not None and named is not None and folder != named:
+        rest = mi.package.split(f".{named}.", 1)[-1]
+        yield _f("harness-folder-mismatch", mi.module.package.location, mi,
+                 f"package {mi.package} names {named}, but the file is in policies/{folder}/: the engine evaluates "
+                 f"it for {folder} (the folder decides) and lints it so; move it to policies/{named}/ or declare "
+                 f"`package cupcake.policies.{folder}.{rest}`")
+
+
 def routing_missing(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if mi.is_policy and mi.verb_names and not mi.routing_blocks:
         yield _f("routing-missing", mi.module.package.location, mi,
@@ -197,5 +209,5 @@ def grouping(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
         last[name] = pos
 
 
-CHECKS: tuple[Check, ...] = (metadata_placement, package_naming, routing_missing, routing_shape, routing_on_system,
+CHECKS: tuple[Check, ...] = (metadata_placement, package_naming, harness_folder, routing_missing, routing_shape, routing_on_system,
                              decisions, verb_events, verb_kind, grouping)

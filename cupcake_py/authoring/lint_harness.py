@@ -236,4 +236,55 @@ def input_fields(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                                  f"no {F.label} tool has a `{field}` argument (did you mean `{s}`?)", "warning")
 
 
-CHECKS: tuple[Check, ...] = (names, guards_vs_routing, signals, input_fields)
+# Arguments that name a file as the agent wrote it (relative, absolute, `./`, `..`: any spelling).
+RAW_PATH_FIELDS = frozenset({"filePath", "file_path", "path", "notebook_path", "filepath"})
+# prefix tests: function -> index of the argument holding the tested text
+PREFIX_TESTS = {"startswith": 0, "strings.any_prefix_match": 0, "glob.match": 2}
+
+
+def _raw_path(t: A.Term) -> str | None:
+    p = astq.ref_path(t, "input")
+    if p is None:
+        return None
+    if p == ["original_file_path"]:
+        return "input.original_file_path"
+    if len(p) == 2 and p[0] in ("tool_input", "args") and p[1] in RAW_PATH_FIELDS:
+        return f"input.{p[0]}.{p[1]}"
+    return None
+
+
+def _call_args(x: A.Term | A.Expr) -> tuple[str, list[A.Term], Location] | None:
+    if isinstance(x, A.Expr):
+        if isinstance(x.terms, list) and x.operator is not None:
+            loc = x.terms[0].location
+            return x.operator, list(x.terms[1:]), loc if loc.row else x.location
+        return None
+    if isinstance(x.value, A.Call) and x.value.name is not None:
+        return x.value.name, list(x.value.args), x.location
+    return None
+
+
+def raw_path_prefix(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
+    """A prefix test (startswith, glob.match, a `^` regex) of a raw path argument: `/proj/migrations/x`,
+    `./migrations/x` and `src/../migrations/x` get past `startswith(..., "migrations/")`."""
+    if mi.is_test:
+        return
+    for x in astq.walk(mi.module):
+        call = _call_args(x)
+        if call is None:
+            continue
+        name, args, loc = call
+        idx = PREFIX_TESTS.get(name)
+        if idx is None and name == "regex.match" and len(args) == 2 and isinstance(args[0].value, A.String) \
+                and args[0].value.value.startswith("^"):
+            idx = 1
+        if idx is None or idx >= len(args):
+            continue
+        field = _raw_path(args[idx])
+        if field is not None:
+            yield _f("raw-path-prefix", loc, mi,
+                     f"{name}() tests the raw path argument {field}: an absolute path, `./x` or `a/../x` gets past "
+                     f"it; test input.project_file_path (the target relative to the project, resolved) instead")
+
+
+CHECKS: tuple[Check, ...] = (names, guards_vs_routing, signals, input_fields, raw_path_prefix)

@@ -136,7 +136,9 @@ class Evaluation:
     def enriched(self, event: dict[str, Any], script_inspection: bool) -> dict[str, Any]:
         if script_inspection not in self._enriched:
             with self.trace.phase("preprocess"):
-                self._enriched[script_inspection] = self.harness.preprocess(event, script_inspection=script_inspection)
+                enriched = self.harness.preprocess(event, script_inspection=script_inspection)
+                _add_project_file_path(enriched, self.project_root)
+                self._enriched[script_inspection] = enriched
         return self._enriched[script_inspection]
 
     def signals(self, cfg: ConfigDir, b: bundles.Bundle, routed: Sequence[str], enriched: dict[str, Any], cwd: str,
@@ -436,3 +438,17 @@ def _builtin_signal_applies(spec: dict[str, Any], enriched: dict[str, Any]) -> b
     paths = [enriched.get("resolved_file_path")] + list(enriched.get("affected_files") or [])
     return any(isinstance(p, str) and p.rsplit("/", 1)[-1].rpartition(".")[2] == ext and "." in p.rsplit("/", 1)[-1]
                for p in paths)
+
+
+def _add_project_file_path(enriched: dict[str, Any], project_root: str | None) -> None:
+    """`input.project_file_path`: a file tool's target (`resolved_file_path`: absolute, `..` and
+    symlinks resolved) relative to the project root, `/`-separated (`migrations/0002.sql`), so
+    `startswith(input.project_file_path, "migrations/")` holds however the agent spelled the path
+    (absolute, `./migrations/x`, `src/../migrations/x`). Absent for a target outside the project."""
+    resolved = enriched.get("resolved_file_path")
+    if not isinstance(resolved, str) or not project_root:
+        return
+    root = os.path.realpath(project_root)
+    rel = os.path.relpath(resolved, root) if os.path.isabs(resolved) else None
+    if rel is not None and rel != ".." and not rel.startswith("../") and rel != ".":
+        enriched["project_file_path"] = rel.replace(os.sep, "/")

@@ -26,6 +26,9 @@ ENRICHED: dict[str, str] = {
     "tool_input": "The tool's arguments (the event's `args`).",
     "tool_response": "PostToolUse: what the tool returned (the event's `result`).",
     "resolved_file_path": "File tools: the target path made absolute, symlinks resolved.",
+    "project_file_path": "File tools: the target relative to the project root (`migrations/x.sql`), however the "
+                         "agent spelled it (absolute, `./`, `..`, symlinks); absent outside the project. Test this, "
+                         "not the raw argument (`tool_input.filePath`/`file_path`).",
     "original_file_path": "File tools: the target path as the tool got it.",
     "is_symlink": "File tools: whether the target is a symbolic link.",
     "affected_parent_directories": "Bash: directories a destructive command operates on.",
