@@ -191,9 +191,15 @@ def evaluate(opts: EvalOptions, trace: Trace, evaluation: Evaluation, run: Calla
 def _failure_text(opts: EvalOptions, trace: Trace, e: BaseException) -> str:
     """The fail-closed reason for an exception (a CupcakeError's message is meant for users)."""
     if isinstance(e, CupcakeError):
-        trace.error = str(e)
+        text = str(e)
+        if opts.harness is None and text.startswith("invalid ") and " event" in text:
+            from cupcake_py.harness import DEFAULT, NAMES
+
+            text += (f" (no --harness given, so the event was read as {DEFAULT}'s; pass --harness NAME, one of "
+                     f"{', '.join(NAMES)}: Claude Code's hooks run `cupcake eval --harness claude`)")
+        trace.error = text
         log.debug("fail closed", exc_info=True)
-        return str(e)
+        return text
     if isinstance(e, RecursionError):
         trace.error = "RecursionError"
         return "input too deeply nested"

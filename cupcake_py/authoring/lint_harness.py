@@ -92,8 +92,10 @@ def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
     if mi.is_test or mi.is_system:
         return
     F = H.facts_for(mi.file, mi.package)  # noqa: N806
+    shared = H.folder_harness(mi.file) is None and mi.package.startswith(
+        ("cupcake.policies.builtins.", "cupcake.global.policies.builtins."))  # serves every harness
     for e in mi.events:
-        p = _event_problem(e, F)
+        p = None if shared and any(e in H.facts(h).events for h in ("opencode", "claude")) else _event_problem(e, F)
         if p:
             yield _f(p[0], mi.routing_location(e), mi, p[1])
     compat = _has_current(mi.tools, F)
@@ -106,7 +108,8 @@ def names(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
             for g in astq.guards(r, GUARD_FIELDS):
                 for v in sorted(g.values):
                     if g.field == "hook_event_name":
-                        p = _event_problem(v, F)
+                        p = None if shared and any(v in H.facts(h).events for h in ("opencode", "claude")) \
+                            else _event_problem(v, F)
                         if p:
                             yield _f(p[0], g.location, mi, p[1])
                     else:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
@@ -77,11 +78,23 @@ def parse_time(text: str, now: float | None = None) -> float:
 
 
 def _filters(session: str | None, since: str | None, decision: str | None, rule: str | None,
-             tool: str | None) -> Filters:
+             tool: str | None, project: str | None = None) -> Filters:
     from cupcake_py.governance.query import Filters
 
     return Filters(session=session, since=parse_time(since) if since else None, decision=decision, rule=rule,
-                   tool=tool)
+                   tool=tool, project=project_root(project) if project is not None else None)
+
+
+def project_root(directory: str) -> str:
+    """The project root records name for `directory`: the directory holding the nearest .cupcake/
+    (as `cupcake eval` records it), else the directory itself, absolute and resolved."""
+    from cupcake_py.engine.project import ProjectError, find_project
+
+    try:
+        cfg = find_project(directory)
+    except ProjectError:
+        cfg = None
+    return cfg.root_path if cfg is not None else os.path.realpath(directory)
 
 
 def _progress(total: int, quiet: bool, what: str) -> tuple[Callable[[int], None], Callable[[], None]]:
@@ -120,29 +133,43 @@ def list_cmd(
     decision: str | None = typer.Option(None, "--decision", help="halt, deny, block, ask, modify or allow."),
     rule: str | None = typer.Option(None, "--rule", help="Only records with this rule id."),
     tool: str | None = typer.Option(None, "--tool", help="Only this tool (Bash, Edit, …)."),
+    project: str | None = typer.Option(None, "--project", "--policy-dir", metavar="DIR", help="Only records made "
+                                       "in this project (its root, or a directory inside it; `.`: the current "
+                                       "one). Default: every project.", show_default=False),
     limit: int = typer.Option(50, "--limit", min=1, help="At most this many records, newest first."),
     json_lines: bool = JSON_OPTION,
+    fmt: str = options.format_option("text", "json", extra_help="json: one record a line (as --json)."),
     db: Path | None = DB_OPTION,
 ) -> None:
-    """List audit records, newest first.
+    """List audit records, newest first, with the project each was made in.
 
-    Examples:  cupcake audit list --session ses_123      cupcake audit list --since 1h --decision deny --json
+    \b
+    Examples:
+      cupcake audit list --session ses_123
+      cupcake audit list --project . --since 1h --decision deny --format json
     """
     conn = _conn(db)
-    records = _records(conn, _filters(session, since, decision, rule, tool), limit, True, True, "listing")
-    if json_lines:
+    records = _records(conn, _filters(session, since, decision, rule, tool, project), limit, True, True, "listing")
+    if json_lines or fmt == "json":
         for r in records:
             sys.stdout.write(r.model_dump_json() + "\n")
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("id", "time (UTC)", "session", "event", "decision", "rules", "call", box=None)
+    table = Table("id", "time (UTC)", "project", "session", "event", "decision", "rules", "call", box=None)
     for col in table.columns[:-1]:
         col.no_wrap = True
     for r in records:
-        table.add_row(str(r.id), r.time, r.session_id, r.event, r.decision, ",".join(r.rule_ids), r.summary[:80])
+        table.add_row(str(r.id), r.time, _short_project(r.project), r.session_id, r.event, r.decision,
+                      ",".join(r.rule_ids), r.summary[:80])
     Console(width=None if sys.stdout.isatty() else 240).print(table)  # redirected: never cut ids
+
+
+def _short_project(path: str) -> str:
+    """A project root with the home directory as `~` (the full path is in --format json)."""
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", "/") and (path == home or path.startswith(home + "/")) else path
 
 
 @audit_app.command("stats")

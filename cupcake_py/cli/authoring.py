@@ -354,6 +354,12 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    if harness == "claude" and not global_:
+        import shutil
+
+        if shutil.which("cupcake") is None:
+            typer.echo("note: `cupcake` is not on PATH: Claude Code's hooks run `cupcake` from PATH and block every "
+                       "tool call until it is (pipx installs it in ~/.local/bin)", err=True)
     _warm_after_init(global_, directory, harness)
     typer.echo("")
     typer.echo(scaffold.protections_summary(None if global_ else directory, harness), nl=False)

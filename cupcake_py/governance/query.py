@@ -24,13 +24,14 @@ class Filters(NamedTuple):
     decision: str | None = None
     rule: str | None = None
     tool: str | None = None
+    project: str | None = None  # the project root the record was made in
 
 
 def where(f: Filters) -> tuple[str, list[Any]]:
     parts: list[str] = []
     args: list[Any] = []
     for sql, value in (("session_id = ?", f.session), ("ts >= ?", f.since), ("ts < ?", f.until),
-                       ("decision = ?", f.decision), ("tool = ?", f.tool)):
+                       ("decision = ?", f.decision), ("tool = ?", f.tool), ("project = ?", f.project)):
         if value is not None:
             parts.append(sql)
             args.append(value)

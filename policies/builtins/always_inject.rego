@@ -1,18 +1,19 @@
 # METADATA
-# title: always_inject — add project context to every tool call
+# title: always_inject — add project context to every tool call and every prompt
 # description: >-
 #   Config (input.builtin_config.always_inject): items [{"text": …} | {"signal": name}] in the
 #   order written in the rulebook (static text, `file:` contents and `command:` output; files
 #   and commands run as generated signals `__builtin_always_inject_<i>`). Every PreToolUse
 #   allow carries them as ONE context string, the items joined by blank lines in rulebook order
 #   (a set of strings would come out sorted), which the OpenCode plugin injects into the system
-#   prompt. Non-string signal values are JSON-encoded; a failed command or unreadable file adds a
-#   note.
+#   prompt; Claude Code's UserPromptSubmit gets the same context with the prompt (Cupcake's
+#   always_inject_on_prompt). Non-string signal values are JSON-encoded; a failed command or
+#   unreadable file adds a note.
 # custom:
 #   severity: LOW
 #   id: BUILTIN-INJECT-PROMPT
 #   routing:
-#     required_events: ["PreToolUse"]
+#     required_events: ["PreToolUse", "UserPromptSubmit"]
 #     required_tools: ["*"]
 package cupcake.policies.builtins.always_inject
 
@@ -29,7 +30,7 @@ texts := [text |
 ]
 
 add_context contains concat("\n\n", texts) if {
-	input.hook_event_name == "PreToolUse"
+	input.hook_event_name in {"PreToolUse", "UserPromptSubmit"}
 	count(texts) > 0
 }
 

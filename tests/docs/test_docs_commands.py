@@ -82,7 +82,8 @@ def test_every_shell_example_runs(page: Path, installed: Path, tmp_path: Path) -
     path = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d and Path(d).resolve() != REPO / ".venv/bin"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CUPCAKE", "VIRTUAL_ENV", "PYTHON"))}
     env |= {"PATH": os.pathsep.join([str(installed), *path]), "HOME": str(tmp_path / "home"),
-            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            "XDG_STATE_HOME": str(tmp_path / "state")}
     (tmp_path / "home").mkdir()
     for block in blocks(page, REPO)[0]:
         _run(block, work, env)

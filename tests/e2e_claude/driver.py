@@ -127,6 +127,8 @@ class ClaudeE2E:
 
     def env(self) -> dict[str, str]:
         keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM")}
+        # a project's hooks run `cupcake` from PATH (as a team's would): this checkout's comes first
+        keep["PATH"] = f"{cupcake_bin().parent}{os.pathsep}{keep.get('PATH', '')}"
         return {**keep, "HOME": str(self.home), "XDG_CACHE_HOME": str(self.root / "cache"),
                 "XDG_CONFIG_HOME": str(self.root / "config"), "GIT_CONFIG_NOSYSTEM": "1"}
 

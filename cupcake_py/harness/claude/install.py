@@ -7,7 +7,9 @@ left untouched). Out: the same settings with, for every event cupcake answers, o
 (no matcher for events without tools) appended after the user's own groups. Our hooks are the
 ones whose command runs `eval --harness claude` (CUPCAKE_MARK); re-running replaces exactly
 those (idempotent: the same file comes out), `--uninstall` removes only them, and every other
-key, group and hook stays as it was. Written atomically (temp file + rename).
+key, group and hook stays as it was (a file left with nothing else is deleted). Written atomically
+(temp file + rename). A project's hooks run `cupcake` from PATH (the file is committed and shared),
+the global ones this installation's absolute path.
 
 Fail closed despite Claude Code failing open (it runs the tool when a hook exits 1, times out or
 prints invalid JSON): the hook command runs cupcake under `sh -c` so that ANY non-zero exit
@@ -49,6 +51,9 @@ def settings_path(project: Path | None) -> Path:
     if project is None:
         return Path(os.environ.get("HOME") or Path.home()) / ".claude" / "settings.json"
     return project / ".claude" / "settings.json"
+
+
+PATH_EXECUTABLE = "cupcake"
 
 
 def cupcake_executable() -> str:
@@ -168,8 +173,12 @@ def write_settings(path: Path, settings: dict[str, object]) -> FileAction:
 
 
 def install(project: Path | None, command: str | None = None) -> tuple[Path, FileAction]:
+    """A project's settings run `cupcake` from PATH (teams commit .claude/settings.json; an absolute
+    path would be this machine's), as the OpenCode plugin does; the user's own ~/.claude/settings.json
+    runs this installation's absolute path. A `cupcake` that is not found exits 127: blocked."""
     path = settings_path(project)
-    return path, write_settings(path, with_ours(read_settings(path), command or hook_command()))
+    default = hook_command(PATH_EXECUTABLE if project is not None else None)
+    return path, write_settings(path, with_ours(read_settings(path), command or default))
 
 
 def uninstall(project: Path | None) -> tuple[Path, FileAction]:
@@ -180,5 +189,12 @@ def uninstall(project: Path | None) -> tuple[Path, FileAction]:
     after = without_ours(before)
     if after == before:
         return path, "unchanged"
+    if not after:  # nothing of the user's was in it: no `{}` left behind (nor an empty .claude/)
+        path.unlink()
+        try:
+            path.parent.rmdir()
+        except OSError:
+            pass  # the directory holds other files
+        return path, "removed"
     write_settings(path, after)
     return path, "removed"
