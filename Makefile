@@ -9,6 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@echo "installing cupcake-py and its dependencies into $(VENV) (once; about a minute)..."
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
 	@$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
@@ -36,10 +37,11 @@ bench-plugin: venv node-deps
 
 # The main job: example OpenCode and Claude Code events through `cupcake eval --harness opencode|claude`
 # (policies compiled by cupcake-py, run under wasmtime), printed as event -> decision -> reason.
+# Both halves always run (a failing OpenCode row does not hide the Claude Code table); the exit
+# status is non-zero when either had a row that did not match its case file.
 demo: venv
-	@$(PY) -m cupcake_py.harness.opencode.demo
-	@echo
-	@$(PY) -m cupcake_py.harness.claude.demo
+	@rc=0; $(PY) -m cupcake_py.harness.opencode.demo || rc=1; echo; \
+	  $(PY) -m cupcake_py.harness.claude.demo || rc=1; exit $$rc
 
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
 test: venv node-deps

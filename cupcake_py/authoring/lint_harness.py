@@ -167,6 +167,12 @@ def guards_vs_routing(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
                          "from required_events")
 
 
+# The native signals by name (docs/writing-policies.md "Signals"), for did-you-mean hints.
+NATIVE_SIGNALS = ("git.is_repo", "git.branch", "git.is_dirty", "git.staged_files", "git.unstaged_files",
+                  "git.untracked_files", "git.ahead_behind", "git.last_commit", "file.exists", "file.size",
+                  "file.sha256", "file.line_count", "file.head", "history")
+
+
 def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
     if not mi.is_policy:
         return
@@ -177,7 +183,7 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
             if s not in proj.signals and not native_signals.provides(s):
                 yield _f("signal-undeclared", mi.routing_location(s), mi,
                          f"required signal `{s}` is not declared in rulebook.yml (signals:), not a file in "
-                         f".cupcake/signals/ and not a native signal{hint(s, proj.signals)}")
+                         f".cupcake/signals/ and not a native signal{hint(s, [*proj.signals, *NATIVE_SIGNALS])}")
     if not mi.routing_blocks:
         return
     seen: set[str] = set()
@@ -189,6 +195,13 @@ def signals(mi: ModuleInfo, proj: Project) -> Iterator[Finding]:
             continue
         if len(path) >= 2 and path[0] == "signals" and isinstance(path[1], str):
             name = path[1]
+            dotted = f"{name}.{path[2]}" if len(path) >= 3 and isinstance(path[2], str) else ""
+            if dotted and dotted in (*mi.signals, *NATIVE_SIGNALS) and dotted not in seen:
+                seen.add(dotted)  # Rego reads input.signals.git.branch as signals["git"]["branch"]
+                yield _f("signal-not-required", term.location, mi,
+                         f"input.signals.{dotted} reads input.signals[\"{name}\"][\"{path[2]}\"], which is never "
+                         f"set: the signal is input.signals[\"{dotted}\"]")
+                continue
             if name in seen or name.startswith("__builtin_") or name in mi.signals:
                 continue
             seen.add(name)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import typer
 
 from cupcake_py import __version__, logs
-from cupcake_py.cli import audit, authoring, build, eval_serve, fmt, query, rego, schema, wasm
+from cupcake_py.cli import audit, authoring, build, docs, eval_serve, fmt, query, rego, schema, wasm
 
 app = typer.Typer(
     name="cupcake",
     help=(
         "cupcake-py: make AI coding agents follow rules.\n\n"
         "Rego policies are compiled to WebAssembly (OPA's WASM ABI) by cupcake-py itself "
-        "and evaluated under wasmtime. Errors fail closed."
+        "and evaluated under wasmtime. Errors fail closed. The docs/*.md pages named in --help: "
+        "`cupcake docs PAGE`."
     ),
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
@@ -47,7 +48,7 @@ def _root(
 
 
 # Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
-for _group in (rego, wasm, build, eval_serve, authoring, fmt, query, schema, audit):
+for _group in (rego, wasm, build, eval_serve, authoring, fmt, query, schema, audit, docs):
     _group.register(app)
 
 

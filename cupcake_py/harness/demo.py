@@ -114,14 +114,25 @@ def main(argv: list[str] | None = None, harness: str = "opencode",
         # The user's cache (bundles are content-addressed) and a stable config home keep repeated
         # demos from recompiling the policies.
         stable = demo_config_root()
+        print(f"{'':2}(the first event compiles the policies unless they are cached: a few seconds)", flush=True)
+
+        def shown(text: str, out_case: Case) -> str:
+            return text.replace(str(root / "work" / out_case.name), "$PROJECT").replace(str(stable), "$DEMO") \
+                .replace("\n", " ")
+
         for out in run_cases(cases, root, args.workers, config_root=stable, cache=user_cache_dir()):
             decision, reason = answer(out.response)
             mark = "✓" if out.ok else "✗"
             failures += not out.ok
-            reason = reason.replace(str(root / "work" / out.case.name), "$PROJECT").replace(str(stable), "$DEMO")
-            reason = reason.replace("\n", " ")
             print(f"{mark} {_clip(event_text(out.case), ev_w):<{ev_w}} {decision:<9} {out.exit:<4} "
-                  f"{_clip(reason, reason_w)}")
+                  f"{_clip(shown(reason, out.case), reason_w)}")
+            if not out.ok:  # what the case file expected, so a failing row says what went wrong
+                want_decision, want_reason = answer(out.expected)
+                print(f"{'':2}{'expected:':<{ev_w}} {want_decision:<9} {out.case.exit:<4} "
+                      f"{_clip(shown(want_reason, out.case), reason_w)}"
+                      + (f" (stderr containing {out.case.stderr!r})" if out.case.stderr else ""))
+                if out.stderr.strip():
+                    print(f"{'':2}{'stderr:':<{ev_w}} {_clip(shown(out.stderr.strip(), out.case), reason_w + 15)}")
             sys.stdout.flush()
     print(f"\n{len(cases) - failures}/{len(cases)} events answered as expected in {time.monotonic() - t0:.1f}s "
           f"(✓ = matches harness/{harness}/examples/cases/<name>.json)")

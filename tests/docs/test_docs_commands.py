@@ -11,6 +11,7 @@ commands, which compile policies)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -55,6 +56,13 @@ def test_the_wheel_carries_the_docs_it_points_to(installed: Path) -> None:
     proc = subprocess.run([str(installed / "cupcake"), "validate", "--explain", "prefer-deny"],
                           capture_output=True, text=True, cwd=site.parent)
     assert proc.returncode == 0 and proc.stdout.startswith("# prefer-deny\n")
+    # every docs/<page>.md that --help names is in the wheel: `cupcake docs PAGE` prints it
+    named = {m for p in (REPO / "cupcake_py").rglob("*.py") for m in re.findall(r"docs/([a-z-]+)\.md", p.read_text())}
+    assert {"testing", "custom-builtins", "governance", "serve", "claude-code"} <= named
+    for page in sorted(named):
+        proc = subprocess.run([str(installed / "cupcake"), "docs", page], capture_output=True, text=True,
+                              cwd=site.parent)
+        assert proc.returncode == 0 and proc.stdout.startswith("#"), (page, proc.stderr)
 
 
 def test_doc_blocks_are_tagged() -> None:

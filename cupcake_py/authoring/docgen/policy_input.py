@@ -93,7 +93,9 @@ def tools_section() -> str:
         tm = json.loads(path.read_text("utf-8"))
         out += [f"### {h.name} tools\n\n", "| `input.tool_name` | tool id | `input.tool_input` arguments |\n",
                 "| --- | --- | --- |\n"]
-        for tool, name in tm["map"].items():
+        tools = list(tm["map"]) + [t for t in tm["tool_args"] if t not in tm["map"]]  # renamed, then passed through
+        for tool in tools:
+            name = tm["map"].get(tool, tool)
             spec = tm["tool_args"].get(tool, {})
             args = [f"`{a}` ({t})" for a, t in spec.get("required", {}).items()]
             args += [f"`{a}` ({t}, optional)" for a, t in spec.get("optional", {}).items()]
