@@ -7,7 +7,10 @@ errors exit 2 with click's message, never a traceback (pretty exceptions off).""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+import typer.main
 
 from cupcake_py import __version__, logs
 from cupcake_py.cli import audit, authoring, build, docs, eval_serve, fmt, query, rego, schema, wasm
@@ -52,5 +55,18 @@ for _group in (rego, wasm, build, eval_serve, authoring, fmt, query, schema, aud
     _group.register(app)
 
 
+def _plain_metavars(command: Any) -> None:
+    """Every option that takes a value shows a NAME in --help (`--run RUN`), not typer's `<str>`,
+    in every command and subcommand (the flags' own metavars, e.g. `--harness NAME`, stay)."""
+    for param in getattr(command, "params", []):
+        if getattr(param, "param_type_name", "") == "option" and not getattr(param, "is_flag", True) \
+                and param.metavar is None and param.name:
+            param.metavar = param.name.upper().rstrip("_")
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)
+
+
 def run() -> None:
-    app()
+    command = typer.main.get_command(app)
+    _plain_metavars(command)
+    command(prog_name="cupcake")
