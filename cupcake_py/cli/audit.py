@@ -176,7 +176,8 @@ def _short_project(path: str) -> str:
 def stats_cmd(
     session: str | None = typer.Option(None, "--session", help="Count this session."),
     day: str | None = typer.Option(None, "--day", help="Count this UTC day (YYYY-MM-DD, or `today`)."),
-    json_out: bool = typer.Option(False, "--json", help="One JSON object instead of tables."),
+    json_out: bool = typer.Option(False, "--json", help="One JSON object instead of tables (= --format json)."),
+    fmt: str = options.format_option("text", "json"),
     db: Path | None = DB_OPTION,
 ) -> None:
     """Decisions per rule and per decision kind, for a session, a day, or everything.
@@ -187,6 +188,7 @@ def stats_cmd(
 
     from cupcake_py.governance import query
 
+    json_out = json_out or fmt == "json"
     since = until = None
     scope = "all"
     if day is not None:
@@ -218,7 +220,8 @@ def stats_cmd(
 
 @audit_app.command("verify")
 def verify_cmd(
-    json_out: bool = typer.Option(False, "--json", help="One JSON object (models.VerifyReport)."),
+    json_out: bool = typer.Option(False, "--json", help="One JSON object (models.VerifyReport; = --format json)."),
+    fmt: str = options.format_option("text", "json"),
     db: Path | None = DB_OPTION,
 ) -> None:
     """Check the hash chain: edited, deleted or inserted records, and a head that does not match.
@@ -229,6 +232,7 @@ def verify_cmd(
     from cupcake_py.governance import chain
     from cupcake_py.governance.models import VerifyReport
 
+    json_out = json_out or fmt == "json"
     conn = _conn(db)
     total = conn.execute("SELECT COUNT(*) FROM audit").fetchone()[0]
     advance, close = _progress(total, json_out, "verifying")

@@ -45,16 +45,19 @@ class YamlDoc:
 
     def where(self, loc: tuple[int | str, ...]) -> str:
         """`file:row:col` of the key (mapping) or item (sequence) `loc` names, or of the deepest
-        existing node on the way; `file` alone when the document is empty."""
-        node, pos = self.root, None
+        existing node on the way (a scalar value where the path goes on: the value); `file` alone
+        when the document is empty."""
+        node, pos, value_pos = self.root, None, None
         for part in loc:
             lc = getattr(node, "lc", None)
-            if lc is None:
+            if lc is None:  # a scalar where the path goes on (`audit: sometimes` for audit.mode): its value
+                pos = value_pos or pos
                 break
             if isinstance(node, dict) and part in node:
-                pos, node = lc.key(part), node[part]
+                pos, value_pos, node = lc.key(part), lc.value(part), node[part]
             elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
                 pos, node = lc.item(part), node[part]
+                value_pos = pos
             else:
                 break
         if pos is None:
