@@ -25,6 +25,7 @@ NOT_IMPORTED = {
     "shlex": "only for signal files and always_inject file items",
     "signal": "the C module _signal serves the deadline alarm and the reaper",
     "cupcake_py.engine.rulebook": "pydantic/YAML only to build a bundle (cache miss)",
+    "ruamel": "rulebook.yml is read (engine/yaml_source.py, ~17 ms to import) only to build a bundle (cache miss)",
     "pathlib": "the eval path works on str paths (os.path, os.scandir); Path-returning variants serve other commands",
     "urllib.parse": "only pathlib pulls it in (file URIs)",
     "ipaddress": "only urllib.parse pulls it in",
