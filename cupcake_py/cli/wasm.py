@@ -7,7 +7,6 @@ Out: the module summary (text or JSON) or the result set as JSON. Exit status: E
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -15,6 +14,7 @@ import orjson
 import typer
 
 from cupcake_py import values
+from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
 
 EXIT_CODES = (
@@ -24,11 +24,6 @@ EXIT_CODES = (
 )
 
 EXIT_EVAL, EXIT_USAGE, EXIT_MODULE = 1, 2, 3
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -79,7 +74,7 @@ def _load(module_path: Path, options: Any) -> Any:
 
 def inspect_cmd(
     module: Path = typer.Argument(..., help="The .wasm module."),
-    fmt: Format = typer.Option(Format.text, "--format", help="Output format: text or json."),
+    fmt: str = options.format_option("text", "json"),
 ) -> None:
     """Show a module's ABI version, imports, exports, entrypoints and host builtins."""
     from cupcake_py.host.builtin_dispatch import available
@@ -90,7 +85,7 @@ def inspect_cmd(
     except CupcakeError as e:
         _fail(f"{module}: {e}", _exit_code(e))
     have = available(s.builtins.values())
-    if fmt is Format.json:
+    if fmt == "json":
         doc = {
             "abi_version": f"{s.abi_version[0]}.{s.abi_version[1]}",
             "entrypoints": s.entrypoints,
