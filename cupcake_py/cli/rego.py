@@ -6,25 +6,20 @@ be loaded."""
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 
 import orjson
 import typer
 
+from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego import parse_module, read_source
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
 
 
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-
-
-def _emit_errors(errors: list[RegoError], sources: dict[str, str], fmt: Format) -> None:
-    if fmt is Format.json:
+def _emit_errors(errors: list[RegoError], sources: dict[str, str], fmt: str) -> None:
+    if fmt == "json":
         typer.echo(format_json(errors))
     else:
         n = len(errors)
@@ -34,8 +29,9 @@ def _emit_errors(errors: list[RegoError], sources: dict[str, str], fmt: Format) 
 
 def parse_cmd(
     file: Path = typer.Argument(..., help="The .rego file to parse.", show_default=False),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: the module re-printed in canonical "
-                               "Rego v1 form. json: the full AST with locations (for debugging)."),
+    fmt: str = options.format_option("text", "json", extra_help="text: the module re-printed in canonical Rego v1 "
+                                     "form (`cupcake fmt` keeps comments and layout). json: the full AST with "
+                                     "locations (for debugging)."),
 ) -> None:
     """Parse one Rego v1 file and show its AST.
 
@@ -51,7 +47,7 @@ def parse_cmd(
     except RegoErrors as exc:
         _emit_errors(list(exc.errors), sources, fmt)
         raise typer.Exit(1) from None
-    if fmt is Format.json:
+    if fmt == "json":
         from cupcake_py.rego.astjson import to_json
 
         sys.stdout.write(orjson.dumps(to_json(module), option=orjson.OPT_INDENT_2).decode() + "\n")
@@ -64,8 +60,8 @@ def parse_cmd(
 def check_cmd(
     paths: list[Path] = typer.Argument(..., help="Policy files, or directories searched recursively for "
                                        "*.rego.", show_default=False),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: `file:row:col: code: message` plus the "
-                               "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
+    fmt: str = options.format_option("text", "json", extra_help="text: `file:row:col: code: message` plus the "
+                                     "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
 ) -> None:
@@ -89,7 +85,7 @@ def check_cmd(
     if errors:
         _emit_errors(errors, sources, fmt)
         raise typer.Exit(1)
-    if fmt is Format.json:
+    if fmt == "json":
         typer.echo(format_json([]))
     else:
         typer.echo(f"ok: {count} file{'s' if count != 1 else ''} checked, no errors")
