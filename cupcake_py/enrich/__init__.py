@@ -6,7 +6,7 @@
   tool_input, cwd) and name their path/workdir/patch arguments in `PathHints`.
 
 - `tool_paths(tool_name, args, cwd)` (module `tool_paths`): every path a tool call names,
-  as `input.tool_paths` entries `{path, original, arg, access}` (docs/input.md). Pure apart
+  as `input.tool_paths` entries `{path, original, arg, access}` (docs/writing-policies.md). Pure apart
   from realpath / existence checks; never raises on odd argument values.
 - `for_policies(policy_input)`: the engine-side steps, once builtin_config is attached:
   `add_link_identities` then `add_secrets_below` (module `secrets_below`: secret-looking files
