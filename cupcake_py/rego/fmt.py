@@ -307,14 +307,14 @@ def _format(text: str, filename: str) -> str:
 
 def _same(a: A.Module, b: A.Module) -> bool:
     return (a.package == b.package and a.imports == b.imports and a.rules == b.rules
-            and [c.text for c in a.comments] == [c.text for c in b.comments])
+            and [c.text.rstrip("\r") for c in a.comments] == [c.text.rstrip("\r") for c in b.comments])
 
 
 def format_source(text: str, filename: str = "<stdin>") -> str:
     """`text` in canonical layout (see the module docstring). RegoErrors when it does not parse;
     FormatError when the result would not be the same module or not be stable."""
     try:
-        out = _format(text, filename)
+        out = _format(text.replace("\r\n", "\n"), filename)  # opa fmt writes LF line ends
     except FormatError as e:
         raise FormatError(f"{filename}: cannot format: {e}") from None
     before, after = parse_module(text, filename), parse_module(out, filename)

@@ -117,6 +117,11 @@ def _cli(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.Com
                           timeout=120)
 
 
+def test_crlf_files_come_out_with_lf() -> None:
+    text = "package p\r\n\r\nimport rego.v1\r\n\r\n# c\r\nallow if {\r\n\tinput.x == 1 # t\r\n}\r\n"
+    assert format_source(text) == text.replace("\r\n", "\n")
+
+
 def test_cli_check_diff_write_stdin(tmp_path: Path) -> None:
     messy = (CASES / "layout.rego").read_text()
     want = (CASES / "layout.rego.formatted").read_text()
