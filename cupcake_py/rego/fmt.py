@@ -313,13 +313,18 @@ def _same(a: A.Module, b: A.Module) -> bool:
 def format_source(text: str, filename: str = "<stdin>") -> str:
     """`text` in canonical layout (see the module docstring). RegoErrors when it does not parse;
     FormatError when the result would not be the same module or not be stable."""
-    try:
-        out = _format(text.replace("\r\n", "\n"), filename)  # opa fmt writes LF line ends
-    except FormatError as e:
-        raise FormatError(f"{filename}: cannot format: {e}") from None
-    before, after = parse_module(text, filename), parse_module(out, filename)
-    if not _same(before, after):
-        raise FormatError(f"{filename}: formatting would change the module (a cupcake fmt bug); left as is")
-    if _format(out, filename) != out:
-        raise FormatError(f"{filename}: formatting is not stable here (a cupcake fmt bug); left as is")
-    return out
+    before = parse_module(text, filename)
+    lf = text.replace("\r\n", "\n")  # opa fmt writes LF line ends ...
+    problem = ""
+    for source in dict.fromkeys((lf, text)):  # ... unless a raw string holds a CRLF: then as written
+        try:
+            out = _format(source, filename)
+        except FormatError as e:
+            raise FormatError(f"{filename}: cannot format: {e}") from None
+        if not _same(before, parse_module(out, filename)):
+            problem = "formatting would change the module (a cupcake fmt bug); left as is"
+        elif _format(out, filename) != out:
+            problem = "formatting is not stable here (a cupcake fmt bug); left as is"
+        else:
+            return out
+    raise FormatError(f"{filename}: {problem}")
