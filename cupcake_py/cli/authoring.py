@@ -108,6 +108,10 @@ def _validate_once(targets: list[Path], fmt: str, fail_level: str, config: Path 
     except CupcakeError as e:
         raise _fail(str(e)) from None
     report.findings = lint_config.apply(report.findings, report.sources, settings)
+    from cupcake_py.authoring.findings import RULES, hint
+
+    for file, row, rule in lint_config.unknown_suppressions(report.sources):
+        typer.echo(f"cupcake: {file}:{row}: `# cupcake ignore:{rule}` names no lint rule{hint(rule, RULES)}", err=True)
     sys.stdout.write(FORMATS[fmt](report))
     return 1 if lint_config.fails(report.findings, fail_level) else 0
 

@@ -62,6 +62,9 @@ def test_inline_suppression_on_the_line_above_or_the_same_line(proj: tuple[Path,
     assert "prefer-deny" not in cupcake(["validate"], p, env).out
     f.write_text(POLICY.replace("block contains", "# cupcake ignore:print-call\nblock contains"))
     assert "prefer-deny" in cupcake(["validate"], p, env).out  # another rule's suppression does not hide it
+    f.write_text(POLICY.replace("block contains", "# cupcake ignore:prefer-denny\nblock contains"))
+    r = cupcake(["validate"], p, env)
+    assert "prefer-deny" in r.out and "names no lint rule (did you mean `prefer-deny`?)" in r.err
 
 
 def test_config_levels_and_ignored_files(proj: tuple[Path, dict[str, str]]) -> None:
