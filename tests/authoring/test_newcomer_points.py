@@ -158,7 +158,7 @@ def test_8_claude_hooks_audit_and_prompt_context(tmp_path: Path) -> None:
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     assert " cupcake eval --harness claude" in command and str(tmp_path) not in command and "/bin/cupcake" not in command
     rulebook = proj / ".cupcake/rulebook.yml"
-    assert 'audit: "on"' in rulebook.read_text()
+    assert 'audit:\n  mode: "on"' in rulebook.read_text()
     rulebook.write_text(rulebook.read_text() + '  always_inject:\n    context: ["Follow CONVENTIONS.md"]\n')
     prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(proj), "prompt": "hi",
               "transcript_path": "/tmp/t", "permission_mode": "default"}
