@@ -1,7 +1,8 @@
 """`cupcake validate | inspect | test | init | verify`: the policy author's commands; the work is
 done by cupcake_py/authoring (validate, testrunner, scaffold, inventory, verify).
 
-Out: reports on stdout (text/JSON/SARIF), progress on stderr. Exit status per command (see each
+Their shared flags (--policy-dir, --global, --harness, --format) come from cli/options.py.
+Out: reports on stdout (text, JSON, SARIF, GitHub annotations, JUnit), progress on stderr. Exit status per command (see each
 --help); usage errors and configurations that cannot be loaded exit 2 (`test`: 1, as opa test)
 with `cupcake: <message>` on stderr, never a traceback."""
 
@@ -21,9 +22,7 @@ if TYPE_CHECKING:
     from cupcake_py.engine.project import ConfigDir
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"cupcake: {message}", err=True)
-    return typer.Exit(code)
+_fail = options.fail
 
 
 def validate_cmd(
