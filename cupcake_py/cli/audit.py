@@ -320,7 +320,7 @@ def schema_cmd(
 
 @audit_app.command("session-event")
 def session_event_cmd(
-    harness: str = typer.Option("opencode", "--harness", help="The agent harness sending the event."),
+    harness_name: str | None = options.harness_option(default_help="Default: opencode (its plugin sends these)."),
     db: Path | None = DB_OPTION,
 ) -> None:
     """Record a session lifecycle event (sent by the harness plugin).
@@ -346,8 +346,8 @@ def session_event_cmd(
         from cupcake_py.governance.audit import write_session_event
 
         parent = event.get("parent_id") if isinstance(event.get("parent_id"), str) else None
-        write_session_event(settings, event["session_id"], event["event"], harness, project, parent, time.time(),
-                            str(db) if db else None)
+        write_session_event(settings, event["session_id"], event["event"], harness_name or "opencode", project,
+                            parent, time.time(), str(db) if db else None)
     except (CupcakeError, jsonio.JSONError) as e:
         raise _fail(str(e)) from None
     sys.stdout.write('{"recorded":true}\n')
