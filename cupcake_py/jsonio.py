@@ -172,7 +172,7 @@ def _encoder(default: Callable[[Any], Any]) -> Callable[[Any, int], Any]:
     check) is private to the call: an encoding stopped by an exception (a Decimal, NaN, a
     circle) leaves entries behind in it, which a shared encoder would carry into later calls
     ("Circular reference detected" for an unrelated value whose id is reused, and a leak)."""
-    return _make_encoder({}, default, encode_str, None, ":", ",", False, False, False)  # type: ignore[no-any-return]
+    return _make_encoder({}, default, encode_str, None, ":", ",", False, False, False)
 
 
 _CONTAINERS = (dict, list, tuple)
@@ -234,7 +234,7 @@ def _scalar_text(v: Any) -> str | None:
     if v is None or v is True or v is False:
         return "null" if v is None else "true" if v else "false"
     if isinstance(v, str):
-        return encode_str(v)  # type: ignore[no-any-return]
+        return encode_str(v)
     if isinstance(v, int):
         return int.__repr__(v)
     if isinstance(v, float):
