@@ -72,8 +72,9 @@ def parse_request(line: bytes) -> tuple[Any, str, dict[str, Any], str | None]:
     if not isinstance(event, dict):
         raise RequestError('"event" must be a JSON object (the event `cupcake eval` reads)')
     policy_dir = value.get("policy_dir")
-    if policy_dir is not None and not (isinstance(policy_dir, str) and os.path.isabs(policy_dir)):
-        raise RequestError('"policy_dir" must be an absolute path')
+    if policy_dir is not None and not (isinstance(policy_dir, str) and os.path.isabs(policy_dir)
+                                       and "\0" not in policy_dir):
+        raise RequestError('"policy_dir" must be an absolute path (without NUL characters)')
     return rid, harness, event, policy_dir
 
 
