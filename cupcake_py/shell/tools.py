@@ -138,10 +138,7 @@ def _find_matches(call: Call, roots: list[Field], expr: list[Field]) -> tuple[st
         return None
     escaped = "".join("\\" + c if c in "*?[]\\()|!@+" else c for c in root.rstrip("/") or "/")
     pattern = escaped.rstrip("/") + "/**/" + (names[0] or "")
-    budget = call.result.budget
-    got = globbing.expand(pattern, call.cwd or "/", max_matches=budget.max_glob_matches,
-                          max_dirs=budget.max_glob_dirs, deadline=call.result.deadline,
-                          options=frozenset({"globstar", "dotglob"}))
+    got = call.result.glob(pattern, call.cwd or "/", frozenset({"globstar", "dotglob"}))
     if got.truncated:
         return None
     matches = list(got.matches)
