@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -40,6 +40,18 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
+
+# The same demo with one CPU-bound busy loop per CPU plus two running beside it: the answers must not
+# change (the shell analysis is bounded by work, not time). `make test-load`: every example event of both
+# harnesses, idle and under that load, compared answer by answer (tests/e2e_eval/test_answers_under_load.py).
+BUSY ?= $(shell $(PY) -c "import os; print((os.cpu_count() or 1) + 2)" 2>/dev/null || echo 4)
+demo-under-load: venv
+	@$(PY) -m cupcake_py.harness.opencode.demo --busy $(BUSY)
+	@echo
+	@$(PY) -m cupcake_py.harness.claude.demo --busy $(BUSY)
+
+test-load: venv
+	@CUPCAKE_LOAD_ALL=1 $(PY) -m pytest -q tests/e2e_eval/test_answers_under_load.py
 
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
 test: venv node-deps
