@@ -70,7 +70,7 @@ class Cmd(Record):
     """A simple command being analysed (becomes one entry of `commands`)."""
 
     __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index",
-                 "stdin")
+                 "stdin", "output")
     name: str | None
     fields: list[Field]
     wrappers: list[str]
@@ -82,10 +82,11 @@ class Cmd(Record):
     env: dict[str, str | None]
     index: int
     stdin: tuple[str, object] | None  # where its input comes from (internal: not in the JSON)
+    output: str | None  # what it prints, when its handler knows (find's listing; internal)
 
     def __init__(self, name: str | None, fields: list[Field], wrappers: list[str], cwd: str | None,
                  origin: str, depth: int, env: dict[str, str | None]) -> None:
-        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None)
+        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None, None)
 
     def argv(self) -> list[str | None]:
         return [f.value for f in self.fields]
@@ -104,7 +105,8 @@ class Result:
     """Everything one analysis found, in execution order."""
 
     __slots__ = ("source", "cwd", "parsed", "commands", "effects", "patterns", "opaque", "git", "facts",
-                 "budget", "steps", "dirs_listed", "bytes_read", "words", "recursive", "git_config", "git_hooks_line")
+                 "budget", "steps", "dirs_listed", "bytes_read", "words", "recursive", "git_config", "git_hooks_line",
+                 "venvs")
 
     def __init__(self, source: str, cwd: str, budget: Budget) -> None:
         self.source = source
@@ -124,6 +126,7 @@ class Result:
         self.recursive: dict[str, dict[str, None]] = {k: {} for k in KINDS}
         self.git_config: dict[str, str | None] = {}  # `git config KEY VALUE` earlier in the line
         self.git_hooks_line: list[str] = []
+        self.venvs: dict[str, None] = {}  # virtual environments the line creates (python -m venv DIR)
 
     def check(self) -> None:
         self.steps += 1

@@ -74,6 +74,10 @@ def find(call: Call) -> None:
     found = _find_matches(call, roots, args[i:])
     if found is not None and not found[1] and any(call.result.effects[k] for k in ("writes", "links", "deletes")):
         found = None  # nothing matches now, but this line changes files first: the whole tree
+    if found is not None and not FIND_ACTIONS & {f.value for f in args[i:]} and \
+            not any(any(c in m for c in " \t\n'\"\\") for m in found[1]):
+        # it only prints: its output is the files it can select (a superset), one per line
+        call.cmd.output = "".join(m + "\n" for m in found[1])
     while i < len(args):
         v = args[i].value
         if v == "-delete":
@@ -121,6 +125,9 @@ def find(call: Call) -> None:
 
 
 FIND_BRANCHING = frozenset({"-o", "-or", "!", "-not", ",", "(", ")"})
+# actions other than -print (find prints the selected names only without them)
+FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-print0", "-printf", "-fprint", "-fprint0",
+                          "-fprintf", "-fls", "-ls", "-quit"})
 
 
 def _find_matches(call: Call, roots: list[Field], expr: list[Field]) -> tuple[str, list[str], str] | None:

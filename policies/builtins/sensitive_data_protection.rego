@@ -123,16 +123,18 @@ deny contains decision(concat("", [input.tool_name, " ", t.access, " of ", mask(
 	sensitive(t.path)
 }
 
-# grep -r / rg / tar / zip / cp -r over a directory that holds a secret.
+# grep -r / rg / tar / zip / cp -r over a directory that holds a secret. (find lists names only:
+# what `find -exec CMD {}` reads is CMD's effects, the files find selects when the analysis can
+# list them, opaque otherwise.)
 recursive(c) if c.name in {"rg", "ag", "ack", "tar", "zip", "7z", "rsync", "cpio", "ugrep", "sift", "pt"}
 
 recursive(c) if {
-	c.name in {"grep", "egrep", "fgrep", "zgrep", "cp", "scp", "find"}
+	c.name in {"grep", "egrep", "fgrep", "zgrep", "cp", "scp"}
 	some a in effects.args(c)
 	recursive_flag(c.name, a)
 }
 
-recursive_flag(_, a) if a in {"-r", "-R", "--recursive", "-a", "--archive", "-rf", "-Rf", "-fr", "-rn", "-Rn", "-ri", "-Ri", "-rl", "-Rl", "-exec", "-execdir", "--dereference-recursive"}
+recursive_flag(_, a) if a in {"-r", "-R", "--recursive", "-a", "--archive", "-rf", "-Rf", "-fr", "-rn", "-Rn", "-ri", "-Ri", "-rl", "-Rl", "--dereference-recursive"}
 
 recursive_flag(name, a) if {
 	name != "find"

@@ -164,9 +164,10 @@ git_tree_write("switch", a) if count({"-f", "--force", "--discard-changes"} & a)
 
 git_tree_write("clean", a) if count({"-n", "--dry-run"} & a) == 0
 
-git_tree_write("stash", a) if count(a) == 0
-
-git_tree_write("stash", a) if count({"pop", "apply", "push", "save", "-u", "--include-untracked"} & a) > 0
+# `git stash` / `stash pop|apply` change only tracked files that differ from a commit (files this
+# line could not have changed without its own effects being seen); with untracked (-u) or ignored
+# (-a) files it reaches the whole tree. A stash built by plumbing is a hooks bypass (git.hooks_disabled).
+git_tree_write("stash", a) if count({"-u", "--include-untracked", "-a", "--all"} & a) > 0
 
 recursive_flag(a) if a in {"-R", "--recursive"}
 
