@@ -36,6 +36,7 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
     oval: str = spec.get("oval", "")
     lval: tuple[str, ...] = spec.get("lval", ())
     flags: str | None = spec.get("flags")
+    wval: tuple[str, ...] = spec.get("wval", ())
     out = Parsed()
     i = 0
     n = len(fields)
@@ -66,6 +67,10 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
             else:
                 out.opts.append((name, None))
             i += 1
+            continue
+        if v in wval:  # a single-dash word option taking a value (zip -TT CMD)
+            out.opts.append((v, fields[i + 1] if i + 1 < n else None))
+            i += 2
             continue
         body = v[1:]
         if flags is not None and any(c not in flags for c in body):

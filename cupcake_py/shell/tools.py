@@ -19,24 +19,12 @@ if TYPE_CHECKING:
     from cupcake_py.shell.semantics import Call
 
 
-AWK_ACTIONS = (r"system\s*\(|\|\s*(?:getline|\")|>\s*\"|>>|print[f]?\s*>|getline\s*<|\bclose\s*\(")
-
-
 def awk(call: Call) -> None:
     parsed = options.parse(call.args, {"val": "fvF", "lval": ("file", "assign", "field-separator", "include")})
     files = parsed.values("-f", "--file")
     operands = parsed.operands
-    if files:
-        for f in files:
-            call.effect("reads", f)
-        call.opaque("writes+deletes+executes", "awk program file may write files or run commands")
-    elif operands:
-        program = operands[0]
+    if not files and operands:  # the program (its commands, files and environment: shell/carriers.py)
         operands = operands[1:]
-        if program.value is None:
-            call.opaque(ALL_KINDS, "awk program known only at run time")
-        elif re.search(AWK_ACTIONS, program.value):
-            call.opaque("writes+deletes+executes", "awk program writes files or runs commands")
     for f in operands:
         if f.value is not None and re.match(r"^[A-Za-z_]\w*=", f.value):
             continue
