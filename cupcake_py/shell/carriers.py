@@ -110,8 +110,8 @@ FAMILIES: dict[str, Family] = {
             "runs a shell command"),
         Row("text", r">>?\s*\"([^\"]+)\"", "writes", "`print > \"FILE\"`, `>> \"FILE\"`", "writes the file"),
         Row("text", r">>?\s*[^\s\"=]", "program", "`print > EXPR`", "writes a file named at run time"),
-        Row("text", r"getline\s*<\s*\"([^\"]+)\"", "reads", "`getline < \"FILE\"`", "reads the file"),
-        Row("text", r"getline\s*<\s*[^\s\"]", "program", "`getline < EXPR`", "reads a file named at run time"),
+        Row("text", r"getline(?:\s+[A-Za-z_]\w*)?\s*<\s*\"([^\"]+)\"", "reads", "`getline < \"FILE\"`", "reads the file"),
+        Row("text", r"getline(?:\s+[A-Za-z_]\w*)?\s*<\s*[^\s\"]", "program", "`getline < EXPR`", "reads a file named at run time"),
         Row("text", r"\bENVIRON\b", "env_dump", "`ENVIRON`", "reads the environment (tokens)"),
         Row("text", r"@load\b|\bPROCINFO\b", "program", "`@load`, `PROCINFO`", "loads extensions (gawk)"),
     ), "awk programs (the first operand, or `-f FILE`) can run commands, write files and print the "
@@ -201,12 +201,32 @@ def render_markdown() -> str:
         for i, row in enumerate(family.rows):
             first = i == 0
             progs = ", ".join(f"`{p}`" for p in family.programs) if first else ""
-            lines.append(f"| {name if first else ''} | {progs} | {row.label} | {row.what} | {_RUNS_TEXT[row.runs]} |")
+            cells = [name if first else "", progs, row.label, row.what, _RUNS_TEXT[row.runs]]
+            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     notes = [f"- **{name}**: {family.note}" for name, family in FAMILIES.items()]
     return "\n".join(lines + [""] + notes) + "\n"
 
 
-if __name__ == "__main__":
+BEGIN = "<!-- carriers: generated from cupcake_py/shell/carriers.py; do not edit -->"
+END = "<!-- carriers: end -->"
+
+
+def splice(document: str) -> str:
+    """`document` with the text between BEGIN and END replaced by `render_markdown()`."""
+    head, found, rest = document.partition(BEGIN)
+    _, found_end, tail = rest.partition(END)
+    if not found or not found_end:
+        raise ValueError("the document has no carriers markers")
+    return f"{head}{BEGIN}\n{render_markdown()}{END}{tail}"
+
+
+if __name__ == "__main__":  # python -m cupcake_py.shell.carriers [--write docs/shell-analysis.md]
     import sys
 
-    sys.stdout.write(render_markdown())
+    if sys.argv[1:2] == ["--write"] and len(sys.argv) == 3:
+        with open(sys.argv[2], encoding="utf-8") as fh:
+            text = fh.read()
+        with open(sys.argv[2], "w", encoding="utf-8") as fh:
+            fh.write(splice(text))
+    else:
+        sys.stdout.write(render_markdown())

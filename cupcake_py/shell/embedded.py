@@ -218,7 +218,7 @@ def _act(call: Call, row: Row, value: tuple[str, Field], what: str) -> None:
     elif runs == "output":
         runs = "writes"
     if runs == "shell":
-        handlers.run_code(call, field, f"{call.name}: {row.label.split(',')[0].strip('`')}")
+        handlers.run_code(call, field, "bash -c")  # the program runs it with `sh -c`
         return
     if field.value is None:
         _opaque(call, f"{what}: {row.what} (the name is known only at run time)")
