@@ -303,6 +303,9 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
     if "/" not in head and handlers.path_script(call, state.path_dirs):
         return cmd
     key = canonical(cmd.name)
+    if key.startswith("git-") and key[4:] in git.KNOWN:  # the dashed binary: `git-commit` is `git commit`
+        call.args = [Field(key[4:]), *call.args]
+        key = "git"
     spec = COMMANDS.get(key)
     if "/" in head and (spec is None or handlers.local_program(call, head)):
         handlers.run_file(call, fields[0])  # ./rm is whatever that file is, not rm
