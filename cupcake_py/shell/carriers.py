@@ -45,19 +45,21 @@ class Row(FrozenRecord):
 
 
 class Family(FrozenRecord):
-    __slots__ = ("programs", "program", "text_opts", "script_opts", "val", "rows", "note")
+    __slots__ = ("programs", "program", "text_opts", "script_opts", "val", "val2", "rows", "note")
     programs: tuple[str, ...]
-    program: str  # "" (none) | "operand" (first operand unless a text/script option) | "sql"
+    program: str  # "" (none) | "operand" (first operand unless a text/script option) | "sql" | "args" (each
+    # argument word is a program text) | "first" (the first argument word, when it is not an option)
     text_opts: tuple[str, ...]  # options whose value is program text
     script_opts: tuple[str, ...]  # options whose value is a file of program text
     val: tuple[str, ...]  # other options taking a separate value (so it is not taken for an operand)
+    val2: tuple[str, ...]  # options taking two values (jq --arg NAME VALUE)
     rows: tuple[Row, ...]
     note: str
 
     def __init__(self, programs: tuple[str, ...], rows: tuple[Row, ...], note: str, *, program: str = "",
                  text_opts: tuple[str, ...] = (), script_opts: tuple[str, ...] = (),
-                 val: tuple[str, ...] = ()) -> None:
-        self._fill(programs, program, text_opts, script_opts, val, rows, note)
+                 val: tuple[str, ...] = (), val2: tuple[str, ...] = ()) -> None:
+        self._fill(programs, program, text_opts, script_opts, val, val2, rows, note)
 
 
 # sed: an address (line number, $, /regex/) or a range before a command
@@ -144,6 +146,16 @@ FAMILIES: dict[str, Family] = {
        "time is opaque.", program="sql", text_opts=("-cmd",), script_opts=("-init",),
         val=("-separator", "-newline", "-nullvalue", "-vfs", "-maxsize", "-mmap", "-pagecache", "-lookaside",
              "-heap", "-escape")),
+    "jq": Family(("jq", "gojq", "jaq"), (
+        Row("text", r"(?<![\w$.])env\b|\$ENV\b", "env_dump", "`env`, `$ENV`", "prints the environment (tokens)"),
+        Row("text", r"\binput_filename\b|\$__prog_args\b", "program", "`input_filename`", "names files at run time"),
+    ), "jq programs (the first operand, or `-f FILE`) can print the environment.", program="operand",
+        script_opts=("-f", "--from-file"), val=("--indent", "-L", "--tab"),
+        val2=("--arg", "--argjson", "--slurpfile", "--rawfile")),
+    "ps": Family(("ps",), (
+        Row("text", r"^[aAcfhjlLmMnrsStTuvVwxXZ]*e[aAcefhjlLmMnrsStTuvVwxXZ]*$", "env_dump", "`ps e`, `ps auxe`",
+            "BSD `e`: prints every process's environment after its command"),
+    ), "ps prints other processes' environments with the BSD option `e`.", program="first"),
     "less": Family(("less", "more", "most", "man", "pager"), (
         Row("text", r"^\+(?:.*[!|]|\s*[sv])", "program", "`+CMD` with `!`, `|`, `s` or `v`",
             "a pager command run at start: runs a shell command, pipes to one, saves a file or opens an editor"),

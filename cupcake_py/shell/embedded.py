@@ -52,8 +52,8 @@ def apply(call: Call, family: Family) -> None:
                 code = None if env_value is None else env_value.lstrip("|").replace("%s", "FILE")
                 _act(call, row, (row.where, Field(code, reason=f"{row.where} is not static")),
                      f"{row.where} for {call.name}")
-    if family.program == "args":
-        for f in words:
+    if family.program in ("args", "first"):
+        for f in (words if family.program == "args" else [w for w in words[:1] if not (w.value or "-").startswith("-")]):
             for row in family.rows:
                 if row.how == "text" and f.value is not None and _PATTERNS[row.where].search(f.value):
                     _act(call, row, (f.value, Field(None, reason="run-time value")), f"{call.name} {f.value}")
@@ -90,6 +90,9 @@ def _split(words: list[Field], family: Family) -> tuple[dict[str, list[tuple[str
             break
         name, eq, inline = v.partition("=")
         value: Field | None = None
+        if v in family.val2:
+            i += 3
+            continue
         if eq and name in takes_value:
             value = Field(inline)
         elif name in takes_value:

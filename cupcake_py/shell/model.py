@@ -10,6 +10,7 @@ Nothing here raises on odd values; paths are made absolute by `Result.path`.
 from __future__ import annotations
 
 import os
+import re
 
 from cupcake_py.record import Record
 
@@ -184,9 +185,12 @@ class Result:
             return absolute
         if absolute.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a socket
             self.fact("network")
+        if kind == "reads" and _ENVIRON.match(absolute):  # a process's environment (tokens)
+            self.fact("env_dump")
         # realpath of the path as written: `..` after a symlink goes where the kernel goes
         raw = value if value.startswith("/") else os.path.join(cwd or "/", value)
-        real = os.path.realpath(raw)
+        # /proc/self names whichever process opens it: never this analysis's own pid
+        real = absolute if absolute.startswith(("/proc/self/", "/proc/thread-self/")) else os.path.realpath(raw)
         self.effects[kind][real] = None
         if own and real != absolute and os.path.basename(absolute) not in ("", "..", "."):
             own_path = os.path.join(os.path.realpath(os.path.dirname(raw.rstrip("/"))), os.path.basename(absolute))
@@ -211,6 +215,9 @@ class Result:
             "facts": sorted(self.facts),
             "recursive": {k: sorted(v) for k, v in self.recursive.items()},
         }
+
+
+_ENVIRON = re.compile(r"^/proc/[^/]+(?:/task/[^/]+)?/environ$")
 
 
 def decimal(text: str | None) -> int | None:

@@ -37,6 +37,7 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
     lval: tuple[str, ...] = spec.get("lval", ())
     flags: str | None = spec.get("flags")
     wval: tuple[str, ...] = spec.get("wval", ())
+    lval2: tuple[str, ...] = spec.get("lval2", ())
     out = Parsed()
     i = 0
     n = len(fields)
@@ -61,6 +62,9 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
             name, eq, inline = v.partition("=")
             if eq:
                 out.opts.append((name, Field(inline, pattern=f.pattern)))
+            elif name[2:] in lval2 and i + 2 < n:  # jq --arg NAME VALUE
+                out.opts.append((name, fields[i + 2]))
+                i += 2
             elif name[2:] in lval and i + 1 < n:
                 out.opts.append((name, fields[i + 1]))
                 i += 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import embedded, git, handlers, options, tools
+from cupcake_py.shell import embedded, git, handlers, name_lists, options, tools
 from cupcake_py.shell.carriers import family_of
 from cupcake_py.shell.model import Cmd, Field, decimal
 from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
@@ -325,6 +325,8 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
             apply_spec(call, spec)
     if family is not None:  # strings it executes (cupcake_py/shell/carriers.py)
         embedded.apply(call, family)
+    if key in name_lists.LISTS:  # names of the files it reads, from a list (cupcake_py/shell/name_lists.py)
+        name_lists.apply(call, name_lists.LISTS[key])
     return cmd
 
 

@@ -8,7 +8,8 @@ A command spec is a dict with these keys (all optional):
   `pos:K1,K2,...` (the last kind repeats); K is a kind (`reads`, `writes`, `deletes`, `links`,
   `executes`, `none`) or kinds joined by `+`. Default `each:none`.
 - `val`: short options taking a value; `oval`: short options with an optional attached value;
-  `wval`: single-dash word options taking a value (`zip -TT CMD`);
+  `wval`: single-dash word options taking a value (`zip -TT CMD`); `lval2`: long options taking
+  two values (`jq --arg NAME VALUE`; the second is the option's value);
   `lval`: long options taking a value; `flags`: when set, the only short options that exist
   (anything else, like chmod's `-x`, is an operand).
 - `optk`: option -> kind of its value (`-t`: target directory written, `-f`: file read).
@@ -132,6 +133,10 @@ COMMANDS: dict[str, Spec] = {
             "recursive": ("-r", "-R")},
     "unzip": {"handler": "unzip"},
     "7z": {"ops": "each:reads", "opaque": {"writes": ARCHIVE_MEMBERS}},
+    "cpio": {"ops": "each:none", "val": "EFIOCHMR", "lval": ("file", "format", "pattern-file", "owner", "directory"),
+             "optk": {"-F": "writes", "-O": "writes", "-I": "reads", "-E": "reads", "--pattern-file": "reads"},
+             "when": {o: {"opaque": {"writes": ARCHIVE_MEMBERS}} for o in ("-i", "--extract", "-p",
+                                                                            "--pass-through")}},
     "gzip": COMPRESS, "gunzip": COMPRESS, "bzip2": COMPRESS, "bunzip2": COMPRESS, "xz": COMPRESS,
     "unxz": COMPRESS, "lzma": COMPRESS, "compress": COMPRESS, "uncompress": COMPRESS,
     "zstd": {"ops": "each:reads", "val": "oD", "optk": {"-o": "writes"},
@@ -160,9 +165,10 @@ COMMANDS: dict[str, Spec] = {
                       "ignore-matching-lines", "from-file", "to-file", "show-function-line")},
     "diff3": READER, "sdiff": {"ops": "each:reads", "val": "ow", "optk": {"-o": "writes"}},
     "join": {"ops": "each:reads", "val": "aejotv12"},
-    "jq": {"ops": "first:none,reads", "val": "fL", "lval": ("arg", "argjson", "slurpfile", "rawfile", "indent",
-                                                             "from-file", "args", "jsonargs"),
-           "optk": {"-f": "reads", "--from-file": "reads"}, "script": ("-f", "--from-file")},
+    "jq": {"ops": "first:none,reads", "val": "fL", "lval": ("indent", "from-file"),
+           "lval2": ("arg", "argjson", "slurpfile", "rawfile"),
+           "optk": {"-f": "reads", "--from-file": "reads", "--slurpfile": "reads", "--rawfile": "reads"},
+           "script": ("-f", "--from-file")},
     "yq": {"ops": "first:none,reads", "when": {o: {"ops": "first:none,reads+writes"} for o in ("-i", "--inplace")}},
     "grep": PATTERN_READER, "egrep": PATTERN_READER, "fgrep": PATTERN_READER, "ack": PATTERN_READER,
     "ag": {**PATTERN_READER, "implicit": "reads", "recursive": True},

@@ -177,8 +177,15 @@ def tar(call: Call) -> None:
     for f in parsed.values("-f", "--file"):
         if f.value != "-":
             call.effect("writes" if create else "reads", f)
-    for f in parsed.values("-T", "--files-from", "-X", "--exclude-from"):
+    for f in parsed.values("-X", "--exclude-from"):
         call.effect("reads", f)
+    for f in parsed.values("-T", "--files-from"):
+        if create:  # the archive gets the files the list names (cupcake_py/shell/name_lists.py)
+            from cupcake_py.shell.name_lists import listed_reads
+
+            listed_reads(call, f, "tar -T", base=here, null=parsed.has("--null"), recursive=True)
+        else:
+            call.effect("reads", f)
     for f in parsed.values("-I", "--use-compress-program", "--compress-program"):
         call.effect("executes", Field((f.value or "").split()[0]) if f.value else f)
     for f in parsed.values("--to-command", "--checkpoint-action", "--info-script", "--new-volume-script",

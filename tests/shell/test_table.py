@@ -175,7 +175,7 @@ def test_every_table_entry_is_consistent() -> None:
     for name, spec in COMMANDS.items():
         assert set(spec) <= {"ops", "val", "oval", "lval", "flags", "optk", "when", "script", "extra", "recursive",
                              "into_dir", "implicit", "opaque", "facts", "remote", "handler", "posix",
-                             "makes_dirs", "single_into_cwd", "inline", "wval"}, name
+                             "makes_dirs", "single_into_cwd", "inline", "wval", "lval2"}, name
         if "handler" in spec:
             assert spec["handler"] in HANDLERS, name
         layout, _, kinds = spec.get("ops", "each:none").partition(":")
