@@ -12,7 +12,8 @@
 #   history when the repository tracks or has tracked a sensitive path (input.git_history: a
 #   cached git signal; unknown history answers on_uncertain), environment dumps
 #   (`env`, `printenv`, `export -p`, `declare -x`, `set`), credential-printing commands, and
-#   Glob/Grep patterns hunting for secrets. Opaque reads (inline interpreter code, `$(…)`
+#   Glob/Grep patterns hunting for secrets, and content searches (Grep, MCP grep tools) over a
+#   directory holding a secret their filter keeps (input.search_reads). Opaque reads (inline interpreter code, `$(…)`
 #   operands, commands computed at run time) answer `on_uncertain`. Reasons mask the file name.
 # custom:
 #   severity: HIGH
@@ -280,6 +281,17 @@ deny contains decision("search pattern that could discover sensitive files") if 
 glob_key("include") := true
 
 glob_key("pattern") if input.tool_name == "Glob"
+
+# A content search over a directory (the agents' Grep, MCP grep tools) reads every file below it
+# that its include filter keeps and git does not ignore: input.search_reads lists the
+# secret-looking ones. Listings (Glob, List, a directory Read) show names only.
+deny contains decision(concat("", [input.tool_name, " searches the contents of ", mask(f)])) if {
+	effects.pre
+	input.search_reads.kind == "content"
+	some _, files in input.search_reads.dirs
+	some f in files
+	sensitive(f)
+}
 
 # MCP search tools (`filesystem_search_files {path, pattern}`) hunting for secrets by name.
 deny contains decision("search pattern that could discover sensitive files") if {
