@@ -36,7 +36,13 @@ def _stdin_text(call: Call) -> tuple[str | None, str]:
     if src[0] == "file" and isinstance(src[1], str):
         return _file_text(call, src[1]), src[1]
     if src[0] == "cmd" and isinstance(src[1], Cmd) and not src[1].redirects:
-        return static_output(src[1]), f"the output of {src[1].name or 'a command'}"
+        cmd = src[1]
+        words = cmd.argv()[1:]
+        if cmd.name == "cat" and not cmd.wrappers and len(words) == 1 and words[0] is not None \
+                and not words[0].startswith("-"):  # `cat LIST | …`
+            path = os.path.join(cmd.cwd, words[0]) if cmd.cwd is not None else None
+            return (_file_text(call, os.path.normpath(path)) if path else None), words[0]
+        return static_output(cmd), f"the output of {cmd.name or 'a command'}"
     return None, "its input"
 
 
