@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test-tools test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -41,8 +41,29 @@ demo: venv
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
 
+# Command-line programs the reading-class tests (tests/adversarial/test_reading_classes.py) run for real:
+# installed with apt-get when running as root and missing.
+TEST_TOOLS := git zip unzip sqlite3 jq gdb make cpio rsync
+test-tools:
+	@missing=$$(for t in $(TEST_TOOLS); do command -v $$t >/dev/null || echo $$t; done); \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	elif [ -n "$$missing" ]; then echo "missing for the tests: $$missing (install them)"; fi
+
+# The same demo with one CPU-bound busy loop per CPU plus two running beside it: the answers must not
+# change (the shell analysis is bounded by work, not time). `make test-load`: every example event of both
+# harnesses, idle and under that load, compared answer by answer (tests/e2e_eval/test_answers_under_load.py).
+BUSY ?= $(shell $(PY) -c "import os; print((os.cpu_count() or 1) + 2)" 2>/dev/null || echo 4)
+demo-under-load: venv
+	@$(PY) -m cupcake_py.harness.opencode.demo --busy $(BUSY)
+	@echo
+	@$(PY) -m cupcake_py.harness.claude.demo --busy $(BUSY)
+
+test-load: venv
+	@CUPCAKE_LOAD_ALL=1 $(PY) -m pytest -q tests/e2e_eval/test_answers_under_load.py
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps
+test: venv node-deps test-tools
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
