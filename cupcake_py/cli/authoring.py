@@ -227,6 +227,9 @@ def _default_policy_root(global_: bool = False) -> Path:
 class Harness(StrEnum):
     opencode = "opencode"
     claude = "claude"
+    codex = "codex"
+    gemini = "gemini"
+    qwen = "qwen"
 
 
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
