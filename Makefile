@@ -25,6 +25,9 @@ node-deps:
 	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
 	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
 	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
+	@# The real Codex CLI, Gemini CLI and Qwen Code for tests/e2e_agents (pinned; Codex's native binary comes from
+	@# its platform package @openai/codex-linux-x64, no postinstall download).
+	@cd tests/e2e_agents && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -40,6 +43,12 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.codex.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.gemini.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.qwen.demo
 
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
 test: venv node-deps

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from cupcake_py.engine.synthesis import FinalDecision
     from cupcake_py.enrich.tool_call import PathHints
     from cupcake_py.harness.files import FileAction
+    from cupcake_py.harness.hook_settings import HookInstaller
 
     Respond = Callable[[FinalDecision, dict[str, Any], bool, set[str]], Answer]
     Fail = Callable[[str, Any], Answer]
@@ -181,10 +182,11 @@ class HookAgent:
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         return self.setup().uninstall(directory)
 
-    def setup(self) -> Any:
-        """The agent's install module (`cupcake_py.harness.<name>.install`: INSTALLER)."""
+    def setup(self) -> HookInstaller:
+        """The agent's installer (`cupcake_py.harness.<name>.install.INSTALLER`)."""
         mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
-        return mod.INSTALLER
+        installer: HookInstaller = mod.INSTALLER
+        return installer
 
 
 def whole_input(original: Any, updated: dict[str, Any] | None, drop: set[str]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 # title: after - feedback on tool output (the output's text as each agent sends it)
 # custom:
 #   routing:
-#     required_events: ["PostToolUse"]
+#     required_events: ["PostToolUse", "PostToolUseFailure"]
 package cupcake.policies.example.after
 
 import rego.v1
@@ -20,4 +20,8 @@ block contains {
 	"reason": "the command printed a private key: do not repeat it, and tell the user to rotate it",
 } if {
 	contains(output_text, "PRIVATE KEY-----")
+}
+
+add_context contains "The command failed: read the error before retrying; do not retry blindly." if {
+	input.hook_event_name == "PostToolUseFailure"
 }
