@@ -182,6 +182,28 @@ class HookAgent:
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         return self.setup().uninstall(directory)
 
+    # -- cupcake protect / verify --all (cupcake_py/authoring/agents.py) --------------------------------
+
+    @property
+    def binaries(self) -> tuple[str, ...]:
+        return (self.name,)
+
+    def config_home(self) -> Path:
+        return self.setup().settings_path(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        return self.setup().configured(directory)
+
+    def setup_notes(self, directory: Path | None) -> list[str]:
+        return self.setup().notes(directory)
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        """A pre-tool shell event in this agent's own names (nothing runs: cupcake only evaluates it)."""
+        pre = next(raw for raw, normal in self.event_map.items() if normal == "PreToolUse")
+        shell = next((raw for raw, normal in self.data.tool_map()["map"].items() if normal == "Bash"), "Bash")
+        return {"hook_event_name": pre, "session_id": "cupcake-verify-canary", "cwd": cwd,
+                "tool_name": shell, "tool_input": {"command": command}}
+
     def setup(self) -> HookInstaller:
         """The agent's installer (`cupcake_py.harness.<name>.install.INSTALLER`)."""
         mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])

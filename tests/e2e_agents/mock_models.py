@@ -11,7 +11,8 @@ headlessly (shared/reference/codex.md, gemini-cli.md, qwen-code.md say what each
   `tool_calls` deltas.
 
 The script is the user text holding `STEPS:`; steps are separated by `;;`: `CMD: <command>` (the shell tool),
-`EDIT: <path>` (an edit `original` -> `tampered`; Codex: an apply_patch Update File), `AGENT: <prompt>`
+`EDIT: <path>` (an edit `original` -> `tampered`; Codex: an apply_patch Update File), `WRITE: <path>`
+(Gemini, Qwen: write_file with `written by the agent`), `AGENT: <prompt>`
 (the subagent tool; the subagent's own request carries the prompt, which may hold `SUBSTEPS:` run by the
 subagent the same way, separated by `##`), `WAIT: agent` (Codex only: `wait_agent` on the last spawned agent, so
 `codex exec` does not end before its subagent has worked). The number of tool results after the script says which step comes next; when all
@@ -31,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-STEP = re.compile(r"\b(CMD|EDIT|AGENT|WAIT):\s*(.+?)\s*(?=;;|$)", re.S)
+STEP = re.compile(r"\b(CMD|EDIT|WRITE|AGENT|WAIT):\s*(.+?)\s*(?=;;|$)", re.S)
 _ids = itertools.count(1)
 
 
@@ -170,6 +171,8 @@ def gemini_part(step: tuple[str, str] | None) -> dict[str, Any]:
         return {"text": "MOCK DONE"}
     if step[0] == "CMD":
         return {"functionCall": {"name": "run_shell_command", "args": {"command": step[1], "description": "step"}}}
+    if step[0] == "WRITE":
+        return {"functionCall": {"name": "write_file", "args": {"file_path": step[1], "content": "written by the agent\n"}}}
     if step[0] == "EDIT":
         return {"functionCall": {"name": "replace", "args": {"file_path": step[1], "instruction": "change it",
                                                              "old_string": "original", "new_string": "tampered"}}}
@@ -196,6 +199,8 @@ def gemini_reply(step: tuple[str, str] | None, body: dict[str, Any] | None = Non
 def chat_call(step: tuple[str, str]) -> tuple[str, dict[str, Any]]:
     if step[0] == "CMD":
         return "run_shell_command", {"command": step[1], "description": "step"}
+    if step[0] == "WRITE":
+        return "write_file", {"file_path": step[1], "content": "written by the agent\n"}
     if step[0] == "EDIT":
         return "edit", {"file_path": step[1], "old_string": "original", "new_string": "tampered"}
     return "agent", {"description": "sub task", "prompt": step[1], "subagent_type": "general-purpose"}

@@ -112,7 +112,9 @@ def test_a_subagents_call_is_decided_the_same_way(agent: str, tmp_path: Path) ->
 # ------------------------------------------------------------------------------ attacks on the shipped builtins
 
 ATTACKS = {  # name -> (step, the file that must keep its bytes, text the reason must hold)
-    "edit": ("EDIT: protected/config.txt", "protected/config.txt", "protected_paths"),
+    # Codex: an apply_patch Update File; Gemini CLI, Qwen Code: write_file with an absolute path (their edit tools
+    # refuse on their own first: Gemini wants the old text to match, Qwen a prior read)
+    "file-tool": ("EDIT: protected/config.txt", "protected/config.txt", "protected_paths"),
     "shell-write": ("CMD: echo pwned > protected/config.txt", "protected/config.txt", "protected_paths"),
     "read-rulebook": ("CMD: cat .cupcake/rulebook.yml", None, "rulebook_security_guardrails"),
 }
@@ -129,6 +131,8 @@ def test_shipped_builtins_stop_the_attacks(agent: str, tmp_path: Path) -> None:
         target.write_text("original\n")
         seconds = []
         for name, (step, _, why) in ATTACKS.items():
+            if name == "file-tool" and agent != "codex":
+                step = f"WRITE: {target}"
             run = e2e.run(_steps(step, f"CMD: echo after > after-{name}.txt"))
             seconds.append(f"{name} {run.seconds:.1f}s")
             assert target.read_text() == "original\n", f"{name}: the protected file changed"
