@@ -174,10 +174,10 @@ def verify_agent(name: str, project: Path | None) -> AgentReport:
             report.problems.append(f"{scope} {event} hook: cupcake's deadline is not below the hook timeout "
                                    f"({timeout:g}s): the agent would give up and run the tool")
         for canary_name, canary_cmd in CANARIES:
-            event = canary_event(h, canary_cmd, str(cwd))
+            probe = canary_event(h, canary_cmd, str(cwd))
             # a session of its own per canary: a halting canary must not make the next one "halted" too
-            event["session_id"] = f"cupcake-verify-{canary_name}-{os.getpid()}-{os.urandom(4).hex()}"
-            stdout, code, stderr = _run_hook(command, event, cwd)
+            probe["session_id"] = f"cupcake-verify-{canary_name}-{os.getpid()}-{os.urandom(4).hex()}"
+            stdout, code, stderr = _run_hook(command, probe, cwd)
             ok, reason = blocks(stdout, code) if code is not None else (False, stderr)
             if code == 2 and stderr.strip():
                 reason = stderr.strip().splitlines()[-1][:300]
