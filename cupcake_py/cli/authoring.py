@@ -255,14 +255,15 @@ def _project_harness(policies_dir: Path) -> Harness:
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode, claude (Claude Code), codex (Codex CLI), "
+                                  "gemini (Gemini CLI) or qwen (Qwen Code)."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
-    uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
-                                   "settings (only those; .cupcake/ is kept)."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="claude, codex, gemini, qwen: remove cupcake's hooks "
+                                   "from the agent's settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
                                    "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
@@ -296,6 +297,11 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    from cupcake_py.harness import get as get_harness
+
+    notes = getattr(get_harness(harness.value), "setup_notes", None)
+    for note in notes(None if global_ else directory) if notes else []:
+        typer.echo(f"note        {note}")
     _warm_after_init(global_, directory, harness.value)
     typer.echo("")
     typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)

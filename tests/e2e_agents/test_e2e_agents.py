@@ -136,8 +136,10 @@ def test_shipped_builtins_stop_the_attacks(agent: str, tmp_path: Path) -> None:
             run = e2e.run(_steps(step, f"CMD: echo after > after-{name}.txt"))
             seconds.append(f"{name} {run.seconds:.1f}s")
             assert target.read_text() == "original\n", f"{name}: the protected file changed"
-            assert run.model_saw(why), f"{name}: the model never received the {why} reason"
-            # these builtins halt: Gemini ends the agent loop, Codex and Qwen deny every later call of the session
+            # these builtins halt. Codex: the model gets the reason and every later call of the session is denied;
+            # Gemini: `continue: false` ends the agent loop, the reason goes to the user; Qwen: the halted session's
+            # next prompt round is blocked, so the run ends and the reason is in its output
+            assert run.model_saw(why) or why in run.stdout + run.stderr, f"{name}: the {why} reason was never shown"
             assert not (e2e.project / f"after-{name}.txt").exists(), f"{name}: the session went on after a halt"
         DURATIONS.append(f"{agent} attacks (one session each): " + ", ".join(seconds))
 
