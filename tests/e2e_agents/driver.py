@@ -140,6 +140,23 @@ class AgentE2E:
         if signals:
             rulebook["signals"] = signals
         (cupcake / "rulebook.yml").write_text(yaml.safe_dump(rulebook))
+        self.add_capture_hooks()
+
+    def add_capture_hooks(self) -> None:
+        """A user hook of our own BEFORE cupcake's in every event cupcake hooks: it appends the event the agent
+        sent to events.jsonl (so tests can check that every real event validates) and answers `{}`. It also
+        shows cupcake's hooks working next to a user's."""
+        path = self.hooks_file()
+        settings = json.loads(path.read_text())
+        capture = f"sh -c 'cat >> {self.root}/events.jsonl; echo >> {self.root}/events.jsonl; echo {{}}'"
+        for event, groups in settings["hooks"].items():
+            groups.insert(0, {"hooks": [{"type": "command", "command": capture}]})
+        path.write_text(json.dumps(settings, indent=2))
+
+    def captured_events(self) -> list[dict[str, Any]]:
+        path = self.root / "events.jsonl"
+        text = path.read_text() if path.exists() else ""
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
 
     def hooks_file(self) -> Path:
         return self.project / {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",

@@ -77,6 +77,20 @@ def test_modified_input_runs_as_modified_where_the_agent_supports_it(main: Main)
         assert (main.e2e.project / "rewritten.txt").read_text() == "rewritten-by-cupcake\n"
 
 
+def test_every_event_the_real_agent_sent_validates(main: Main) -> None:
+    """Events captured from the real agent (a user hook next to cupcake's records its stdin) are all accepted by
+    the harness, and they cover the events cupcake hooks on a plain run."""
+    from cupcake_py.harness import get
+
+    harness = get(main.e2e.agent)
+    events = main.e2e.captured_events()
+    assert events, "the capture hook never ran"
+    for event in events:
+        harness.validate(event)
+    names = {harness.event_name(e) for e in events}
+    assert {"PreToolUse", "PostToolUse", "UserPromptSubmit"} <= names, names
+
+
 def test_ordinary_edit_goes_through(main: Main) -> None:
     if main.e2e.agent == "qwen":
         pytest.skip("Qwen's edit tool refuses a file the session has not read (reference sheet); the mock has no read step")
