@@ -25,6 +25,11 @@ node-deps:
 	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
 	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
 	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
+	@# The real Codex CLI, Gemini CLI and Qwen Code for tests/e2e_agents (pinned in package.json, versions locked in
+	@# package-lock.json; Codex's native binary comes from its platform package @openai/codex-linux-x64, no download).
+	@# `npm install`, as for plugin-ts: the registry here lacks other platforms' optional packages (clipboard
+	@# binaries), so the lock cannot list them and `npm ci` refuses it.
+	@cd tests/e2e_agents && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -40,6 +45,12 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.codex.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.gemini.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.qwen.demo
 
 # Command-line programs the reading-class tests (tests/adversarial/test_reading_classes.py) run for real:
 # installed with apt-get when running as root and missing.
