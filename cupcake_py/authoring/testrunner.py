@@ -170,8 +170,12 @@ def load_modules(paths: list[str | Path], files: list[Path] | None = None
 
 
 def rego_files(paths: list[str | Path]) -> list[Path]:
+    """The Rego modules of `paths`; a .json/.yaml/.yml file named on the command line is data
+    (test_data), not a module, as OPA's loader decides by extension."""
+    from cupcake_py.authoring.test_data import DATA_SUFFIXES
+
     try:
-        return find_rego_files(paths)
+        return [f for f in find_rego_files(paths) if f.suffix not in DATA_SUFFIXES]
     except RegoErrors as e:
         raise TestSetupError(format_text(e.errors)) from None
 

@@ -18,7 +18,6 @@ from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
-
 _STACK_BYTES = 512 << 20  # address space reserved for the planning thread; pages are used as touched
 _RECURSION = 400_000
 T = TypeVar("T")
@@ -140,13 +139,13 @@ def compile_entrypoints(modules: Sequence[str | A.Module], entrypoints: Sequence
         raise RegoErrors([RegoError(COMPILE, "no entrypoints: pass -e pkg/rule or annotate a rule with "
                                              "`entrypoint: true`", None)])
     p = Planner(compiled)
-    plans: list[ir.Plan] = []
+    queries: list[tuple[str, list[A.Expr]]] = []
     for ep in eps:
         parts = [x for x in ep.replace(".", "/").split("/") if x]
         if parts and parts[0] == "data":
             parts = parts[1:]
         ref = A.Ref([A.var_term("data")] + [A.string_term(x) for x in parts])
         body = [A.Expr([A.Term(A.ref_of("eq")), A.var_term("result"), A.Term(ref)])]
-        cbody = compile_query_body(body, compiled)
-        plans.append(_on_deep_stack(lambda: p.plan_query("/".join(parts), cbody, ["result"])))
+        queries.append(("/".join(parts), compile_query_body(body, compiled)))
+    plans = _on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
     return p.policy(plans)
