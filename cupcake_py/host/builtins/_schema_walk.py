@@ -70,7 +70,9 @@ def _kind(v: Any) -> str:
         return "boolean"
     if isinstance(v, int | float):
         return "integer" if float(v).is_integer() else "number"
-    return {str: "string", list: "array", dict: "object"}[type(v)]
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object"
 
 
 def _types(schema: dict[str, Any]) -> list[str]:
