@@ -22,8 +22,9 @@ __all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_reg
            "RegoError", "RegoErrors"]
 
 
-def parse_module(text: str, filename: str = "") -> Module:
-    return parse_module_text(text, filename)
+def parse_module(text: str, filename: str = "", rego_version: str = "v1") -> Module:
+    """`rego_version` "v0": OPA's --v0-compatible syntax (`cupcake_py.rego.versions`)."""
+    return parse_module_text(text, filename, rego_version)
 
 
 def parse_query(text: str, filename: str = "<query>") -> Body:

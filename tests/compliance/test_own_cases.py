@@ -51,6 +51,8 @@ def _regorus_rows(regorus: Any, case: dict[str, Any]) -> list[Any] | None:
     """regorus's result set for the case, or None when regorus cannot take it (a feature it
     lacks: bodiless function heads, imports after rules, metadata, some builtins)."""
     engine = regorus.Engine()
+    if case.get("rego_version") == 0:
+        engine.set_rego_v0(True)
     try:
         for i, module in enumerate(case["modules"]):
             engine.add_policy(f"m{i}.rego", module)
