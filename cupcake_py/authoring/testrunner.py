@@ -137,8 +137,10 @@ class TestOptions:
     ignore: list[str] = field(default_factory=list)  # --ignore: fnmatch patterns of file/dir names
 
     def key_text(self) -> str:
+        from cupcake_py.rego import versions
+
         fp = self.builtins.fingerprint() if self.builtins else ""
-        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\n"
+        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\nrego={versions.current()!r}\n"
 
 
 UNDEFINED_TEXT = "<undefined>"
