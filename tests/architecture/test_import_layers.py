@@ -23,9 +23,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 # Lowest first. Each layer: the top-level packages/modules of cupcake_py it holds, and what it is.
 LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("base", frozenset({"__init__", "errors", "record", "jsonio", "lazylog", "logs", "userdirs", "values",
-                        "cache_mac", "gc_pause", "termination"}),
-     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, cache MACs, "
-     "the GC pause for builds, termination signals turned into a fail-closed answer"),
+                        "cache_mac", "gc_pause", "termination", "yaml_values"}),
+     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, YAML as OPA "
+     "reads it, cache MACs, the GC pause for builds, termination signals turned into a fail-closed answer"),
     ("ir", frozenset({"ir"}), "OPA's planner IR (a leaf: tests/ir/test_ir_leaf.py)"),
     ("rego", frozenset({"rego"}), "Rego source -> AST -> compiled modules"),
     ("plan", frozenset({"plan"}), "compiled modules -> IR"),
