@@ -9,8 +9,9 @@ home directory.
 Out: `compute(sources)` → the profile, plain JSON data with sorted, resolved (realpath) absolute
 paths:
 
-- `writable`: existing directories the command may change: the project root, the temp dirs,
-  the tool caches (`settings.writable`, created when missing below the home directory).
+- `writable`: existing directories the command may change: the project root, $TMPDIR, and
+  `settings.writable` (default: /tmp, /var/tmp and the tool caches; created when missing below
+  the home directory).
   Everything else is read-only (the bubblewrap base is a read-only bind of `/`).
 - `read_only`: paths inside a writable root that stay read-only: every state path (cupcake's
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
@@ -49,9 +50,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 PROFILE_VERSION = 1
-TEMP_DIRS = ("/tmp", "/var/tmp")
-# Tool caches a developer's commands write (rulebook `sandbox.writable` default; `~` = home).
-DEFAULT_WRITABLE = ("~/.cache", "~/.npm", "~/.yarn", "~/.pnpm-store", "~/.local/share/pnpm", "~/.cargo/registry",
+# The temp dirs and the tool caches a developer's commands write (rulebook `sandbox.writable`
+# default; `~` = home). $TMPDIR (TMP, TEMP) is always writable.
+DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnpm-store", "~/.local/share/pnpm", "~/.cargo/registry",
                     "~/.cargo/git", "~/go/pkg/mod", "~/.gradle/caches", "~/.m2/repository", "~/.bun/install/cache",
                     "~/.local/share/virtualenvs")
 AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
@@ -175,7 +176,7 @@ def _writable(src: Sources) -> list[str]:
     from cupcake_py.userdirs import expand_home
 
     env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
-    wanted = [src.project_root, *TEMP_DIRS, *(t for t in env_tmp if os.path.isabs(t))]
+    wanted = [src.project_root, *(t for t in env_tmp if os.path.isabs(t))]
     home = src.home.rstrip("/")
     for item in src.settings.get("writable", DEFAULT_WRITABLE):
         p = os.path.normpath(expand_home(item, home))
