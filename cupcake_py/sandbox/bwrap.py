@@ -11,15 +11,16 @@ Out:
   `probe.json` per bwrap file, user and boot; a failure is probed again next time).
 - `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
   writable binds, read-only binds over the protected paths inside them, empty read-only mounts
-  over hidden paths and placeholders (deeper paths mounted later), `--cap-drop ALL` (root inside
+  over hidden paths (deeper paths mounted later), `--cap-drop ALL` (root inside
   cannot unmount or remount), `--new-session` (no TIOCSTI into the agent's terminal),
   `--die-with-parent`, `--unshare-pid`/`--unshare-ipc` unless processes are shared, and
   `--unshare-net` when the network is off. bubblewrap always sets no_new_privs.
 - `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
   `<sha256 of them>.args` (content-addressed: an existing file is reused only when its bytes
   are the same) and returns the command line the harness runs:
-  `BWRAP --args 3 -- /bin/bash -c '<command>' 3< FILE`, followed, when the profile has
-  placeholder files, by the removal of those left empty and the command's own exit status.
+  `BWRAP --args 3 -- /bin/bash -c '<command>' 3< FILE`, followed, when the profile lists
+  `absent` agent configuration, by the removal of any of it the command created (reported on
+  stderr) and the command's own exit status.
   The command itself is passed unchanged, single-quoted; cwd, environment, stdin/stdout/stderr
   and exit status are bubblewrap's, i.e. the command's.
 Fails closed: `SandboxError` when the files cannot be written (the caller then does not claim a
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
 SHELL = "/bin/bash"  # the commands are analysed as bash (tree-sitter-bash), so they run as bash
-EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files and placeholders
+EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files
 PROBE = "probe.json"
 FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
 
@@ -156,9 +157,7 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
         mounts.append((_depth(p), 0, p, ["--bind", p, p]))
     for p in profile["read_only"]:
         mounts.append((_depth(p), 1, p, ["--ro-bind", p, p]))
-    empties = [(p, os.path.isdir(p)) for p in profile["hidden"]]
-    empties += [(e["path"], bool(e["dir"])) for e in profile.get("placeholders", [])]
-    for p, is_dir in empties:
+    for p, is_dir in [(p, os.path.isdir(p)) for p in profile["hidden"]]:
         how = ["--tmpfs", p, "--remount-ro", p] if is_dir else ["--ro-bind", empty, p]
         mounts.append((_depth(p), 2, p, how))
     for _, _, _, how in sorted(mounts):
@@ -190,10 +189,11 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
         except OSError as e:
             raise SandboxError(f"cannot write the sandbox profile {path}: {e.strerror}") from None
     run = f"{shlex.quote(bwrap)} --args 3 -- {SHELL} -c {shlex.quote(command)} 3< {shlex.quote(path)}"
-    files = [e["path"] for e in profile.get("placeholders", []) if not e["dir"]]
-    if files:
-        quoted = " ".join(shlex.quote(f) for f in files)
+    absent = [e["path"] for e in profile.get("absent", [])]
+    if absent:
+        quoted = " ".join(shlex.quote(f) for f in absent)
         run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
-               f'[ -f "$__cupcake_f" ] && [ ! -s "$__cupcake_f" ] && /bin/rm -f -- "$__cupcake_f"; done; '
+               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -rf -- "$__cupcake_f"; '
+               f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
                f"(exit $__cupcake_rc)")
     return run, path

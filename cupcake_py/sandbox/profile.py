@@ -23,10 +23,11 @@ paths:
   (sandbox/secrets.py), read-protected state paths (the cache MAC key), sockets of processes that
   run outside the sandbox (container engines, terminal multiplexers, the SSH agent, the user's
   runtime dir), `settings.hidden` and the extension's.
-- `placeholders`: read-only entries that do not exist yet but whose creation would change what an
-  agent loads (`.claude/`, `.opencode/`, `.mcp.json`, `opencode.json(c)`, `cupcake` in a writable
-  PATH dir): an empty read-only entry is mounted there (bubblewrap creates the mount point; the
-  launcher removes an empty placeholder file afterwards).
+- `absent`: read-only entries inside a writable root that do not exist yet but whose creation
+  would change what an agent loads (`.claude/`, `.opencode/`, `.mcp.json`, `opencode.json(c)`,
+  `cupcake` in a writable PATH dir). A mount would need a visible mount point, so instead the
+  wrapper removes whatever the command created there once the sandbox has ended (its pid
+  namespace ends with it, so no sandboxed process is left to create it again).
 - `network`, `share_processes`: from the settings.
 - `covers`: what the floor guarantees for this call, read by the builtins through
   `input.sandbox.covers` (state_paths, system: always; secrets: the sensitive scan was
@@ -59,10 +60,10 @@ AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project ro
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
 GIT_PROTECTED = ("hooks", "config", "config.worktree")
-# Created as empty read-only placeholders when missing inside a writable root (their later
-# creation would configure an agent); `.cupcake` is not: an empty one would be a project config.
-PLACEHOLDER_DIRS = frozenset({".claude", ".opencode"})
-PLACEHOLDER_FILES = frozenset({".mcp.json", "opencode.json", "opencode.jsonc", "cupcake"})
+# Removed after the command when it created them (missing before, inside a writable root): their
+# creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
+# project config the reading sees).
+ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake"})
 OUTSIDE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
                    "/run/podman/podman.sock", "/var/run/libvirt", "/tmp/.X11-unix")
 
@@ -241,15 +242,15 @@ def compute(src: Sources) -> dict[str, Any]:
 
     hidden_real = sorted({_real(p) for p in hidden if os.path.lexists(p)})
     ro_real: set[str] = set()
-    placeholders: dict[str, bool] = {}
+    absent: set[str] = set()
     for p in ro:
         r = _real(os.path.normpath(p))
         if not any(_under(r, w) for w in writable):
             continue  # outside every writable root: read-only already
         if os.path.lexists(r):
             ro_real.add(r)
-        elif os.path.basename(r) in PLACEHOLDER_DIRS | PLACEHOLDER_FILES and os.path.isdir(os.path.dirname(r)):
-            placeholders[r] = os.path.basename(r) in PLACEHOLDER_DIRS
+        elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
+            absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
     read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
@@ -259,8 +260,7 @@ def compute(src: Sources) -> dict[str, Any]:
         "writable": sorted(writable),
         "read_only": read_only,
         "hidden": hidden_real,
-        "placeholders": [{"path": p, "dir": d} for p, d in sorted(placeholders.items())
-                         if not any(_under(p, h) for h in hidden_real)],
+        "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
         "network": bool(settings.get("network", True)),
         "share_processes": bool(settings.get("share_processes", False)),
         "covers": {"state_paths": True, "system": True, "secrets": secrets_complete,

@@ -53,6 +53,7 @@ class Project:
         self.proj = base / "proj"
         self.sibling = base / "sibling"
         self.scratch = base / "scratch"
+        self.calls = 0
         for d in (self.home / ".ssh", self.home / ".aws", self.home / ".claude", self.home / ".config" / "cupcake",
                   self.proj / ".cupcake", self.proj / ".claude", self.proj / "src", self.sibling, self.scratch):
             d.mkdir(parents=True, exist_ok=True)
@@ -93,7 +94,7 @@ class Project:
         for p in self.guarded():
             out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else "absent"
         for d in (self.proj / ".claude", self.proj / ".cupcake", self.proj / ".git" / "hooks"):
-            out[str(d) + "/"] = ",".join(sorted(os.listdir(d)))
+            out[str(d) + "/"] = ",".join(sorted(os.listdir(d))) if d.is_dir() else "not a directory"
         for name in (".mcp.json", "opencode.json", "opencode.jsonc"):
             out[name] = "present" if (self.proj / name).exists() else "absent"
         return out
@@ -101,11 +102,13 @@ class Project:
     # -- the agent's tool calls --------------------------------------------------------------------
 
     def event(self, harness: str, command: str) -> dict[str, Any]:
+        self.calls += 1
+        session = f"s{self.calls}"  # one session per call: a halt of one test does not stick to the next
         if harness == "claude":
-            return {"hook_event_name": "PreToolUse", "session_id": "s", "transcript_path": str(self.base / "t.jsonl"),
+            return {"hook_event_name": "PreToolUse", "session_id": session, "transcript_path": str(self.base / "t.jsonl"),
                     "cwd": str(self.proj), "tool_name": "Bash", "tool_input": {"command": command},
                     "tool_use_id": "toolu_1"}
-        return {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(self.proj), "tool": "bash",
+        return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(self.proj), "tool": "bash",
                 "args": {"command": command}}
 
     def evaluate(self, harness: str, command: str) -> tuple[str, str | None, Any]:

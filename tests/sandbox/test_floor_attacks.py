@@ -38,7 +38,7 @@ WRITERS = [
     f"h=$(echo x | git hash-object -w --stdin) && git update-index --add --cacheinfo 100644,$h,{RULEBOOK} "
     f"&& git checkout-index -f {RULEBOOK}",
     "printf 'diff --git a/rulebook.yml b/rulebook.yml\\n--- a/rulebook.yml\\n+++ b/rulebook.yml\\n@@ -1 +1 @@\\n"
-    "-builtins:\\n+x:\\n' > p.diff && git apply --unsafe-paths --directory=.cupcake p.diff",
+    "-builtins:\\n+x:\\n' > p.diff && git apply --unidiff-zero --directory=.cupcake p.diff",
     "cp \"$(command -v cupcake)\" ./cc && ./cc init --harness claude --force",
     "rm -rf .git/hooks && echo 'exit 0' > .git/hooks",
     "git config core.hooksPath /dev/null",
@@ -98,10 +98,17 @@ def _attack(project: Project, harness: str, command: str) -> str:
     return decision
 
 
-@pytest.mark.parametrize("harness", ["claude", "opencode"])
 @pytest.mark.parametrize("command", WRITERS + AGENT_SETTINGS + BUILD_TOOLS + OUTSIDE + SECRETS)
-def test_attack_does_no_harm(project: Project, harness: str, command: str) -> None:
-    _attack(project, harness, command)
+def test_attack_does_no_harm_claude(project: Project, command: str) -> None:
+    _attack(project, "claude", command)
+
+
+# The OpenCode harness shares the engine's floor: one instance per class (with the Claude Code
+# list above, every class runs through both harnesses; the whole list through both costs a minute more).
+@pytest.mark.parametrize("command", [WRITERS[0], WRITERS[7], AGENT_SETTINGS[0], AGENT_SETTINGS[3], BUILD_TOOLS[0],
+                                     BUILD_TOOLS[2], OUTSIDE[1], SECRETS[1], SECRETS[3]])
+def test_attack_does_no_harm_opencode(project: Project, command: str) -> None:
+    _attack(project, "opencode", command)
 
 
 def test_attacks_that_reading_cannot_see_are_allowed_and_contained(project: Project) -> None:
