@@ -375,7 +375,8 @@ class Evaluation:
 
         with self.trace.phase("sandbox"):
             settings = merge([(cfg.scope, b.sandbox) for cfg, b, _ in loaded])
-            floor = self.floor = Floor(settings, self.harness, event, event_name, tool_name)
+            floor = self.floor = Floor(settings, self.harness, event, event_name, tool_name,
+                                       self.project_root or self.harness.cwd(event))
         if settings is None:
             return
         if floor.command is not None and not floor.available:

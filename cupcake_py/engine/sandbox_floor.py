@@ -8,7 +8,8 @@ Out:
 - `merge(settings)`: one setting from the global and project rulebooks: on when either turns
   it on (a project cannot switch the global floor off); path lists joined; network and shared
   processes only when every rulebook allows them; `bwrap` from the global rulebook first.
-- `Floor.status()`: `input.sandbox` = {enabled, available, applies, reason, covers?}: `applies` is
+- `Floor.status()`: `input.sandbox` = {enabled, available, applies, reason, writable?, covers?}:
+  `writable` (when enabled) the writable roots (what a policy may treat as "inside"); `applies` is
   true when this event is a pre-execution shell call (event `PreToolUse`, tool `Bash`, a
   harness that exposes `shell_command(event)`), the floor is enabled and bubblewrap runs here;
   `covers` (when it applies) is what the profile guarantees (sandbox/profile.py).
@@ -55,11 +56,14 @@ def merge(settings: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | No
 
 
 class Floor:
-    __slots__ = ("settings", "command", "bwrap", "available", "reason", "_profile", "_sources")
+    __slots__ = ("settings", "command", "bwrap", "available", "reason", "project_root", "_profile", "_sources",
+                 "_writable")
 
     def __init__(self, settings: dict[str, Any] | None, harness: Harness, event: dict[str, Any],
-                 event_name: str, tool_name: str | None) -> None:
+                 event_name: str, tool_name: str | None, project_root: str = "/") -> None:
         self.settings = settings
+        self.project_root = project_root
+        self._writable: list[str] | None = None
         self.command: str | None = None
         self.bwrap: str | None = None
         self.available = False
@@ -101,6 +105,13 @@ class Floor:
     def status(self) -> dict[str, Any]:
         out: dict[str, Any] = {"enabled": self.settings is not None, "available": self.available,
                                "applies": self.applies, "reason": self.reason}
+        if self.settings is not None:
+            if self._writable is None:
+                from cupcake_py.sandbox.profile import writable_roots
+                from cupcake_py.userdirs import home_dir
+
+                self._writable = writable_roots(self.project_root, self.settings, home_dir())
+            out["writable"] = self._writable
         if self.applies:
             out["covers"] = self.profile()["covers"]
         return out

@@ -173,23 +173,27 @@ def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -
     return out, complete
 
 
-def _writable(src: Sources) -> list[str]:
+def writable_roots(project_root: str, settings: dict[str, Any], home: str,
+                   extra: Sequence[Any] = ()) -> list[str]:
+    """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
+    TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
+    would create on first use) and `extra`."""
     from cupcake_py.userdirs import expand_home
 
     env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
-    wanted = [src.project_root, *(t for t in env_tmp if os.path.isabs(t))]
-    home = src.home.rstrip("/")
-    for item in src.settings.get("writable", DEFAULT_WRITABLE):
+    wanted = [project_root, *(t for t in env_tmp if os.path.isabs(t))]
+    home = home.rstrip("/")
+    for item in settings.get("writable", DEFAULT_WRITABLE):
         p = os.path.normpath(expand_home(item, home))
         if not os.path.isabs(p):
-            p = os.path.join(src.project_root, p)
+            p = os.path.join(project_root, p)
         if not os.path.exists(p) and _under(p, home) and p != home:
             try:
-                os.makedirs(p, mode=0o700, exist_ok=True)  # a cache a tool would create on first use
+                os.makedirs(p, mode=0o700, exist_ok=True)
             except OSError:
                 continue
         wanted.append(p)
-    wanted += _paths(src.extension.get("writable", []), home, src.project_root)
+    wanted += _paths(extra, home, project_root)
     out: list[str] = []
     for p in wanted:
         r = _real(p)
@@ -212,7 +216,7 @@ def compute(src: Sources) -> dict[str, Any]:
     home = src.home
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
     settings = src.settings
-    writable = _writable(src)
+    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []))
 
     ro: list[str] = []
     hidden: list[str] = []
