@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: system-deps demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -41,8 +41,17 @@ demo: venv
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
 
+# System packages the tests use for real: bubblewrap (the kernel floor, docs/sandbox.md), installed
+# with apt-get when missing and running as root (elsewhere: install the `bubblewrap` package yourself).
+system-deps:
+	@if ! command -v bwrap >/dev/null 2>&1 && [ ! -x /usr/bin/bwrap ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -q bubblewrap >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null; }; \
+	  else echo "make: bubblewrap is missing: install the bubblewrap package (tests/sandbox need it)" >&2; fi; \
+	fi
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps
+test: venv node-deps system-deps
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest

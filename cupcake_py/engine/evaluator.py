@@ -366,6 +366,7 @@ class Evaluation:
         if self.floor is None:
             return final
         with self.trace.phase("sandbox"):
+            self.floor.extend(combined.sandbox)
             return self.floor.apply(final)
 
     def start_floor(self, loaded: list[tuple[ConfigDir, bundles.Bundle, bool]], event: dict[str, Any],

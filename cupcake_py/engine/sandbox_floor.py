@@ -13,6 +13,8 @@ Out:
   true when this event is a pre-execution shell call (event `PreToolUse`, tool `Bash`, a
   harness that exposes `shell_command(event)`), the floor is enabled and bubblewrap runs here;
   `covers` (when it applies) is what the profile guarantees (sandbox/profile.py).
+- `Floor.extend(paths)`: the policies' `sandbox` outputs ({read_only, hidden}: they can only
+  tighten) join the profile.
 - `Floor.apply(final)`: for a call it applies to, an allow/modify/ask decision becomes one whose
   `updated_input.command` is the sandboxed command (a modify keeps the policies' other changes
   and wraps their command); halt/deny/block are returned unchanged.
@@ -57,13 +59,14 @@ def merge(settings: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | No
 
 class Floor:
     __slots__ = ("settings", "command", "bwrap", "available", "reason", "project_root", "_profile", "_sources",
-                 "_writable")
+                 "_writable", "_extension")
 
     def __init__(self, settings: dict[str, Any] | None, harness: Harness, event: dict[str, Any],
                  event_name: str, tool_name: str | None, project_root: str = "/") -> None:
         self.settings = settings
         self.project_root = project_root
         self._writable: list[str] | None = None
+        self._extension: dict[str, list[str]] = {}
         self.command: str | None = None
         self.bwrap: str | None = None
         self.available = False
@@ -93,13 +96,21 @@ class Floor:
         """How to build the profile's sources (called at most once, when a profile is needed)."""
         self._sources = make
 
+    def extend(self, extension: dict[str, list[str]]) -> None:
+        """The policies' `sandbox` outputs (read_only / hidden paths) for this call's profile."""
+        if extension and extension != self._extension:
+            self._extension = extension
+            self._profile = None  # computed again with them
+
     def profile(self) -> dict[str, Any]:
         if self._profile is None:
             from cupcake_py.sandbox.profile import compute
 
             if self._sources is None:
                 raise SandboxError("the sandbox profile has no sources")
-            self._profile = compute(self._sources())
+            src = self._sources()
+            src.extension = self._extension
+            self._profile = compute(src)
         return self._profile
 
     def status(self) -> dict[str, Any]:

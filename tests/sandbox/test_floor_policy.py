@@ -143,3 +143,22 @@ def test_input_sandbox_tells_policies(tmp_path: Path, bwrap: str) -> None:
     assert str(project.proj) in shown["writable"] and str(project.scratch) in shown["writable"]
     assert "/tmp" not in shown["writable"]
     assert shutil.which("bwrap") is not None
+
+
+def test_a_policy_extends_the_profile(tmp_path: Path, bwrap: str) -> None:
+    """`sandbox contains {"read_only": [...], "hidden": [...]}` (docs/sandbox.md): one rulebook and
+    its policies drive both the decision and the floor."""
+    project = Project(tmp_path)
+    (project.proj / "vendor").mkdir()
+    (project.proj / "vendor" / "lib.txt").write_text("pinned\n")
+    (project.proj / "notes.txt").write_text("private notes\n")
+    d = project.proj / ".cupcake" / "policies" / "claude"
+    d.mkdir(parents=True)
+    (d / "extend.rego").write_text(
+        "# METADATA\n# custom:\n#   routing:\n#     required_events: [PreToolUse]\n#     required_tools: [Bash]\n"
+        "package cupcake.policies.claude.extend\nimport rego.v1\n"
+        "sandbox contains {\"read_only\": [\"vendor\"], \"hidden\": [\"notes.txt\"]}\n")
+    decision, done = project.agent("claude", "echo x >> vendor/lib.txt; cat notes.txt; echo ok")
+    assert decision == "allow" and done is not None
+    assert (project.proj / "vendor" / "lib.txt").read_text() == "pinned\n"
+    assert "private" not in done.stdout and "ok" in done.stdout and "Read-only file system" in done.stderr
