@@ -137,7 +137,7 @@ def test_verify_fresh_project_is_safe(project: Path) -> None:
     assert "PreToolUse -> 4 policies" in r.output and "- cupcake.policies.builtins.git_block_no_verify" in r.output
     assert "PreToolUse:Bash -> 1 policy" in r.output and "- cupcake.policies.opencode.example" in r.output
     assert "builtins enabled: rulebook_security_guardrails, git_block_no_verify" in r.output
-    assert "WASM" in r.output and "21/21 passed" in r.output and "safe to install" in r.output
+    assert "WASM" in r.output and "22/22 passed" in r.output and "safe to install" in r.output
 
 
 def test_verify_refuses_failing_tests_and_bad_rulebook(project: Path) -> None:

@@ -72,7 +72,10 @@ def _pre_tool_use(final: FinalDecision, event: dict[str, Any], drop: set[str]) -
             out["hookSpecificOutput"]["updatedInput"] = whole_input(event.get("tool_input"), final.updated_input, drop)
         return out
     if kind == "modify":
-        return _specific("PreToolUse", updatedInput=whole_input(event.get("tool_input"), final.updated_input, drop))
+        out = _specific("PreToolUse", updatedInput=whole_input(event.get("tool_input"), final.updated_input, drop))
+        if final.context:  # an allow the sandbox rewrote keeps its context
+            out["hookSpecificOutput"]["additionalContext"] = "\n\n".join(final.context)
+        return out
     return _context(final, "PreToolUse")
 
 
