@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: system-deps demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: system-deps bench-sandbox demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -81,6 +81,10 @@ bench: venv $(BENCH_STAMP)
 
 bench-quick: venv
 	@$(PY) benches/run.py --quick
+
+# The kernel floor's cost per shell command (plain vs sandboxed, p50/p99) and on a cold Bash eval (docs/sandbox.md).
+bench-sandbox: venv system-deps
+	@$(PY) benches/sandbox_overhead.py
 
 # Cold `cupcake eval` vs `python -c "import wasmtime"` (new process per event, warm caches).
 bench-eval: venv

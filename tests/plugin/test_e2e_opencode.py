@@ -144,8 +144,10 @@ def test_denied_rm_rf_does_not_run_and_model_gets_the_reason(world: World) -> No
 def test_modify_rewrites_the_command_in_place(world: World) -> None:
     part = next(t for t in world.main.tools if t.tool == "bash" and "rewritten-by-cupcake" in str(t.input))
     assert part.status == "completed", part.error
-    # the policy's updated_input names only `command`: the other args (workdir) are kept
-    assert part.input == {"command": "echo rewritten-by-cupcake && pwd", "workdir": str(world.workdir)}
+    # the policy's updated_input names only `command`: the other args (workdir) are kept; the floor then
+    # wraps the policy's command (unchanged, single-quoted) in cupcake's sandbox
+    assert set(part.input) == {"command", "workdir"} and part.input["workdir"] == str(world.workdir)
+    assert "--args 3 -- /bin/bash -c 'echo rewritten-by-cupcake && pwd' 3< " in str(part.input["command"])
     assert part.output == f"rewritten-by-cupcake\n{world.workdir}\n"
     assert "REWRITE_ME" not in world.main.tool_message(part.call_id)
 
