@@ -393,13 +393,15 @@ class Evaluation:
                 self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, self.source.path_resolver())
             protected: list[str] = []
             sensitive: list[str] = []
+            system: list[str] = []
             for _, b, _ in loaded:
                 bc = b.builtin_config
                 protected += bc.get("protected_paths", {}).get("paths", [])
                 protected += bc.get(bundles.GUARDRAILS, {}).get("protected_paths", [])
                 sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
+                system += bc.get("system_protection", {}).get("additional_paths", [])
             return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
-                           cwd, settings, protected, sensitive)
+                           cwd, settings, protected, sensitive, system=system)
 
         floor.sources(sources)
 

@@ -16,7 +16,7 @@ Out:
   `--die-with-parent`, `--unshare-pid`/`--unshare-ipc` unless processes are shared, and
   `--unshare-net` when the network is off. bubblewrap always sets no_new_privs.
 - `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
-  `<sha256 of them>.args` (content-addressed: an existing file is reused only when its bytes
+  `<BLAKE2b-160 of them>.args` (content-addressed: an existing file is reused only when its bytes
   are the same) and returns the command line the harness runs:
   `BWRAP --args 3 -- /bin/bash -c '<command>' 3< FILE`, followed, when the profile lists
   `absent` agent configuration, by the removal of any of it the command created (reported on
@@ -174,9 +174,9 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
     d = _private_dir()
     args = arguments(profile, _empty_file(d))
     data = b"\0".join(a.encode("utf-8", "surrogateescape") for a in args) + b"\0"
-    from hashlib import sha256
+    from cupcake_py.cache_mac import blake2b  # CPython's built-in _blake2 (hashlib would load OpenSSL)
 
-    name = sha256(data).hexdigest()[:40] + ".args"
+    name = blake2b(data, digest_size=20).hexdigest() + ".args"
     path = os.path.join(d, name)
     try:
         with open(path, "rb") as f:

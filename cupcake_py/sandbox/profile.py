@@ -30,8 +30,10 @@ paths:
   namespace ends with it, so no sandboxed process is left to create it again).
 - `network`, `share_processes`: from the settings.
 - `covers`: what the floor guarantees for this call, read by the builtins through
-  `input.sandbox.covers` (state_paths, system: always; secrets: the sensitive scan was
-  complete; protected_paths: every protected pattern is a concrete path).
+  `input.sandbox.covers` (state_paths: always; system: every system_protection
+  additional path is concrete (the system dirs are outside every writable root, the home's
+  persistence files are read-only); secrets: the sensitive scan was complete; protected_paths:
+  every protected pattern is a concrete path).
 
 A writable root inside a read-only or hidden path is dropped (protection wins); entries below a
 hidden path are dropped (the hidden mount covers them). Never raises for unreadable paths: they
@@ -60,6 +62,17 @@ AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project ro
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
 GIT_PROTECTED = ("hooks", "config", "config.worktree")
+# system_protection's shell start-up and persistence files below home (tables.rego sys_home_files;
+# tests/sandbox/test_profile.py keeps them equal): read-only where a writable root holds them.
+HOME_PERSISTENCE = (
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
+    ".zlogin", ".zlogout", ".vimrc", ".config/nvim", ".tmux.conf", ".npmrc", ".pip", ".config/pip", ".pydistutils.cfg",
+    ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".inputrc", ".xprofile", ".xinitrc", ".xsession", ".pam_environment",
+    ".gitconfig", ".config/git", ".config/fish", ".config/systemd", ".config/autostart", ".config/environment.d",
+    ".config/nushell", ".config/powershell", ".config/upstart", ".ssh", ".gnupg", ".local/share/keyrings", ".local/bin",
+    ".local/share/systemd", "library/launchagents", ".config", ".bash_aliases", ".bash_completion", "bin",
+    ".cargo/bin", ".npm-global/bin",
+)
 # Removed after the command when it created them (missing before, inside a writable root): their
 # creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
 # project config the reading sees).
@@ -72,11 +85,12 @@ class Sources:
     """What a profile is computed from (see the module docstring)."""
 
     __slots__ = ("state_paths", "path_dirs", "project_root", "cwd", "settings", "protected", "sensitive",
-                 "extension", "home")
+                 "extension", "home", "system")
 
     def __init__(self, state_paths: Sequence[dict[str, Any]], path_dirs: Sequence[str], project_root: str, cwd: str,
                  settings: dict[str, Any], protected: Sequence[str] = (), sensitive: Sequence[str] = (),
-                 extension: dict[str, Any] | None = None, home: str | None = None) -> None:
+                 extension: dict[str, Any] | None = None, home: str | None = None,
+                 system: Sequence[str] = ()) -> None:
         from cupcake_py.userdirs import home_dir
 
         self.state_paths = state_paths
@@ -88,6 +102,7 @@ class Sources:
         self.sensitive = sensitive
         self.extension = extension or {}
         self.home = home or home_dir()
+        self.system = system  # system_protection's additional_paths
 
 
 def _under(path: str, root: str) -> bool:
@@ -228,13 +243,15 @@ def compute(src: Sources) -> dict[str, Any]:
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES]
         ro += git_paths(root)
-    ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG]
+    ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
         ro.append(claude_dir)
     ro += [os.path.join(d, "cupcake") for d in src.path_dirs]
     protected, protected_complete = _protected_cover(src.protected, home, roots)
     ro += protected
+    system, system_complete = _protected_cover(src.system, home, roots)
+    ro += system
     ro += _paths(settings.get("read_only", []), home, src.project_root)
     ro += _paths(src.extension.get("read_only", []), home, src.project_root)
 
@@ -267,6 +284,6 @@ def compute(src: Sources) -> dict[str, Any]:
         "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
         "network": bool(settings.get("network", True)),
         "share_processes": bool(settings.get("share_processes", False)),
-        "covers": {"state_paths": True, "system": True, "secrets": secrets_complete,
+        "covers": {"state_paths": True, "system": system_complete, "secrets": secrets_complete,
                    "protected_paths": protected_complete},
     }

@@ -126,6 +126,14 @@ def _rego_set(name: str) -> set[str]:
     return set(re.findall(r'"([^"]*)"', m.group(1)))
 
 
+def test_home_persistence_files_mirror_the_rego_table() -> None:
+    from cupcake_py.sandbox.profile import HOME_PERSISTENCE
+
+    m = re.search(r"^sys_home_files := \[(.*?)\]", TABLES, re.S | re.M)
+    assert m is not None
+    assert re.findall(r'"([^"]*)"', m.group(1)) == list(HOME_PERSISTENCE)
+
+
 def test_the_name_rules_mirror_the_rego_tables() -> None:
     assert _rego_set("sdp_key_exts") == secrets.KEY_EXTS
     assert _rego_set("sdp_text_exts") == secrets.TEXT_EXTS
