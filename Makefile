@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test-tools system-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -73,8 +73,17 @@ demo-under-load: venv
 test-load: venv
 	@CUPCAKE_LOAD_ALL=1 $(PY) -m pytest -q tests/e2e_eval/test_answers_under_load.py
 
+# System packages the tests use for real: bubblewrap (the kernel floor, docs/sandbox.md), installed
+# with apt-get when missing and running as root (elsewhere: install the `bubblewrap` package yourself).
+system-deps:
+	@if ! command -v bwrap >/dev/null 2>&1 && [ ! -x /usr/bin/bwrap ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -q bubblewrap >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null; }; \
+	  else echo "make: bubblewrap is missing: install the bubblewrap package (tests/sandbox need it)" >&2; fi; \
+	fi
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps test-tools
+test: venv node-deps test-tools system-deps
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
@@ -104,6 +113,10 @@ bench: venv $(BENCH_STAMP)
 
 bench-quick: venv
 	@$(PY) benches/run.py --quick
+
+# The kernel floor's cost per shell command (plain vs sandboxed, p50/p99) and on a cold Bash eval (docs/sandbox.md).
+bench-sandbox: venv system-deps
+	@$(PY) benches/sandbox_overhead.py
 
 # Cold `cupcake eval` vs `python -c "import wasmtime"` (new process per event, warm caches).
 bench-eval: venv

@@ -34,6 +34,8 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("custom_builtins", frozenset({"custom_builtins"}), "project-supplied Rego builtin functions (declared for rego, run by host)"),
     ("shell", frozenset({"shell"}), "static analysis of shell commands"),
     ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
+    ("sandbox", frozenset({"sandbox"}),
+     "the kernel floor: the sandbox profile (read-only, hidden, writable paths) and its bubblewrap arguments"),
     ("engine", frozenset({"engine", "governance"}),
      "discovery, rulebook, routing, signals, synthesis; governance (audit log, session history)"),
     ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Codex, Gemini CLI, Qwen Code)"),
