@@ -9,6 +9,7 @@ bundle, signature, source or collector failed (`cupcake <cmd>: reason` on stderr
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -169,6 +170,156 @@ def verify_cmd(
                    f"revision {manifest.revision!r}, {len(b.files)} files")
 
 
+ORG_HELP = "The org tier's directory (default $CUPCAKE_ORG_CONFIG, else /etc/cupcake)."
+
+
+def _org(org_config: Path | None) -> str:
+    from cupcake_py.userdirs import org_config_dir
+
+    return os.path.abspath(org_config) if org_config is not None else org_config_dir()
+
+
+@bundle_app.command("push")
+def push_cmd(
+    bundle: Path = typer.Argument(..., help="The bundle archive."),
+    ref: str = typer.Argument(..., help="OCI reference host[:port]/repository:tag."),
+    plain_http: bool | None = typer.Option(None, "--plain-http/--https", help="Talk http to the registry "
+                                           "(default: only for loopback hosts)."),
+) -> None:
+    """Push a bundle to an OCI registry with OPA's media types (what `oras push` makes)."""
+    from cupcake_py.fleet import sources
+
+    try:
+        _load(bundle)  # only well-formed bundles go out
+        digest = sources.push_oci(ref, bundle.read_bytes(), plain_http)
+    except CupcakeError as e:
+        _fail("bundle push", str(e))
+    typer.echo(f"pushed {bundle} to {ref} ({digest})")
+
+
+@bundle_app.command("pull")
+def pull_cmd(
+    source: list[str] = typer.Argument(None, help="Source names of fleet.yml (default: all)."),
+    org_config: Path | None = typer.Option(None, "--org-config", help=ORG_HELP),
+    watch: bool = typer.Option(False, "--watch", help="Keep polling on each source's schedule (ETags, backoff)."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per source."),
+) -> None:
+    """Fetch, verify and activate the org tier's bundles (fleet.yml) into the per-user store that
+    `cupcake eval` reads. A source that fails keeps its last good bundle (exit 1)."""
+    from cupcake_py.fleet import refresh
+
+    org = _org(org_config)
+
+    def show(outcomes: list[refresh.Outcome]) -> None:
+        import json
+
+        for o in outcomes:
+            if json_out:
+                typer.echo(json.dumps(o.to_json()))
+            else:
+                typer.echo(f"{o.name}: {'ok' if o.ok else 'FAILED'} revision={o.revision!r} {o.message}",
+                           err=not o.ok)
+
+    if watch:
+        import threading
+
+        stop = threading.Event()
+        try:
+            refresh.run(org, stop, show)
+        except KeyboardInterrupt:
+            stop.set()
+        return
+    try:
+        outcomes = refresh.pull_once(org, source or None)
+    except CupcakeError as e:
+        _fail("bundle pull", str(e))
+    show(outcomes)
+    if not all(o.ok for o in outcomes):
+        raise typer.Exit(1)
+
+
+def status_cmd(
+    org_config: Path | None = typer.Option(None, "--org-config", help=ORG_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    report: str | None = typer.Option(None, "--report", help="POST the report in OPA's status API shape to this "
+                                      "URL (default: fleet.yml status.url when --report is given as '')."),
+) -> None:
+    """Show every policy tier (org, global, project), the org bundles' active revisions, last
+    fetch and errors, and the decision-log exporters' cursors."""
+    import json
+
+    from cupcake_py.fleet import status
+
+    org = _org(org_config)
+    doc = status.collect(org, os.getcwd())
+    if report is not None:
+        url = report
+        if not url:
+            from cupcake_py.engine.fleet_config import load
+
+            cfg = load(org)
+            url = cfg.status.url if cfg is not None and cfg.status is not None and cfg.status.url else ""
+        if not url:
+            _fail("status", "no URL to report to (give --report URL or set status.url in fleet.yml)")
+        try:
+            status.post(url, status.opa_status(doc))
+        except CupcakeError as e:
+            _fail("status", str(e))
+    if json_out:
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        return
+    for t in doc["tiers"]:
+        typer.echo(f"{t['tier']:8} {t['path'] or '-'} {'present' if t['exists'] else 'absent'}"
+                   + (f"  ERROR {t['error']}" if t.get("error") else ""))
+        for b in t.get("bundles", []):
+            state = f"revision {b['active_revision']!r}" if b["usable"] else f"NO GOOD BUNDLE ({b['problem']})"
+            typer.echo(f"  bundle {b['name']} [{b['kind']} {b['location']}] {state}; last request "
+                       f"{b['last_request'] or 'never'}" + (f"; error: {b['message']}" if b["message"] else ""))
+    for name, s in doc.get("decision_logs", {}).get("sinks", {}).items():
+        typer.echo(f"export   {name} " + ", ".join(f"{k}={v}" for k, v in s.items()))
+
+
+@logs_app.command("export")
+def logs_export_cmd(
+    org_config: Path | None = typer.Option(None, "--org-config", help=ORG_HELP),
+    follow: bool = typer.Option(False, "--follow", help="Keep exporting every decision_logs.min_delay_seconds."),
+) -> None:
+    """Export the audit records after each sink's cursor (fleet.yml decision_logs: OTLP, syslog).
+    Exit 1 when a sink failed (its records stay in the spool for the next run)."""
+    import json
+
+    from cupcake_py.engine.fleet_config import load
+    from cupcake_py.fleet import export
+
+    org = _org(org_config)
+    try:
+        cfg = load(org)
+    except CupcakeError as e:
+        _fail("logs export", str(e))
+    if cfg is None or cfg.decision_logs is None:
+        _fail("logs export", f"no decision_logs section in {org}/fleet.yml")
+    if follow:
+        import threading
+
+        try:
+            export.run(cfg.decision_logs, dict(cfg.labels), threading.Event())
+        except KeyboardInterrupt:
+            pass
+        return
+    sinks = export.sinks_for(cfg.decision_logs, dict(cfg.labels))
+    try:
+        result = export.export_round(cfg.decision_logs, sinks, dict(cfg.labels))
+    except CupcakeError as e:
+        _fail("logs export", str(e))
+    finally:
+        for s in sinks:
+            s.close()
+    typer.echo(json.dumps(result, indent=2))
+    if any(r["error"] for r in result.values()):
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bundle_app, name="bundle")
     app.add_typer(logs_app, name="logs")
+    app.command("status")(status_cmd)

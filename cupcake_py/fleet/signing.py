@@ -5,7 +5,8 @@ JWTs are made and checked by PyJWT over cryptography's keys; no hand-written cry
 
 - `sign(bundle, key, alg, keyid, claims) -> bytes`: the `.signatures.json` text. `key`: a PEM
   private key (RS256/RS384/RS512, PS*, ES256/ES384/ES512) or the HMAC secret (HS256/...).
-- `verify(bundle, config) -> dict`: the verified payload, or `SignatureError`. Whether a bundle
+- `verify(bundle, config) -> dict`: the verified payload (with `kid`: the id of the key that
+  verified it), or `SignatureError`. Whether a bundle
   must be signed is decided by the presence of a verification config (OPA's `signing:` block)
   and of the `.signatures.json` file, never by a key id alone:
 
@@ -138,7 +139,7 @@ def verify(bundle: Bundle, config: VerificationConfig | None, now: float | None 
         raise SignatureError(f"signature scope {payload.get('scope')!r} does not match the configured scope "
                              f"{config.scope!r}")
     check_files(bundle, payload.get("files"))
-    return payload
+    return {**payload, "kid": keyid}
 
 
 def check_files(bundle: Bundle, listed: Any) -> None:
