@@ -132,7 +132,9 @@ def write(files: dict[str, bytes]) -> bytes:
     return gzip.compress(raw.getvalue(), compresslevel=9, mtime=0)
 
 
-class Manifest(Record):
+class Manifest:
+    """A validated `.manifest` (the fields are read from `raw`)."""
+
     __slots__ = ("revision", "roots", "rego_version", "file_rego_versions", "wasm", "metadata", "raw")
     revision: str
     roots: list[str]
@@ -162,7 +164,8 @@ class Manifest(Record):
         ) if not ok]
         if problems:
             raise BundleFormatError(".manifest: " + "; ".join(problems))
-        self._fill(revision, roots, rego_version, per_file, wasm, metadata, raw)
+        self.revision, self.roots, self.rego_version = revision, roots, rego_version
+        self.file_rego_versions, self.wasm, self.metadata, self.raw = per_file, wasm, metadata, raw
 
     @classmethod
     def parse(cls, raw: bytes) -> Manifest:

@@ -84,7 +84,7 @@ def sign(bundle: Bundle, key: str | bytes, alg: str = DEFAULT_ALG, keyid: str | 
     headers = {"kid": keyid} if keyid else None
     try:
         token = jwt.encode(payload, key, algorithm=alg, headers=headers)
-    except (ValueError, TypeError, jwt.PyJWTError) as e:
+    except (ValueError, TypeError, AttributeError, jwt.PyJWTError) as e:  # AttributeError: a public key given
         raise SignatureError(f"cannot sign with this key and {alg}: {e}") from None
     return json.dumps({"signatures": [token]}, indent=2).encode() + b"\n"
 

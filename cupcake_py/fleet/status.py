@@ -28,8 +28,10 @@ STATUS_FILE = "status.json"
 MAX_ERRORS = 5
 
 
-def _iso(ts: float | None) -> str | None:
-    return None if ts is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+def _iso(ts: object) -> str | None:
+    """ISO 8601 UTC of a timestamp (the pointer's JSON numbers read back as Decimal)."""
+    return None if not isinstance(ts, int | float) and type(ts).__name__ != "Decimal" else \
+        time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(ts)))  # type: ignore[arg-type]
 
 
 def load(name: str) -> dict[str, Any]:
