@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: fleet-deps demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -41,8 +41,14 @@ demo: venv
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
 
+# The OCI registry the fleet tests push bundles to and pull them from (tests/fleet, docs/fleet.md):
+# Debian's docker-registry (distribution 2.8), started by the tests on 127.0.0.1; installed when root and missing.
+fleet-deps:
+	@command -v docker-registry >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry >/dev/null; }
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps
+test: venv node-deps fleet-deps
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
