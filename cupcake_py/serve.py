@@ -15,6 +15,8 @@ A malformed line, an oversized line, an engine error or an internal error answer
 request with the fail-closed deny and the server keeps reading; blank lines are skipped;
 end of stdin ends the server (exit status 0). The project is found from the event's `cwd`
 (or the request's `policy_dir`); the global config dir is shared by all requests.
+With a fleet.yml in the org tier's dir, the server polls its bundle sources and exports decision
+logs in background threads (cupcake_py/fleet/background.py, docs/fleet.md).
 """
 
 from __future__ import annotations
@@ -189,9 +191,15 @@ def main(argv: list[str]) -> int:
     from cupcake_py.shell import memo
 
     memo.enable()  # shell analyses reused while what they looked at on disk says the same (shell/memo.py)
+    from cupcake_py.fleet import background
+    from cupcake_py.userdirs import org_config_dir
+
+    fleet = background.start(org_config_dir())  # org bundles refreshed, decision logs exported (docs/fleet.md)
     try:
         return serve(opts, sys.stdin.buffer, sys.stdout.buffer)
     except KeyboardInterrupt:
         return 130
     finally:
+        if fleet is not None:
+            fleet.set()
         _reap()

@@ -211,10 +211,39 @@ def sinks_for(cfg: DecisionLogs, labels: dict[str, str]) -> list[Any]:
 # ----------------------------------------------------------------------------- cursor and rounds
 
 
-def _conn(db: str | None) -> sqlite3.Connection:
-    conn = store.connect(db, BUDGET)
-    store.write(conn, lambda c: c.execute(CURSOR_TABLE), BUDGET)
+_conns: dict[tuple[str, int], sqlite3.Connection] = {}
+
+
+def _conn(db: str | None, create: bool = True) -> sqlite3.Connection:
+    """The exporter's own connection per database and thread: store.connect's is shared by the
+    process's evaluations (`cupcake serve` answers requests while this runs in another thread), and
+    one connection must never carry two threads' transactions."""
+    import sqlite3
+    import threading
+
+    path = db or store.db_path()
+    key = (path, threading.get_ident())
+    conn = _conns.get(key)
+    if conn is None:
+        if not os.path.exists(path):
+            raise ExportError(f"no audit database at {path} yet (nothing was recorded: audit: on)")
+        try:
+            conn = sqlite3.connect(path, timeout=BUDGET, isolation_level=None, check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as e:
+            raise ExportError(f"cannot open {path}: {e}") from None
+        if version < 1:
+            conn.close()
+            raise ExportError(f"{path} has no audit schema yet")
+        _conns[key] = conn
+    if create:
+        store.write(conn, lambda c: c.execute(CURSOR_TABLE), BUDGET)
     return conn
+
+
+def close_all() -> None:
+    while _conns:
+        _conns.popitem()[1].close()
 
 
 def _cursor(conn: sqlite3.Connection, sink: str) -> tuple[int, int, int, str]:
@@ -277,7 +306,7 @@ def status(cfg: DecisionLogs, db: str | None = None) -> dict[str, Any]:
     names = ([f"otlp:{cfg.otlp.endpoint}"] if cfg.otlp is not None else []) + \
         [f"syslog:{s.transport}:{s.address}:{s.format}" for s in cfg.syslog]
     try:
-        conn = store.connect(db, BUDGET, create=False)
+        conn = _conn(db, create=False)
         has = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'export_cursor'").fetchone() is not None
         head = conn.execute("SELECT COALESCE(MAX(id), 0) FROM audit").fetchone()[0]
     except CupcakeError as e:
@@ -303,3 +332,4 @@ def run(cfg: DecisionLogs, labels: dict[str, str], stop: Any, db: str | None = N
     finally:
         for s in sinks:
             s.close()
+        close_all()

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py import cache_mac
+from cupcake_py.fleet import export
 from cupcake_py.governance import store
 from tests.fleet.servers import fleet_env
 
@@ -36,3 +37,4 @@ def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Machine
     yield m
     cache_mac.forget()
     store.close_all()
+    export.close_all()
