@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: fleet-deps demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: fleet-deps demo test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -86,6 +86,10 @@ bench-eval: venv
 # What the audit log and the history signal add to a cold `cupcake eval` (docs/governance.md).
 bench-governance: venv
 	@$(PY) benches/governance_cost.py
+
+# Eval with and without decision-log export configured, the org tier's cost, bundle activation (docs/fleet.md).
+bench-fleet: venv
+	@$(PY) benches/fleet_cost.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache
