@@ -178,3 +178,21 @@ def test_eval_never_imports_the_exporters(machine: Machine, receiver: OTLPReceiv
                               env=machine.env, cwd=machine.project, timeout=120)
     assert json.loads(proc.stdout)["decision"] == "deny"
     assert "IMPORTED:\n" in proc.stderr.decode(), proc.stderr.decode()[-500:]
+
+
+def test_udp_syslog_datagrams(machine: Machine) -> None:
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.settimeout(10)
+    try:
+        write_records(3)
+        cfg = parse(f"decision_logs:\n  syslog: [{{address: '127.0.0.1:{sock.getsockname()[1]}', transport: udp}}]\n",
+                    "f").decision_logs
+        [r] = round_(cfg).values()
+        assert r["sent"] == 3
+        got = [sock.recv(65535).decode() for _ in range(3)]
+        assert [json.loads(RFC5424.match(m).group(6))["id"] for m in got] == [1, 2, 3]  # type: ignore[union-attr]
+    finally:
+        sock.close()

@@ -143,6 +143,15 @@ def test_changes_to_the_activated_bundle_fail_closed(machine: Machine, server: B
     [tree] = list((store / "trees").iterdir())
     rego = tree / "policies/opencode/curl.rego"
     original = rego.read_bytes()
+    # through a tool, the agent cannot get there: the store is a protected state path
+    for event in ({"tool": "write", "args": {"filePath": str(rego), "content": "package x\n"}},
+                  {"tool": "bash", "args": {"command": f"sed -i s/curl/nothing/ {rego}"}},
+                  {"tool": "bash", "args": {"command": f"rm {store / 'active'}"}}):
+        ev = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(machine.project),
+                         **event}).encode()
+        resp, _, _ = run_eval(ev, machine.project, [], machine.env)
+        assert resp["decision"] in ("deny", "block"), (event, resp)  # type: ignore[index]
+    assert rego.read_bytes() == original
     rego.write_bytes(original.replace(b'"curl"', b'"nothing"'))  # an agent weakens the org policy in place
     resp, _, _ = decide(machine, "curl x")
     assert resp["decision"] == "deny" and "was changed after activation" in resp["reason"]  # type: ignore[index]
@@ -240,3 +249,22 @@ def test_cli_build_sign_verify(tmp_path: Path, keys: tuple[str, Path, str]) -> N
     assert b"hash does not match" in cli("verify", str(out), "--verification-key", str(pub)).stderr
     assert cli("sign", str(out), "--signing-key", str(key)).returncode == 0  # re-signed
     assert cli("verify", str(out), "--verification-key", str(pub)).returncode == 0
+
+
+def test_cli_pull_and_state_paths(machine: Machine, server: BundleServer, keys: tuple[str, Path, str]) -> None:
+    priv, pub, _ = keys
+    server.files["/a.tar.gz"] = make_bundle(machine.root, "9", {"curl": ORG_DENY_CURL}, priv)
+    http_fleet(machine, server.url + "/a.tar.gz", pub)
+    p = subprocess.run([*cupcake_command(), "bundle", "pull", "--json"], capture_output=True, env=machine.env,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == {"name": "acme", "ok": True, "changed": True, "revision": "9",
+                                    "message": "activated"}
+    server.files["/a.tar.gz"] = b"not a bundle"
+    p = subprocess.run([*cupcake_command(), "bundle", "pull"], capture_output=True, env=machine.env, timeout=300)
+    assert p.returncode == 1 and b"FAILED" in p.stderr
+    from cupcake_py.engine.state_paths import state_paths
+
+    paths = {(e["path"], e["kind"]) for e in state_paths(None, None, str(machine.project))}
+    assert (str(machine.org), "config") in paths
+    assert any(k == "state" and str(Path(machine.env["XDG_STATE_HOME"])) in pth for pth, k in paths)
