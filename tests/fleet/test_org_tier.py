@@ -177,6 +177,9 @@ def test_org_dir_wins_and_is_protected(machine: Machine) -> None:
     resp, _, _ = decide(machine, "curl x")
     assert resp == {"decision": "deny", "reason": "org: no curl", "rule_ids": ["ORG-CURL"]}
     assert decide(machine, "ls")[0] == {"decision": "allow", "context": ["project context"]}
+    for flags in (["--no-global"], ["--policy-dir", str(machine.project)], ["--no-cache"]):  # no flag turns it off
+        resp, _, _ = run_eval(bash(machine.project, "curl x"), machine.project, flags, machine.env)
+        assert resp["rule_ids"] == ["ORG-CURL"], (flags, resp)  # type: ignore[index]
     # the project switched its own guardrails off; the org tier's still protect the org files
     target = machine.org / "policies/opencode/curl.rego"
     before = target.read_bytes()
