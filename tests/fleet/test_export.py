@@ -196,3 +196,29 @@ def test_udp_syslog_datagrams(machine: Machine) -> None:
         assert [json.loads(RFC5424.match(m).group(6))["id"] for m in got] == [1, 2, 3]  # type: ignore[union-attr]
     finally:
         sock.close()
+
+
+def test_cli_logs_export_after_real_evaluations(machine: Machine, receiver: OTLPReceiver,
+                                                syslog: SyslogListener) -> None:
+    """`cupcake eval` records (audit: on), `cupcake logs export` ships them; a collector that is down
+    makes it exit 1 and keeps the records for the next run."""
+    from cupcake_py.harness.examples import cupcake_command, run_eval
+    from tests.fleet.helpers import bash
+
+    (machine.project / ".cupcake/rulebook.yml").write_text("audit: on\n")
+    for cmd in ("ls", f"echo token={SECRET}", "git status"):
+        run_eval(bash(machine.project, cmd), machine.project, [], machine.env)
+    machine.fleet_yml(f"decision_logs:\n  otlp: {{endpoint: '{receiver.endpoint}', timeout_seconds: 1}}\n"
+                      f"  syslog: [{{address: '{syslog.address}', format: cef}}]\n")
+    receiver.down = True
+    p = subprocess.run([*cupcake_command(), "logs", "export"], capture_output=True, env=machine.env, timeout=120)
+    assert p.returncode == 1 and len(syslog.messages) == 3
+    receiver.down = False
+    p = subprocess.run([*cupcake_command(), "logs", "export"], capture_output=True, env=machine.env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert [a["cupcake.id"] for a, _ in receiver.records] == [1, 2, 3]
+    assert all(SECRET not in body for _, body in receiver.records) and all(SECRET not in m for m in syslog.messages)
+    status = subprocess.run([*cupcake_command(), "status", "--json"], capture_output=True, env=machine.env,
+                            cwd=machine.project, timeout=120)
+    sinks = json.loads(status.stdout)["decision_logs"]["sinks"]
+    assert all(s["backlog"] == 0 and s["exported"] == 3 for s in sinks.values()), sinks
