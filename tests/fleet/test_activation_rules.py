@@ -59,3 +59,17 @@ def test_v0_unchanged_and_uncompilable(machine: Machine) -> None:
     record, problem = fleet_active.read_pointer("acme", cache_mac.key())
     assert problem is None and record is not None and record["revision"] == "2"
     assert fleet_active.tree_problem("acme", record) is None
+
+
+def test_polling_delays_spread_and_back_off() -> None:
+    import random
+
+    from cupcake_py.engine.fleet_config import BundleSource, Polling
+    from cupcake_py.fleet.refresh import next_delay
+
+    spec = BundleSource(url="http://x/b.tar.gz", polling=Polling(min_delay_seconds=60, max_delay_seconds=120))
+    rng = random.Random(7)
+    ok = [next_delay(spec, 0, rng) for _ in range(200)]
+    assert all(60 <= d <= 120 for d in ok) and max(ok) - min(ok) > 30  # spread over the window
+    backoff = [next_delay(spec, n, random.Random(1)) for n in range(1, 6)]
+    assert 45 <= backoff[0] <= 60 and 90 <= backoff[1] <= 120 and all(d <= 120 for d in backoff)
