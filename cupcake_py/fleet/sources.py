@@ -13,7 +13,10 @@ distribution HTTP API, OPA's media types), a local path. Never called on the eva
   use), manifest `application/vnd.oci.image.manifest.v1+json`; returns the manifest digest.
 - `parse_ref("host:port/repo:tag")` -> (host, repository, tag or digest).
 OCI over plain http is used when `plain_http` is true, by default only for loopback hosts.
-Registry authentication: request headers from the config (e.g. `Authorization: Bearer ...`).
+Registry authentication: request headers from the config (e.g. `Authorization: Bearer ...`), and
+the registry token flow (Docker / OCI distribution): a 401 with `WWW-Authenticate: Bearer
+realm=...,service=...,scope=...` is answered by asking the realm for a token (anonymously, or with
+the config's `Authorization` header when it is Basic) and repeating the request with it.
 """
 
 from __future__ import annotations
@@ -95,6 +98,77 @@ def _open(req: urllib.request.Request, where: str) -> http.client.HTTPResponse:
         raise FetchError(f"{where}: cannot connect ({reason})") from None
 
 
+class _Registry:
+    """Requests to one registry, with the token a Bearer challenge asked for (per scope)."""
+
+    def __init__(self, base: str, headers: dict[str, str]) -> None:
+        self.base = base
+        self.headers = headers
+        self.tokens: dict[str, str] = {}
+
+    def open(self, url: str, where: str, method: str = "GET", data: bytes | None = None,
+             extra: dict[str, str] | None = None) -> http.client.HTTPResponse:
+        def request(token: str | None) -> urllib.request.Request:
+            h = {**self.headers, **(extra or {})}
+            if token is not None:
+                h["Authorization"] = f"Bearer {token}"
+            return urllib.request.Request(url, method=method, data=data, headers=h)
+
+        token = next(iter(self.tokens.values()), None)
+        try:
+            return _urlopen(request(token))
+        except urllib.error.HTTPError as e:
+            challenge = e.headers.get("WWW-Authenticate", "") if e.code == 401 else ""
+            e.close()
+            if not challenge.lower().startswith("bearer "):
+                raise FetchError(f"{where}: HTTP {e.code} {e.reason}") from None
+        token = self._token(_challenge(challenge), where)
+        try:
+            return _urlopen(request(token))
+        except urllib.error.HTTPError as e:
+            e.close()
+            raise FetchError(f"{where}: HTTP {e.code} {e.reason} (with the registry's token)") from None
+
+    def _token(self, params: dict[str, str], where: str) -> str:
+        realm = params.get("realm")
+        if not realm:
+            raise FetchError(f"{where}: the registry's Bearer challenge names no realm")
+        query = urllib.parse.urlencode({k: v for k, v in params.items() if k in ("service", "scope")})
+        auth = self.headers.get("Authorization", "")
+        h = {"Authorization": auth} if auth.lower().startswith("basic ") else {}
+        try:
+            with _urlopen(urllib.request.Request(f"{realm}?{query}" if query else realm, headers=h)) as resp:
+                doc = json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            raise FetchError(f"{where}: the token service {realm} answered HTTP {e.code}") from None
+        except ValueError:
+            raise FetchError(f"{where}: the token service {realm} did not answer JSON") from None
+        token = doc.get("token") or doc.get("access_token") if isinstance(doc, dict) else None
+        if not isinstance(token, str) or not token:
+            raise FetchError(f"{where}: the token service {realm} gave no token")
+        self.tokens[params.get("scope", "")] = token
+        return token
+
+
+def _challenge(header: str) -> dict[str, str]:
+    """The parameters of `Bearer realm="...",service="...",scope="..."`."""
+    import re
+
+    return {k: v for k, v in re.findall(r'(\w+)="([^"]*)"', header[len("bearer "):])}
+
+
+def _urlopen(req: urllib.request.Request) -> http.client.HTTPResponse:
+    """urlopen with the fetch timeout; HTTPError passes through, other failures become FetchError."""
+    try:
+        resp: http.client.HTTPResponse = urllib.request.urlopen(req, timeout=TIMEOUT)  # noqa: S310 - configured URL
+        return resp
+    except urllib.error.HTTPError:
+        raise
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError, http.client.HTTPException) as e:
+        reason = getattr(e, "reason", e)
+        raise FetchError(f"{req.full_url}: cannot connect ({reason})") from None
+
+
 def fetch_http(url: str, etag: str | None, headers: dict[str, str],
                on_chunk: Callable[[int], None] | None = None) -> Fetched:
     req = urllib.request.Request(url, headers={**headers, **({"If-None-Match": etag} if etag else {})})
@@ -150,12 +224,11 @@ def fetch_oci(ref: str, etag: str | None, headers: dict[str, str], plain_http: b
     host, repo, reference = parse_ref(ref)
     base = _base(host, plain_http)
     where = f"oci {ref}"
-    req = urllib.request.Request(f"{base}/v2/{repo}/manifests/{reference}",
-                                 headers={**headers, "Accept": MANIFEST_TYPE})
+    registry = _Registry(base, headers)
     try:
-        resp = _open(req, where)
-    except urllib.error.HTTPError as e:
-        raise FetchError(f"{where}: HTTP {e.code}") from None
+        resp = registry.open(f"{base}/v2/{repo}/manifests/{reference}", where, extra={"Accept": MANIFEST_TYPE})
+    except FetchError as e:
+        raise FetchError(str(e).replace(f"{base}/v2/{repo}/manifests/{reference}", where)) from None
     with resp:
         raw = _read_body(resp, where, None, None)
     digest = "sha256:" + hashlib.sha256(raw).hexdigest()
@@ -176,11 +249,7 @@ def fetch_oci(ref: str, etag: str | None, headers: dict[str, str], plain_http: b
         raise FetchError(f"{where}: the layer descriptor lacks a size or a sha256 digest")
     if size > MAX_BYTES:
         raise FetchError(f"{where}: the layer has {size} bytes, more than {MAX_BYTES}")
-    blob_req = urllib.request.Request(f"{base}/v2/{repo}/blobs/{layer_digest}", headers=headers)
-    try:
-        blob_resp = _open(blob_req, where)
-    except urllib.error.HTTPError as e:
-        raise FetchError(f"{where}: HTTP {e.code} for the layer") from None
+    blob_resp = registry.open(f"{base}/v2/{repo}/blobs/{layer_digest}", f"{where} (layer)")
     with blob_resp:
         blob = _read_body(blob_resp, where, size, on_chunk)
     if "sha256:" + hashlib.sha256(blob).hexdigest() != layer_digest:
@@ -188,27 +257,17 @@ def fetch_oci(ref: str, etag: str | None, headers: dict[str, str], plain_http: b
     return Fetched(True, blob, digest)
 
 
-def _upload(base: str, repo: str, data: bytes, headers: dict[str, str]) -> str:
+def _upload(registry: _Registry, repo: str, data: bytes) -> str:
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
-    head = urllib.request.Request(f"{base}/v2/{repo}/blobs/{digest}", method="HEAD", headers=headers)
-    try:
-        with urllib.request.urlopen(head, timeout=TIMEOUT):  # noqa: S310
-            return digest  # already there
-    except urllib.error.HTTPError as e:
-        if e.code != 404:
-            raise FetchError(f"push {repo}: HTTP {e.code} checking blob {digest}") from None
-    start = urllib.request.Request(f"{base}/v2/{repo}/blobs/uploads/", method="POST", data=b"", headers=headers)
-    resp = _open(start, f"push {repo}")
-    with resp:
+    base = registry.base
+    with registry.open(f"{base}/v2/{repo}/blobs/uploads/", f"push {repo}", "POST", b"") as resp:
         location = resp.headers.get("Location")
     if not location:
         raise FetchError(f"push {repo}: the registry gave no upload location")
     if location.startswith("/"):
         location = base + location
     url = location + ("&" if "?" in location else "?") + "digest=" + urllib.parse.quote(digest)
-    put = urllib.request.Request(url, method="PUT", data=data,
-                                 headers={**headers, "Content-Type": "application/octet-stream"})
-    with _open(put, f"push {repo}"):
+    with registry.open(url, f"push {repo}", "PUT", data, {"Content-Type": "application/octet-stream"}):
         pass
     return digest
 
@@ -218,19 +277,18 @@ def push_oci(ref: str, blob: bytes, plain_http: bool | None = None, headers: dic
     if reference.startswith("sha256:"):
         raise FetchError(f"push {ref}: push to a tag, not a digest")
     base = _base(host, plain_http)
-    h = headers or {}
+    registry = _Registry(base, headers or {})
     config = b"{}"
-    config_digest = _upload(base, repo, config, h)
-    layer_digest = _upload(base, repo, blob, h)
+    config_digest = _upload(registry, repo, config)
+    layer_digest = _upload(registry, repo, blob)
     manifest = json.dumps({
         "schemaVersion": 2, "mediaType": MANIFEST_TYPE,
         "config": {"mediaType": CONFIG_TYPE, "digest": config_digest, "size": len(config)},
         "layers": [{"mediaType": LAYER_TYPE, "digest": layer_digest, "size": len(blob),
                     "annotations": {"org.opencontainers.image.title": "bundle.tar.gz"}}],
     }, separators=(",", ":")).encode()
-    put = urllib.request.Request(f"{base}/v2/{repo}/manifests/{reference}", method="PUT", data=manifest,
-                                 headers={**h, "Content-Type": MANIFEST_TYPE})
-    with _open(put, f"push {ref}"):
+    with registry.open(f"{base}/v2/{repo}/manifests/{reference}", f"push {ref}", "PUT", manifest,
+                       {"Content-Type": MANIFEST_TYPE}):
         pass
     return "sha256:" + hashlib.sha256(manifest).hexdigest()
 

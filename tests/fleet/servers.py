@@ -201,3 +201,73 @@ def fleet_env(tmp: Path, org: Path) -> dict[str, str]:
         env[var] = str(tmp / sub)
     env["CUPCAKE_ORG_CONFIG"] = str(org)
     return env
+
+
+class TokenAuthProxy:
+    """A registry front that demands the distribution token flow: requests without `Bearer <token>`
+    get a 401 challenge naming its own /token realm; the token is handed out (to Basic
+    `user:secret` when `basic` is set) and requests carrying it are relayed to the real registry."""
+
+    TOKEN = "t0k3n-for-tests"
+
+    def __init__(self, registry_host: str, basic: str | None = None) -> None:
+        import base64
+        import http.client
+        import json
+
+        self.token_requests: list[str] = []
+        self.refused = 0
+        owner = self
+        want_basic = "Basic " + base64.b64encode(basic.encode()).decode() if basic else None
+
+        class Handler(_Quiet):
+            def _relay(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(n) if n else None
+                if self.path.startswith("/token"):
+                    owner.token_requests.append(self.path)
+                    if want_basic is not None and self.headers.get("Authorization") != want_basic:
+                        self.send_response(401)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
+                    out = json.dumps({"token": owner.TOKEN}).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(out)))
+                    self.end_headers()
+                    self.wfile.write(out)
+                    return
+                if self.headers.get("Authorization") != f"Bearer {owner.TOKEN}":
+                    owner.refused += 1
+                    self.send_response(401)
+                    self.send_header("WWW-Authenticate", f'Bearer realm="{owner.url}/token",service="cupcake-test",'
+                                                         'scope="repository:acme/policy:pull,push"')
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                conn = http.client.HTTPConnection(registry_host, timeout=30)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("authorization", "connection")}
+                conn.request(self.command, self.path, body=body, headers=headers)
+                resp = conn.getresponse()
+                data = resp.read()
+                self.send_response(resp.status)
+                for k, v in resp.getheaders():
+                    if k.lower() not in ("content-length", "connection", "transfer-encoding"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+                conn.close()
+
+            do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = _relay  # noqa: N815
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
+        self.url = f"http://{self.host}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

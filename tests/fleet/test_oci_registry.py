@@ -90,3 +90,29 @@ def test_oci_reference_parsing() -> None:
     assert sources.parse_ref("localhost:5000/a@sha256:ab") == ("localhost:5000", "a", "sha256:ab")
     with pytest.raises(sources.FetchError):
         sources.parse_ref("just-a-name")
+
+
+def test_registry_token_flow(machine: Machine, registry: Registry) -> None:
+    """A registry that answers 401 with a Bearer challenge: push and pull fetch a token from its
+    realm (with the configured Basic credentials) and repeat the request with it."""
+    from tests.fleet.servers import TokenAuthProxy
+
+    proxy = TokenAuthProxy(registry.host, basic="ci:s3cret")
+    try:
+        priv, pub = ec_pair(machine.root)
+        blob = signed_archive(machine.root, "1", {"curl": ORG_DENY_CURL}, priv.read_text(), int(time.time()))
+        ref = f"{proxy.host}/acme/policy:stable"
+        with pytest.raises(sources.FetchError, match="token service"):
+            sources.push_oci(ref, blob)  # no credentials: the realm refuses
+        import base64
+
+        basic = {"Authorization": "Basic " + base64.b64encode(b"ci:s3cret").decode()}
+        sources.push_oci(ref, blob, headers=basic)
+        assert proxy.refused >= 1 and proxy.token_requests
+        assert "service=cupcake-test" in proxy.token_requests[-1] and "scope=repository" in proxy.token_requests[-1]
+        machine.fleet_yml(f"bundles:\n  acme:\n    oci: {ref}\n    headers: {{Authorization: '{basic['Authorization']}'}}\n"
+                          f"    signing: {{keyid: ci}}\nkeys:\n  ci: {{key: {pub}, algorithm: ES256}}\n")
+        [o] = refresh.pull_once(str(machine.org))
+        assert (o.ok, o.revision) == (True, "1"), o.message
+    finally:
+        proxy.close()
