@@ -213,6 +213,10 @@ def test_path_source_and_status(machine: Machine, server: BundleServer, keys: tu
     assert by_name["acme"]["last_successful_activation"]
     assert by_name["broken"]["active_revision"] is None and "HTTP 404" in by_name["broken"]["message"]
     assert project["path"] == str(machine.project / ".cupcake")
+    text = subprocess.run([*cupcake_command(), "status"], capture_output=True, env=machine.env, cwd=machine.project,
+                          timeout=120).stdout.decode()
+    assert f"org      {machine.org} present" in text and "bundle acme [path " in text and "revision '42'" in text
+    assert "bundle broken [url " in text and "NO GOOD BUNDLE" in text and "HTTP 404" in text
     proc = subprocess.run([*cupcake_command(), "status", "--report", server.url + "/status"], capture_output=True,
                           env=machine.env, cwd=machine.project, timeout=120)
     assert proc.returncode == 0, proc.stderr
