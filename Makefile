@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools system-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -82,8 +82,14 @@ system-deps:
 	  else echo "make: bubblewrap is missing: install the bubblewrap package (tests/sandbox need it)" >&2; fi; \
 	fi
 
+# The OCI registry the fleet tests push bundles to and pull them from (tests/fleet, docs/fleet.md):
+# Debian's docker-registry (distribution 2.8), started by the tests on 127.0.0.1; installed when root and missing.
+fleet-deps:
+	@command -v docker-registry >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry >/dev/null; }
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps test-tools system-deps
+test: venv node-deps test-tools system-deps fleet-deps
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
@@ -125,6 +131,10 @@ bench-eval: venv
 # What the audit log and the history signal add to a cold `cupcake eval` (docs/governance.md).
 bench-governance: venv
 	@$(PY) benches/governance_cost.py
+
+# Eval with and without decision-log export configured, the org tier's cost, bundle activation (docs/fleet.md).
+bench-fleet: venv
+	@$(PY) benches/fleet_cost.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache

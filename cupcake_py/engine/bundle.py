@@ -362,7 +362,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
-    if rulebook.require_project_config and cfg.scope != "global":
+    if rulebook.require_project_config and cfg.scope not in ("global", "org"):
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))

@@ -38,6 +38,9 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
      "the kernel floor: the sandbox profile (read-only, hidden, writable paths) and its bubblewrap arguments"),
     ("engine", frozenset({"engine", "governance"}),
      "discovery, rulebook, routing, signals, synthesis; governance (audit log, session history)"),
+    ("fleet", frozenset({"fleet"}),
+     "OPA bundles (build, sign, verify), sources (HTTP, OCI, path), activation, status, decision-log export: "
+     "never on the eval path (the engine reads the activated bundle through engine/fleet_active.py)"),
     ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Codex, Gemini CLI, Qwen Code)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
     ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
