@@ -13,7 +13,7 @@ import typer
 import typer.main
 
 from cupcake_py import __version__, logs
-from cupcake_py.cli import audit, authoring, build, docs, eval_serve, fmt, query, rego, schema, wasm
+from cupcake_py.cli import audit, authoring, build, docs, eval_serve, fleet, fmt, query, rego, schema, wasm
 
 app = typer.Typer(
     name="cupcake",
@@ -51,7 +51,7 @@ def _root(
 
 
 # Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
-for _group in (rego, wasm, build, eval_serve, authoring, fmt, query, schema, audit, docs):
+for _group in (rego, wasm, build, eval_serve, authoring, fmt, query, schema, audit, fleet, docs):
     _group.register(app)
 
 

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from cupcake_py.cli import options
+from cupcake_py.cli.rego import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.custom_builtins import CustomBuiltins
     from cupcake_py.engine.project import ConfigDir
+    from cupcake_py.rego.versions import RegoVersions
 
 
 _fail = options.fail
@@ -48,6 +50,7 @@ def validate_cmd(
     base: str = typer.Option("HEAD", "--base", metavar="REF", help="With --changed: the git ref to compare with "
                              "(e.g. origin/main)."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy changes (Ctrl-C stops)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
@@ -73,7 +76,7 @@ def validate_cmd(
 
     def once() -> int:
         try:
-            return _validate_once(targets, fmt, fail_level, config, builtins, changed, base)
+            return _validate_once(targets, fmt, fail_level, config, builtins, changed, base, v0_compatible)
         except typer.Exit as e:
             if not watch:
                 raise
@@ -89,15 +92,17 @@ def validate_cmd(
 
 
 def _validate_once(targets: list[Path], fmt: str, fail_level: str, config: Path | None, builtins: list[str],
-                   changed: bool, base: str) -> int:
+                   changed: bool, base: str, v0_compatible: bool) -> int:
     from cupcake_py.authoring import lint_config
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.rego import versions
 
     try:
         settings = lint_config.find_config(config, targets)
-        with declared_for([*_rulebook_specs(list(targets)), *builtins]):
+        with declared_for([*_rulebook_specs(list(targets)), *builtins]), \
+                versions.use(_rego_versions(list(targets), v0_compatible)):
             if changed:
                 from cupcake_py.authoring.changed import validate_changed
 
@@ -167,6 +172,7 @@ def test_cmd(
                                   "cached build."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
                                "changes (Ctrl-C stops)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -192,7 +198,7 @@ def test_cmd(
     def once() -> int:
         try:
             _test_once(targets, run, fmt, coverage, threshold, verbose, strict_builtin_errors, timeout, parallel,
-                       exit_zero_on_skipped, fail_on_empty, ignore, builtins, no_cache)
+                       exit_zero_on_skipped, fail_on_empty, ignore, builtins, no_cache, v0_compatible)
         except typer.Exit as e:
             if not watch:
                 raise
@@ -208,17 +214,18 @@ def test_cmd(
 
 def _test_once(targets: list[str | Path], run: str | None, fmt: str, coverage: bool, threshold: float,
                verbose: bool, strict_builtin_errors: bool, timeout: str, parallel: int, exit_zero_on_skipped: bool,
-               fail_on_empty: bool, ignore: list[str], builtins: list[str], no_cache: bool) -> None:
+               fail_on_empty: bool, ignore: list[str], builtins: list[str], no_cache: bool, v0_compatible: bool) -> None:
     from cupcake_py.authoring import test_output
     from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
     from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.rego import versions
 
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with gc_paused(freeze=True), \
+        with gc_paused(freeze=True), versions.use(_rego_versions(targets, v0_compatible)), \
                 progress("cupcake test", machine_output=fmt == "json" or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
@@ -267,6 +274,20 @@ def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     from cupcake_py.engine.bundle import rulebook_builtins
 
     return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+
+
+def _rego_versions(targets: list[str | Path] | list[Path], v0_compatible: bool) -> RegoVersions:
+    """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
+    directory among `targets` (the default target), else v1."""
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.rego import versions
+
+    if v0_compatible:
+        return versions.V0_COMPATIBLE
+    for t in targets:
+        if (Path(t) / "rulebook.yml").is_file():
+            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+    return versions.V1_ONLY
 
 
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
@@ -322,8 +343,8 @@ def init_cmd(
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--policy-dir", "--dir", metavar="DIR",
                                    help="Project directory (default: the current one)."),
-    uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
-                                   "settings (only those; .cupcake/ is kept)."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="claude, codex, gemini, qwen: remove cupcake's hooks "
+                                   "from the agent's settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
                                    "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
@@ -357,6 +378,11 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    from cupcake_py.harness import get as get_harness
+
+    notes = getattr(get_harness(harness), "setup_notes", None)
+    for note in notes(None if global_ else directory) if notes else []:
+        typer.echo(f"note        {note}")
     if harness == "claude" and not global_:
         import shutil
 
@@ -414,13 +440,27 @@ def verify_cmd(
     policy_dir: str | None = options.project_option(),
     global_: bool = options.global_option(),
     harness: str | None = options.harness_option(),
+    all_agents: bool = typer.Option(False, "--all", help="Every registered agent: run each configured cupcake hook "
+                                    "command exactly as written on non-executing canary events (a protected delete, "
+                                    "a secret read, --no-verify) and show whether the agent would block them."),
+    fmt: str = options.format_option("text", "json", extra_help="json: with --all."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
     and the policy tests pass. Exit status 1 when any step fails (also when --harness names
     an agent the configuration has no policies/<harness>/ for while it has them for another:
     its policies would be ignored). A configuration that passes is left compiled in the cache:
-    the agent's first tool call does not compile."""
+    the agent's first tool call does not compile.
+    With --all: the wiring of every agent instead (exit 1 when a hook fails or a canary is not blocked)."""
+    if all_agents:
+        from cupcake_py.authoring.agents import reports_json, reports_text, verify_all
+
+        cfg_all = _config(policy_dir, False, None)
+        reports = verify_all(None if global_ else Path(cfg_all.root_path) if cfg_all else Path.cwd())
+        sys.stdout.write(reports_json(reports) if fmt == "json" else reports_text(reports))
+        if not all(r.ok for r in reports):
+            raise typer.Exit(1)
+        return
     from cupcake_py.authoring.verify import verify
 
     cfg = _config(policy_dir, global_, harness)
@@ -440,7 +480,33 @@ def verify_cmd(
         raise typer.Exit(1)
 
 
+def protect_cmd(
+    fmt: str = options.format_option("text", "json"),
+) -> None:
+    """Protect every coding agent installed for this user at once: cupcake's hooks go into each detected
+    agent's user settings (Claude Code, Codex, Gemini CLI, Qwen Code, ...; your own hooks are kept), the
+    global configuration (system paths, secrets, the cupcake binary) is created when missing, and every
+    agent's wiring is then checked with canary events (as `cupcake verify --all`). One screen of what is on."""
+    from cupcake_py.authoring.agents import protect, reports_json, reports_text, verify_all
+
+    try:
+        lines, found = protect()
+    except CupcakeError as e:
+        raise _fail(str(e)) from None
+    reports = verify_all(None)
+    if fmt == "json":
+        sys.stdout.write(reports_json(reports))
+    else:
+        typer.echo("agents found: " + (", ".join(found) or "none"))
+        for line in lines:
+            typer.echo(line)
+        sys.stdout.write(reports_text(reports))
+    if not found or not all(r.ok for r in reports):
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
+    app.command("protect")(protect_cmd)
     app.command("validate")(validate_cmd)
     app.command("test")(test_cmd)
     app.command("inspect")(inspect_cmd)

@@ -13,9 +13,17 @@ import typer
 
 from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
-from cupcake_py.rego import parse_module, read_source
+from cupcake_py.rego import parse_module, read_source, versions
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
+
+V0_HELP = ("Read Rego written for OPA 0.x (OPA's --v0-compatible): rule bodies without `if`, `p[x] { ... }` "
+           "partial sets, keywords only after `import future.keywords`; a file that imports rego.v1 stays v1.")
+
+
+def v0_option() -> bool:
+    """The `--v0-compatible` option, the same on every command that reads Rego files."""
+    return typer.Option(False, "--v0-compatible", help=V0_HELP)  # type: ignore[no-any-return]
 
 
 def _emit_errors(errors: list[RegoError], sources: dict[str, str], fmt: str) -> None:
@@ -32,6 +40,7 @@ def parse_cmd(
     fmt: str = options.format_option("text", "json", extra_help="text: the module re-printed in canonical Rego v1 "
                                      "form (`cupcake fmt` keeps comments and layout). json: the full AST with "
                                      "locations (for debugging)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Parse one Rego v1 file and show its AST.
 
@@ -43,7 +52,7 @@ def parse_cmd(
     sources: dict[str, str] = {}
     try:
         sources[str(file)] = read_source(file)
-        module = parse_module(sources[str(file)], str(file))
+        module = parse_module(sources[str(file)], str(file), versions.flag(v0_compatible).of(file))
     except RegoErrors as exc:
         _emit_errors(list(exc.errors), sources, fmt)
         raise typer.Exit(1) from None
@@ -64,6 +73,7 @@ def check_cmd(
                                      "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Check Rego v1 policies for errors without running them.
 
@@ -77,7 +87,7 @@ def check_cmd(
     from cupcake_py.custom_builtins import declared_for
 
     try:
-        with declared_for(builtins):
+        with declared_for(builtins), versions.use(versions.flag(v0_compatible)):
             errors, sources, count = check_paths(paths)
     except CupcakeError as e:
         typer.echo(f"cupcake check: {e}", err=True)

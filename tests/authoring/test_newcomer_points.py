@@ -199,4 +199,4 @@ def test_9_demo_runs_both_halves_and_explains_a_failing_row(tmp_path: Path) -> N
     r2 = subprocess.run([str(REPO / ".venv/bin/python"), "-m", "cupcake_py.harness.opencode.demo", "--cases",
                          str(cases)], capture_output=True, text=True, timeout=300, env=env, cwd=REPO)
     assert r2.returncode == 1
-    assert "✗" in r2.stdout and "expected:" in r2.stdout and "made up" in r2.stdout and "compiles the policies" in r2.stdout
+    assert "✗" in r2.stdout and "expected: deny" in r2.stdout and "made up" in r2.stdout and "compiles the policies" in r2.stdout
