@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from cupcake_py.cli import options
+from cupcake_py.cli.rego import v0_option
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 
@@ -31,8 +32,7 @@ def query_cmd(
     fail: bool = typer.Option(False, "--fail", help="Exit 1 when the query is undefined (no result)."),
     strict_builtin_errors: bool = typer.Option(False, "--strict-builtin-errors", help="A builtin error fails the "
                                                "query instead of making the call undefined."),
-    v0_compatible: bool = typer.Option(False, "--v0-compatible", help="Read the policies as Rego v0 (no `if` / "
-                                       "`contains` required), as opa eval --v0-compatible."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Evaluate a Rego query against policies, data and an input, as `opa eval` does.
 
@@ -46,13 +46,13 @@ def query_cmd(
       cupcake query 'x := [1, 2, 3][_]; x > 1'
     """
     from cupcake_py.authoring.query import QueryError, pretty, run_query
+    from cupcake_py.rego import versions
 
-    if v0_compatible:
-        _v0_unavailable()
     sources: dict[str, str] = {}
     try:
-        result = run_query(query, list(data), input_file, stdin_input=sys.stdin.buffer.read() if stdin_input else None,
-                           strict=strict_builtin_errors)
+        with versions.use(versions.flag(v0_compatible)):  # the -d policies; the query itself is v1 either way
+            result = run_query(query, list(data), input_file,
+                               stdin_input=sys.stdin.buffer.read() if stdin_input else None, strict=strict_builtin_errors)
     except RegoErrors as e:
         for err in e.errors:
             f = err.location.file if err.location is not None else None
@@ -74,11 +74,6 @@ def query_cmd(
         sys.stdout.write(pretty(result))
     if fail and not result.rows:
         raise typer.Exit(1)
-
-
-def _v0_unavailable() -> None:
-    raise options.fail("--v0-compatible: this build has no Rego v0 parser yet (issue 32); write the policies in "
-                       "Rego v1 (`import rego.v1`, `if`, `contains`)")
 
 
 def register(app: typer.Typer) -> None:

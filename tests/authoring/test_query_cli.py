@@ -101,3 +101,15 @@ def test_errors_point_at_the_source(files: tuple[Path, dict[str, str]]) -> None:
     assert r.code == 2 and "bad.rego:5:" in r.err
     r = cupcake(["query", "-i", "nope.json", "1"], d, env)
     assert r.code == 2 and "nope.json" in r.err
+
+
+def test_v0_compatible_policies(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    (tmp_path / "v0.rego").write_text('package x\n\nallow { input.user == "alice" }\nnames[n] { n := input.names[_] }\n')
+    (tmp_path / "in.json").write_text('{"user": "alice", "names": ["a", "b"]}')
+    r = cupcake(["query", "--v0-compatible", "-d", "v0.rego", "-i", "in.json", "--format", "json", "data.x"],
+                tmp_path, env)
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["result"][0]["expressions"][0]["value"] == {"allow": True, "names": ["a", "b"]}
+    r = cupcake(["query", "-d", "v0.rego", "data.x"], tmp_path, env)
+    assert r.code == 2 and "`if` keyword is required" in r.err
