@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from cupcake_py.cli import options
 from cupcake_py.errors import CupcakeError
 
 bundle_app = typer.Typer(help="OPA-format policy bundles: build, sign, verify, push to and pull from a registry.",
@@ -145,8 +146,10 @@ def verify_cmd(
     signing_alg: str = typer.Option("RS256", "--signing-alg", help="The algorithm the key verifies."),
     scope: str | None = typer.Option(None, "--scope", help="The scope the signature must carry."),
     json_out: bool = typer.Option(False, "--json", help="Print the manifest and verified claims as JSON."),
+    fmt: str = options.format_option("text", "json"),
 ) -> None:
     """Check a bundle's format, manifest and signature (exit 0 verified, 1 not)."""
+    json_out = json_out or fmt == "json"
     from cupcake_py.fleet import signing
 
     try:
@@ -202,10 +205,12 @@ def pull_cmd(
     source: list[str] = typer.Argument(None, help="Source names of fleet.yml (default: all)."),
     org_config: Path | None = typer.Option(None, "--org-config", help=ORG_HELP),
     watch: bool = typer.Option(False, "--watch", help="Keep polling on each source's schedule (ETags, backoff)."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per source."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per source (= --format json)."),
+    fmt: str = options.format_option("text", "json"),
 ) -> None:
     """Fetch, verify and activate the org tier's bundles (fleet.yml) into the per-user store that
     `cupcake eval` reads. A source that fails keeps its last good bundle (exit 1)."""
+    json_out = json_out or fmt == "json"
     from cupcake_py.fleet import refresh
 
     org = _org(org_config)
@@ -240,12 +245,14 @@ def pull_cmd(
 
 def status_cmd(
     org_config: Path | None = typer.Option(None, "--org-config", help=ORG_HELP),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON (= --format json)."),
+    fmt: str = options.format_option("text", "json"),
     report: str | None = typer.Option(None, "--report", help="POST the report in OPA's status API shape to this "
                                       "URL (default: fleet.yml status.url when --report is given as '')."),
 ) -> None:
     """Show every policy tier (org, global, project), the org bundles' active revisions, last
     fetch and errors, and the decision-log exporters' cursors."""
+    json_out = json_out or fmt == "json"
     import json
 
     from cupcake_py.fleet import status
