@@ -46,7 +46,8 @@ ENRICHED_FIELDS = frozenset({
     "project_file_path",
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
-    "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
+    "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "search_reads",
+    "cupcake_routed",
     "history",  # the engine's `history` signal (docs/governance.md)
     "agent_event", "harness_capabilities", "mcp",  # hook-agent harnesses (cupcake_py/harness/hook_agent.py)
     "sandbox",  # the kernel floor of this call (docs/sandbox.md)

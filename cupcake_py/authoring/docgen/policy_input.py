@@ -52,6 +52,9 @@ ENRICHED: dict[str, str] = {
                   "([builtin-policies.md](builtin-policies.md)).",
     "link_uncertain": "Paths whose hard-link identity could not be compared completely (count as uncertain).",
     "secrets_below": "Bash commands reading whole trees: the secret-looking files inside the directories read.",
+    "search_reads": "File searches (Grep, Glob, List, a directory Read, MCP search tools) with "
+                    "sensitive_data_protection on: `{tool, kind, dirs: {dir: [file, …]}}`, the secret-looking files "
+                    "the search would read (`content`) or list (`names`).",
     "history": "What the session did before (audit records; `required_signals: [\"history\"]`; "
                "[governance.md](governance.md)).",
     "cupcake_routed": "Internal: booleans by position in the sorted package list, true for the policies "
