@@ -165,12 +165,16 @@ _TOOL_INPUT_NOTE = {
               "# input.tool_name is normalised (Bash, Edit, Write, Read, Task, mcp__server__tool, ...).",
 }
 
+# The hook-command harnesses normalise their agent's arguments (cupcake_py/harness/hooked.py).
+_SHARED_NOTE = ("# input.tool_input holds the shared argument names (Bash: command; Edit: file_path, old_string,\n"
+                "# new_string); input.agent_tool_input the agent's own; input.tool_name is normalised (Bash, Edit, ...).")
+
 
 def template(name: str, harness: str) -> bytes:
     """A template with its harness-specific names (package path, policy dir, comments)."""
     text = (TEMPLATES / name).read_text("utf-8")
     if harness != "opencode":
-        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE[harness])
+        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE.get(harness, _SHARED_NOTE))
         text = text.replace("cupcake.policies.opencode.", f"cupcake.policies.{harness}.")
         text = text.replace("policies/opencode/", f"policies/{harness}/")
         text = text.replace("--harness opencode", f"--harness {harness}")

@@ -225,8 +225,15 @@ def _default_policy_root(global_: bool = False) -> Path:
 
 
 class Harness(StrEnum):
+    """The --harness choices: one member per entry of cupcake_py/harness/__init__.py's MODULES
+    (tests/harness/test_hook_harnesses.py keeps them equal)."""
+
     opencode = "opencode"
     claude = "claude"
+    copilot = "copilot"
+    factory = "factory"
+    cline = "cline"
+    cursor = "cursor"
 
 
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
@@ -252,7 +259,8 @@ def _project_harness(policies_dir: Path) -> Harness:
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode, claude (Claude Code), copilot (GitHub Copilot CLI), "
+                                  "factory (Factory Droid), cline or cursor."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),

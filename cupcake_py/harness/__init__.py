@@ -7,6 +7,10 @@ map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/polic
 | name     | agent       | how events arrive                                      |
 | opencode | OpenCode    | the plugin .opencode/plugin/cupcake.js spawns cupcake  |
 | claude   | Claude Code | command hooks in .claude/settings.json (`cupcake init`) |
+| copilot  | GitHub Copilot CLI | command hooks in .github/hooks/cupcake.json        |
+| factory  | Factory Droid | command hooks in .factory/hooks.json                 |
+| cline    | Cline       | one executable per event in .clinerules/hooks/         |
+| cursor   | Cursor      | command hooks in .cursor/hooks.json                    |
 """
 
 from __future__ import annotations
@@ -30,7 +34,14 @@ if TYPE_CHECKING:
 
 DEFAULT = "opencode"
 # name -> module defining HARNESS (imported only for the harness asked for)
-MODULES = {"opencode": "cupcake_py.harness.opencode.harness", "claude": "cupcake_py.harness.claude.harness"}
+MODULES = {
+    "opencode": "cupcake_py.harness.opencode.harness",
+    "claude": "cupcake_py.harness.claude.harness",
+    "copilot": "cupcake_py.harness.copilot.harness",
+    "factory": "cupcake_py.harness.factory.harness",
+    "cline": "cupcake_py.harness.cline.harness",
+    "cursor": "cupcake_py.harness.cursor.harness",
+}
 NAMES = tuple(MODULES)
 
 
