@@ -43,25 +43,27 @@ def require_cupcake() -> str:
     return found
 
 
-def eval_args(harness: str) -> str:
-    return f"eval --harness {harness} --timeout {EVAL_TIMEOUT:g} --hard-timeout {HARD_TIMEOUT:g}"
+def eval_args(harness: str, eval_timeout: float = EVAL_TIMEOUT, hard_timeout: float = HARD_TIMEOUT) -> str:
+    return f"eval --harness {harness} --timeout {eval_timeout:g} --hard-timeout {hard_timeout:g}"
 
 
 def block_text(block: dict[str, object]) -> str:
     return json.dumps(block, separators=(",", ":"))
 
 
-def guarded_script(harness: str, block: dict[str, object], block_exit: int, env: dict[str, str] | None = None) -> str:
-    """The sh script (see the module docstring); `block` carries FAILED or MISSING as its reason."""
+def guarded_script(harness: str, block: dict[str, object], block_exit: int, env: dict[str, str] | None = None, *,
+                   eval_timeout: float = EVAL_TIMEOUT, hard_timeout: float = HARD_TIMEOUT,
+                   kill_after: float = KILL_AFTER) -> str:
+    """The sh script (see the module docstring); `block` carries FAILED or MISSING (REASON marks where)."""
     failed = shlex.quote(block_text(_with_reason(block, FAILED)))
     missing = shlex.quote(block_text(_with_reason(block, MISSING)))
     assign = "".join(f"{k}={shlex.quote(v)}; export {k}; " for k, v in (env or {}).items())
-    args = eval_args(harness)
+    args = eval_args(harness, eval_timeout, hard_timeout)
     return (
         f"{assign}"
         f"if ! command -v cupcake >/dev/null 2>&1; then echo {shlex.quote(MISSING)} >&2; printf '%s\\n' {missing}; "
         f"exit {block_exit}; fi; "
-        f"if command -v timeout >/dev/null 2>&1; then out=$(timeout -k 5 {KILL_AFTER:g} cupcake {args}); "
+        f"if command -v timeout >/dev/null 2>&1; then out=$(timeout -k 5 {kill_after:g} cupcake {args}); "
         f"else out=$(cupcake {args}); fi; s=$?; "
         'case "$out" in "{"*"}") j=1;; *) j=0;; esac; '
         'if [ "$j" = 1 ] && { [ "$s" -eq 0 ] || [ "$s" -eq 2 ]; }; then printf \'%s\\n\' "$out"; exit "$s"; fi; '

@@ -83,8 +83,9 @@ class Call(FrozenRecord):
 
 class ToolTable:
     """A harness's tool_map.json: `map` (the agent's tool -> the shared tool name), `args` (per agent
-    tool: the agent's argument -> the shared argument name, or `{"join": "command"}` for an array of
-    shell commands), `path_args` (shared names holding a path), `tool_args` (argument types)."""
+    tool: the agent's argument -> the shared argument name, `{"join": "command"}` for an array of
+    shell commands, `{"first": "path", "to": "file_path"}` for an array of objects whose first entry's
+    `path` is the call's path), `path_args` (shared names holding a path), `tool_args` (types)."""
 
     def __init__(self, data: HarnessData) -> None:
         self.data = data
@@ -112,11 +113,27 @@ class ToolTable:
                 items = value if isinstance(value, list) else [value]
                 out[rule["join"]] = "\n".join(str(v) for v in items)
                 out[key] = value
+            elif isinstance(rule, dict) and "first" in rule:
+                first = value[0] if isinstance(value, list) and value else None
+                if isinstance(first, dict) and isinstance(first.get(rule["first"]), str):
+                    out[rule["to"]] = first[rule["first"]]
+                out[key] = value
             elif isinstance(rule, str):
                 out.setdefault(rule, value)
             else:
                 out.setdefault(key, value)
         return out
+
+    def more_paths(self, tool: str, args: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        """(argument, path) of every entry after the first of a `first` rule's array (read too)."""
+        out: list[tuple[str, str]] = []
+        for key, rule in self.renames(tool).items():
+            value = args.get(key)
+            if isinstance(rule, dict) and "first" in rule and isinstance(value, list):
+                for i, item in enumerate(value[1:], 1):
+                    if isinstance(item, dict) and isinstance(item.get(rule["first"]), str) and item[rule["first"]]:
+                        out.append((f"tool_input.{key}[{i}].{rule['first']}", item[rule["first"]]))
+        return tuple(out)
 
     def agent_args(self, tool: str, original: Any, updated: dict[str, Any] | None) -> dict[str, Any]:
         """The WHOLE argument object for the agent: `original` with the policy's `updated` fields (shared
@@ -148,11 +165,12 @@ def policy_input(harness: str, call: Call, raw: dict[str, Any], table: ToolTable
     out["agent_tool_input"] = call.args
     out["tool_input"] = table.shared_args(call.tool, call.args)
     enriched = enrich_tool_call(out, table.hints(), script_inspection=script_inspection)
-    if call.more_paths:  # e.g. Cline's read_files beyond the first file: every path a call reads is listed
+    more = call.more_paths + table.more_paths(call.tool, call.args)
+    if more:  # e.g. Cline's read_files beyond the first file: every path a call reads is listed
         from cupcake_py.enrich.tool_paths import resolve
 
         base = os.path.realpath(call.cwd)
         paths = enriched.setdefault("tool_paths", [])
-        for arg, p in call.more_paths:
+        for arg, p in more:
             paths.append({"path": resolve(p, base), "original": p, "arg": arg, "access": "read"})
     return enriched
