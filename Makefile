@@ -25,6 +25,11 @@ node-deps:
 	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
 	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
 	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
+	@# The real GitHub Copilot CLI, Factory Droid and Cline for tests/e2e_chat (pinned; native binaries from their
+	@# platform packages: @github/copilot-linux-x64, @factory/cli-linux-x64 itself, @cline/cli-linux-x64).
+	@# `npm install` (still pinned by the lock), as for plugin-ts: the reachable registry lacks cline's other-platform
+	@# optional packages, so the lock cannot list them and `npm ci` refuses it.
+	@cd tests/e2e_chat && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -40,6 +45,8 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.hook_demo
 
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
 test: venv node-deps
