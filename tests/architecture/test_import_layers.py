@@ -36,7 +36,8 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
     ("engine", frozenset({"engine", "governance"}),
      "discovery, rulebook, routing, signals, synthesis; governance (audit log, session history)"),
-    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code)"),
+    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Copilot CLI, "
+                                        "Factory Droid, Cline, Cursor)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
     ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
      "command line: argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), "
