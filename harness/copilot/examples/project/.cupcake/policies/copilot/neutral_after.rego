@@ -1,21 +1,11 @@
 # METADATA
-# title: neutral - an ask, a post-tool check and a stop check on the normalised input of every hook-command harness
+# title: neutral_after - feedback after a tool ran and before the agent stops (every hook-command harness)
 # custom:
 #   routing:
-#     required_events: ["PreToolUse", "PostToolUse", "Stop"]
-package cupcake.policies.example.neutral
+#     required_events: ["PostToolUse", "Stop"]
+package cupcake.policies.example.neutral_after
 
 import rego.v1
-
-ask contains {
-	"rule_id": "EXAMPLE-TERRAFORM-APPLY",
-	"severity": "MEDIUM",
-	"reason": "terraform apply changes real infrastructure: a human must approve it",
-} if {
-	input.hook_event_name == "PreToolUse"
-	input.tool_name == "Bash"
-	startswith(input.tool_input.command, "terraform apply")
-}
 
 # The tool already ran: block = feedback (the agent's form of it), never undoing the call.
 block contains {
@@ -28,7 +18,7 @@ block contains {
 }
 
 block contains {
-	"rule_id": "EXAMPLE-STOP-TODO",
+	"rule_id": "EXAMPLE-STOP-TODO-TURN",
 	"severity": "LOW",
 	"reason": "the work is not finished: resolve the TODO first",
 } if {
