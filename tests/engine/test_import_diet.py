@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
 
 # module -> why it must stay off the routing-miss path
@@ -110,3 +112,37 @@ def test_eval_help_comes_without_typer(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.stdout.startswith("Usage: cupcake eval [OPTIONS] < EVENT.json") and "--harness" in proc.stdout
     assert proc.stderr.splitlines()[-1] == "0 []", proc.stderr
+
+
+HOOK_AGENT_MISSES = {  # (event, hook environment): an event no policy of the example project routes
+    "copilot": ({"sessionId": "s", "timestamp": 1, "cwd": "$P", "reason": "complete"}, {"CUPCAKE_HOOK_EVENT": "sessionEnd"}),
+    "factory": ({"session_id": "s", "cwd": "$P", "hook_event_name": "SessionEnd", "reason": "other"}, {}),
+    "cline": ({"taskId": "t", "workspaceRoots": ["$P"], "hookName": "session_shutdown"},
+              {"CUPCAKE_HOOK_EVENT": "SessionShutdown"}),
+    "cursor": ({"conversation_id": "c", "workspace_roots": ["$P"], "hook_event_name": "sessionEnd"}, {}),
+}
+
+
+@pytest.mark.parametrize("agent", sorted(HOOK_AGENT_MISSES))
+def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, tmp_path: Path) -> None:
+    """The same guard for the hook-command harnesses (copilot, factory, cline, cursor)."""
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir(agent) / "project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    raw, hook_env = HOOK_AGENT_MISSES[agent]
+    env = {**isolated_env(tmp_path / "cache", tmp_path / "config"), **hook_env}
+    event = json.dumps(raw).replace("$P", str(project))
+    probe = PROBE.replace('main(["--harness", "opencode"])', f'main(["--harness", "{agent}"])')
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
+    stdout, report = runs[1]
+    assert report["code"] == 0 and isinstance(json.loads(stdout), dict)
+    loaded = set(report["modules"])
+    assert "cupcake_py.engine.bundle" in loaded and f"cupcake_py.harness.{agent}.harness" in loaded
+    assert not {m for m in loaded if m.startswith(("cupcake_py.harness.opencode", "cupcake_py.harness.claude"))}
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
+    assert not offenders, offenders
