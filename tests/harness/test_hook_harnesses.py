@@ -291,3 +291,13 @@ def test_cupcake_init_sets_up_and_removes_each_agent(agent: str, tmp_path: Path)
                        timeout=120)
     assert p.returncode == 0, p.stderr.decode()
     assert not (proj / where).exists() or "cupcake" not in (proj / where).read_text()
+
+
+def test_verify_says_what_each_agent_cannot_enforce() -> None:
+    from cupcake_py.authoring.verify import agent_lines
+
+    warnings = {a: [ln for ln in agent_lines(a) if ln.startswith("WARNING")] for a in (*AGENTS, "claude", "opencode")}
+    assert warnings["copilot"] == [] and agent_lines("claude") == [] and agent_lines("opencode") == []
+    assert any("subagents" in w for w in warnings["factory"])
+    assert any("cancels the whole task" in w for w in warnings["cline"])
+    assert any("sandbox floor does not apply" in w for w in warnings["cursor"])
