@@ -134,19 +134,24 @@ HOOK_FIELDS = frozenset({"mcp", "prompt", "agent_event", "agent_tool_input", "ha
                          "parent_agent_id"})
 
 
+def _shared_name(table: dict[str, Any], arg: str) -> str:
+    """The name policies see for the agent's argument `arg` (a tool_map.json `args` rule, else `arg`)."""
+    rule = table.get(arg)
+    if isinstance(rule, str):
+        return rule
+    if isinstance(rule, dict):
+        return str(rule.get("join") or rule.get("to") or arg)
+    return arg
+
+
 def shared_tool_map(raw: dict[str, Any]) -> dict[str, Any]:
     """A hook harness's tool_map.json with `tool_args` in the shared argument names policies see."""
     out = dict(raw)
     renamed: dict[str, Any] = {}
     for tool, spec in raw["tool_args"].items():
         table = raw.get("args", {}).get(tool, {})
-
-        def name(arg: str) -> str:
-            rule = table.get(arg)
-            return rule if isinstance(rule, str) else rule.get("join") or rule.get("to") if isinstance(rule, dict) \
-                else arg
-
-        renamed[tool] = {group: {name(a): t for a, t in spec[group].items()} for group in ("required", "optional")}
+        renamed[tool] = {group: {_shared_name(table, a): t for a, t in spec[group].items()}
+                         for group in ("required", "optional")}
     out["tool_args"] = renamed
     return out
 

@@ -301,3 +301,15 @@ def test_verify_says_what_each_agent_cannot_enforce() -> None:
     assert any("subagents" in w for w in warnings["factory"])
     assert any("cancels the whole task" in w for w in warnings["cline"])
     assert any("sandbox floor does not apply" in w for w in warnings["cursor"])
+
+
+def test_lint_knows_each_agents_events_and_shared_argument_names() -> None:
+    from cupcake_py.authoring import harness_facts as H
+
+    assert H.harness_of("/p/.cupcake/policies/copilot/x.rego") == "copilot"
+    assert H.harness_of("x.rego", "cupcake.policies.cline.x") == "cline"
+    assert H.harness_of("/p/.cupcake/policies/opencode/x.rego") == "opencode"
+    assert "PermissionRequest" in H.facts("copilot").events and "PermissionRequest" not in H.facts("cline").events
+    assert {"file_path", "old_string", "new_string"} <= H.facts("copilot").tool_args["Edit"]
+    assert "command" in H.facts("cline").tool_args["Bash"] and "commands" not in H.facts("cline").tool_args["Bash"]
+    assert H.facts("factory").tool_names["Bash"] == "Execute"
