@@ -120,6 +120,7 @@ class ChatE2E:
         self.log = root / "requests.jsonl"
         self.mock: subprocess.Popen[bytes] | None = None
         self.port = 0
+        self.without_cupcake = False  # run the agent with no `cupcake` on PATH (the hook must block)
 
     # -- environment ----------------------------------------------------------------
 
@@ -133,6 +134,8 @@ class ChatE2E:
         fence = {"HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
                  "https_proxy": DEAD_PROXY, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
         env = {**self.env(), **fence}
+        if self.without_cupcake:
+            env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
         if self.agent == "copilot":
             env.update(COPILOT_OFFLINE="true", COPILOT_AUTO_UPDATE="false", COPILOT_MODEL="gpt-4.1",
                        COPILOT_PROVIDER_BASE_URL=f"http://127.0.0.1:{self.port}/v1", COPILOT_PROVIDER_API_KEY="dummy")

@@ -9,8 +9,12 @@ Per agent:
   of a protected file (its bytes stay); a subagent's call is decided by the same hook and policies (Copilot and
   Cline run subagents offline: the subagent's `rm -rf victim2` is denied; Droid's subagents need Factory's
   cloud, so only the spawn is decided: a Task told to BYPASS is denied);
+- attack world: the shipped builtins (protected_paths, rulebook_security_guardrails, git_block_no_verify) stop
+  a shell write of a protected file, a read of .cupcake/ and `git commit --no-verify` (Droid and Cline: the
+  first stop ends the session/task, so one attack per run);
 - timeout world: a policy whose signal outlasts cupcake's deadline ends in the agent's blocking answer (the
-  command does not run).
+  command does not run);
+- missing-cupcake world: the agent runs with no `cupcake` on PATH: the hook blocks instead of failing open.
 Durations go to pytest's terminal summary.
 """
 
@@ -120,3 +124,34 @@ def test_a_signal_outlasting_the_deadline_blocks_the_call(agent: str, tmp_path: 
             assert '"finishReason":"aborted"' in r.stdout
         else:
             assert any("cupcake:" in m and "deadline" in m for m in r.tool_messages()), r.tool_messages()
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_shipped_builtins_stop_the_attacks(agent: str, tmp_path: Path) -> None:
+    with _world(tmp_path, agent, (), protected=("protected/",)) as e2e:
+        keep = e2e.project / "protected" / "keep.txt"
+        if agent == "copilot":
+            r = e2e.run("STEPS: CMD: echo pwned > protected/keep.txt ;; CMD: cat .cupcake/rulebook.yml ;; "
+                        "CMD: git commit --no-verify -m wip")
+            msgs = r.tool_messages()
+            assert any("protected_paths" in m for m in msgs) and any("rulebook_security_guardrails" in m for m in msgs)
+            assert any("git_block_no_verify" in m for m in msgs), msgs
+            assert not any("builtins:" in m for m in msgs), "the rulebook was read"
+        else:
+            r = e2e.run("STEPS: CMD: echo pwned > protected/keep.txt ;; CMD: echo after > after.txt")
+            assert not (e2e.project / "after.txt").exists(), "the session/task went on after a halt"
+        _note(agent, "shipped builtins vs attacks", r.seconds)
+        assert keep.read_text() == "original\n"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_missing_cupcake_blocks_instead_of_failing_open(agent: str, tmp_path: Path) -> None:
+    with _world(tmp_path, agent, ("e2e_pre.rego",)) as e2e:
+        e2e.without_cupcake = True
+        r = e2e.run("STEPS: CMD: echo ran > ran.txt")
+        _note(agent, "no cupcake on PATH", r.seconds)
+        assert not (e2e.project / "ran.txt").exists(), "the hook failed open"
+        if agent == "copilot":  # the prompt hook already blocks: the prompt never reaches the model
+            assert "not on PATH" in r.stdout + r.stderr and not r.requests, r.stderr
+        elif agent == "factory":
+            assert any("not on PATH" in m for m in r.tool_messages()), r.tool_messages()
