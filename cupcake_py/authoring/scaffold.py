@@ -1,4 +1,4 @@
-"""`cupcake init --harness opencode|claude [--global]`: the files a new configuration starts with.
+"""`cupcake init --harness NAME [--global]`: the files a new configuration starts with.
 
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described) and its
 JSON Schema rulebook.schema.json (for editors),

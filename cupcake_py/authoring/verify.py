@@ -1,4 +1,4 @@
-"""`cupcake verify --harness opencode|claude`: the "safe to install" check of a configuration.
+"""`cupcake verify --harness NAME`: the "safe to install" check of a configuration.
 
 Steps, each reported pass/fail: the rulebook loads; the bundle compiles (the engine's
 own build: routing, signals, WASM, timed, never from the cache); the routing map

@@ -344,7 +344,7 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
+    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode, claude, copilot, factory, cline or cursor (default: the one the "
                                     "project has policies for, when that is unambiguous).", show_default=False),
     policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
     global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),

@@ -16,11 +16,15 @@ harness (--harness):
   opencode  {{"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}}
   claude    Claude Code's hook output: hookSpecificOutput.permissionDecision / updatedInput /
             additionalContext, decision "block" + reason, continue false + stopReason (docs/claude-code.md)
+  copilot, factory, cline, cursor
+            each agent's own hook answer (docs/copilot-cli.md, factory-droid.md, cline.md, cursor.md);
+            copilot and cline read the event name from CUPCAKE_HOOK_EVENT (set by their installed hooks)
 
 Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
 Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
-claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2).
+claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2); copilot,
+factory, cline and cursor print the agent's blocking answer (cline: cancel) with exit 2.
 
 Exit status: 0 decision printed, 1 deny/block with --strict (opencode; claude: 2), 2 fail-closed error.
 
