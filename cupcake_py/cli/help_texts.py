@@ -24,7 +24,8 @@ Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signal
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
 Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
 claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2); copilot,
-factory, cline and cursor print the agent's blocking answer (cline: cancel) with exit 2.
+factory, cline and cursor print the agent's blocking answer (cline: cancel), exit 2 (factory's events
+without a tool or prompt: continue false, exit 0, which ends the session).
 
 Exit status: 0 decision printed, 1 deny/block with --strict (opencode; claude: 2), 2 fail-closed error.
 
