@@ -16,6 +16,12 @@ harness (--harness):
   opencode  {{"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}}
   claude    Claude Code's hook output: hookSpecificOutput.permissionDecision / updatedInput /
             additionalContext, decision "block" + reason, continue false + stopReason (docs/claude-code.md)
+  codex     Claude Code's format as Codex CLI reads it: deny needs a reason, no ask (the ask fallback,
+            deny unless CUPCAKE_ASK_FALLBACK=allow), modify = allow + updatedInput (docs/codex.md)
+  gemini    Gemini CLI's format: decision "deny" + reason, hookSpecificOutput.tool_input (modify),
+            continue false (halt); no ask (the ask fallback) (docs/gemini-cli.md)
+  qwen      Claude Code's format as Qwen Code reads it; no modified input (a modify is a deny)
+            (docs/qwen-code.md)
   copilot, factory, cline, cursor
             each agent's own hook answer (docs/copilot-cli.md, factory-droid.md, cline.md, cursor.md);
             copilot and cline read the event name from CUPCAKE_HOOK_EVENT (set by their installed hooks)
@@ -23,11 +29,11 @@ harness (--harness):
 Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
 Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
-claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2); copilot,
-factory, cline and cursor print the agent's blocking answer (cline: cancel), exit 2 (factory's events
-without a tool or prompt: continue false, exit 0, which ends the session).
+claude, codex, gemini and qwen print the event's deny and the reason on stderr (each agent blocks on exit 2);
+copilot, factory, cline and cursor print the agent's blocking answer (cline: cancel), exit 2 (factory's
+events without a tool or prompt: continue false, exit 0, which ends the session).
 
-Exit status: 0 decision printed, 1 deny/block with --strict (opencode; claude: 2), 2 fail-closed error.
+Exit status: 0 decision printed, 1 deny/block with --strict (opencode; the others: 2), 2 fail-closed error.
 
 Examples:
 

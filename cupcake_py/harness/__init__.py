@@ -7,10 +7,17 @@ map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/polic
 | name     | agent       | how events arrive                                      |
 | opencode | OpenCode    | the plugin .opencode/plugin/cupcake.js spawns cupcake  |
 | claude   | Claude Code | command hooks in .claude/settings.json (`cupcake init`) |
+| codex    | Codex CLI   | command hooks in .codex/hooks.json (`cupcake init`; Codex asks to trust them) |
+| gemini   | Gemini CLI  | command hooks in .gemini/settings.json (`cupcake init`; the folder is trusted) |
+| qwen     | Qwen Code   | command hooks in .qwen/settings.json (`cupcake init`) |
 | copilot  | GitHub Copilot CLI | command hooks in .github/hooks/cupcake.json        |
 | factory  | Factory Droid | command hooks in .factory/hooks.json                 |
 | cline    | Cline       | one executable per event in .clinerules/hooks/         |
 | cursor   | Cursor      | command hooks in .cursor/hooks.json                    |
+
+Registering an agent is one row of MODULES (its package `cupcake_py/harness/<name>/` and data dir
+`harness/<name>/`); `cupcake protect` and `cupcake verify --all` find every registered harness there
+(cupcake_py/authoring/agents.py reads what each harness offers).
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ DEFAULT = "opencode"
 MODULES = {
     "opencode": "cupcake_py.harness.opencode.harness",
     "claude": "cupcake_py.harness.claude.harness",
+    "codex": "cupcake_py.harness.codex.harness",
+    "gemini": "cupcake_py.harness.gemini.harness",
+    "qwen": "cupcake_py.harness.qwen.harness",
     "copilot": "cupcake_py.harness.copilot.harness",
     "factory": "cupcake_py.harness.factory.harness",
     "cline": "cupcake_py.harness.cline.harness",
