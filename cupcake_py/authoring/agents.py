@@ -107,6 +107,12 @@ def canary_event(h: Any, command: str, cwd: str) -> dict[str, Any]:
             "tool_name": "Bash", "tool_input": {"command": command}}
 
 
+# The deny forms of agents with their own answer vocabulary: (key, value, reason key). Copilot CLI's top-level
+# permissionDecision, Cline's cancel (it ends the task; Cline ignores exit codes), Cursor's permission.
+OWN_DENIES = (("permissionDecision", "deny", "permissionDecisionReason"), ("cancel", True, "errorMessage"),
+              ("permission", "deny", "agent_message"))
+
+
 def blocks(stdout: str, exit_code: int) -> tuple[bool, str]:
     """Whether an agent reading this hook answer would block the call, and the reason it would show. Exit 2
     blocks in every supported agent; otherwise one of the deny forms they honour (a Claude-style deny needs a
@@ -125,6 +131,9 @@ def blocks(stdout: str, exit_code: int) -> tuple[bool, str]:
         return True, str(specific["permissionDecisionReason"])
     if out.get("decision") in ("deny", "block") and str(out.get("reason") or "").strip():
         return True, str(out["reason"])
+    for key, value, reason_key in OWN_DENIES:
+        if out.get(key) == value:
+            return True, str(out.get(reason_key) or "")
     return False, json.dumps(out)[:300]
 
 
@@ -194,6 +203,8 @@ def verify_agent(name: str, project: Path | None) -> AgentReport:
                                "input.harness_capabilities.can_rewrite_shell = false and should ask or deny instead")
     if caps and not caps.get("subagent_calls_hooked", True):
         report.warnings.append("subagents' tool calls are NOT hooked by this agent: policies do not see them")
+    if caps and not caps.get("can_deny_tool", True):
+        report.warnings.append("cannot refuse a single call: a deny cancels the whole task (the model gets no reason)")
     if caps and not caps.get("can_ask", True):
         report.warnings.append("cannot ask: a policy's ask becomes the ask fallback (deny unless "
                                "CUPCAKE_ASK_FALLBACK=allow)")

@@ -5,9 +5,9 @@ Steps, each reported pass/fail: the rulebook loads; the sandbox it enables can r
 machine where it cannot run fails this step: its Bash calls would run without the floor); the bundle compiles (the engine's
 own build: routing, signals, WASM, timed, never from the cache); the routing map
 (event:tool → policies) and the signals the policies require; lint errors; the policy
-tests under the configuration directory pass; for the hook-command agents (copilot, factory, cline,
-cursor) what the agent can enforce, with a WARNING where it cannot (subagent calls not hooked, no per-call
-deny, no shell rewrite: `agent_lines`). Any failed step makes the exit status 1, so
+tests under the configuration directory pass; for every agent whose harness states its capabilities, what
+the agent can enforce, with a WARNING where it cannot (subagent calls not hooked, no per-call deny, no shell
+rewrite: `agent_lines`). Any failed step makes the exit status 1, so
 a configuration whose tests fail is refused. A configuration that passes leaves the bundle
 and native-code caches warm (authoring/warm.py): the first `cupcake eval` compiles nothing."""
 
@@ -55,7 +55,7 @@ CAPABILITIES = {
     "can_rewrite_shell": ("a rewritten shell command runs as rewritten (modify, the sandbox floor)",
                           "WARNING: shell commands cannot be rewritten: the sandbox floor does not apply "
                           "(input.harness_capabilities.can_rewrite_shell is false; policies decide)"),
-    "subagent_hooks": ("subagents' tool calls go through the same hooks",
+    "subagent_calls_hooked": ("subagents' tool calls go through the same hooks",
                        "WARNING: subagents' tool calls were not seen going through the hooks: a policy cannot "
                        "rely on deciding them"),
 }
@@ -65,7 +65,9 @@ def agent_lines(harness: str) -> list[str]:
     """What the agent of a hook-command harness can enforce (its `capabilities`), warnings first."""
     from cupcake_py.harness import get
 
-    caps: dict[str, bool] | None = getattr(get(harness), "capabilities", None)
+    raw = getattr(get(harness), "capabilities", None)
+    as_dict = getattr(raw, "as_dict", None)
+    caps: dict[str, bool] = dict(as_dict()) if as_dict is not None else dict(raw or {})
     if not caps:
         return []
     lines = [CAPABILITIES[k][1] for k, v in caps.items() if not v and k in CAPABILITIES]

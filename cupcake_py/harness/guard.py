@@ -13,34 +13,35 @@ answer:
   `block_json` and exit `block_exit`, with the reason on stderr.
 In: the harness name, its blocking JSON and exit, optional `env` assignments (e.g. the event name
 for agents whose stdin does not carry it). Out: the script text. `require_cupcake()` raises
-InstallError when `cupcake` is not on PATH (the hook could only block everything).
+InstallError when `cupcake` is not on PATH (the hook could only block everything). The deadlines and
+InstallError are cupcake_py/harness/hook_settings.py's (one set for every hook-command agent); the
+difference to its wrapper: these agents need the blocking JSON on stdout (Cline ignores exit codes, Copilot
+ignores exit 2 on prompts), so cupcake's stdout is captured and checked instead of only its exit status.
 """
 
 from __future__ import annotations
 
 import json
 import shlex
-import shutil
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.harness.hooked import EVAL_TIMEOUT, HARD_TIMEOUT, KILL_AFTER
+from cupcake_py.harness.hook_settings import (
+    EVAL_TIMEOUT,
+    HARD_TIMEOUT,
+    KILL_AFTER,
+    InstallError,
+    require_cupcake_on_path,
+)
 
 FAILED = "cupcake: the policy check failed; blocked (fail closed)"
 MISSING = "cupcake: `cupcake` is not on PATH; blocked (fail closed)"
 
 
-class InstallError(CupcakeError):
-    pass
+__all__ = ["InstallError", "guarded_script", "require_cupcake", "sh_command"]
 
 
 def require_cupcake() -> str:
     """`cupcake` as found on PATH; InstallError (with what to do) when it is not there."""
-    found = shutil.which("cupcake")
-    if found is None:
-        raise InstallError("`cupcake` is not on PATH: the agent's hook runs `cupcake` from PATH, so install it first "
-                           "(e.g. `pipx install cupcake-py`, which puts it in ~/.local/bin) and make sure the agent's "
-                           "PATH includes it")
-    return found
+    return require_cupcake_on_path()
 
 
 def eval_args(harness: str, eval_timeout: float = EVAL_TIMEOUT, hard_timeout: float = HARD_TIMEOUT) -> str:

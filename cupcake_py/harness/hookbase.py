@@ -61,6 +61,23 @@ class HookHarness:
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         raise NotImplementedError
 
+    # -- cupcake protect / verify --all (cupcake_py/authoring/agents.py) --------------------------------
+
+    binaries: tuple[str, ...] = ()  # executables that mean the agent is installed
+
+    def config_home(self) -> Path:
+        """The agent's user config dir (an existing one also means the agent is installed)."""
+        raise NotImplementedError
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        """(agent event, command, hook timeout in seconds) of cupcake's hooks for `directory` (None: the
+        user's), exactly as the agent runs them."""
+        raise NotImplementedError
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        """A pre-tool shell event in the agent's own format (nothing runs: cupcake only evaluates it)."""
+        raise NotImplementedError
+
     # -- the engine's protocol -------------------------------------------------------------------------
 
     def table(self) -> ToolTable:

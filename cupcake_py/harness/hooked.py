@@ -8,7 +8,7 @@ policy input (never raises for a validated event):
 - everything the agent sent, plus `harness`, `agent_event` (the agent's own event name),
   `hook_event_name` (normalised: PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, …),
   `session_id`, `cwd`, and `harness_capabilities` ({can_ask, can_rewrite_shell, can_deny_tool,
-  subagent_hooks}: what the agent can enforce, so a policy can decide where the agent cannot);
+  subagent_calls_hooked}: what the agent can enforce, so a policy can decide where the agent cannot);
 - tool events: `tool` (the agent's name), `tool_name` (normalised: Bash, Edit, Write, Read, Task,
   …), `tool_input` (the arguments renamed to the shared names: command, file_path, old_string,
   new_string, content, prompt; an array of shell commands joined into one `command`), and
@@ -35,12 +35,6 @@ if TYPE_CHECKING:
 
     from cupcake_py.harness.data import HarnessData
 
-# Deadlines every installer writes (seconds): cupcake's evaluation, the whole process, coreutils
-# `timeout` around it, and the agent's hook timeout past which the agent would run the tool.
-EVAL_TIMEOUT = 10
-HARD_TIMEOUT = 40
-KILL_AFTER = 50
-HOOK_TIMEOUT = 60
 ASK_FALLBACK_ENV = "CUPCAKE_ASK_FALLBACK"
 STOPPING = frozenset({"halt", "deny", "block"})
 

@@ -69,7 +69,7 @@ def test_shell_and_edit_calls_normalise_to_the_shared_names(agent: str, tmp_path
         assert inp["harness"] == agent and inp["hook_event_name"] == "PreToolUse" and inp["tool"] == tool
         assert {k: inp["tool_input"].get(k) for k in check} == check
         assert inp["agent_tool_input"] == args
-        assert set(inp["harness_capabilities"]) == {"can_ask", "can_rewrite_shell", "can_deny_tool", "subagent_hooks"}
+        assert set(inp["harness_capabilities"]) == {"can_ask", "can_rewrite_shell", "can_deny_tool", "subagent_calls_hooked"}
         if name == "Bash":
             assert inp["shell"]["commands"], "the shell analysis ran"
         else:
@@ -165,9 +165,9 @@ def test_the_guard_turns_every_failure_into_the_blocking_answer(agent: str, tmp_
 
 
 def test_guard_deadlines_are_ordered() -> None:
-    from cupcake_py.harness import hooked
+    from cupcake_py.harness import hook_settings as h
 
-    assert hooked.EVAL_TIMEOUT < hooked.HARD_TIMEOUT < hooked.KILL_AFTER + 5 < hooked.HOOK_TIMEOUT
+    assert h.EVAL_TIMEOUT < h.HARD_TIMEOUT < h.KILL_AFTER + 5 < h.HOOK_TIMEOUT_S
 
 
 # -- cupcake init ----------------------------------------------------------------------------------------
@@ -296,8 +296,9 @@ def test_cupcake_init_sets_up_and_removes_each_agent(agent: str, tmp_path: Path)
 def test_verify_says_what_each_agent_cannot_enforce() -> None:
     from cupcake_py.authoring.verify import agent_lines
 
-    warnings = {a: [ln for ln in agent_lines(a) if ln.startswith("WARNING")] for a in (*AGENTS, "claude", "opencode")}
-    assert warnings["copilot"] == [] and agent_lines("claude") == [] and agent_lines("opencode") == []
+    warnings = {a: [ln for ln in agent_lines(a) if ln.startswith("WARNING")] for a in (*AGENTS, "claude", "codex")}
+    assert warnings["copilot"] == [] and warnings["claude"] == [] and agent_lines("opencode") == []
+    assert agent_lines("codex")  # a harness stating its capabilities as an object
     assert any("subagents" in w for w in warnings["factory"])
     assert any("cancels the whole task" in w for w in warnings["cline"])
     assert any("sandbox floor does not apply" in w for w in warnings["cursor"])
@@ -313,3 +314,26 @@ def test_lint_knows_each_agents_events_and_shared_argument_names() -> None:
     assert {"file_path", "old_string", "new_string"} <= H.facts("copilot").tool_args["Edit"]
     assert "command" in H.facts("cline").tool_args["Bash"] and "commands" not in H.facts("cline").tool_args["Bash"]
     assert H.facts("factory").tool_names["Bash"] == "Execute"
+
+
+def test_verify_all_runs_each_installed_hook_on_the_canaries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cupcake verify --all` (authoring/agents.py) runs the hooks `cupcake init` wrote, exactly as written, and
+    reads every agent's own deny form (Copilot's permissionDecision, Cline's cancel, Cursor's permission)."""
+    env = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": f"{VENV_BIN}:/usr/bin:/bin"}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    cupcake = str(Path(VENV_BIN) / "cupcake")
+    for agent in AGENTS:
+        p = subprocess.run([cupcake, "init", "--harness", agent], cwd=proj, env={**os.environ, **env},
+                           capture_output=True, timeout=300)
+        assert p.returncode == 0, p.stderr.decode()
+    from cupcake_py.authoring.agents import verify_agent
+
+    for agent in AGENTS:
+        report = verify_agent(agent, proj)
+        assert report.ok and report.hooks, (agent, report.problems)
+        assert all(c.blocked for h in report.hooks for c in h.canaries), agent
+    assert any("cancels the whole task" in w for w in verify_agent("cline", proj).warnings)

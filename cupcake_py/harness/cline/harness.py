@@ -57,7 +57,7 @@ class Cline(HookHarness):
     name = "cline"
     title = "Cline"
     events = frozenset(EVENTS)
-    capabilities = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": False, "subagent_hooks": True}
+    capabilities = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": False, "subagent_calls_hooked": True}
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
@@ -131,6 +131,26 @@ class Cline(HookHarness):
         from cupcake_py.harness.cline.install import uninstall
 
         return uninstall(directory)
+
+    binaries = ("cline",)
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.cline.install import hooks_dir
+
+        return hooks_dir(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        """Cline runs each hook file itself: the command is the file (no hook timeout: Cline waits)."""
+        import shlex
+
+        from cupcake_py.harness.cline.install import hooks_dir, is_ours
+
+        d = hooks_dir(directory)
+        return [(event, shlex.quote(str(d / event)), None) for event in EVENTS if is_ours(d / event)]
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        return {"taskId": "cupcake-verify-canary", "workspaceRoots": [cwd], "hookName": "tool_call",
+                "tool_call": {"id": "canary", "name": "run_commands", "input": {"commands": [command]}}}
 
 
 HARNESS = Cline()

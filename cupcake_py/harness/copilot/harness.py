@@ -45,7 +45,7 @@ class CopilotCli(HookHarness):
     name = "copilot"
     title = "GitHub Copilot CLI"
     events = frozenset(EVENTS)
-    capabilities = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_hooks": True}
+    capabilities = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_calls_hooked": True}
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py import jsonio
@@ -109,6 +109,22 @@ class CopilotCli(HookHarness):
         from cupcake_py.harness.copilot.install import uninstall
 
         return uninstall(directory)
+
+    binaries = ("copilot",)
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.copilot.install import copilot_home
+
+        return copilot_home()
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        from cupcake_py.harness.copilot.install import configured
+
+        return configured(directory)
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        return {"sessionId": "cupcake-verify-canary", "timestamp": 0, "cwd": cwd, "toolName": "bash",
+                "toolArgs": {"command": command, "description": "cupcake verify canary"}}
 
 
 HARNESS = CopilotCli()

@@ -21,12 +21,12 @@ import json
 import os
 from pathlib import Path
 
-from cupcake_py.harness.claude.install import write_settings
 from cupcake_py.harness.copilot.harness import EVENT_ENV, EVENTS
 from cupcake_py.harness.copilot.response import blocking
 from cupcake_py.harness.files import FileAction
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
-from cupcake_py.harness.hooked import HOOK_TIMEOUT
+from cupcake_py.harness.hook_settings import HOOK_TIMEOUT_S as HOOK_TIMEOUT
+from cupcake_py.harness.hook_settings import write_settings
 
 HOOK_FILE = "cupcake.json"
 
@@ -88,6 +88,22 @@ def install(project: Path | None) -> list[tuple[str, FileAction]]:
     out = [(str(path), write_settings(path, hook_config()))]
     if project is not None:
         out.append(trust(project))
+    return out
+
+
+def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
+    """(event, command, timeoutSec) of every hook in cupcake's hook file, as Copilot runs them."""
+    try:
+        config = json.loads(hooks_path(project).read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    out: list[tuple[str, str, float | None]] = []
+    for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+        for h in entries if isinstance(entries, list) else []:
+            if isinstance(h, dict) and isinstance(h.get("bash"), str) and "eval --harness copilot" in h["bash"]:
+                t = h.get("timeoutSec")
+                out.append((event, h["bash"], float(t) if isinstance(t, int | float) else 30.0))
     return out
 
 

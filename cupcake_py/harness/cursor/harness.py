@@ -60,7 +60,7 @@ class Cursor(HookHarness):
     name = "cursor"
     title = "Cursor"
     events = frozenset(EVENTS)
-    capabilities = {"can_ask": True, "can_rewrite_shell": False, "can_deny_tool": True, "subagent_hooks": True}
+    capabilities = {"can_ask": True, "can_rewrite_shell": False, "can_deny_tool": True, "subagent_calls_hooked": True}
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py import jsonio
@@ -129,6 +129,22 @@ class Cursor(HookHarness):
         from cupcake_py.harness.cursor.install import uninstall
 
         return uninstall(directory)
+
+    binaries = ("cursor-agent", "cursor")
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.cursor.install import hooks_path
+
+        return hooks_path(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        from cupcake_py.harness.cursor.install import configured
+
+        return configured(directory)
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        return {"hook_event_name": "beforeShellExecution", "conversation_id": "cupcake-verify-canary",
+                "workspace_roots": [cwd], "command": command, "cwd": cwd}
 
 
 HARNESS = Cursor()

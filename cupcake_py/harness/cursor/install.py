@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cupcake_py.harness.claude.install import read_settings, write_settings
 from cupcake_py.harness.cursor.response import blocking
 from cupcake_py.harness.files import FileAction
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
+from cupcake_py.harness.hook_settings import read_settings, write_settings
 
 MARK = "eval --harness cursor"
 TIMEOUT_VALUE = 60000
@@ -75,6 +75,22 @@ def with_ours(config: dict[str, object]) -> dict[str, object]:
             raise InstallError(f"`hooks.{event}` in the hooks file is not a list; fix it by hand first")
         hooks[event] = [*entries, {"command": command, "timeout": TIMEOUT_VALUE, "failClosed": True}]
     out["hooks"] = hooks
+    return out
+
+
+def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
+    """(event, command, timeout in seconds if the documented unit is ms) of every cupcake hook, as written."""
+    try:
+        config = read_settings(hooks_path(project))
+    except InstallError:
+        return []
+    hooks = config.get("hooks")
+    out: list[tuple[str, str, float | None]] = []
+    for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+        for h in entries if isinstance(entries, list) else []:
+            if is_ours(h):
+                t = h.get("timeout")
+                out.append((event, h["command"], t / 1000 if isinstance(t, int | float) else None))
     return out
 
 

@@ -33,7 +33,7 @@ class FactoryDroid(HookHarness):
     name = "factory"
     title = "Factory Droid"
     events = frozenset(TOOL_EVENTS + OTHER_EVENTS)
-    capabilities = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_hooks": False}
+    capabilities = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_calls_hooked": False}
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
@@ -74,6 +74,23 @@ class FactoryDroid(HookHarness):
         from cupcake_py.harness.factory.install import uninstall
 
         return uninstall(directory)
+
+    binaries = ("droid",)
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.factory.install import hooks_path
+
+        return hooks_path(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        from cupcake_py.harness.factory.install import configured
+
+        return configured(directory)
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        return {"hook_event_name": "PreToolUse", "session_id": "cupcake-verify-canary", "cwd": cwd,
+                "tool_name": "Execute", "tool_input": {"command": command, "summary": "cupcake verify canary",
+                                                       "riskLevel": "low", "riskLevelReason": "a canary"}}
 
 
 HARNESS = FactoryDroid()

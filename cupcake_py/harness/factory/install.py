@@ -19,12 +19,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cupcake_py.harness.claude.install import read_settings, write_settings
 from cupcake_py.harness.factory.harness import OTHER_EVENTS, TOOL_EVENTS
 from cupcake_py.harness.factory.response import blocking
 from cupcake_py.harness.files import FileAction
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
-from cupcake_py.harness.hooked import HOOK_TIMEOUT
+from cupcake_py.harness.hook_settings import HOOK_TIMEOUT_S as HOOK_TIMEOUT
+from cupcake_py.harness.hook_settings import read_settings, write_settings
 
 MARK = "eval --harness factory"
 
@@ -71,6 +71,22 @@ def with_ours(config: dict[str, object]) -> dict[str, object]:
             raise InstallError(f"`{event}` in the hooks file is not a list; fix it by hand first")
         hook = {"type": "command", "command": hook_command(event), "timeout": HOOK_TIMEOUT}
         out[event] = [*groups, {"matcher": "*", "hooks": [hook]}]
+    return out
+
+
+def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
+    """(event, command, timeout) of every cupcake hook in the hooks file, as Droid runs them."""
+    try:
+        config = read_settings(hooks_path(project))
+    except InstallError:
+        return []
+    out: list[tuple[str, str, float | None]] = []
+    for event, groups in config.items():
+        for group in groups if isinstance(groups, list) else []:
+            for h in group.get("hooks", []) if isinstance(group, dict) else []:
+                if is_ours(h):
+                    t = h.get("timeout")
+                    out.append((event, h["command"], float(t) if isinstance(t, int | float) else None))
     return out
 
 
