@@ -11,7 +11,9 @@ One `ChatE2E(root, agent)` owns a throwaway world:
 Every run is bounded (RUN_TIMEOUT_S), every process group started is stopped, and Cline's hub daemon (which
 outlives the run) is found by its `--cwd <this project>` and stopped by PID.
 
-Copilot runs WITHOUT `--trust-folder`: the project's hooks run because `cupcake init` trusted the project.
+Copilot runs WITHOUT `--trust-folder`: the project's hooks run because `cupcake init` trusted the project. It
+runs with `--allow-all-paths`: with the sandbox floor on (`cupcake init`'s default), the rewritten command names
+paths outside the project, which Copilot's path check refuses headless (fail-closed: nothing runs).
 """
 
 from __future__ import annotations
@@ -222,7 +224,9 @@ class ChatE2E:
     def argv(self, prompt: str) -> list[str]:
         exe = str(binary(self.agent))
         if self.agent == "copilot":
-            return [exe, "-p", prompt, "--allow-all-tools", "--no-auto-update"]
+            # --allow-all-paths: Copilot's own path check refuses the sandboxed command headless (it names paths
+            # outside the project: cupcake's state dir, the agent config the floor resets); docs/copilot-cli.md
+            return [exe, "-p", prompt, "--allow-all-tools", "--allow-all-paths", "--no-auto-update"]
         if self.agent == "factory":
             return [exe, "exec", "-m", "custom:mock-model", "-o", "json", "--auto", "high", prompt]
         return [exe, "--json", prompt]
