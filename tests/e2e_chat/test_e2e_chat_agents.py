@@ -71,6 +71,13 @@ def test_copilot_main_world(tmp_path: Path) -> None:
         sub = [q for q in r.requests if "SUBSTEPS:" in str(q["body"]["messages"][:3])]
         assert sub and any("E2E_DENY: recursive" in str(q["body"]["messages"]) for q in sub), "subagent not denied"
         assert any("E2E_DENY_TASK" in m for m in msgs), msgs
+        # without --allow-all-paths Copilot's own path check refuses the sandboxed command headless: fail closed
+        plain = e2e.argv
+        e2e.argv = lambda prompt: [a for a in plain(prompt) if a != "--allow-all-paths"]  # type: ignore[method-assign]
+        r = e2e.run("STEPS: CMD: echo floor > floor.txt")
+        _note("copilot", "sandboxed command, no --allow-all-paths", r.seconds)
+        assert not (e2e.project / "floor.txt").exists()
+        assert any("Permission denied" in m for m in r.tool_messages()), r.tool_messages()
 
 
 def test_factory_main_world(tmp_path: Path) -> None:
