@@ -246,6 +246,9 @@ def test_json_hook_files_merge_idempotently_and_uninstall_only_ours(agent: str, 
     assert get(agent).uninstall(tmp_path)[0][1] == "removed"
     assert json.loads(target.read_text()) == user
     assert get(agent).uninstall(tmp_path)[0][1] == "unchanged"
+    target.unlink()
+    _install(agent, tmp_path)
+    assert get(agent).uninstall(tmp_path)[0][1] == "removed" and not target.exists()  # only ours: file gone
 
 
 def test_cline_scripts_keep_a_users_hook_aside_only_with_force(tmp_path: Path, home: Path) -> None:

@@ -104,5 +104,8 @@ def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:
     after = without_ours(before)
     if after == before:
         return [(str(path), "unchanged")]
+    if not after:
+        path.unlink()  # only what cupcake wrote was there
+        return [(str(path), "removed")]
     write_settings(path, after)
     return [(str(path), "removed")]
