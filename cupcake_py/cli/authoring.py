@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cupcake_py.cli.rego import v0_option
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
@@ -206,21 +206,25 @@ def test_cmd(
 
 def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
+    if not dirs:
+        return []
     from cupcake_py.engine.bundle import rulebook_builtins
 
-    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+    return [s for t in dirs for s in rulebook_builtins(str(t))]
 
 
 def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersions:
     """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
     directory among `targets` (the default target), else v1."""
-    from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.rego import versions
 
     if v0_compatible:
         return versions.V0_COMPATIBLE
     for t in targets:
         if (Path(t) / "rulebook.yml").is_file():
+            from cupcake_py.engine.rulebook import load_rulebook
+
             return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
     return versions.V1_ONLY
 
