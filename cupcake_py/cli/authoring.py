@@ -349,10 +349,12 @@ def inspect_cmd(
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
+    from cupcake_py.rego import versions
 
     cfg = _config(policy_dir, global_, harness.value)
     try:
-        rows = inventory.inspect_config(cfg)
+        with versions.use(_rego_versions([cfg.cupcake_dir] if cfg else [], False)):
+            rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     if cfg is None and fmt is TableFormat.table:
@@ -379,8 +381,9 @@ def verify_cmd(
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
     from cupcake_py.authoring.progress import progress
+    from cupcake_py.rego import versions
 
-    with progress("cupcake verify") as update:
+    with progress("cupcake verify") as update, versions.use(_rego_versions([cfg.cupcake_dir], False)):
         result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:
