@@ -333,7 +333,9 @@ def _test_speed(m: M) -> list[str]:
 
 def _test_startup(m: M) -> list[str]:
     s, lib = m["startup"], m["library"]
-    rows = ["One-policy directory (2 tests); each variant a new process, rounds alternated; CPU = user + system.", "",
+    when = f"Measured at {m['measured_utc']}. " if m.get("measured_utc") else ""
+    rows = [f"{when}One-policy directory (2 tests); each variant a new process, rounds alternated; CPU = user + "
+            "system.", "",
             "| variant | median CPU ms | p90 CPU ms | median wall ms | n |", "| --- | ---: | ---: | ---: | ---: |"]
     for k, v in s["cpu"].items():
         rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(v['p90'])} | {_fmt(s['variants'][k]['median'])} | {v['n']} |")

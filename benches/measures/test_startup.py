@@ -64,7 +64,7 @@ def _startup(ctx: Context) -> dict[str, Any]:
     }
     process([*cup, "test", "."], cwd=one, env=env)()  # fills the cache and checks the tests pass
     cpu: dict[str, list[float]] = {}
-    wall = alternate(variants, rounds=ctx.pick(5, 15), warmup=1, budget_s=ctx.pick(20, 90), cpu=cpu)
+    wall = alternate(variants, rounds=ctx.pick(5, 10), warmup=1, budget_s=ctx.pick(20, 60), cpu=cpu)
     return {"variants": {k: summary(v) for k, v in wall.items()}, "cpu": {k: summary(v) for k, v in cpu.items()}}
 
 
@@ -72,7 +72,7 @@ def _library(ctx: Context) -> dict[str, Any]:
     sys.path.insert(0, str(REPO / "benches"))
     from admission_corpus import generate, template_dirs
 
-    templates = ctx.pick(6, 20)
+    templates = ctx.pick(6, 12)
     ours, theirs = ctx.work / "admission", ctx.work / "admission-no-deprecated"
     counts = generate(ours, templates)
     generate(theirs, templates, deprecated=False)  # regorus has none of OPA's deprecated builtins
@@ -104,11 +104,11 @@ def _library(ctx: Context) -> dict[str, Any]:
 
     variants = {}
     for label, dirs in ((f"{len(plain)} templates", plain), ("schema-literal template", schema)):
-        variants[f"regorus v0 | {label}"] = each(regorus, dirs)
-        variants[f"cupcake cached | {label}"] = each(cupcake_cached, dirs)
-        variants[f"cupcake first run | {label}"] = each(cupcake_first, dirs)
-        variants[f"cupcake cached | {label}"]()  # fills the cache; every variant checks exit 0
-        variants[f"regorus v0 | {label}"]()
+        variants[f"regorus v0, {label}"] = each(regorus, dirs)
+        variants[f"cupcake cached, {label}"] = each(cupcake_cached, dirs)
+        variants[f"cupcake first run, {label}"] = each(cupcake_first, dirs)
+        variants[f"cupcake cached, {label}"]()  # fills the cache; every variant checks exit 0
+        variants[f"regorus v0, {label}"]()
     cpu: dict[str, list[float]] = {}
     wall = alternate(variants, rounds=ctx.pick(2, 3), warmup=0, budget_s=ctx.pick(30, 150), min_rounds=2, cpu=cpu)
     phases = subprocess.run([*cup, "test", "--v0-compatible", "-v", "lib", str(schema[0].relative_to(ours))],
@@ -130,9 +130,9 @@ def run(ctx: Context) -> dict[str, Any]:
     first_goal = 2 * floor + c["compiler + host load"]
     cached, first = c["cupcake test, cached build"], c["cupcake test, first run"]
     lc = {k: v["median"] for k, v in lib["cpu"].items()}
-    reg, lib_cached, lib_first = (lc[f"{v} | {lib['plain']}"] for v in ("regorus v0", "cupcake cached",
+    reg, lib_cached, lib_first = (lc[f"{v}, {lib['plain']}"] for v in ("regorus v0", "cupcake cached",
                                                                          "cupcake first run"))
-    s_reg, s_cached, s_first = (lc[f"{v} | schema-literal template"] for v in ("regorus v0", "cupcake cached",
+    s_reg, s_cached, s_first = (lc[f"{v}, schema-literal template"] for v in ("regorus v0", "cupcake cached",
                                                                                "cupcake first run"))
     goals = [
         goal(32, "cupcake test start-up, one-policy dir, cached build ≤ 2× python -c pass + host load (CPU ms)",
@@ -152,4 +152,7 @@ def run(ctx: Context) -> dict[str, Any]:
                 f"v0 admission library, {lib['plain']} (a process each): {lib_cached:.2f} s cached / "
                 f"{lib_first:.2f} s first run vs regorus {reg:.2f} s CPU; the schema-literal template "
                 f"{s_cached:.2f} / {s_first:.2f} s vs regorus {s_reg:.2f} s")
-    return {"startup": s, "library": lib, "goals": goals, "headline": headline}
+    import datetime
+
+    measured = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {"startup": s, "library": lib, "goals": goals, "headline": headline, "measured_utc": measured}
