@@ -17,11 +17,13 @@ import typer
 from cupcake_py import __version__, logs
 
 # Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
-GROUPS = ("rego", "wasm", "build", "eval_serve", "authoring", "schema", "audit")
+GROUPS = ("rego", "wasm", "build", "eval_serve", "authoring", "schema", "audit", "fleet")
 # command -> the group that registers it: `cupcake test ...` imports only the authoring group
 COMMANDS = {"parse": "rego", "check": "rego", "wasm": "wasm", "build": "build", "eval": "eval_serve",
             "serve": "eval_serve", "validate": "authoring", "test": "authoring", "inspect": "authoring",
-            "init": "authoring", "verify": "authoring", "schema": "schema", "audit": "audit"}
+            "init": "authoring", "verify": "authoring", "protect": "authoring", "schema": "schema", "audit": "audit",
+            "bundle": "fleet", "logs": "fleet", "status": "fleet"}
+# (a command missing here still works: every group is registered)
 HELP = (
     "cupcake-py: make AI coding agents follow rules.\n\n"
     "Rego policies are compiled to WebAssembly (OPA's WASM ABI) by cupcake-py itself "

@@ -252,6 +252,9 @@ def _default_policy_root(global_: bool = False) -> Path:
 class Harness(StrEnum):
     opencode = "opencode"
     claude = "claude"
+    codex = "codex"
+    gemini = "gemini"
+    qwen = "qwen"
 
 
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
@@ -277,14 +280,15 @@ def _project_harness(policies_dir: Path) -> Harness:
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode, claude (Claude Code), codex (Codex CLI), "
+                                  "gemini (Gemini CLI) or qwen (Qwen Code)."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
-    uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
-                                   "settings (only those; .cupcake/ is kept)."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="claude, codex, gemini, qwen: remove cupcake's hooks "
+                                   "from the agent's settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
                                    "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
@@ -318,6 +322,11 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    from cupcake_py.harness import get as get_harness
+
+    notes = getattr(get_harness(harness.value), "setup_notes", None)
+    for note in notes(None if global_ else directory) if notes else []:
+        typer.echo(f"note        {note}")
     _warm_after_init(global_, directory, harness.value)
     typer.echo("")
     typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
@@ -367,11 +376,25 @@ def verify_cmd(
                                     "project has policies for, when that is unambiguous).", show_default=False),
     policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
     global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
+    all_agents: bool = typer.Option(False, "--all", help="Every registered agent: run each configured cupcake hook "
+                                    "command exactly as written on non-executing canary events (a protected delete, "
+                                    "a secret read, --no-verify) and show whether the agent would block them."),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="With --all: table or json."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
     and the policy tests pass. Exit status 1 when any step fails. A configuration that
-    passes is left compiled in the cache: the agent's first tool call does not compile."""
+    passes is left compiled in the cache: the agent's first tool call does not compile.
+    With --all: the wiring of every agent instead (exit 1 when a hook fails or a canary is not blocked)."""
+    if all_agents:
+        from cupcake_py.authoring.agents import reports_json, reports_text, verify_all
+
+        cfg_all = _config(policy_dir, False, None)
+        reports = verify_all(None if global_ else Path(cfg_all.root_path) if cfg_all else Path.cwd())
+        sys.stdout.write(reports_json(reports) if fmt is TableFormat.json else reports_text(reports))
+        if not all(r.ok for r in reports):
+            raise typer.Exit(1)
+        return
     from cupcake_py.authoring.verify import verify
 
     cfg = _config(policy_dir, global_, harness.value if harness else None)
@@ -390,7 +413,33 @@ def verify_cmd(
         raise typer.Exit(1)
 
 
+def protect_cmd(
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+) -> None:
+    """Protect every coding agent installed for this user at once: cupcake's hooks go into each detected
+    agent's user settings (Claude Code, Codex, Gemini CLI, Qwen Code, ...; your own hooks are kept), the
+    global configuration (system paths, secrets, the cupcake binary) is created when missing, and every
+    agent's wiring is then checked with canary events (as `cupcake verify --all`). One screen of what is on."""
+    from cupcake_py.authoring.agents import protect, reports_json, reports_text, verify_all
+
+    try:
+        lines, found = protect()
+    except CupcakeError as e:
+        raise _fail(str(e)) from None
+    reports = verify_all(None)
+    if fmt is TableFormat.json:
+        sys.stdout.write(reports_json(reports))
+    else:
+        typer.echo("agents found: " + (", ".join(found) or "none"))
+        for line in lines:
+            typer.echo(line)
+        sys.stdout.write(reports_text(reports))
+    if not found or not all(r.ok for r in reports):
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
+    app.command("protect")(protect_cmd)
     app.command("validate")(validate_cmd)
     app.command("test")(test_cmd)
     app.command("inspect")(inspect_cmd)

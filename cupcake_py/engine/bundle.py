@@ -76,7 +76,7 @@ GUARDRAILS = "rulebook_security_guardrails"
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm", "index")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "sandbox", "wasm", "index")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -90,6 +90,7 @@ class Bundle(Record):
     custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
     governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
+    sandbox: dict[str, Any]  # the rulebook's `sandbox:` section ({} when absent; engine/sandbox_floor.py)
     wasm: bytes
     index: BundleIndex  # derived from policies + signals at construction (never in the header)
 
@@ -99,7 +100,7 @@ class Bundle(Record):
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
                  require_project_config: bool = False, governance: dict[str, Any] | None = None,
-                 wasm: bytes = b"", index: BundleIndex | None = None) -> None:
+                 sandbox: dict[str, Any] | None = None, wasm: bytes = b"", index: BundleIndex | None = None) -> None:
         policies = {} if policies is None else policies
         signals = {} if signals is None else signals
         routing = {} if routing is None else routing
@@ -107,7 +108,8 @@ class Bundle(Record):
                    {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   require_project_config, {} if governance is None else governance, wasm,
+                   require_project_config, {} if governance is None else governance,
+                   {} if sandbox is None else sandbox, wasm,
                    bundle_index(routing, policies, signals) if index is None else index)
 
     def header(self) -> dict[str, Any]:
@@ -116,7 +118,7 @@ class Bundle(Record):
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
                 "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins,
                 "require_project_config": self.require_project_config,
-                "governance": self.governance}
+                "governance": self.governance, "sandbox": self.sandbox}
 
     @property
     def guardrails_disabled(self) -> bool:
@@ -224,7 +226,7 @@ def cache_dir() -> str:
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
                                   "sources": list, "host_builtins": list, "custom_builtins": list,
-                                  "require_project_config": bool, "governance": dict}
+                                  "require_project_config": bool, "governance": dict, "sandbox": dict}
 
 
 def encode(bundle: Bundle, key: bytes) -> bytes:
@@ -360,7 +362,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
-    if rulebook.require_project_config and cfg.scope != "global":
+    if rulebook.require_project_config and cfg.scope not in ("global", "org"):
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
@@ -427,6 +429,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         custom_builtins=list(custom.sources) if custom is not None else [],
         require_project_config=rulebook.require_project_config,
         governance=bundle_settings(rulebook, any("history" in r.signals for r in by_pkg.values())),
+        sandbox={} if rulebook.sandbox is None else rulebook.sandbox.model_dump(mode="json"),
         wasm=wasm,
     )
     return bundle
