@@ -225,7 +225,10 @@ def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersio
         if (Path(t) / "rulebook.yml").is_file():
             from cupcake_py.engine.rulebook import load_rulebook
 
-            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            try:
+                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
+                return versions.V1_ONLY
     return versions.V1_ONLY
 
 
