@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cupcake_py.cli.rego import v0_option
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
@@ -206,22 +206,29 @@ def test_cmd(
 
 def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
+    if not dirs:
+        return []
     from cupcake_py.engine.bundle import rulebook_builtins
 
-    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+    return [s for t in dirs for s in rulebook_builtins(str(t))]
 
 
 def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersions:
     """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
     directory among `targets` (the default target), else v1."""
-    from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.rego import versions
 
     if v0_compatible:
         return versions.V0_COMPATIBLE
     for t in targets:
         if (Path(t) / "rulebook.yml").is_file():
-            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            from cupcake_py.engine.rulebook import load_rulebook
+
+            try:
+                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
+                return versions.V1_ONLY
     return versions.V1_ONLY
 
 
@@ -362,10 +369,12 @@ def inspect_cmd(
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
+    from cupcake_py.rego import versions
 
     cfg = _config(policy_dir, global_, harness.value)
     try:
-        rows = inventory.inspect_config(cfg)
+        with versions.use(_rego_versions([cfg.cupcake_dir] if cfg else [], False)):
+            rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     if cfg is None and fmt is TableFormat.table:
@@ -406,8 +415,9 @@ def verify_cmd(
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
     from cupcake_py.authoring.progress import progress
+    from cupcake_py.rego import versions
 
-    with progress("cupcake verify") as update:
+    with progress("cupcake verify") as update, versions.use(_rego_versions([cfg.cupcake_dir], False)):
         result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:
