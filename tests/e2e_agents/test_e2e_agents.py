@@ -3,7 +3,7 @@ engine: a project made by `cupcake init --harness <agent> --no-global` (the agen
 scenario policies of tests/e2e_agents/project/policies/, the shipped builtins, and a scripted mock model API.
 
 Worlds per agent (each run bounded by driver.RUN_TIMEOUT_S; durations in pytest's terminal summary):
-- main: allowed command runs; `rm -rf victim` (Codex: `rm -r victim`, since Codex refuses `rm -rf` itself before
+- main: allowed command runs; a policy's ask is the agent's ask (Qwen) or the fallback deny (Codex, Gemini); `rm -rf victim` (Codex: `rm -r victim`, since Codex refuses `rm -rf` itself before
   any hook) is denied, does not run, and the model receives the reason; a modified input runs as modified
   (Codex, Gemini) or is denied and neither version runs (Qwen, which ignores modified input); an ordinary edit
   goes through (not Qwen: its edit tool refuses a file not read first);
@@ -50,7 +50,7 @@ def main(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         (e2e.project / "notes.txt").write_text("original\n")
         setup = time.monotonic() - t0
         steps = ["CMD: echo allowed-ok > allowed.txt", f"CMD: {RM[agent]} victim", "CMD: echo REWRITE_ME > not-rewritten.txt",
-                 "CMD: echo CONTEXT_ME"]
+                 "CMD: echo ASK_ME > asked.txt", "CMD: echo CONTEXT_ME"]
         if agent != "qwen":
             steps.append("EDIT: notes.txt")
         run = e2e.run(_steps(*steps))
@@ -89,6 +89,15 @@ def test_every_event_the_real_agent_sent_validates(main: Main) -> None:
         harness.validate(event)
     names = {harness.event_name(e) for e in events}
     assert {"PreToolUse", "PostToolUse", "UserPromptSubmit"} <= names, names
+
+
+def test_ask_is_the_agents_ask_or_the_fallback_deny(main: Main) -> None:
+    """Codex and Gemini cannot ask from a hook: the fallback (deny) with the reason; Qwen gets `ask`, which a
+    headless yolo run treats as a block. Either way the command does not run and the model is told why."""
+    assert not (main.e2e.project / "asked.txt").exists()
+    assert main.run.model_saw("E2E_ASK_REASON")
+    if main.e2e.agent != "qwen":
+        assert main.run.model_saw("cannot ask for approval")
 
 
 def test_ordinary_edit_goes_through(main: Main) -> None:
