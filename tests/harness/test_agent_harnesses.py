@@ -314,3 +314,45 @@ def test_protect_sets_up_each_detected_agent_and_the_global_config(
     assert (home / ".codex" / "hooks.json").is_file() and (home / ".qwen" / "settings.json").is_file()
     assert (tmp_path / "config" / "cupcake" / "rulebook.yml").is_file()
     assert any("trust" in ln for ln in lines)
+
+
+FAKE_APP_SERVER = r'''#!{python}
+import json, sys
+log = open({log!r}, "a")
+for line in sys.stdin:
+    msg = json.loads(line)
+    log.write(line)
+    log.flush()
+    if "id" not in msg:
+        continue
+    result = {{}}
+    if msg["method"] == "hooks/list":
+        result = {{"data": [{{"cwd": msg["params"]["cwds"][0], "hooks": [
+            {{"key": "k-ours", "command": "sh -c 'cupcake eval --harness codex'", "currentHash": "sha256:ours"}},
+            {{"key": "k-user", "command": "my-own-hook", "currentHash": "sha256:user"}}]}}]}}
+    elif msg["method"] == "config/batchWrite":
+        result = {{"status": "ok", "filePath": "/fake/config.toml"}}
+    print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": result}}), flush=True)
+'''
+
+
+def test_codex_trust_asks_codex_to_trust_only_cupcakes_hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from cupcake_py.harness.codex.trust import TrustError, trust_cupcake_hooks
+
+    log = tmp_path / "rpc.jsonl"
+    fake = tmp_path / "bin" / "codex"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_APP_SERVER.format(python=sys.executable, log=str(log)))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    assert trust_cupcake_hooks(tmp_path) == ("/fake/config.toml", 1)
+    calls = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [c["method"] for c in calls] == ["initialize", "initialized", "hooks/list", "config/batchWrite"]
+    assert calls[2]["params"] == {"cwds": [str(tmp_path)]}
+    assert calls[3]["params"]["edits"] == [{"keyPath": "hooks.state", "value": {"k-ours": {"trusted_hash": "sha256:ours"}},
+                                            "mergeStrategy": "upsert"}]  # the user's own hook is left alone
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(TrustError, match="not on PATH"):
+        trust_cupcake_hooks(tmp_path)
