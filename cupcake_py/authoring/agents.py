@@ -8,7 +8,10 @@ What each harness value may offer (all optional; a harness without them still ta
   settings for `project` (None: the user's global settings), exactly as written;
 - `canary(command, cwd)`: a pre-tool shell event in the agent's own format (default: Claude Code's shape,
   which Codex, Qwen Code and other Claude-compatible agents read);
-- `capabilities`: what the agent honours (can_rewrite_shell, can_ask, subagent_calls_hooked).
+- `capabilities`: what the agent honours (can_rewrite_shell, can_ask, subagent_calls_hooked);
+- `hook_problems(project)`: what the agent itself would do wrong with the configured hooks (Codex: hooks
+  it does not trust, which it skips silently);
+- `setup_notes(project)`: the manual steps to print when something is wrong.
 
 `protect(project)`: for every detected agent, installs cupcake's hooks in the agent's USER settings (every
 project is covered; a project's own `.cupcake/` adds its policies) and creates the global configuration
@@ -197,8 +200,13 @@ def verify_agent(name: str, project: Path | None) -> AgentReport:
     if caps and not caps.get("can_ask", True):
         report.warnings.append("cannot ask: a policy's ask becomes the ask fallback (deny unless "
                                "CUPCAKE_ASK_FALLBACK=allow)")
+    agent_problems = getattr(h, "hook_problems", None)
+    if agent_problems is not None:
+        for scope, where in (("project", project), ("global", None)):
+            if scope == "global" or project is not None:
+                report.problems += agent_problems(where)
     notes = getattr(h, "setup_notes", None)
-    if notes is not None:
+    if notes is not None and report.problems:
         report.warnings += notes(project)
     return report
 

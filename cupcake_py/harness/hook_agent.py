@@ -197,6 +197,12 @@ class HookAgent:
     def setup_notes(self, directory: Path | None) -> list[str]:
         return self.setup().notes(directory)
 
+    def hook_problems(self, directory: Path | None) -> list[str]:
+        """What the agent itself would do wrong with cupcake's configured hooks (Codex: untrusted ones)."""
+        mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
+        check = getattr(mod, "problems", None)
+        return list(check(directory)) if check else []
+
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         """A pre-tool shell event in this agent's own names (nothing runs: cupcake only evaluates it)."""
         pre = next(raw for raw, normal in self.event_map.items() if normal == "PreToolUse")

@@ -57,4 +57,18 @@ def notes(project: Path | None) -> list[str]:
             f"open /hooks and trust cupcake's.{where} Automation: `codex exec --dangerously-bypass-hook-trust`."]
 
 
+def problems(project: Path | None) -> list[str]:
+    """For `cupcake verify --all`: cupcake's hooks that Codex would skip silently (untrusted or edited)."""
+    from cupcake_py.harness.codex.trust import TrustError, untrusted_cupcake_hooks
+
+    if not settings_path(project).exists():
+        return []
+    try:
+        keys = untrusted_cupcake_hooks(project or Path(os.environ.get("HOME") or Path.home()))
+    except TrustError:
+        return []  # no codex here: nothing would run the hooks either
+    return [f"Codex skips cupcake's hook {k} silently: it is not trusted (or was edited since); re-run "
+            "`cupcake init --harness codex` or trust it in /hooks" for k in keys]
+
+
 INSTALLER = HookInstaller("codex", settings_path, EVENTS, timeout_unit=1, after_install=trust, notes=notes)

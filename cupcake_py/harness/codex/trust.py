@@ -71,6 +71,24 @@ class _AppServer:
         self.proc.wait()
 
 
+def untrusted_cupcake_hooks(directory: Path) -> list[str]:
+    """Keys of cupcake's hooks Codex lists for `directory` that it would skip (not trusted, or edited since)."""
+    codex = shutil.which("codex")
+    if codex is None:
+        raise TrustError("`codex` is not on PATH")
+    server = _AppServer(codex)
+    try:
+        server.call("initialize", {"clientInfo": {"name": "cupcake", "version": "1"}})
+        server.notify("initialized")
+        listing = server.call("hooks/list", {"cwds": [str(directory)]})
+        return [str(h.get("key")) for d in (listing or {}).get("data", []) for h in d.get("hooks", [])
+                if MARK in str(h.get("command") or "") and h.get("trustStatus") not in ("trusted", "managed")]
+    except (OSError, KeyError, TypeError) as e:
+        raise TrustError(f"codex app-server: {e}") from None
+    finally:
+        server.close()
+
+
 def trust_cupcake_hooks(directory: Path, mark: str = MARK) -> tuple[str, int]:
     """Trust the hooks whose command holds `mark` (cupcake's) that Codex lists for `directory`."""
     codex = shutil.which("codex")
