@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from cupcake_py.cli.rego import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.custom_builtins import CustomBuiltins
     from cupcake_py.engine.project import ConfigDir
+    from cupcake_py.rego.versions import RegoVersions
 
 
 class LintFormat(StrEnum):
@@ -54,6 +56,7 @@ def validate_cmd(
                              "origin/main)."),
     global_: bool = typer.Option(False, "--global", help="Lint the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the current project."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
@@ -67,13 +70,15 @@ def validate_cmd(
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.rego import versions
 
     if explain is not None:
         sys.stdout.write(_explain(explain))
         return
     targets: list[Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
-        with declared_for([*_rulebook_specs(list(targets)), *builtins]):
+        with declared_for([*_rulebook_specs(list(targets)), *builtins]), \
+                versions.use(_rego_versions(list(targets), v0_compatible)):
             if changed:
                 from cupcake_py.authoring.changed import validate_changed
 
@@ -144,6 +149,7 @@ def test_cmd(
                                   "cached build."),
     global_: bool = typer.Option(False, "--global", help="Without PATHS: test the global config "
                                  "($XDG_CONFIG_HOME/cupcake) instead of the current project."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -165,13 +171,14 @@ def test_cmd(
     from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
     from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.rego import versions
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with gc_paused(freeze=True), \
+        with gc_paused(freeze=True), versions.use(_rego_versions(targets, v0_compatible)), \
                 progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
@@ -202,6 +209,20 @@ def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     from cupcake_py.engine.bundle import rulebook_builtins
 
     return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+
+
+def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersions:
+    """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
+    directory among `targets` (the default target), else v1."""
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.rego import versions
+
+    if v0_compatible:
+        return versions.V0_COMPATIBLE
+    for t in targets:
+        if (Path(t) / "rulebook.yml").is_file():
+            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+    return versions.V1_ONLY
 
 
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:

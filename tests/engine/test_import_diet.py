@@ -40,6 +40,10 @@ NOT_IMPORTED = {
     "typer": "the typer app (cupcake_py/cli/) serves every command but `cupcake eval`",
     "click": "only typer pulls it in",
     "cupcake_py.cli": "the command-line package: typer commands, and the help texts for --help only",
+    "cupcake_py.fleet": "bundle fetching, signatures and decision-log export never run on the eval path (docs/fleet.md)",
+    "cupcake_py.engine.fleet_config": "fleet.yml is parsed only on a miss of its parsed copy (engine/fleet_active.py)",
+    "jwt": "signatures are checked when a bundle is activated, not per evaluation",
+    "opentelemetry": "decision logs are exported by `cupcake logs export` / `cupcake serve`, not by `cupcake eval`",
 }
 
 PROBE = """

@@ -45,6 +45,12 @@ class ClaudeCode:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The Bash command exactly as Claude Code will run it (the sandbox wraps this text)."""
+        ti = event.get("tool_input")
+        command = ti.get("command") if isinstance(ti, dict) else None
+        return command if isinstance(command, str) else None
+
     def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
         from cupcake_py.harness.claude.preprocess import preprocess
 

@@ -41,6 +41,12 @@ class OpenCode:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The bash command exactly as OpenCode will run it (the sandbox wraps this text)."""
+        args = event.get("args")
+        command = args.get("command") if isinstance(args, dict) else None
+        return command if isinstance(command, str) else None
+
     def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
         from cupcake_py.harness.opencode.preprocess import preprocess
 
