@@ -7,6 +7,8 @@ Worlds per agent (each run bounded by driver.RUN_TIMEOUT_S; durations in pytest'
   any hook) is denied, does not run, and the model receives the reason; a modified input runs as modified
   (Codex, Gemini) or is denied and neither version runs (Qwen, which ignores modified input); an ordinary edit
   goes through (not Qwen: its edit tool refuses a file not read first);
+- sandbox floor (Codex, Gemini): an allowed command runs modified, inside bubblewrap: it works in the project,
+  and an append to ~/.bashrc fails;
 - subagent: the subagent tool is allowed and the SUBAGENT's own `rm -rf` is denied the same way;
 - attacks: the shipped protected_paths / rulebook_security_guardrails builtins against a patch/edit and a shell
   write of a protected file and a read of .cupcake/ (one session each);
@@ -104,6 +106,27 @@ def test_ordinary_edit_goes_through(main: Main) -> None:
     if main.e2e.agent == "qwen":
         pytest.skip("Qwen's edit tool refuses a file the session has not read (reference sheet); the mock has no read step")
     assert (main.e2e.project / "notes.txt").read_text() == "tampered\n"
+
+
+# ------------------------------------------------------------------------------ the sandbox floor
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])  # Qwen ignores a modified input: the floor cannot apply
+def test_allowed_commands_run_inside_the_sandbox_floor(agent: str, tmp_path: Path) -> None:
+    """`cupcake init` enables the kernel floor (docs/sandbox.md): an allowed shell call comes back as a modified
+    input running it under bubblewrap. It still does its work in the project, and a write the policies did not
+    see as harmful (appending to a shell start-up file in HOME) fails inside the sandbox."""
+    with AgentE2E(agent, tmp_path) as e2e:
+        e2e.init()
+        e2e.warm_up()
+        e2e.start_mock()
+        bashrc = e2e.home / ".bashrc"
+        bashrc.write_text("# mine\n")
+        run = e2e.run(_steps("CMD: echo inside > inside.txt", f"CMD: echo pwned >> {bashrc}"))
+        DURATIONS.append(f"{agent} sandbox floor: run {run.seconds:.1f}s")
+        assert (e2e.project / "inside.txt").read_text() == "inside\n"
+        assert bashrc.read_text() == "# mine\n", "the start-up file changed: the command ran outside the floor"
+        assert run.model_saw("bwrap") or run.model_saw("Read-only"), "no sign of the sandbox in what the model saw"
 
 
 # ------------------------------------------------------------------------------ subagents
