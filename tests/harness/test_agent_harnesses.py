@@ -356,3 +356,30 @@ def test_codex_trust_asks_codex_to_trust_only_cupcakes_hooks(tmp_path: Path, mon
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(TrustError, match="not on PATH"):
         trust_cupcake_hooks(tmp_path)
+
+
+def test_the_sandbox_floor_gets_the_shell_command_only_where_a_rewrite_is_honoured() -> None:
+    assert agent("codex").shell_command(pre("codex", "Bash", {"command": "ls  -l"})) == "ls  -l"
+    assert agent("gemini").shell_command(pre("gemini", "run_shell_command", {"command": "ls"})) == "ls"
+    assert agent("gemini").shell_command(pre("gemini", "replace", {"file_path": "a"})) is None
+    post = {**pre("codex", "Bash", {"command": "ls"}), "hook_event_name": "PostToolUse"}
+    assert agent("codex").shell_command(post) is None
+    assert agent("qwen").shell_command(pre("qwen", "run_shell_command", {"command": "ls"})) is None
+
+
+def test_an_ask_carrying_the_sandboxed_command_never_runs_the_original(monkeypatch: pytest.MonkeyPatch) -> None:
+    wrapped = {"command": "bwrap ... -- ls"}
+    ask = FinalDecision("ask", "approve?", updated_input=wrapped)
+    codex_ev = pre("codex", "Bash", {"command": "ls"})
+    qwen_ev = pre("qwen", "run_shell_command", {"command": "ls"})
+    gemini_ev = pre("gemini", "run_shell_command", {"command": "ls"})
+    monkeypatch.setenv("CUPCAKE_ASK_FALLBACK", "allow")
+    assert agent("codex")._respond(ask, codex_ev, False, set()).stdout == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": wrapped}}
+    assert agent("gemini")._respond(ask, gemini_ev, False, set()).stdout == {"decision": "allow", "hookSpecificOutput": {
+        "hookEventName": "BeforeTool", "tool_input": wrapped}}
+    qwen = agent("qwen")._respond(ask, qwen_ev, False, set()).stdout
+    assert qwen is not None and qwen["hookSpecificOutput"]["permissionDecision"] == "deny"  # approving would run `ls`
+    monkeypatch.delenv("CUPCAKE_ASK_FALLBACK")
+    out = agent("codex")._respond(ask, codex_ev, False, set()).stdout
+    assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
