@@ -312,7 +312,10 @@ def test_protect_sets_up_each_detected_agent_and_the_global_config(
     lines, found = protect()
     assert {"codex", "qwen"} <= set(found) and "gemini" not in found
     assert (home / ".codex" / "hooks.json").is_file() and (home / ".qwen" / "settings.json").is_file()
-    assert (tmp_path / "config" / "cupcake" / "rulebook.yml").is_file()
+    rulebook = tmp_path / "config" / "cupcake" / "rulebook.yml"
+    import yaml
+
+    assert "git_block_no_verify" in yaml.safe_load(rulebook.read_text())["builtins"]  # lands in the mapping
     assert any("trust" in ln for ln in lines)
 
 
