@@ -386,3 +386,25 @@ def test_an_ask_carrying_the_sandboxed_command_never_runs_the_original(monkeypat
     monkeypatch.delenv("CUPCAKE_ASK_FALLBACK")
     out = agent("codex")._respond(ask, codex_ev, False, set()).stdout
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=12), kids, max_size=4),
+                    max_leaves=12)
+FIELDS = st.sampled_from(["hook_event_name", "session_id", "cwd", "tool_name", "tool_input", "prompt",
+                          "tool_response", "stop_hook_active", "mcp_context"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(AGENTS), event=st.one_of(JSON, st.dictionaries(FIELDS, JSON, max_size=6)))
+def test_any_input_validates_or_fails_closed(name: str, event: object) -> None:
+    """Whatever arrives on stdin: a valid event, or EventError, whose answer blocks (exit 2, or `continue:
+    false` where exit 2 would stop nothing); never another exception."""
+    h = agent(name)
+    try:
+        valid = h.validate(event)
+    except EventError as e:
+        answer = h.fail(str(e), event)
+        assert answer.exit == 2 or (answer.stdout or {}).get("continue") is False
+        return
+    h.preprocess(valid, script_inspection=False)  # never raises for a validated event

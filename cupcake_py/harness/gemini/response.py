@@ -99,6 +99,7 @@ def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set
 def failure(message: str, event: Any) -> Answer:
     text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
+    name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name == "AfterAgent":
         return Answer({"continue": False, "stopReason": text}, 0, text)
     return Answer(_deny(text), 2, text)
