@@ -31,6 +31,11 @@ node-deps:
 	@# `npm install`, as for plugin-ts: the registry here lacks other platforms' optional packages (clipboard
 	@# binaries), so the lock cannot list them and `npm ci` refuses it.
 	@cd tests/e2e_agents && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
+	@# The real GitHub Copilot CLI, Factory Droid and Cline for tests/e2e_chat (pinned; native binaries from their
+	@# platform packages: @github/copilot-linux-x64, @factory/cli-linux-x64 itself, @cline/cli-linux-x64).
+	@# `npm install` (still pinned by the lock), as for plugin-ts: the reachable registry lacks cline's other-platform
+	@# optional packages, so the lock cannot list them and `npm ci` refuses it.
+	@cd tests/e2e_chat && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -45,8 +50,8 @@ bench-plugin: venv node-deps
 # Every harness's table runs (a failing OpenCode row does not hide the others); the exit status
 # is non-zero when any had a row that did not match its case file.
 demo: venv
-	@rc=0; for h in opencode claude codex gemini qwen; do \
-	  $(PY) -m cupcake_py.harness.$$h.demo || rc=1; echo; done; exit $$rc
+	@rc=0; for m in opencode.demo claude.demo codex.demo gemini.demo qwen.demo hook_demo; do \
+	  $(PY) -m cupcake_py.harness.$$m || rc=1; echo; done; exit $$rc
 
 # Command-line programs the reading-class tests (tests/adversarial/test_reading_classes.py) run for real:
 # installed with apt-get when running as root and missing.

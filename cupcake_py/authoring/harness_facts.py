@@ -3,8 +3,10 @@ verb/event matrix, tool names and their argument names (from each harness's tool
 and the top-level fields of the input policies see.
 
 A policy file's harness is the `policies/<harness>/` folder it sits in (what the engine evaluates it
-for); only a file outside such a folder goes by its package (`cupcake.policies.claude.*`); everything
-else (shared builtins, loose files) is linted against OpenCode (`harness_of`, `facts_for`)."""
+for: `policies/claude/**`, `policies/copilot/**`, …); only a file outside such a folder goes by its
+package (`cupcake.policies.claude.*`, …). It is linted against that agent (the hook-command agents with
+the shared argument names their harness normalises to); everything else (shared builtins, loose files)
+against OpenCode (`harness_of`, `facts_for`)."""
 
 from __future__ import annotations
 
@@ -46,8 +48,7 @@ ENRICHED_FIELDS = frozenset({
     "project_file_path",
     "affected_parent_directories", "executed_script_path", "executed_script_content",
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
-    "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "search_reads",
-    "cupcake_routed",
+    "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "search_reads", "cupcake_routed",
     "history",  # the engine's `history` signal (docs/governance.md)
     "agent_event", "harness_capabilities", "mcp",  # hook-agent harnesses (cupcake_py/harness/hook_agent.py)
     "sandbox",  # the kernel floor of this call (docs/sandbox.md)
@@ -119,7 +120,58 @@ def _claude() -> Facts:
                  native_names=True)
 
 
-ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS
+# The normalised events each hook-command harness produces (cupcake_py/harness/<name>/harness.py EVENTS).
+HOOK_AGENTS = {
+    "copilot": ("GitHub Copilot CLI", frozenset({"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit",
+                                                 "SessionStart", "SessionEnd", "Stop", "SubagentStop", "Notification",
+                                                 "ErrorOccurred"})),
+    "factory": ("Factory Droid", frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop",
+                                            "SubagentStop", "SessionEnd", "Notification", "PreCompact"})),
+    "cline": ("Cline", frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",
+                                  "ErrorOccurred", "PreCompact"})),
+    "cursor": ("Cursor", frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+                                    "SessionStart", "SessionEnd", "Stop", "SubagentStop", "PreCompact",
+                                    "AfterAgentResponse", "AfterAgentThought"})),
+}
+HOOK_FIELDS = frozenset({"mcp", "prompt", "agent_event", "agent_tool_input", "harness_capabilities", "session_id",
+                         "cwd", "hook_event_name", "source", "reason", "stop_hook_active", "agent_id", "agent_type",
+                         "parent_agent_id"})
+
+
+def _shared_name(table: dict[str, Any], arg: str) -> str:
+    """The name policies see for the agent's argument `arg` (a tool_map.json `args` rule, else `arg`)."""
+    rule = table.get(arg)
+    if isinstance(rule, str):
+        return rule
+    if isinstance(rule, dict):
+        return str(rule.get("join") or rule.get("to") or arg)
+    return arg
+
+
+def shared_tool_map(raw: dict[str, Any]) -> dict[str, Any]:
+    """A hook harness's tool_map.json with `tool_args` in the shared argument names policies see."""
+    out = dict(raw)
+    renamed: dict[str, Any] = {}
+    for tool, spec in raw["tool_args"].items():
+        table = raw.get("args", {}).get(tool, {})
+        renamed[tool] = {group: {_shared_name(table, a): t for a, t in spec[group].items()}
+                         for group in ("required", "optional")}
+    out["tool_args"] = renamed
+    return out
+
+
+def _hook_agent(agent: str) -> Facts:
+    from cupcake_py.harness.data import HarnessData
+
+    data = HarnessData(agent)
+    label, events = HOOK_AGENTS[agent]
+    return Facts(agent, label, events, frozenset(), lambda: shared_tool_map(data.tool_map()), data.event_schema,
+                 HOOK_FIELDS, native_names=True)
+
+
+ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS | frozenset({"ErrorOccurred", "AfterAgentResponse",
+                                                                  "AfterAgentThought"})
+NAMED = ("claude", *HOOK_AGENTS)
 
 
 _FACTS: dict[str, Callable[[], Facts]] = {"opencode": _opencode, "claude": _claude}
@@ -127,8 +179,10 @@ _FACTS: dict[str, Callable[[], Facts]] = {"opencode": _opencode, "claude": _clau
 
 @functools.cache
 def facts(name: str) -> Facts:
-    """The facts of harness `name`; a registered harness without its own table here is linted with
-    OpenCode's (its events and tools are checked when its table is added)."""
+    """The facts of harness `name`; a registered harness without its own table here (codex, gemini,
+    qwen) is linted with OpenCode's (its events and tools are checked when its table is added)."""
+    if name in HOOK_AGENTS:
+        return _hook_agent(name)
     return _FACTS.get(name, _opencode)()
 
 

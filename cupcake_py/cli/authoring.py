@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from cupcake_py.cli import options
-from cupcake_py.cli.rego import v0_option
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
@@ -271,22 +271,29 @@ def _own_coverage(coverage: dict[str, Any]) -> dict[str, Any]:
 
 def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
+    if not dirs:
+        return []
     from cupcake_py.engine.bundle import rulebook_builtins
 
-    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+    return [s for t in dirs for s in rulebook_builtins(str(t))]
 
 
 def _rego_versions(targets: list[str | Path] | list[Path], v0_compatible: bool) -> RegoVersions:
     """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
     directory among `targets` (the default target), else v1."""
-    from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.rego import versions
 
     if v0_compatible:
         return versions.V0_COMPATIBLE
     for t in targets:
         if (Path(t) / "rulebook.yml").is_file():
-            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            from cupcake_py.engine.rulebook import load_rulebook
+
+            try:
+                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
+                return versions.V1_ONLY
     return versions.V1_ONLY
 
 
@@ -421,14 +428,17 @@ def inspect_cmd(
     tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
     from cupcake_py.engine.project import ProjectError, find_global
+    from cupcake_py.rego import versions
 
     cfg = _config(policy_dir, global_, harness)
     try:
-        rows = inventory.inspect_config(cfg)
+        with versions.use(_rego_versions([cfg.cupcake_dir] if cfg else [], False)):
+            rows = inventory.inspect_config(cfg)
         if cfg is not None and not global_:
             gcfg = find_global(None, harness=cfg.harness)
             if gcfg is not None:
-                rows += inventory.global_rows(gcfg)
+                with versions.use(_rego_versions([gcfg.cupcake_dir], False)):
+                    rows += inventory.global_rows(gcfg)
     except (CupcakeError, ProjectError) as e:
         raise _fail(str(e)) from None
     if cfg is None and fmt == "text":
@@ -472,8 +482,9 @@ def verify_cmd(
                     f"(policies/{cfg.harness}/): with --harness {cfg.harness} every custom policy would be "
                     f"ignored. NOT safe to install; use --harness {others[0]}", 1)
     from cupcake_py.authoring.progress import progress
+    from cupcake_py.rego import versions
 
-    with progress("cupcake verify") as update:
+    with progress("cupcake verify") as update, versions.use(_rego_versions([cfg.cupcake_dir], False)):
         result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:
