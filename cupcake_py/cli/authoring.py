@@ -28,7 +28,7 @@ _fail = options.fail
 
 
 def validate_cmd(
-    paths: list[Path] | None = typer.Argument(None, metavar="[PATHS]...", help="Policy files, or directories "
+    paths: list[Path] | None = typer.Argument(None, metavar="PATHS", help="Policy files, or directories "
                                               "searched for *.rego (default: the project's .cupcake/).",
                                               show_default=False),
     policy_dir: str | None = options.project_option(),
@@ -141,7 +141,7 @@ def _seconds(text: str) -> float:
 
 
 def test_cmd(
-    paths: list[Path] | None = typer.Argument(None, metavar="[PATHS]...", help="Policy, test and data files, or "
+    paths: list[Path] | None = typer.Argument(None, metavar="PATHS", help="Policy, test and data files, or "
                                               "directories searched recursively for *.rego, *.json, *.yaml "
                                               "(default: the project's .cupcake/).", show_default=False),
     policy_dir: str | None = options.project_option(),

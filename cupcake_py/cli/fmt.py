@@ -19,7 +19,7 @@ from cupcake_py.rego.errors import RegoErrors, format_text
 
 
 def fmt_cmd(
-    paths: list[Path] = typer.Argument(None, metavar="[PATHS]...", help="Rego files, or directories searched "
+    paths: list[Path] = typer.Argument(None, metavar="PATHS", help="Rego files, or directories searched "
                                        "recursively for *.rego (default: the project's .cupcake/; `-` reads "
                                        "stdin).", show_default=False),
     write: bool = typer.Option(False, "--write", "-w", help="Rewrite the files in place (only those that change)."),

@@ -111,7 +111,10 @@ def test_3_one_vocabulary(tmp_path: Path) -> None:
                                                         "cwd": str(proj), "tool_name": "Bash",
                                                         "tool_input": {"command": "ls"}}))
     assert r.code == 2 and "no --harness given" in r.out and "--harness claude" in r.out
-    helps = {c: cupcake([c, "--help"], proj, env).out for c in ("eval", "serve", "validate", "audit", "query")}
+    listing = cupcake(["--help"], proj, env).out.split("\nCommands:\n")[1]
+    commands = [line.split()[0] for line in listing.splitlines() if line.startswith("  ") and line.split()]
+    assert {"eval", "serve", "validate", "test", "fmt", "query", "audit", "docs"} <= set(commands)
+    helps = {c: cupcake([c, "--help"], proj, env).out for c in commands}
     for command, text in helps.items():
         assert text.startswith(f"Usage: cupcake {command}") and "\nOptions:\n" in text, command
         assert "╭" not in text and "─" not in text, command  # no Rich panels: one plain style
