@@ -88,8 +88,11 @@ class OTLPSink:
     body = the decision log (JSON text), attributes = the fields a collector filters on."""
 
     def __init__(self, cfg: OTLP, labels: dict[str, str]) -> None:
-        from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
-        from opentelemetry.sdk.resources import Resource
+        try:
+            from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+            from opentelemetry.sdk.resources import Resource
+        except ImportError as e:
+            raise ExportError(f"OTLP export needs the `fleet` extra (pip install 'cupcake-py[fleet]'): {e}") from None
 
         self.name = f"otlp:{cfg.endpoint}"
         self.exporter = OTLPLogExporter(endpoint=cfg.endpoint, headers=dict(cfg.headers), timeout=cfg.timeout_seconds)
