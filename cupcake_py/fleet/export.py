@@ -324,7 +324,13 @@ def status(cfg: DecisionLogs, db: str | None = None) -> dict[str, Any]:
 
 def run(cfg: DecisionLogs, labels: dict[str, str], stop: Any, db: str | None = None) -> None:
     """Export rounds every `min_delay_seconds` until `stop` (a threading.Event) is set."""
-    sinks = sinks_for(cfg, labels)
+    try:
+        sinks = sinks_for(cfg, labels)
+    except CupcakeError as e:
+        from cupcake_py.userdirs import warn
+
+        warn(f"decision logs are not exported: {e}")
+        return
     try:
         while not stop.is_set():
             try:
