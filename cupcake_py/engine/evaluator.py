@@ -42,11 +42,14 @@ if TYPE_CHECKING:
 
     from cupcake_py.engine.bundle_index import BundleIndex, Route
     from cupcake_py.engine.harness_api import Harness
+    from cupcake_py.engine.sandbox_floor import Floor
     from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
 
 
 _ABSENT = object()
+SANDBOX_OFF = {"enabled": False, "available": False, "applies": False, "reason": "the rulebook does not enable the "
+               "sandbox (sandbox: {enabled: true})"}
 
 
 class EngineError(CupcakeError):
@@ -129,6 +132,7 @@ class Evaluation:
         self.bundle_keys: list[str] = []
         self.project_root: str | None = None
         self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
+        self.floor: Floor | None = None  # the kernel floor of this call (engine/sandbox_floor.py), when enabled
 
     # -- steps -------------------------------------------------------------------
 
@@ -286,6 +290,7 @@ class Evaluation:
             policy_input["history"] = signals.pop("history")
         policy_input["signals"] = signals
         policy_input["builtin_config"] = self.builtin_config(b, event)
+        policy_input["sandbox"] = self.floor.status() if self.floor is not None else SANDBOX_OFF
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
@@ -348,6 +353,8 @@ class Evaluation:
             tool_name = self.harness.tool_name(event)
             event_name = self.harness.event_name(event)
             routes = [b.index.route(event_name, tool_name) for _, b, _ in loaded]
+        if any(b.sandbox.get("enabled") for _, b, _ in loaded):
+            self.start_floor(loaded, event, event_name, tool_name)
         with self.trace.phase("warmup"):
             _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r.packages])
         self.deadline = time.monotonic() + self.opts.timeout
@@ -364,7 +371,48 @@ class Evaluation:
                     return final
             combined.extend(ds)
         with self.trace.phase("synthesis"):
-            return synthesize(combined)
+            final = synthesize(combined)
+        if self.floor is None:
+            return final
+        with self.trace.phase("sandbox"):
+            self.floor.extend(combined.sandbox)
+            return self.floor.apply(final)
+
+    def start_floor(self, loaded: list[tuple[ConfigDir, bundles.Bundle, bool]], event: dict[str, Any],
+                    event_name: str, tool_name: str | None) -> None:
+        """The kernel floor for this event (some rulebook enables the sandbox)."""
+        from cupcake_py.engine.sandbox_floor import Floor, merge
+
+        with self.trace.phase("sandbox"):
+            settings = merge([(cfg.scope, b.sandbox) for cfg, b, _ in loaded])
+            floor = self.floor = Floor(settings, self.harness, event, event_name, tool_name,
+                                       self.project_root or self.harness.cwd(event))
+        if settings is None:
+            return
+        if floor.command is not None and not floor.available:
+            warn(f"the sandbox is enabled but cannot run: {floor.reason}. Shell commands run WITHOUT the kernel "
+                 "floor; the policies decide alone (input.sandbox.applies is false)")
+
+        def sources() -> Any:
+            from cupcake_py.engine.state_paths import guardrails_input
+            from cupcake_py.sandbox.profile import Sources
+
+            cwd = self.harness.cwd(event)
+            if self._guardrails is None:
+                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, self.source.path_resolver())
+            protected: list[str] = []
+            sensitive: list[str] = []
+            system: list[str] = []
+            for _, b, _ in loaded:
+                bc = b.builtin_config
+                protected += bc.get("protected_paths", {}).get("paths", [])
+                protected += bc.get(bundles.GUARDRAILS, {}).get("protected_paths", [])
+                sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
+                system += bc.get("system_protection", {}).get("additional_paths", [])
+            return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
+                           cwd, settings, protected, sensitive, system=system)
+
+        floor.sources(sources)
 
 
 def custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
