@@ -39,9 +39,9 @@ else:
         from hmac import compare_digest as _compare_digest
 
 try:
-    from _blake2 import blake2b
+    from _blake2 import blake2b as blake2b  # re-exported (sandbox/bwrap.py names its profiles with it)
 except ImportError:  # pragma: no cover - CPython always has it
-    from hashlib import blake2b
+    from hashlib import blake2b as blake2b
 
 KEY_NAME = "cache.key"
 KEY_BYTES = 32
