@@ -201,7 +201,7 @@ def test_archive_safety_checks() -> None:
 
 
 def test_rego_version_per_file() -> None:
-    m = opa_bundle.Manifest({"rego_version": 1, "file_rego_versions": {"/legacy/": 0, "/a/b.rego": 0}})
+    m = opa_bundle.Manifest({"rego_version": 1, "file_rego_versions": {"/legacy/**": 0, "/a/b.rego": 0}})
     assert (m.rego_version_of("legacy/x.rego"), m.rego_version_of("a/b.rego"), m.rego_version_of("c.rego")) == \
         (0, 0, 1)
 
