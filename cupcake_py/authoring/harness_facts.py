@@ -47,6 +47,7 @@ ENRICHED_FIELDS = frozenset({
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
     "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
     "history",  # the engine's `history` signal (docs/governance.md)
+    "agent_event", "harness_capabilities", "mcp",  # hook-agent harnesses (cupcake_py/harness/hook_agent.py)
     "sandbox",  # the kernel floor of this call (docs/sandbox.md)
 })
 

@@ -166,11 +166,16 @@ _TOOL_INPUT_NOTE = {
 }
 
 
+# Every other agent: its tool arguments as it sends them, the tool name normalised.
+_GENERIC_NOTE = ("# input.tool_input is the agent's own tool arguments (shell: command); input.tool is its tool\n"
+                 "# name, input.tool_name the normalised one (Bash, Edit, Write, Read, Task, ApplyPatch, ...).")
+
+
 def template(name: str, harness: str) -> bytes:
     """A template with its harness-specific names (package path, policy dir, comments)."""
     text = (TEMPLATES / name).read_text("utf-8")
     if harness != "opencode":
-        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE[harness])
+        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE.get(harness, _GENERIC_NOTE))
         text = text.replace("cupcake.policies.opencode.", f"cupcake.policies.{harness}.")
         text = text.replace("policies/opencode/", f"policies/{harness}/")
         text = text.replace("--harness opencode", f"--harness {harness}")

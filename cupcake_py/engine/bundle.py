@@ -291,14 +291,18 @@ def write_cached(bundle: Bundle, mac_key: bytes) -> None:
 # ----------------------------------------------------------------------------- build
 
 
-def _parse(files: list[str]) -> list[tuple[Any, str]]:
+def _parse(files: list[str], versions: Any = None) -> list[tuple[Any, str]]:
+    """Parse `files`; a file under the versions' root (the .cupcake directory) is read with its
+    rulebook `rego_version`, every other file (the shipped policies) as v1."""
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
     out: list[tuple[Any, str]] = []
     errors: list[str] = []
+    root = os.path.join(versions.root, "") if versions is not None and versions.root else None
     for p in files:
+        version = versions.of(p) if root is not None and os.path.abspath(p).startswith(root) else "v1"
         try:
-            out.append((parse_module(read_source(p), p), p))
+            out.append((parse_module(read_source(p), p, version), p))
         except RegoErrors as e:
             errors.extend(str(x) for x in e.errors)
     if errors:
@@ -358,7 +362,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
-    if rulebook.require_project_config and cfg.scope != "global":
+    if rulebook.require_project_config and cfg.scope not in ("global", "org"):
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
@@ -369,7 +373,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
                           f"{os.path.join(shipped_policies_path(), 'builtins')}/<name>.rego exists")
     system = _system_files(cfg)
     policy_files = [candidates[n] for n in sorted(enabled)] + _user_files(cfg)
-    parsed = _parse(system + policy_files)
+    parsed = _parse(system + policy_files, rulebook.rego_versions(os.path.abspath(cfg.cupcake_path)))
     routes = []
     for module, file in parsed:
         r = route_of_module(module, file)
@@ -402,7 +406,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
             from cupcake_py.engine import routed_aggregator as routed
             from cupcake_py.rego import parse_module
 
-            modules.append(parse_module(routed.source(modules, by_pkg), routed.FILE))
+            modules.append(parse_module(routed.source(modules, by_pkg), routed.FILE, "v1"))
             entrypoints = [routed.ROUTED_ENTRYPOINT]
         if custom is None:
             wasm = compile_modules(modules, entrypoints)

@@ -1,4 +1,8 @@
-"""One evaluation: event → (global phase, project phase) → final decision.
+"""One evaluation: event → (org phases, global phase, project phase) → final decision.
+
+The org tier (engine/fleet_active.py, docs/fleet.md) comes first: the org directory and the
+activated bundles of its sources, each a phase whose halt/deny/block answer is final, as the
+global one's is. A source without a verified, activated bundle fails the evaluation closed.
 
 Per configuration directory: load the bundle (cache or build) → route (event, tool) →
 nothing routed: no decisions (no preprocessing, signals or WASM) → preprocess → signals
@@ -20,6 +24,7 @@ import time
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.fleet_active import FleetError, org_configs
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
@@ -313,12 +318,16 @@ class Evaluation:
             name = self.harness.name
             project = find_project(self.opts.policy_dir, self.start, harness=name)
             glob = None if self.opts.no_global else find_global(self.opts.global_config, harness=name)
-            if project is None and glob is None:
+            try:
+                orgs = org_configs(name)
+            except FleetError as e:
+                raise EngineError(f"configuration error: {e}") from None
+            if project is None and glob is None and not orgs:
                 where = os.getcwd() if self.start is None else self.start
                 raise EngineError(f"no .cupcake directory in {where} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
         self.configs = (project, glob)
-        configs = [c for c in (glob, project) if c is not None]
+        configs = orgs + [c for c in (glob, project) if c is not None]
         if project is not None:
             self.debug_dir = os.path.join(project.cupcake_path, "debug")
         loaded = []
@@ -333,7 +342,7 @@ class Evaluation:
                          "(builtins.rulebook_security_guardrails.enabled: false): the agent can read and change "
                          "cupcake's configuration, caches and plugin, and so switch every policy off")
                 if b.require_project_config and project is None:
-                    raise EngineError(f"configuration error: the global rulebook {cfg.rulebook_path} sets "
+                    raise EngineError(f"configuration error: the {cfg.scope} rulebook {cfg.rulebook_path} sets "
                                       f"require_project_config: true and there is no .cupcake directory in "
                                       f"{os.getcwd()} or its parents (run `cupcake init --harness {self.harness.name}`)")
         self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
@@ -355,7 +364,7 @@ class Evaluation:
         combined = DecisionSet()
         for (cfg, b, hit), route in zip(loaded, routes, strict=True):
             ds = self.phase(cfg, b, hit, route, event, cwd)
-            if cfg.scope == "global":
+            if cfg.scope != "project":  # org and global: a stopping answer is final
                 final = synthesize(ds)
                 self.trace.phases[-1]["phase_decision"] = final.kind
                 if final.kind in STOPPING:

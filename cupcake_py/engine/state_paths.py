@@ -7,7 +7,7 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
 
 - `state_paths`: [{path (absolute; when the path resolves elsewhere through a symbolic link the
   resolved path is listed too), kind, dir, read_protected}] with kind one of
-  config (project `.cupcake/`, global config dirs, the shipped policies), cache (bundle and
+  config (project `.cupcake/`, global config dirs, the org tier's directory (docs/fleet.md), the shipped policies), cache (bundle and
   native-code caches), key (the cache MAC key: read_protected), plugin (OpenCode plugin and
   custom-tool dirs, project and global, and $OPENCODE_CONFIG_DIR), agent_config (opencode.json /
   opencode.jsonc, project and global, and $OPENCODE_CONFIG; Claude Code's `.claude/` and
@@ -36,7 +36,7 @@ import sys
 
 from cupcake_py.cache_mac import key_path
 from cupcake_py.engine.project import PACKAGE_DIR, shipped_policies_path
-from cupcake_py.userdirs import global_config_dir, home_dir, user_cache_dir, user_state_dir
+from cupcake_py.userdirs import global_config_dir, home_dir, org_config_dir, user_cache_dir, user_state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -193,6 +193,7 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
     c.add(global_config_dir(), "config", True)
     if glob is not None:
         c.add(glob.cupcake_path, "config", True)
+    c.add(org_config_dir(), "config", True)  # the org tier; its activated bundles live in the state dir below
     c.add(key_path(), "key", False, read_protected=True)
     c.add(os.path.dirname(user_cache_dir("bundles")), "cache", True)
     c.add(user_state_dir(), "state", True)

@@ -20,7 +20,15 @@ PART = REPO / "docs" / "_parts" / "writing-policies.md"
 
 # Fields the engine adds to every event before policies see it (engine + harness preprocessing).
 ENRICHED: dict[str, str] = {
-    "harness": "The harness the event came from: `\"opencode\"` or `\"claude\"` (a policy may test it).",
+    "harness": "The harness the event came from: `\"opencode\"`, `\"claude\"`, `\"codex\"`, `\"gemini\"` or "
+               "`\"qwen\"` (a policy may test it).",
+    "agent_event": "Codex, Gemini CLI, Qwen Code: the event name as the agent sent it (Gemini's `BeforeTool`; "
+                   "`hook_event_name` holds the normalised name, `PreToolUse`).",
+    "harness_capabilities": "What the agent honours: `{can_rewrite_shell, can_ask, subagent_calls_hooked}` "
+                            "(Claude Code, Codex, Gemini CLI, Qwen Code); e.g. ask or deny instead of a rewrite "
+                            "where `can_rewrite_shell` is false.",
+    "mcp": "MCP tools: `{server, tool}` (Claude Code, Codex, Qwen: from `mcp__<server>__<tool>`; Gemini: from "
+           "`mcp_context`).",
     "tool": "The agent's own tool id as sent (OpenCode `bash`, `edit`, …; Claude Code `Bash`, `mcp__s__t`, …).",
     "tool_name": "The tool as policies name it (`Bash`, `Edit`, …; MCP and custom tools unchanged).",
     "tool_input": "The tool's arguments (the event's `args`).",

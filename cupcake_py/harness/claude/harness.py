@@ -90,6 +90,20 @@ class ClaudeCode:
         path, action = uninstall(directory)
         return [(str(path), action)]
 
+    # What `cupcake verify --all` / `cupcake protect` read (cupcake_py/authoring/agents.py).
+    capabilities = {"can_rewrite_shell": True, "can_ask": True, "subagent_calls_hooked": True}
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.claude.install import settings_path
+
+        return settings_path(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        from cupcake_py.harness.claude.install import settings_path
+        from cupcake_py.harness.hook_settings import HookInstaller
+
+        return HookInstaller("claude", settings_path, (), 1).configured(directory)
+
     def examples_dir(self) -> str:
         import os
 

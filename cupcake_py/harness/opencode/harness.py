@@ -86,6 +86,11 @@ class OpenCode:
 
         raise CupcakeError("--uninstall: the OpenCode plugin is one file; delete .opencode/plugin/cupcake.js")
 
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        """A bash call in the plugin's event format, for `cupcake verify --all` (nothing runs)."""
+        return {"hook_event_name": "PreToolUse", "session_id": "cupcake-verify-canary", "cwd": cwd, "tool": "bash",
+                "args": {"command": command}}
+
     def examples_dir(self) -> str:
         import os
 
