@@ -118,6 +118,16 @@ class HookAgent:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The shell command as the agent will run it, for an agent that runs a rewritten one
+        (`can_rewrite_shell`): such an agent gets the kernel floor (docs/sandbox.md); the others
+        (Qwen Code ignores a modified input) keep the reading alone."""
+        if not self.capabilities.can_rewrite_shell:
+            return None
+        ti = event.get("tool_input")
+        command = ti.get("command") if isinstance(ti, dict) else None
+        return command if isinstance(command, str) else None
+
     def hints(self) -> PathHints:
         if self._hints is None:
             from cupcake_py.enrich.tool_call import PathHints
