@@ -42,6 +42,13 @@ if TYPE_CHECKING:
     Fail = Callable[[str, Any], Answer]
 
 
+# Hook agents whose shell calls run in cupcake's sandbox (docs/sandbox.md): they run a modified tool
+# input, and their real e2e (tests/e2e_agents) passes with the floor on. Not Qwen Code (it ignores a
+# modified input) and not yet Codex CLI: its rewritten commands did not run in its e2e (its shell
+# runs inside Codex's own sandbox; bubblewrap inside it is not investigated yet).
+FLOOR_AGENTS = frozenset({"gemini"})
+
+
 class Capabilities:
     """What an agent honours of cupcake's answers (reported in the policy input and by verify)."""
 
@@ -119,10 +126,9 @@ class HookAgent:
         return str(event["cwd"])
 
     def shell_command(self, event: dict[str, Any]) -> str | None:
-        """The shell command as the agent will run it, for an agent that runs a rewritten one
-        (`can_rewrite_shell`): such an agent gets the kernel floor (docs/sandbox.md); the others
-        (Qwen Code ignores a modified input) keep the reading alone."""
-        if not self.capabilities.can_rewrite_shell:
+        """The shell command as the agent will run it, for an agent in FLOOR_AGENTS: it gets the
+        kernel floor (docs/sandbox.md); the others keep the reading alone."""
+        if self.name not in FLOOR_AGENTS or not self.capabilities.can_rewrite_shell:
             return None
         ti = event.get("tool_input")
         command = ti.get("command") if isinstance(ti, dict) else None
