@@ -42,13 +42,6 @@ if TYPE_CHECKING:
     Fail = Callable[[str, Any], Answer]
 
 
-# Hook agents whose shell calls run in cupcake's sandbox (docs/sandbox.md): they run a modified tool
-# input, and their real e2e (tests/e2e_agents) passes with the floor on. Not Qwen Code (it ignores a
-# modified input) and not yet Codex CLI: its rewritten commands did not run in its e2e (its shell
-# runs inside Codex's own sandbox; bubblewrap inside it is not investigated yet).
-FLOOR_AGENTS = frozenset({"gemini"})
-
-
 class Capabilities:
     """What an agent honours of cupcake's answers (reported in the policy input and by verify)."""
 
@@ -126,12 +119,16 @@ class HookAgent:
         return str(event["cwd"])
 
     def shell_command(self, event: dict[str, Any]) -> str | None:
-        """The shell command as the agent will run it, for an agent in FLOOR_AGENTS: it gets the
-        kernel floor (docs/sandbox.md); the others keep the reading alone."""
-        if self.name not in FLOOR_AGENTS or not self.capabilities.can_rewrite_shell:
+        """The shell command of a pre-tool shell call exactly as the agent will run it, for the sandbox floor
+        (engine/sandbox_floor.py) — only for agents that honour a modified input (`can_rewrite_shell`):
+        for the others (Qwen) None, so the floor does not apply and `input.sandbox` says so."""
+        if not self.capabilities.can_rewrite_shell or self.event_name(event) != "PreToolUse":
             return None
-        ti = event.get("tool_input")
-        command = ti.get("command") if isinstance(ti, dict) else None
+        tool = event.get("tool_name")
+        args = event.get("tool_input")
+        if not isinstance(tool, str) or self.data.mapped_tool_name(tool) != "Bash" or not isinstance(args, dict):
+            return None
+        command = args.get("command")
         return command if isinstance(command, str) else None
 
     def hints(self) -> PathHints:
@@ -212,6 +209,12 @@ class HookAgent:
 
     def setup_notes(self, directory: Path | None) -> list[str]:
         return self.setup().notes(directory)
+
+    def hook_problems(self, directory: Path | None) -> list[str]:
+        """What the agent itself would do wrong with cupcake's configured hooks (Codex: untrusted ones)."""
+        mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
+        check = getattr(mod, "problems", None)
+        return list(check(directory)) if check else []
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         """A pre-tool shell event in this agent's own names (nothing runs: cupcake only evaluates it)."""
