@@ -9,7 +9,8 @@ Out:
   it on (a project cannot switch the global floor off); path lists joined; network and shared
   processes only when every rulebook allows them; `bwrap` from the global rulebook first.
 - `Floor.status()`: `input.sandbox` = {enabled, available, applies, reason, writable?, covers?}:
-  `writable` (when enabled) the writable roots (what a policy may treat as "inside"); `applies` is
+  `writable` (when enabled) the writable roots (what a policy may treat as "inside"); `available`
+  whether bubblewrap runs here, probed for shell calls only (false with a reason otherwise); `applies` is
   true when this event is a pre-execution shell call (event `PreToolUse`, tool `Bash`, a
   harness that exposes `shell_command(event)`), the floor is enabled and bubblewrap runs here;
   `covers` (when it applies) is what the profile guarantees (sandbox/profile.py).
@@ -75,6 +76,13 @@ class Floor:
         self._sources: Callable[[], Any] | None = None
         if settings is None:
             return
+        shell_command = getattr(harness, "shell_command", None)
+        if event_name in PRE_EVENTS and tool_name in SHELL_TOOLS and shell_command is not None:
+            command = shell_command(event)
+            self.command = command if isinstance(command, str) else None
+        if self.command is None:  # only a shell call about to run is sandboxed (and needs the probe)
+            self.reason = "the sandbox applies to shell calls about to run (PreToolUse Bash) only"
+            return
         from cupcake_py.sandbox.bwrap import locate, probe
 
         self.bwrap = locate(settings.get("bwrap"))
@@ -83,10 +91,6 @@ class Floor:
             self.reason = f"bubblewrap is not installed ({where}); install the `bubblewrap` package"
         else:
             self.available, self.reason = probe(self.bwrap)
-        shell_command = getattr(harness, "shell_command", None)
-        if event_name in PRE_EVENTS and tool_name in SHELL_TOOLS and shell_command is not None:
-            command = shell_command(event)
-            self.command = command if isinstance(command, str) else None
 
     @property
     def applies(self) -> bool:

@@ -174,7 +174,10 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
     d = _private_dir()
     args = arguments(profile, _empty_file(d))
     data = b"\0".join(a.encode("utf-8", "surrogateescape") for a in args) + b"\0"
-    from cupcake_py.cache_mac import blake2b  # CPython's built-in _blake2 (hashlib would load OpenSSL)
+    try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - CPython always has it
+        from hashlib import blake2b
 
     name = blake2b(data, digest_size=20).hexdigest() + ".args"
     path = os.path.join(d, name)

@@ -3,7 +3,8 @@
 Built once per session below a temporary root:
 - `home/`: HOME of the evaluated process, with shell start-up files, ~/.ssh, ~/.aws, ~/.gitconfig
   and ~/.local/bin (on PATH);
-- `config/`: XDG_CONFIG_HOME holding the global config made by `cupcake init --global`;
+- `config/`: XDG_CONFIG_HOME holding the global config made by `cupcake init --global` (the kernel
+  floor switched off there and in the project: the corpus measures the reading);
 - `home/proj/`: the project made by `cupcake init --harness opencode` (its default rulebook) plus
   protected_paths (config/production.yml, secrets/, migrations/*.sql, *.lock), git_block_no_verify
   and a git_pre_check that passes, with .env, secrets/, sources, a git repository with a
@@ -93,7 +94,14 @@ def build(root: Path) -> World:
     builtins["protected_paths"] = {"paths": PROTECTED}
     builtins.setdefault("git_block_no_verify", {})
     builtins.setdefault("git_pre_check", {"checks": [{"command": "true", "message": "checks failed"}]})
+    # The corpus measures the reading alone: the kernel floor `cupcake init` turns on (which would run
+    # the uncertain commands sandboxed instead of asking) is off here; tests/sandbox/ covers the floor.
+    book["sandbox"] = {"enabled": False}
     rulebook.write_text(yaml.safe_dump(book, sort_keys=False))
+    global_rulebook = root / "config" / "cupcake" / "rulebook.yml"
+    glob = yaml.safe_load(global_rulebook.read_text()) or {}
+    glob["sandbox"] = {"enabled": False}
+    global_rulebook.write_text(yaml.safe_dump(glob, sort_keys=False))
     _write(project, FILES)
     for script in ("scripts/evil.sh", "scripts/ok.sh"):
         (project / script).chmod(0o755)

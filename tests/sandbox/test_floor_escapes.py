@@ -177,3 +177,22 @@ def test_sockets_of_processes_outside_are_hidden(tmp_path: Path, bwrap: str) -> 
 def test_a_command_killed_by_a_signal_reports_it(project: Project) -> None:
     done = project.execute(_sandboxed(project, "kill -TERM $$"))
     assert done.returncode == 128 + signal.SIGTERM
+
+
+def test_background_jobs_end_with_the_sandbox(project: Project) -> None:
+    """A job the command leaves behind (even in a new session) stays inside the sandbox's pid namespace
+    and ends with it: nothing sandboxed is left to write after the command (e.g. after the wrapper
+    removed the agent configuration the command created)."""
+    marker = "313.25"
+    runs = _sandboxed(project, f"(setsid sleep {marker} &) ; nohup sleep {marker} >/dev/null 2>&1 & echo started")
+    done = project.execute(runs)
+    assert done.stdout.strip() == "started", done.stderr
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        alive = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True).stdout.split()
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert not alive, "a sandboxed background job outlived its command"
