@@ -161,6 +161,9 @@ def test_deadline_kills_signal_group_and_fails_closed(tmp_path: Path) -> None:
                 rulebook=f"signals:\n  hang:\n    command: 'sleep 60 & echo $! > {pidfile}; wait'\n"
                          "    timeout_seconds: 100\n")
     env = isolated_env(tmp_path / "cache", tmp_path / "cfg")
+    from tests.e2e_eval.test_fail_closed import warm
+
+    warm(project, env)  # the deadline covers the bundle build too: start from a warm cache
     t0 = time.monotonic()
     resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1.5"], env)
     elapsed = time.monotonic() - t0
