@@ -25,7 +25,9 @@ evaluation and is out of reach of whatever kills the evaluation's process tree (
 plugin's timeout); its parent exits at once, so init (or the nearest child subreaper) reaps it.
 When that subreaper is this very process (`cupcake serve` after a signal ran), the worker's pid is
 registered with engine/reaper.spare and reaped by `reap_finished`. Its own limit:
-MAX_BUILD_SECONDS, after which it records an error and ends. Its output goes to /dev/null.
+MAX_BUILD_SECONDS, after which it records an error and ends. Its stderr (the build's warnings)
+goes to `<key>.log`, which the first evaluation that receives the bundle writes to its own
+stderr.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ def wait_for(cfg: ConfigDir, key: str, builtins: list[str], mac_key: bytes, dead
     while True:
         bundle = read_cached(key, mac_key)
         if bundle is not None:
+            _pass_on_warnings(key)
             return bundle
         error = recorded_error(key)
         if error is not None:
@@ -144,6 +147,7 @@ def wait_for(cfg: ConfigDir, key: str, builtins: list[str], mac_key: bytes, dead
             # the builder may have finished between the two looks: look again before starting one
             bundle = read_cached(key, mac_key)
             if bundle is not None:
+                _pass_on_warnings(key)
                 return bundle
             if recorded_error(key) is None:
                 if starts == MAX_STARTS:
@@ -157,6 +161,22 @@ def wait_for(cfg: ConfigDir, key: str, builtins: list[str], mac_key: bytes, dead
                                "and were not ready within the evaluation deadline; blocked until the build "
                                "finishes (it goes on in the background: retry shortly)")
         time.sleep(min(POLL_SECONDS, left))
+
+
+def _pass_on_warnings(key: str) -> None:
+    """What the worker wrote to stderr (warnings), written to this process's stderr once."""
+    path = _path(key, ".log")
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1 << 16)
+        os.unlink(path)
+    except OSError:
+        return
+    if text.strip():
+        try:
+            sys.stderr.write(text.decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
 
 
 # ----------------------------------------------------------------------------- the worker process
@@ -233,6 +253,12 @@ def main(argv: list[str]) -> int:
     os.setsid()  # a session (and process group) of its own: killing the starter's group leaves it alone
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 1)  # the starter's reader sees the end of its pipe now
+    try:  # the build's warnings (cache entries not loaded, ...), for the evaluation that gets the bundle
+        log = os.open(_path(key, ".log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(log, 2)
+        os.close(log)
+    except OSError:
+        pass
     cfg = ConfigDir("project" if scope == "project" else "global", cupcake_path, root_path, harness)
     try:
         status = _build(cfg, key, builtins)
