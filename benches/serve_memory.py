@@ -80,8 +80,8 @@ def request(i: int, projects: list[Path], plain: bool) -> tuple[str, str]:
     if kind == 3:
         return json.dumps({"id": i, "harness": harness, "event": _event(harness, cwd, "bash",
                                                                         {"command": "ls", "timeout": 2.5})}), "allow"
-    bad = ['{"id": %d, "harness": "opencode", "event": {"x": "\\udc80"}}' % i, "not json %d" % i,
-           '{"harness": "opencode", "event": {}}', '{"id": %d, "harness": "claude", "event": {"cwd": 7}}' % i]
+    bad = ['{"id": ' + str(i) + ', "harness": "opencode", "event": {"x": "\\udc80"}}', f"not json {i}",
+           '{"harness": "opencode", "event": {}}', '{"id": ' + str(i) + ', "harness": "claude", "event": {"cwd": 7}}']
     return bad[i % len(bad)], "fail"
 
 
