@@ -17,6 +17,8 @@ end of stdin ends the server (exit status 0). A termination signal (SIGTERM, SIG
 cupcake_py/termination.py) ends it too: the request in flight is answered with the fail-closed
 deny ("stopped by SIGTERM ..."), then the server exits with status 128 + the signal number. The project is found from the event's `cwd`
 (or the request's `policy_dir`); the global config dir is shared by all requests.
+With a fleet.yml in the org tier's dir, the server polls its bundle sources and exports decision
+logs in background threads (cupcake_py/fleet/background.py, docs/fleet.md).
 """
 
 from __future__ import annotations
@@ -212,9 +214,15 @@ def main(argv: list[str]) -> int:
     from cupcake_py.shell import memo
 
     memo.enable()  # shell analyses reused while what they looked at on disk says the same (shell/memo.py)
+    from cupcake_py.fleet import background
+    from cupcake_py.userdirs import org_config_dir
+
+    fleet = background.start(org_config_dir())  # org bundles refreshed, decision logs exported (docs/fleet.md)
     try:
         return serve(opts, sys.stdin.buffer, sys.stdout.buffer)
     except termination.Stopped as e:
         return 128 + e.signum
     finally:
+        if fleet is not None:
+            fleet.set()
         _reap()

@@ -38,7 +38,8 @@ CWD_SEARCHERS = frozenset({"rg", "ag", "ack", "ugrep", "sift", "pt"})
 DIR_WORDS = ("secret", "credential", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", "gcloud")
 
 
-def _candidate(name: str, in_secret_dir: bool) -> bool:
+def candidate(name: str, in_secret_dir: bool) -> bool:
+    """The cheap pre-filter: a name (in a secret-looking directory or not) that may be a secret."""
     n = name.lower()
     return in_secret_dir or n.startswith(".") or n.endswith(EXTS) or any(w in n for w in WORDS)
 
@@ -65,7 +66,7 @@ def scan(root: str) -> list[str]:
             if is_dir:
                 if e.name not in SKIP_DIRS and depth < MAX_DEPTH:
                     stack.append((e.path, depth + 1, secret_dir or any(w in e.name.lower() for w in DIR_WORDS)))
-            elif _candidate(e.name, secret_dir):
+            elif candidate(e.name, secret_dir):
                 found.append(e.path)
     return found
 

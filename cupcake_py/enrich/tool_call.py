@@ -18,6 +18,9 @@ which one a patch text). Out: the same dict with the fields every builtin policy
   structured analysis of the command as sent (cupcake_py.shell, docs/shell-analysis.md; never
   raises, opaque when unsure). The `workdir_arg` argument, when present, is the base for
   relative paths.
+- MCP and unknown tools whose arguments carry a shell command (`command`, `cmd`, `script` …, with
+  an `args` list appended quoted; `cwd`/`workdir` as its directory): `shell`, the same analysis
+  (policies read it as they read a Bash command's).
 Nothing here fails: unreadable scripts are left out (policies see no content), paths that do not
 exist resolve lexically after their existing prefix.
 """
@@ -122,4 +125,52 @@ def enrich_tool_call(out: dict[str, Any], hints: PathHints, *, script_inspection
         from cupcake_py.shell import analyze  # tree-sitter loads only for shell events
 
         out["shell"] = analyze(sent, base)
+    elif tool_name not in KNOWN_TOOLS:
+        command = shell_command_arg(args)
+        if command is not None:  # an MCP or unknown tool that runs a shell command: analysed as one
+            from cupcake_py.shell import analyze
+
+            out["shell"] = analyze(command, _tool_workdir(args, cwd))
     return out
+
+
+# Tools whose arguments never carry a shell command for the analysis (Bash is analysed above).
+KNOWN_TOOLS = frozenset({"Bash", "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Grep", "Glob", "List", "LS",
+                         "ApplyPatch", "Patch", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "Task", "Skill",
+                         "BashOutput", "KillShell", "KillBash", "ExitPlanMode"})
+# Argument names that hold a shell command in MCP and unknown tools (compared case-insensitively).
+SHELL_ARGS = ("command", "cmd", "script", "shell_command", "shellcommand", "command_line", "commandline", "bash",
+              "shell", "sh", "run")
+ARGV_ARGS = ("args", "argv", "arguments")
+WORKDIR_ARGS = ("cwd", "workdir", "working_directory", "workingdirectory", "dir", "directory")
+
+
+def shell_command_arg(args: dict[str, Any]) -> str | None:
+    """The shell command an unknown tool's arguments carry: the first SHELL_ARGS argument holding a
+    string (`{"command": "rm", "args": ["-rf", "x"]}`: the program and its argument list, quoted);
+    None when there is none."""
+    lowered = {str(k).lower(): v for k, v in args.items()}
+    for name in SHELL_ARGS:
+        value = lowered.get(name)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return _quoted(value)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        extra = next((lowered[a] for a in ARGV_ARGS if isinstance(lowered.get(a), list)), None)
+        if extra is not None and all(isinstance(v, str) for v in extra):
+            return " ".join([value, _quoted(extra)]) if extra else value
+        return value
+    return None
+
+
+def _quoted(words: list[str]) -> str:
+    return " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+
+
+def _tool_workdir(args: dict[str, Any], cwd: str) -> str:
+    lowered = {str(k).lower(): v for k, v in args.items()}
+    for name in WORKDIR_ARGS:
+        value = lowered.get(name)
+        if isinstance(value, str) and value:
+            return os.path.realpath(os.path.join(cwd, expand_home(value)))
+    return cwd

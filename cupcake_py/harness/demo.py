@@ -7,8 +7,13 @@ By default the events are the short list (`"demo": true`) of the example project
 dir holding the global builtins), so the table shows what the SHIPPED policies answer.
 `--project` runs every example-project case, `--all` also the other example projects.
 
-    python -m cupcake_py.harness.opencode.demo [--project | --all] [--cases DIR] [--workers N] [NAME-SUBSTRING ...]
+    python -m cupcake_py.harness.opencode.demo [--project | --all] [--cases DIR] [--workers N] [--busy N]
+                                              [NAME-SUBSTRING ...]
     python -m cupcake_py.harness.claude.demo   (same options)
+
+`--busy N` runs N CPU-bound busy loops beside the evaluations (`make demo-under-load`: one per CPU
+plus two): the answers must be the same as on an idle machine. A row that differs from its case
+file is followed by the expected answer and both reasons in full.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.harness.examples import Case, load_cases, run_cases
+from cupcake_py.harness.examples import Case, Outcome, cpu_load, load_cases, run_cases
 
 EXAMPLE_PROJECT = "project"
 DETAIL_KEYS = ("command", "filePath", "file_path", "notebook_path", "path", "url", "pattern", "name", "prompt",
@@ -65,6 +70,24 @@ def opencode_answer(resp: Any) -> tuple[str, str]:
     return str(resp.get("decision")), extra.strip()
 
 
+def difference(out: Outcome, answer: Callable[[Any], tuple[str, str]], names: dict[str, str]) -> str:
+    """The lines under a row that differs from its case file: the case, the expected and the
+    actual answer with their reasons in full (never clipped), the exit statuses and stderr."""
+    def shown(text: str) -> str:
+        for path, name in names.items():
+            text = text.replace(path, name)
+        return text
+
+    want, want_reason = answer(out.expected)
+    got, got_reason = answer(out.response)
+    lines = [f"    case:     harness/{out.case.harness}/examples/cases/{out.case.name}.json",
+             f"    expected: {want} (exit {out.case.exit}): {shown(want_reason)}",
+             f"    got:      {got} (exit {out.exit}): {shown(got_reason)}"]
+    if out.stderr.strip():
+        lines.append("    stderr:   " + shown(out.stderr.strip()).replace("\n", "\n              "))
+    return "\n".join(lines)
+
+
 def user_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
@@ -87,6 +110,8 @@ def main(argv: list[str] | None = None, harness: str = "opencode",
     ap.add_argument("--all", action="store_true", help="every case, the engine test project's too")
     ap.add_argument("--cases", type=Path, default=None, help="directory of case files")
     ap.add_argument("--workers", type=int, default=None, help="concurrent evaluations (default: CPUs + 1)")
+    ap.add_argument("--busy", type=int, default=0, metavar="N",
+                    help="run N CPU-bound busy loops beside the evaluations (answers must not change)")
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args(argv)
     def wanted(c: Case) -> bool:
@@ -105,9 +130,10 @@ def main(argv: list[str] | None = None, harness: str = "opencode",
     reason_w = max(30, width - ev_w - 16)
     failures = 0
     t0 = time.monotonic()
+    load = f"; {args.busy} CPU-bound busy loops running beside it" if args.busy else ""
     print(f"cupcake eval --harness {harness}{title}: {len(cases)} events; project policies: the shipped "
-          f"builtins of harness/{harness}/examples/project; global: examples/global-config\n")
-    with tempfile.TemporaryDirectory(prefix="cupcake-demo-") as tmp:
+          f"builtins of harness/{harness}/examples/project; global: examples/global-config{load}\n")
+    with tempfile.TemporaryDirectory(prefix="cupcake-demo-") as tmp, cpu_load(args.busy):
         root = Path(tmp)
         print(f"{'':2}{'event':<{ev_w}} {'decision':<9} {'exit':<4} reason")
         print("-" * min(width, ev_w + reason_w + 18))
@@ -122,6 +148,8 @@ def main(argv: list[str] | None = None, harness: str = "opencode",
             reason = reason.replace("\n", " ")
             print(f"{mark} {_clip(event_text(out.case), ev_w):<{ev_w}} {decision:<9} {out.exit:<4} "
                   f"{_clip(reason, reason_w)}")
+            if not out.ok:
+                print(difference(out, answer, {str(root / "work" / out.case.name): "$PROJECT", str(stable): "$DEMO"}))
             sys.stdout.flush()
     print(f"\n{len(cases) - failures}/{len(cases)} events answered as expected in {time.monotonic() - t0:.1f}s "
           f"(✓ = matches harness/{harness}/examples/cases/<name>.json)")

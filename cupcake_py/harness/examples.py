@@ -1,5 +1,6 @@
 """Example events with expected responses (`harness/<name>/examples/cases/*.json`) and
-a runner that feeds them to the real `cupcake eval --harness <name>` process (opencode, claude).
+a runner that feeds them to the real `cupcake eval --harness <name>` process (opencode, claude, codex,
+gemini, qwen).
 
 Case file:
     {"description": "...", "project": "engine-project",            # dir under examples/
@@ -28,6 +29,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +130,29 @@ RUN = f"run{os.getpid()}x{os.urandom(4).hex()}"
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Example", "GIT_AUTHOR_EMAIL": "example@example.com", "GIT_COMMITTER_NAME": "Example",
            "GIT_COMMITTER_EMAIL": "example@example.com", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+
+
+BUSY_LOOP = "while True:\n    pass\n"
+
+
+@contextmanager
+def cpu_load(processes: int) -> Iterator[list[int]]:
+    """`processes` CPU-bound busy loops (Python processes spinning) running while the block runs;
+    yields their pids. Each is ended by its own pid when the block exits (even on an error)."""
+    procs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(max(0, processes))]
+    try:
+        yield [p.pid for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+
+
+def default_load() -> int:
+    """The load the determinism checks run beside: one busy loop per CPU plus two."""
+    return (os.cpu_count() or 1) + 2
 
 
 def cupcake_command() -> list[str]:

@@ -29,9 +29,7 @@ def analyze(command: str, cwd: str, *, env: dict[str, str] | None = None,
 
     memo = _memo()
     if memo is not None and env is None and budget is None:
-        from cupcake_py.shell.model import Budget
-
-        return memo.analyze(command, cwd, run, Budget().seconds)
+        return memo.analyze(command, cwd, run)
     return run(command, cwd, env=env, budget=budget)
 
 

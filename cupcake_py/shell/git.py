@@ -115,6 +115,7 @@ def _config_files(git_dir: str | None, call: Call) -> list[str]:
             if line.startswith("gitdir:"):
                 real = absolute_path(line[7:].strip(), os.path.dirname(git_dir)) or git_dir
         files.append(os.path.join(real, "config"))
+        files.append(os.path.join(real, "config.worktree"))
     return files
 
 
@@ -161,7 +162,7 @@ def _parse_params(text: str) -> dict[str, str | None]:
 def analyze_git(call: Call) -> None:
     result = call.result
     entry: dict[str, Any] = {"command": call.cmd.index, "subcommand": None, "args": [], "hooks_disabled": False,
-                             "reasons": [], "config": {}, "git_dir": None, "work_tree": None}
+                             "reasons": [], "config": {}, "git_dir": None, "work_tree": None, "history": False}
     result.git.append(entry)
     reasons: list[str] = entry["reasons"]
     config: dict[str, str | None] = entry["config"]
@@ -364,8 +365,34 @@ SUB_SPECS: dict[str, dict[str, Any]] = {
     "archive": {"val": "o", "lval": ("output", "format", "prefix", "remote", "exec")},
     "clone": {"val": "obcju", "lval": ("origin", "branch", "config", "depth", "reference", "separate-git-dir",
                                         "template", "upload-pack", "jobs", "filter", "shallow-since")},
-    "log": {"val": "n", "lval": ("max-count", "format", "pretty", "author", "since", "until", "grep")},
+    "log": {"val": "nLGS", "lval": ("max-count", "format", "pretty", "author", "since", "until", "grep", "output")},
+    "show": {"lval": ("format", "pretty", "output")},
+    "diff": {"lval": ("output", "src-prefix", "dst-prefix", "relative")},
+    "format-patch": {"val": "ov", "lval": ("output-directory", "subject-prefix", "in-reply-to", "to", "cc", "from",
+                                           "suffix", "signature", "signature-file", "base", "reroll-count")},
+    "grep": {"val": "efABCm", "lval": ("max-depth", "after-context", "before-context", "context", "max-count",
+                                      "threads", "open-files-in-pager")},
+    "update-index": {"lval": ("chmod", "index-version", "cacheinfo")},
+    "checkout-index": {"lval": ("prefix", "stage")},
+    "bundle": {},
 }
+
+# History: subcommands that print file content from commits (not only the work tree); the flag
+# `history` on their entry makes the policy input list the secret-looking paths the repository
+# ever tracked (cupcake_py/enrich/git_history.py). Options that keep a command to names/stats:
+SUMMARY_ONLY = frozenset({"-s", "--no-patch", "--stat", "--shortstat", "--numstat", "--name-only", "--name-status",
+                          "--summary", "--dirstat", "--raw", "--compact-summary", "--quiet"})
+PATCH_FLAGS = frozenset({"-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-c", "--full-diff",
+                         "--word-diff", "--color-words", "--textconv", "--ext-diff", "-L", "-m", "--diff-merges",
+                         "--unified", "-U", "--function-context", "-W", "--binary"})
+ALWAYS_HISTORY = frozenset({"format-patch", "archive", "fast-export", "cat-file", "blame", "annotate", "range-diff",
+                            "get-tar-commit-id", "unpack-file", "show-index"})
+# Plumbing that creates commits or moves refs without running any hook (the effect of --no-verify).
+NO_HOOKS = {"commit-tree": "creates a commit", "fast-import": "creates commits and moves refs",
+            "update-ref": "moves a ref", "filter-branch": "rewrites commits", "replace": "replaces objects",
+            "mktag": "creates a tag object"}
+# Subcommands whose hooks are the hooks of the repository they run in.
+HOOKED = frozenset({*NO_VERIFY, "checkout", "switch", "worktree"})
 
 
 def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], git_dir: str | None,
@@ -374,6 +401,11 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
     if sub in NO_VERIFY and _no_verify(parsed.opts, sub):
         entry["hooks_disabled"] = True
         entry["reasons"].append(f"git {sub} skips hooks (--no-verify)")
+    _hookless(call, entry, sub, parsed, git_dir)
+    entry["history"] = _prints_history(call, sub, parsed, args)
+    for f in parsed.values("--output", "-o") if sub in ("log", "show", "diff", "diff-tree", "diff-index",
+                                                        "whatchanged") else []:
+        call.effect("writes", f)
     tree = Field(work_tree) if work_tree else Field(".")
     values = [f.value for f in args]
     paths = args[values.index("--") + 1:] if "--" in values else \
@@ -428,9 +460,9 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
     elif sub == "reset":
         if parsed.has("--hard", "--merge", "--keep"):
             _tree_write(call, paths, tree)
-    elif sub == "stash" and (not parsed.operands or parsed.operands[0].value in
-                             ("push", "save", "pop", "apply", "drop", "clear", "-u")):
-        _tree_write(call, [], tree)
+    elif sub == "stash":
+        if not parsed.operands or parsed.operands[0].value in ("push", "save", "pop", "apply", "drop", "clear", "-u"):
+            _tree_write(call, [], tree)
     elif sub in WRITES_TREE:
         _tree_write(call, paths, tree)
     elif sub in ("clone", "init", "worktree"):
@@ -451,6 +483,102 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
         execute(call.walker, call.state, args[args.index(parsed.operands[0]) + 1:], call.env, None, [])
 
 
+def _prints_history(call: Call, sub: str, parsed: options.Parsed, args: list[Field]) -> bool:
+    """Whether `git SUB ARGS` prints file content from commits (history), not only the work tree."""
+    flags = {name for name, _ in parsed.opts}
+    values = [f.value for f in args]
+    if sub in ALWAYS_HISTORY:
+        return not (sub == "cat-file" and flags <= {"-t", "-s", "-e", "--batch-check", "--batch-all-objects"}
+                    and not flags & {"-p"} and not any(v in ("blob", "tree", "commit", "tag") for v in values))
+    if sub == "bundle":
+        return bool(parsed.operands) and parsed.operands[0].value == "create"
+    if sub == "stash":
+        return bool(parsed.operands) and parsed.operands[0].value == "show" and bool(flags & PATCH_FLAGS)
+    if sub == "show":
+        return not flags & SUMMARY_ONLY or bool(flags & PATCH_FLAGS)
+    if sub in ("log", "whatchanged", "reflog"):
+        return bool(flags & PATCH_FLAGS) or any(v is not None and v.startswith(("-U", "--unified", "-L"))
+                                                for v in values)
+    if sub in ("diff", "diff-tree", "diff-index"):
+        if sub == "diff-tree" and not flags & PATCH_FLAGS:
+            return False
+        before = args[:values.index("--")] if "--" in values else args
+        operands = [f for f in parsed.operands if f in before]
+        return any(f.value is None or not os.path.lexists(absolute_path(f.value, call.cwd) or "") for f in operands)
+    if sub == "grep":
+        operands = list(parsed.operands)
+        if not parsed.has("-e", "-f"):
+            operands = operands[1:]  # the pattern
+        before = args[:values.index("--")] if "--" in values else args
+        return parsed.has("--cached") or any(
+            f in before and (f.value is None or not os.path.lexists(absolute_path(f.value, call.cwd) or ""))
+            for f in operands)
+    return False
+
+
+def _project_repo(result: Result) -> str | None:
+    found, _ = _repo(result.cwd)
+    return os.path.realpath(found) if found is not None else None
+
+
+def _hookless(call: Call, entry: dict[str, Any], sub: str, parsed: options.Parsed, git_dir: str | None) -> None:
+    """Commits made or refs moved without the project's hooks, whatever the spelling: plumbing
+    that runs no hook, a soft reset to a commit given by value, a ref written by a fetch in
+    another repository (a push done as a fetch), a hooked command run in a repository that is
+    not the project's (a fresh clone has none of its hooks)."""
+    reasons = entry["reasons"]
+    values = [f.value for f in parsed.operands]
+    found = None
+    if sub in NO_HOOKS:
+        found = f"git {sub} {NO_HOOKS[sub]} without running the hooks"
+    elif sub == "stash" and values[:1] == ["store"]:
+        found = "git stash store records a commit as a stash without running the hooks"
+    elif sub == "reset" and parsed.has("--soft") and any(v is None or re.fullmatch(r"[0-9a-fA-F]{7,64}", v)
+                                                         for v in values):
+        found = "git reset --soft moves the branch to a commit given by value (made by plumbing?) without hooks"
+    here = os.path.realpath(git_dir) if git_dir is not None else None
+    project = _project_repo(call.result)
+    elsewhere = project is not None and here != project
+    if sub == "fetch" and elsewhere and any(v is None or (":" in v and v.rsplit(":", 1)[1] not in ("",))
+                                            for v in values[1:]):
+        found = "git fetch writes refs of another repository (a push without the pre-push hook)"
+    elif sub in HOOKED and elsewhere and found is None:
+        where = call.cwd or "an unknown directory"
+        found = f"git {sub} runs in {where}, a repository other than the project's: the project's hooks do not run"
+    if found is not None:
+        entry["hooks_disabled"] = True
+        reasons.append(found)
+    if sub == "update-index":
+        for f in parsed.values("--cacheinfo"):
+            if f.value is None:
+                call.opaque("writes", "git update-index --cacheinfo is not static")
+                continue
+            path = f.value.split(",")[-1]
+            if path == f.value:  # --cacheinfo MODE SHA PATH (the old three-word form)
+                rest = parsed.operands[1:2]
+                path = rest[0].value if rest and rest[0].value is not None else ""
+            if path:
+                call.effect("writes", Field(path))  # the index entry a checkout-index/read-tree writes out
+        if parsed.has("--index-info", "--stdin"):
+            call.opaque("writes", "git update-index reads index entries from its input")
+    if sub == "checkout-index":
+        for f in parsed.values("--prefix"):  # files are written below the prefix (`out/` or `out/name-`)
+            v = f.value
+            p = call.effect("writes", Field(v if v is None or v.endswith("/") else os.path.dirname(v) or ".")
+                            if v is not None else f)
+            if p is not None:
+                call.result.recursive["writes"][p] = None
+        if parsed.has("--stdin"):
+            call.opaque("writes", "git checkout-index reads paths from its input")
+    if sub == "format-patch":
+        for f in parsed.values("-o", "--output-directory") or ([] if parsed.has("--stdout") else [Field(".")]):
+            p = call.effect("writes", f)
+            if p is not None:
+                call.result.recursive["writes"][p] = None
+    if sub == "bundle" and values[:1] == ["create"] and len(parsed.operands) > 1:
+        call.effect("writes", parsed.operands[1])
+
+
 def _tree_write(call: Call, paths: list[Field], tree: Field) -> None:
     for f in paths or [tree]:
         p = call.effect("writes", f)
@@ -467,6 +595,8 @@ def _config(call: Call, entry: dict[str, Any], parsed: options.Parsed, git_dir: 
     setting = (verb in ("set", "unset", "edit", "rename-section", "remove-section")) or \
         parsed.has(*SETTERS) or (verb is None and len(ops) >= 2 and not parsed.has(*READ_ONLY_CONFIG))
     if not setting:
+        for f in parsed.values("-f", "--file"):  # `git config -f .env -l` prints that file
+            call.effect("reads", f)
         return
     key = (ops[0] or "?") if ops else "?"
     value = ops[1] if len(ops) > 1 else None
@@ -482,7 +612,8 @@ def _config(call: Call, entry: dict[str, Any], parsed: options.Parsed, git_dir: 
         else:
             call.opaque("writes", "the global git config file is not known")
     elif not parsed.has("--system") and git_dir is not None:
-        call.effect("writes", Field(os.path.join(git_dir, "config")))
+        name = "config.worktree" if parsed.has("--worktree") else "config"
+        call.effect("writes", Field(os.path.join(git_dir, name)))
     if key.lower() == "core.hookspath" or key == "?" or key.lower().startswith(("include", "alias.")):
         call.result.git_hooks_line.append(f"git config {key} changes hook or alias configuration for the line")
 
@@ -500,6 +631,10 @@ def _apply(call: Call, sub: str, parsed: options.Parsed, work_tree: str | None) 
         return
     sources: list[Field | None] = list(parsed.operands) or [None]
     base = work_tree or call.cwd
+    for d in parsed.values("--directory"):  # the diff's paths are taken below DIR
+        base = absolute_path(d.value, base) if d.value is not None and base is not None else None
+        if d.value is None:
+            call.opaque("writes+deletes", "git apply --directory is not static")
     for src in sources:
         content = tools.diff_source(call, src)
         if content is None:
@@ -519,7 +654,8 @@ def finish(result: Result) -> None:
     touched = []
     for kind in ("writes", "deletes", "links"):
         for path in result.effects[kind]:
-            if "/.git/hooks" in path or path.endswith("/.git/config") or "/.git/hooks/" in path + "/":
+            if "/.git/hooks" in path or path.endswith(("/.git/config", "/config.worktree")) or \
+                    "/.git/hooks/" in path + "/":
                 touched.append(f"{kind} {path}")
     for pattern_kind in ("writes", "deletes", "links"):
         for pattern in result.patterns[pattern_kind]:

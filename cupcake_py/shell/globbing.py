@@ -3,7 +3,7 @@
 In: a pattern in which glob characters are active unless backslash-escaped (`\\*` is a
 literal star), and the directory relative patterns start from. Out: the sorted matches, the
 way bash (no dotglob, no nullglob, globskipdots) lists them, and whether a bound (matches,
-directories scanned, deadline) cut the listing short. Extglob forms `?( ) *( ) +( ) @( ) !( )`
+directories scanned: work, never time) cut the listing short, and how many directories it listed. Extglob forms `?( ) *( ) +( ) @( ) !( )`
 are understood. Unreadable directories contribute no matches (as in bash).
 Hand-written because `fnmatch`/`glob` follow Python rules (`[^..]` is literal there, no
 extglob, no escaped metacharacters) and pull `functools` onto the eval path.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -174,14 +173,15 @@ def _components(pattern: str) -> list[str]:
 
 
 class Expansion:
-    __slots__ = ("matches", "truncated")
+    __slots__ = ("matches", "truncated", "listed")
 
-    def __init__(self, matches: list[str], truncated: bool) -> None:
+    def __init__(self, matches: list[str], truncated: bool, listed: int) -> None:
         self.matches = matches
         self.truncated = truncated
+        self.listed = listed  # directories listed (counted against the analysis's listing budget)
 
 
-def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline: float,
+def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int,
            options: frozenset[str] = frozenset()) -> Expansion:
     """The paths `pattern` matches (as bash prints them: relative stays relative). `options`:
     the shopt settings in force (dotglob, globstar, nocaseglob)."""
@@ -198,7 +198,7 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
         nxt: list[tuple[str, str]] = []
         if comp == "**" and "globstar" in options:
             for shown, disk in current:
-                found, cut = _tree(shown, disk, dotglob, max_dirs - scanned, deadline, with_files=last)
+                found, cut = _tree(shown, disk, dotglob, max_dirs - scanned, with_files=last)
                 scanned += len(found)
                 truncated = truncated or cut
                 nxt.extend(found)
@@ -217,7 +217,7 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
             dot_ok = dotglob or unescape(comp[:1]) == "." or comp.startswith("\\.")
             for shown, disk in current:
                 scanned += 1
-                if scanned > max_dirs or time.monotonic() > deadline:
+                if scanned > max_dirs:
                     truncated = True
                     break
                 for name in _listdir(disk):
@@ -234,10 +234,10 @@ def expand(pattern: str, cwd: str, *, max_matches: int, max_dirs: int, deadline:
         if not current:
             break
     matches = sorted(shown for shown, _ in current)
-    return Expansion(matches[:max_matches], truncated or len(matches) > max_matches)
+    return Expansion(matches[:max_matches], truncated or len(matches) > max_matches, scanned)
 
 
-def _tree(shown: str, disk: str, dotglob: bool, budget: int, deadline: float,
+def _tree(shown: str, disk: str, dotglob: bool, budget: int,
           with_files: bool) -> tuple[list[tuple[str, str]], bool]:
     """`**` (globstar): the directory itself and everything below it (files only when `**`
     is the last component), breadth first within the budget."""
@@ -247,7 +247,7 @@ def _tree(shown: str, disk: str, dotglob: bool, budget: int, deadline: float,
     while queue:
         s, d = queue.pop(0)
         listed += 1
-        if listed > budget or time.monotonic() > deadline:
+        if listed > budget:
             return out, True
         for name in _listdir(d):
             if name.startswith(".") and not dotglob:

@@ -204,6 +204,8 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         return
     if os.path.isdir(path):
         return  # a directory does not run
+    if _fresh_venv_activation(call, path):
+        return
     if not os.path.isfile(path):
         reason = f"script {path} does not exist before the command line runs" if not os.path.lexists(path) else \
             f"script {path} is not a regular file (device, pipe or socket)"
@@ -228,6 +230,33 @@ def run_file(call: Call, field: Field, *, shell: bool = False, share: bool = Fal
         state = call.state.child(call.walker, call.cwd, call.env, args or [])
         state.arg0 = field.value
     call.walker.run_string(content, state, origin + path)
+
+
+def _venv(call: Call, dirs: list[Field]) -> None:
+    """`python -m venv DIR` writes DIR (its interpreter links, scripts and activation scripts)."""
+    for f in dirs[:1]:
+        p = call.effect("writes", f)
+        if p is not None:
+            call.result.recursive["writes"][p] = None
+            call.result.venvs[p] = None
+
+
+def _fresh_venv_activation(call: Call, path: str) -> bool:
+    """`. DIR/bin/activate` of a virtual environment this line created with `python -m venv DIR`:
+    the script is the venv module's own (it sets VIRTUAL_ENV, PATH and the prompt, and defines
+    `deactivate`); it touches no file. Not when anything else in the line wrote, linked or deleted
+    below DIR, or installed packages before (their code may rewrite it)."""
+    venv = os.path.dirname(os.path.dirname(path))
+    if venv not in call.result.venvs or os.path.basename(path) != "activate" or \
+            os.path.basename(os.path.dirname(path)) != "bin" or "package_install" in call.result.facts:
+        return False
+    inside = venv.rstrip("/") + "/"
+    for kind in ("writes", "links", "deletes"):
+        if any(p.startswith(inside) for p in call.result.effects[kind]) or \
+                any(p.startswith(inside) or p.startswith(venv + "*") for p in call.result.patterns[kind]):
+            return False
+    call.effect("reads", Field(path))
+    return True
 
 
 def _is_shell_script(call: Call, path: str) -> bool:
@@ -629,6 +658,8 @@ def interp(call: Call) -> None:
                 call.effect("reads+writes", f)
         return
     if parsed.has(*spec.get("module", ())):
+        if rest and rest[0].value in ("venv", "virtualenv"):  # `-m NAME`: the module is the first operand
+            _venv(call, [f for f in rest[1:] if f.value is None or not f.value.startswith("-")])
         return
     script = parsed.values(str(spec.get("script_opt", "")))
     target = script[0] if script else (rest[0] if rest else None)

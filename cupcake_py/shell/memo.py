@@ -9,8 +9,9 @@ wrapped to record each call and its answer (a stat's type, inode, device, links,
 mtime and ctime; a link's target; the errno). An analysis is remembered only when those calls
 were all it did outside Python: an audit event of any kind while it ran (a file opened: a script,
 an archive, git's config; a directory listed: a glob; anything else the interpreter audits), a
-`pwd` lookup (`~user`), a call with a file descriptor, an exception, or a run longer than half
-the analysis deadline (its opaque parts would be time-dependent) leaves it out. Before an answer
+`pwd` lookup (`~user`), a call with a file descriptor or an exception leaves it out. (The
+analysis is bounded by work, not time, so an analysis that ran into a budget is as repeatable
+as any other.) Before an answer
 is reused, every recorded call is made again: any different answer drops it and the command is
 analysed afresh. So the analysis is reused only while the names it looked at say what they said
 (a script's contents are never part of a remembered analysis: reading one is an open).
@@ -25,7 +26,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import time
 
 from cupcake_py import jsonio
 
@@ -111,8 +111,7 @@ class AnalysisMemo:
         self.hits = 0  # observable by tests
         self.misses = 0
 
-    def analyze(self, command: str, cwd: str, run: Callable[[str, str], dict[str, Any]],
-                deadline_seconds: float) -> dict[str, Any]:
+    def analyze(self, command: str, cwd: str, run: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
         key = (command, cwd, os.environ.get("HOME"))
         known = self._entries.pop(key, None)
         if known is not None and all(_observe(_originals[name], args, dict(kw))[2] == answer
@@ -125,12 +124,11 @@ class AnalysisMemo:
             return run(command, cwd)
         rec = _Recording()
         _recording.append(rec)
-        t0 = time.monotonic()
         try:
             result = run(command, cwd)
         finally:
             _recording.clear()
-        if not rec.escaped and time.monotonic() - t0 < deadline_seconds / 2:
+        if not rec.escaped:
             if len(self._entries) >= MAX_ENTRIES:
                 del self._entries[next(iter(self._entries))]
             self._entries[key] = (jsonio.dumps(result), rec.calls)

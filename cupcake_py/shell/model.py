@@ -10,7 +10,7 @@ Nothing here raises on odd values; paths are made absolute by `Result.path`.
 from __future__ import annotations
 
 import os
-import time
+import re
 
 from cupcake_py.record import Record
 
@@ -18,28 +18,35 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from cupcake_py.shell.globbing import Expansion
+
 KINDS = ("reads", "writes", "deletes", "links", "executes")
 # device files a redirection may target without touching anything a policy protects
 QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin", "/dev/zero"})
 
 
 class Budget(Record):
-    """Limits of one analysis. Beyond any of them the part not analysed is opaque."""
+    """Limits of one analysis, all counted in WORK, never in time: the same command in the same
+    directory gets the same analysis on an idle and on a loaded machine. Beyond any of them the
+    part not analysed is opaque (the reason names the budget). The only wall-clock limit is the
+    deadline of the whole evaluation (`cupcake eval --timeout`), which fails the evaluation closed."""
 
-    __slots__ = ("max_depth", "max_bytes", "max_commands", "max_glob_matches", "max_glob_dirs", "seconds",
-                 "max_words")
+    __slots__ = ("max_depth", "max_bytes", "max_commands", "max_glob_matches", "max_glob_dirs", "max_steps",
+                 "max_words", "max_dirs_listed")
     max_depth: int  # nested shells, eval, scripts, functions
-    max_bytes: int  # script and archive bytes read in one analysis
-    max_commands: int
+    max_bytes: int  # script, archive and config bytes read in one analysis
+    max_commands: int  # simple commands recorded
     max_glob_matches: int  # per glob
     max_glob_dirs: int  # directories listed per glob
-    seconds: float  # wall-clock deadline of one analysis
-    max_words: int
+    max_steps: int  # statements walked (loop passes and values, functions, nested code included)
+    max_words: int  # words expanded
+    max_dirs_listed: int  # directories listed by all globs of one analysis
 
     def __init__(self, max_depth: int = 4, max_bytes: int = 4 << 20, max_commands: int = 2000,
-                 max_glob_matches: int = 1000, max_glob_dirs: int = 2000, seconds: float = 0.5,
-                 max_words: int = 4096) -> None:
-        self._fill(max_depth, max_bytes, max_commands, max_glob_matches, max_glob_dirs, seconds, max_words)
+                 max_glob_matches: int = 1000, max_glob_dirs: int = 2000, max_steps: int = 20000,
+                 max_words: int = 4096, max_dirs_listed: int = 10000) -> None:
+        self._fill(max_depth, max_bytes, max_commands, max_glob_matches, max_glob_dirs, max_steps, max_words,
+                   max_dirs_listed)
 
 
 class Field(Record):
@@ -64,7 +71,7 @@ class Cmd(Record):
     """A simple command being analysed (becomes one entry of `commands`)."""
 
     __slots__ = ("name", "fields", "wrappers", "cwd", "redirects", "origin", "depth", "opaque", "env", "index",
-                 "stdin")
+                 "stdin", "output")
     name: str | None
     fields: list[Field]
     wrappers: list[str]
@@ -76,10 +83,11 @@ class Cmd(Record):
     env: dict[str, str | None]
     index: int
     stdin: tuple[str, object] | None  # where its input comes from (internal: not in the JSON)
+    output: str | None  # what it prints, when its handler knows (find's listing; internal)
 
     def __init__(self, name: str | None, fields: list[Field], wrappers: list[str], cwd: str | None,
                  origin: str, depth: int, env: dict[str, str | None]) -> None:
-        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None)
+        self._fill(name, fields, wrappers, cwd, [], origin, depth, [], env, -1, None, None)
 
     def argv(self) -> list[str | None]:
         return [f.value for f in self.fields]
@@ -91,14 +99,15 @@ class Cmd(Record):
 
 
 class Deadline(Exception):
-    """The analysis ran out of time or commands (caught by the walker: the rest is opaque)."""
+    """The analysis used up a work budget (caught by analysis.run: the rest is opaque)."""
 
 
 class Result:
     """Everything one analysis found, in execution order."""
 
     __slots__ = ("source", "cwd", "parsed", "commands", "effects", "patterns", "opaque", "git", "facts",
-                 "budget", "deadline", "bytes_read", "words", "recursive", "git_config", "git_hooks_line")
+                 "budget", "steps", "dirs_listed", "bytes_read", "words", "recursive", "git_config", "git_hooks_line",
+                 "venvs")
 
     def __init__(self, source: str, cwd: str, budget: Budget) -> None:
         self.source = source
@@ -111,18 +120,33 @@ class Result:
         self.git: list[dict[str, Any]] = []
         self.facts: dict[str, None] = {}
         self.budget = budget
-        self.deadline = time.monotonic() + budget.seconds
+        self.steps = 0
+        self.dirs_listed = 0
         self.bytes_read = 0
         self.words = 0
         self.recursive: dict[str, dict[str, None]] = {k: {} for k in KINDS}
         self.git_config: dict[str, str | None] = {}  # `git config KEY VALUE` earlier in the line
         self.git_hooks_line: list[str] = []
+        self.venvs: dict[str, None] = {}  # virtual environments the line creates (python -m venv DIR)
 
     def check(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise Deadline("the analysis time budget is exhausted")
+        self.steps += 1
+        if self.steps > self.budget.max_steps:
+            raise Deadline(f"the analysis work budget ({self.budget.max_steps} statements walked) is exhausted")
         if len(self.commands) >= self.budget.max_commands:
-            raise Deadline("more commands than the analysis budget allows")
+            raise Deadline(f"more commands than the analysis budget allows ({self.budget.max_commands})")
+
+    def glob(self, pattern: str, cwd: str, options: frozenset[str]) -> Expansion:
+        """`pattern` expanded within the per-glob budgets and what is left of the analysis's
+        directory-listing budget (a cut listing is `truncated`: the caller makes it opaque)."""
+        from cupcake_py.shell import globbing
+
+        budget = self.budget
+        left = max(0, budget.max_dirs_listed - self.dirs_listed)
+        got = globbing.expand(pattern, cwd, max_matches=budget.max_glob_matches,
+                              max_dirs=min(budget.max_glob_dirs, left), options=options)
+        self.dirs_listed += got.listed
+        return got
 
     def add_command(self, cmd: Cmd) -> int:
         self.check()
@@ -161,9 +185,12 @@ class Result:
             return absolute
         if absolute.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a socket
             self.fact("network")
+        if kind == "reads" and _ENVIRON.match(absolute):  # a process's environment (tokens)
+            self.fact("env_dump")
         # realpath of the path as written: `..` after a symlink goes where the kernel goes
         raw = value if value.startswith("/") else os.path.join(cwd or "/", value)
-        real = os.path.realpath(raw)
+        # /proc/self names whichever process opens it: never this analysis's own pid
+        real = absolute if absolute.startswith(("/proc/self/", "/proc/thread-self/")) else os.path.realpath(raw)
         self.effects[kind][real] = None
         if own and real != absolute and os.path.basename(absolute) not in ("", "..", "."):
             own_path = os.path.join(os.path.realpath(os.path.dirname(raw.rstrip("/"))), os.path.basename(absolute))
@@ -188,6 +215,9 @@ class Result:
             "facts": sorted(self.facts),
             "recursive": {k: sorted(v) for k, v in self.recursive.items()},
         }
+
+
+_ENVIRON = re.compile(r"^/proc/[^/]+(?:/task/[^/]+)?/environ$")
 
 
 def decimal(text: str | None) -> int | None:

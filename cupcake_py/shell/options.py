@@ -36,6 +36,8 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
     oval: str = spec.get("oval", "")
     lval: tuple[str, ...] = spec.get("lval", ())
     flags: str | None = spec.get("flags")
+    wval: tuple[str, ...] = spec.get("wval", ())
+    lval2: tuple[str, ...] = spec.get("lval2", ())
     out = Parsed()
     i = 0
     n = len(fields)
@@ -60,12 +62,19 @@ def parse(fields: list[Field], spec: dict[str, Any], *, posix: bool = False) -> 
             name, eq, inline = v.partition("=")
             if eq:
                 out.opts.append((name, Field(inline, pattern=f.pattern)))
+            elif name[2:] in lval2 and i + 2 < n:  # jq --arg NAME VALUE
+                out.opts.append((name, fields[i + 2]))
+                i += 2
             elif name[2:] in lval and i + 1 < n:
                 out.opts.append((name, fields[i + 1]))
                 i += 1
             else:
                 out.opts.append((name, None))
             i += 1
+            continue
+        if v in wval:  # a single-dash word option taking a value (zip -TT CMD)
+            out.opts.append((v, fields[i + 1] if i + 1 < n else None))
+            i += 2
             continue
         body = v[1:]
         if flags is not None and any(c not in flags for c in body):

@@ -1,6 +1,7 @@
 """Static output of a few commands, so `$(…)` of them resolves: `pwd`, `echo`/`printf` of
 static text (no escapes, no `%` formats), `cat` of a here-document, `dirname`, `basename`,
-`realpath`/`readlink -f` of existing paths, `git rev-parse --show-toplevel`.
+`realpath`/`readlink -f` of existing paths, `git rev-parse --show-toplevel`, and what a handler
+recorded in `Cmd.output` (`find ROOT -name NAME` that only prints: the files it can select).
 
 In: the analysed command (all its words static, no wrappers or redirections: the caller
 checks) and the result (for nothing but future budget use). Out: the text the command prints,
@@ -86,6 +87,8 @@ OUTPUTS = {"echo": _echo, "printf": _printf, "cat": _cat, "pwd": _pwd, "dirname"
 
 
 def static_output(cmd: Cmd, _result: Result | None = None) -> str | None:
+    if cmd.output is not None:  # a handler listed what it prints (find … -print)
+        return cmd.output
     words = [f.value for f in cmd.fields[1:]]
     if cmd.name is None or any(w is None for w in words) or cmd.wrappers:
         return None

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.shell import git, handlers, options, tools
+from cupcake_py.shell import embedded, git, handlers, name_lists, options, tools
+from cupcake_py.shell.carriers import family_of
 from cupcake_py.shell.model import Cmd, Field, decimal
 from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
 from cupcake_py.shell.words import QUOTED, text
@@ -302,21 +303,30 @@ def _dispatch(walker: Walker, state: State, fields: list[Field], wrappers: list[
     if "/" not in head and handlers.path_script(call, state.path_dirs):
         return cmd
     key = canonical(cmd.name)
+    if key.startswith("git-") and key[4:] in git.KNOWN:  # the dashed binary: `git-commit` is `git commit`
+        call.args = [Field(key[4:]), *call.args]
+        key = "git"
     spec = COMMANDS.get(key)
     if "/" in head and (spec is None or handlers.local_program(call, head)):
         handlers.run_file(call, fields[0])  # ./rm is whatever that file is, not rm
         return cmd
+    family = family_of(key)
     if spec is None:
-        for f in fields[1:]:
-            handlers.maybe_read(walker.result, f, cwd, cmd)
-        return cmd
-    for tag in spec.get("facts", ()):
-        walker.result.fact(tag)
-    handler = spec.get("handler")
-    if handler is not None:
-        HANDLERS[handler](call)
+        if family is None or family.program != "sql":
+            for f in fields[1:]:
+                handlers.maybe_read(walker.result, f, cwd, cmd)
     else:
-        apply_spec(call, spec)
+        for tag in spec.get("facts", ()):
+            walker.result.fact(tag)
+        handler = spec.get("handler")
+        if handler is not None:
+            HANDLERS[handler](call)
+        else:
+            apply_spec(call, spec)
+    if family is not None:  # strings it executes (cupcake_py/shell/carriers.py)
+        embedded.apply(call, family)
+    if key in name_lists.LISTS:  # names of the files it reads, from a list (cupcake_py/shell/name_lists.py)
+        name_lists.apply(call, name_lists.LISTS[key])
     return cmd
 
 
@@ -339,15 +349,8 @@ def apply_spec(call: Call, spec: dict[str, Any]) -> options.Parsed:
     operands = [f for f in parsed.operands if f.value != "-"]
     layout, _, kinds_s = spec.get("ops", "each:none").partition(":")
     kinds = kinds_s.split(",")
-    programs = parsed.values(*spec.get("script", ()))
     if layout == "first" and parsed.has(*spec.get("script", ())):
         layout, kinds = "each", kinds[1:]
-    elif layout == "first" and operands:
-        programs = programs + operands[:1]
-    if spec.get("program_rx"):
-        for program in programs:
-            if program.value is None or re.search(spec["program_rx"], program.value):
-                call.opaque("writes+deletes+executes", f"{call.name} program may write files or run commands")
     for opt in spec.get("inline", ()):
         if parsed.has(opt):
             call.opaque("reads+writes+deletes", f"inline program ({call.name} {opt})")

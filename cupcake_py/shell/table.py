@@ -8,6 +8,8 @@ A command spec is a dict with these keys (all optional):
   `pos:K1,K2,...` (the last kind repeats); K is a kind (`reads`, `writes`, `deletes`, `links`,
   `executes`, `none`) or kinds joined by `+`. Default `each:none`.
 - `val`: short options taking a value; `oval`: short options with an optional attached value;
+  `wval`: single-dash word options taking a value (`zip -TT CMD`); `lval2`: long options taking
+  two values (`jq --arg NAME VALUE`; the second is the option's value);
   `lval`: long options taking a value; `flags`: when set, the only short options that exist
   (anything else, like chmod's `-x`, is an operand).
 - `optk`: option -> kind of its value (`-t`: target directory written, `-f`: file read).
@@ -23,9 +25,8 @@ A command spec is a dict with these keys (all optional):
 - `posix`: options end at the first operand.
 - `inline`: options whose value is a program the command runs (vim -c): reads, writes and
   deletes become opaque.
-- `program_rx`: a regex; when the command's program text (its first operand, or the values
-  of its `script` options) matches, writes, deletes and executes become opaque (sed's `w`,
-  `e`, `s///w`, `s///e`).
+- Programs that execute strings they are given (sed's `e`/`w`, awk's `system()`, ssh's
+  ProxyCommand …) are described by their own tables: cupcake_py/shell/carriers.py.
 """
 
 from __future__ import annotations
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
 READER: Spec = {"ops": "each:reads"}
 DELETER: Spec = {"ops": "each:deletes", "recursive": ("-r", "-R", "--recursive")}
 EDITOR: Spec = {"ops": "each:writes", "val": "cSTuUiwW", "lval": ("cmd",), "inline": ("-c", "--cmd", "-S")}
-# sed commands that write files or run commands: w/W/e commands, s///w and s///e flags
-SED_SIDE_EFFECTS = (r"(?:^|[;{}\n])\s*(?:[0-9$]+|/[^/]*/)?(?:,(?:[0-9$]+|/[^/]*/))?\s*!?\s*[wWe](?:\s|$)"
-                    r"|s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm0-9]*[we]")
 COMPRESS: Spec = {"ops": "each:reads+writes+deletes", "val": "S", "lval": ("suffix",),
                   "when": {o: {"ops": "each:reads"} for o in ("-c", "--stdout", "-k", "--keep", "-l", "--list",
                                                                "-t", "--test", "--to-stdout")}}
@@ -115,7 +113,6 @@ COMMANDS: dict[str, Spec] = {
     "sed": {"ops": "first:none,reads", "val": "eflS", "oval": "i",
             "lval": ("expression", "file", "line-length", "in-place"),
             "optk": {"-f": "reads", "--file": "reads"}, "script": ("-e", "-f", "--expression", "--file"),
-            "program_rx": SED_SIDE_EFFECTS,
             "when": {o: {"ops": "first:none,reads+writes"} for o in ("-i", "--in-place")}},
     "chmod": CHANGE_MODE, "chown": CHANGE_MODE, "chgrp": CHANGE_MODE,
     "chattr": {"ops": "each:writes", "flags": "RVfv"},
@@ -132,9 +129,14 @@ COMMANDS: dict[str, Spec] = {
     "sort": {"ops": "each:reads", "val": "kotTS", "lval": ("key", "output", "field-separator",
                                                             "temporary-directory", "buffer-size", "files0-from"),
              "optk": {"-o": "writes", "--output": "writes", "--files0-from": "reads"}},
-    "zip": {"ops": "first:writes,reads", "val": "bnOtP", "recursive": ("-r", "-R")},
+    "zip": {"ops": "first:writes,reads", "val": "bnOtPi", "wval": ("-TT",), "lval": ("unzip-command", "names-stdin"),
+            "recursive": ("-r", "-R")},
     "unzip": {"handler": "unzip"},
     "7z": {"ops": "each:reads", "opaque": {"writes": ARCHIVE_MEMBERS}},
+    "cpio": {"ops": "each:none", "val": "EFIOCHMR", "lval": ("file", "format", "pattern-file", "owner", "directory"),
+             "optk": {"-F": "writes", "-O": "writes", "-I": "reads", "-E": "reads", "--pattern-file": "reads"},
+             "when": {o: {"opaque": {"writes": ARCHIVE_MEMBERS}} for o in ("-i", "--extract", "-p",
+                                                                            "--pass-through")}},
     "gzip": COMPRESS, "gunzip": COMPRESS, "bzip2": COMPRESS, "bunzip2": COMPRESS, "xz": COMPRESS,
     "unxz": COMPRESS, "lzma": COMPRESS, "compress": COMPRESS, "uncompress": COMPRESS,
     "zstd": {"ops": "each:reads", "val": "oD", "optk": {"-o": "writes"},
@@ -163,9 +165,10 @@ COMMANDS: dict[str, Spec] = {
                       "ignore-matching-lines", "from-file", "to-file", "show-function-line")},
     "diff3": READER, "sdiff": {"ops": "each:reads", "val": "ow", "optk": {"-o": "writes"}},
     "join": {"ops": "each:reads", "val": "aejotv12"},
-    "jq": {"ops": "first:none,reads", "val": "fL", "lval": ("arg", "argjson", "slurpfile", "rawfile", "indent",
-                                                             "from-file", "args", "jsonargs"),
-           "optk": {"-f": "reads", "--from-file": "reads"}, "script": ("-f", "--from-file")},
+    "jq": {"ops": "first:none,reads", "val": "fL", "lval": ("indent", "from-file"),
+           "lval2": ("arg", "argjson", "slurpfile", "rawfile"),
+           "optk": {"-f": "reads", "--from-file": "reads", "--slurpfile": "reads", "--rawfile": "reads"},
+           "script": ("-f", "--from-file")},
     "yq": {"ops": "first:none,reads", "when": {o: {"ops": "first:none,reads+writes"} for o in ("-i", "--inplace")}},
     "grep": PATTERN_READER, "egrep": PATTERN_READER, "fgrep": PATTERN_READER, "ack": PATTERN_READER,
     "ag": {**PATTERN_READER, "implicit": "reads", "recursive": True},

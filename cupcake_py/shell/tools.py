@@ -19,24 +19,12 @@ if TYPE_CHECKING:
     from cupcake_py.shell.semantics import Call
 
 
-AWK_ACTIONS = (r"system\s*\(|\|\s*(?:getline|\")|>\s*\"|>>|print[f]?\s*>|getline\s*<|\bclose\s*\(")
-
-
 def awk(call: Call) -> None:
     parsed = options.parse(call.args, {"val": "fvF", "lval": ("file", "assign", "field-separator", "include")})
     files = parsed.values("-f", "--file")
     operands = parsed.operands
-    if files:
-        for f in files:
-            call.effect("reads", f)
-        call.opaque("writes+deletes+executes", "awk program file may write files or run commands")
-    elif operands:
-        program = operands[0]
+    if not files and operands:  # the program (its commands, files and environment: shell/carriers.py)
         operands = operands[1:]
-        if program.value is None:
-            call.opaque(ALL_KINDS, "awk program known only at run time")
-        elif re.search(AWK_ACTIONS, program.value):
-            call.opaque("writes+deletes+executes", "awk program writes files or runs commands")
     for f in operands:
         if f.value is not None and re.match(r"^[A-Za-z_]\w*=", f.value):
             continue
@@ -74,6 +62,10 @@ def find(call: Call) -> None:
     found = _find_matches(call, roots, args[i:])
     if found is not None and not found[1] and any(call.result.effects[k] for k in ("writes", "links", "deletes")):
         found = None  # nothing matches now, but this line changes files first: the whole tree
+    if found is not None and not FIND_ACTIONS & {f.value for f in args[i:]} and \
+            not any(any(c in m for c in " \t\n'\"\\") for m in found[1]):
+        # it only prints: its output is the files it can select (a superset), one per line
+        call.cmd.output = "".join(m + "\n" for m in found[1])
     while i < len(args):
         v = args[i].value
         if v == "-delete":
@@ -121,6 +113,9 @@ def find(call: Call) -> None:
 
 
 FIND_BRANCHING = frozenset({"-o", "-or", "!", "-not", ",", "(", ")"})
+# actions other than -print (find prints the selected names only without them)
+FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-print0", "-printf", "-fprint", "-fprint0",
+                          "-fprintf", "-fls", "-ls", "-quit"})
 
 
 def _find_matches(call: Call, roots: list[Field], expr: list[Field]) -> tuple[str, list[str], str] | None:
@@ -138,10 +133,7 @@ def _find_matches(call: Call, roots: list[Field], expr: list[Field]) -> tuple[st
         return None
     escaped = "".join("\\" + c if c in "*?[]\\()|!@+" else c for c in root.rstrip("/") or "/")
     pattern = escaped.rstrip("/") + "/**/" + (names[0] or "")
-    budget = call.result.budget
-    got = globbing.expand(pattern, call.cwd or "/", max_matches=budget.max_glob_matches,
-                          max_dirs=budget.max_glob_dirs, deadline=call.result.deadline,
-                          options=frozenset({"globstar", "dotglob"}))
+    got = call.result.glob(pattern, call.cwd or "/", frozenset({"globstar", "dotglob"}))
     if got.truncated:
         return None
     matches = list(got.matches)
@@ -185,8 +177,15 @@ def tar(call: Call) -> None:
     for f in parsed.values("-f", "--file"):
         if f.value != "-":
             call.effect("writes" if create else "reads", f)
-    for f in parsed.values("-T", "--files-from", "-X", "--exclude-from"):
+    for f in parsed.values("-X", "--exclude-from"):
         call.effect("reads", f)
+    for f in parsed.values("-T", "--files-from"):
+        if create:  # the archive gets the files the list names (cupcake_py/shell/name_lists.py)
+            from cupcake_py.shell.name_lists import listed_reads
+
+            listed_reads(call, f, "tar -T", base=here, null=parsed.has("--null"), recursive=True)
+        else:
+            call.effect("reads", f)
     for f in parsed.values("-I", "--use-compress-program", "--compress-program"):
         call.effect("executes", Field((f.value or "").split()[0]) if f.value else f)
     for f in parsed.values("--to-command", "--checkpoint-action", "--info-script", "--new-volume-script",

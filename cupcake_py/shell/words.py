@@ -284,9 +284,7 @@ class Expander:
         cwd = self.scope.cwd
         if cwd is None and not pattern.startswith("/"):
             return [Field(None, pattern=None, reason=f"glob {pattern!r} in a directory not known statically")]
-        budget = self.result.budget
-        got = globbing.expand(pattern, cwd or "/", max_matches=budget.max_glob_matches,
-                              max_dirs=budget.max_glob_dirs, deadline=self.result.deadline, options=opts)
+        got = self.result.glob(pattern, cwd or "/", opts)
         if got.truncated:
             return [Field(None, pattern=pattern, reason=f"glob {pattern!r} matches more than the budget allows",
                           split=True)] + [Field(m, pattern=pattern) for m in got.matches]

@@ -6,8 +6,11 @@
 #   (ask|deny|allow, default ask). Reads the analysed git invocations (input.shell.git: after
 #   global options, aliases, `-c`, `--config-env`, GIT_CONFIG_* variables, wrappers, `bash -c`
 #   and scripts). Denies an invocation whose hooks are disabled (--no-verify/-n in any spelling,
-#   core.hooksPath overrides, `git config core.hooksPath …`), HUSKY=0 and similar switches, and
-#   any change to `.git/hooks` or a non-git write of `.git/config` by any tool. A git command
+#   core.hooksPath overrides, `git config core.hooksPath …`; commits made or refs moved without
+#   hooks: commit-tree, update-ref, fast-import, `reset --soft` to a commit given by value, a
+#   fetch writing refs of another repository, a commit or push in a repository other than the
+#   project's such as a fresh clone), HUSKY=0 and similar switches, and any change to `.git/hooks`
+#   or a non-git write of `.git/config` / `config.worktree` by any tool. A git command
 #   whose subcommand or arguments are computed at run time answers `on_uncertain`.
 # custom:
 #   severity: HIGH
@@ -108,12 +111,16 @@ deny contains deny_with(hooks_message, concat("", [input.tool_name, " ", t.acces
 	hook_file(t.path)
 }
 
-# .git/config can set core.hooksPath: only git itself may write it.
+# .git/config (and a worktree's config.worktree) can set core.hooksPath: only git itself may write it.
 deny contains deny_with(hooks_message, concat("", [input.tool_name, " ", t.access, " of ", t.path, " (it can set core.hooksPath)"])) if {
 	some t in effects.changes
-	endswith(t.path, "/.git/config")
+	git_config_file(t.path)
 	not only_git
 }
+
+git_config_file(p) if endswith(p, "/.git/config")
+
+git_config_file(p) if endswith(p, "/config.worktree")
 
 only_git if {
 	effects.bash

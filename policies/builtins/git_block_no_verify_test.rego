@@ -58,3 +58,9 @@ test_opaque_git_asks if {
 	count(gb.ask) == 0 with input as bash("git status", [g("status", [], false)], ["git"], {})
 	count(gb.ask) == 0 with input as bash("git commit -m \"$MSG\"", [g("commit", ["-m", null], false)], ["git"], {})
 }
+
+test_config_worktree_written_by_another_tool_is_denied if {
+	e := {"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "cwd": "/p", "builtin_config": cfg,
+		"tool_paths": [{"path": "/p/.git/config.worktree", "original": ".git/config.worktree", "arg": "args.filePath", "access": "write"}]}
+	count(gb.deny) > 0 with input as e
+}

@@ -4,12 +4,16 @@
 #   Config (input.builtin_config.sensitive_data_protection): message, additional_patterns (path
 #   patterns as in cupcake.system.paths, `~` expanded), on_uncertain (ask|deny|allow, default
 #   ask). Denies every way of touching a sensitive file (.env*, keys, credentials, cloud/SSH/
-#   package-manager configs, databases, anything below a `secrets/` directory): any tool path
+#   package-manager configs, databases other than the project's own queried by sqlite3, anything
+#   below a `secrets/` directory): any tool path
 #   (Read, Write, Edit, patches, MCP and unknown tools), Bash effects (cat, cp, tar, base64,
 #   redirections, `source`, links), recursive readers (grep -r, rg, tar, zip, cp -r, rsync)
-#   over a directory holding one (input.secrets_below), `git show REV:path`, environment dumps
+#   over a directory holding one (input.secrets_below), `git show REV:path`, commands printing git
+#   history when the repository tracks or has tracked a sensitive path (input.git_history: a
+#   cached git signal; unknown history answers on_uncertain), environment dumps
 #   (`env`, `printenv`, `export -p`, `declare -x`, `set`), credential-printing commands, and
-#   Glob/Grep patterns hunting for secrets. Opaque reads (inline interpreter code, `$(…)`
+#   Glob/Grep patterns hunting for secrets, and content searches (Grep, MCP grep tools) over a
+#   directory holding a secret their filter keeps (input.search_reads). Opaque reads (inline interpreter code, `$(…)`
 #   operands, commands computed at run time) answer `on_uncertain`. Reasons mask the file name.
 # custom:
 #   severity: HIGH
@@ -121,18 +125,42 @@ decision(detail) := {
 deny contains decision(concat("", [input.tool_name, " ", t.access, " of ", mask(t.path)])) if {
 	some t in effects.targets
 	sensitive(t.path)
+	not project_database_query(t)
 }
 
-# grep -r / rg / tar / zip / cp -r over a directory that holds a secret.
+# `sqlite3 app.db "select 1"`: the project's own database opened by its client, in a line that runs
+# nothing but database clients (what the SQL reads or writes besides it is an effect of its own,
+# cupcake_py/shell/carriers.py); `cat app.db` or `cp app.db /tmp` stay denied.
+project_database_query(t) if {
+	t.via == "shell"
+	t.access in {"read", "write"}
+	ext(lower(effects.basename(t.path))) in tables.sdp_database_exts
+	startswith(t.path, concat("", [input.cwd, "/"]))
+	not secret_dir_path(t.path)
+	count(effects.commands) > 0
+	every c in effects.commands {
+		c.name in tables.sdp_database_clients
+	}
+}
+
+secret_dir_path(path) if {
+	lp := lower(path)
+	some d in tables.sdp_secret_dirs
+	contains(lp, d)
+}
+
+# grep -r / rg / tar / zip / cp -r over a directory that holds a secret. (find lists names only:
+# what `find -exec CMD {}` reads is CMD's effects, the files find selects when the analysis can
+# list them, opaque otherwise.)
 recursive(c) if c.name in {"rg", "ag", "ack", "tar", "zip", "7z", "rsync", "cpio", "ugrep", "sift", "pt"}
 
 recursive(c) if {
-	c.name in {"grep", "egrep", "fgrep", "zgrep", "cp", "scp", "find"}
+	c.name in {"grep", "egrep", "fgrep", "zgrep", "cp", "scp"}
 	some a in effects.args(c)
 	recursive_flag(c.name, a)
 }
 
-recursive_flag(_, a) if a in {"-r", "-R", "--recursive", "-a", "--archive", "-rf", "-Rf", "-fr", "-rn", "-Rn", "-ri", "-Ri", "-rl", "-Rl", "-exec", "-execdir", "--dereference-recursive"}
+recursive_flag(_, a) if a in {"-r", "-R", "--recursive", "-a", "--archive", "-rf", "-Rf", "-fr", "-rn", "-Rn", "-ri", "-Ri", "-rl", "-Rl", "--dereference-recursive"}
 
 recursive_flag(name, a) if {
 	name != "find"
@@ -160,6 +188,25 @@ reads_dir(c, dir) if {
 	c.name in tables.sdp_cwd_searchers
 	c.cwd == dir
 	count([a | some a in effects.args(c); not startswith(a, "-")]) <= 1
+}
+
+# Printing history (git log -p, show, diff against a revision, format-patch, grep on revisions,
+# cat-file, archive, bundle …) prints every file ever tracked: input.git_history lists the
+# secret-looking paths the repository tracks or has tracked (a cached git signal).
+deny contains decision(concat("", ["git ", g.subcommand, " prints the repository's history, which holds ", mask(p), " (tracked now or in an earlier commit)"])) if {
+	some g in effects.git
+	g.history == true
+	some repo in object.get(input, ["git_history", "repositories"], [])
+	repo.work_tree == g.work_tree
+	some p in repo.paths
+	sensitive(p)
+}
+
+uncertain contains concat("", ["git ", g.subcommand, " prints the repository's history, and which files it ever tracked is unknown (", repo.reason, ")"]) if {
+	some g in effects.git
+	g.history == true
+	some repo in object.get(input, ["git_history", "repositories"], [])
+	repo.complete != true
 }
 
 # git show REV:path, git cat-file -p REV:path
@@ -235,6 +282,17 @@ glob_key("include") := true
 
 glob_key("pattern") if input.tool_name == "Glob"
 
+# A content search over a directory (the agents' Grep, MCP grep tools) reads every file below it
+# that its include filter keeps and git does not ignore: input.search_reads lists the
+# secret-looking ones. Listings (Glob, List, a directory Read) show names only.
+deny contains decision(concat("", [input.tool_name, " searches the contents of ", mask(f)])) if {
+	effects.pre
+	input.search_reads.kind == "content"
+	some _, files in input.search_reads.dirs
+	some f in files
+	sensitive(f)
+}
+
 # MCP search tools (`filesystem_search_files {path, pattern}`) hunting for secrets by name.
 deny contains decision("search pattern that could discover sensitive files") if {
 	effects.pre
@@ -265,5 +323,6 @@ deny contains decision(concat("", ["cannot tell statically whether the command r
 
 ask contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("secrets")
 	count(uncertain) > 0
 }

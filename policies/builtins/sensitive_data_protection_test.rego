@@ -90,3 +90,44 @@ test_reason_masks_the_name if {
 	some d in sd.deny with input as tool("Read", "/p/.env", "read")
 	d.reason == "Blocked access to potentially sensitive file (sensitive_data_protection: Read read of [REDACTED-ENV-FILE])"
 }
+
+# ---- issue 28: history, project databases, directory searches
+
+git_entry(sub, history) := {"command": 0, "subcommand": sub, "args": [], "hooks_disabled": false, "reasons": [], "config": {}, "git_dir": "/p/.git", "work_tree": "/p", "history": history}
+
+history(paths, complete) := {"repositories": [{"work_tree": "/p", "git_dir": "/p/.git", "paths": paths, "complete": complete, "reason": "r"}]}
+
+test_printing_history_of_a_repository_that_tracked_a_secret_is_denied if {
+	denied(bash("git log -p", [cmd(["git", "log", "-p"])], {}, {"git": [git_entry("log", true)], "git_history": history(["/p/.env"], true)}))
+	denied(bash("git show", [cmd(["git", "show"])], {}, {"git": [git_entry("show", true)], "git_history": history(["/p/old/id_rsa", "/p/.gitignore"], true)}))
+}
+
+test_history_without_secrets_or_without_history_is_allowed if {
+	not denied(bash("git log -p", [cmd(["git", "log", "-p"])], {}, {"git": [git_entry("log", true)], "git_history": history(["/p/.gitignore", "/p/.env.example"], true)}))
+	not denied(bash("git log", [cmd(["git", "log"])], {}, {"git": [git_entry("log", false)], "git_history": history(["/p/.env"], true)}))
+}
+
+test_unknown_history_is_uncertain if {
+	e := bash("git log -p", [cmd(["git", "log", "-p"])], {}, {"git": [git_entry("log", true)], "git_history": history([], false)})
+	count(sd.ask) > 0 with input as e
+}
+
+test_project_database_queried_by_sqlite3_is_allowed if {
+	not denied(bash("sqlite3 app.db 'select 1'", [cmd(["sqlite3", "app.db", "select 1"])], {"reads": ["/p/app.db"], "writes": ["/p/app.db"]}, {}))
+	denied(bash("cat app.db", [cmd(["cat", "app.db"])], {"reads": ["/p/app.db"]}, {}))
+	denied(bash("sqlite3 x", [cmd(["sqlite3", "/home/u/.mozilla/logins.db", "select 1"])], {"reads": ["/home/u/.mozilla/logins.db"]}, {}))
+	denied(bash("sqlite3 s", [cmd(["sqlite3", "secrets/app.db", "select 1"])], {"reads": ["/p/secrets/app.db"]}, {}))
+	denied(bash("sqlite3 … | curl", [cmd(["sqlite3", "app.db", ".dump"]), cmd(["curl", "-d", "@-", "x"])], {"reads": ["/p/app.db"]}, {}))
+}
+
+search(tool, kind, files) := {
+	"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": tool, "tool_input": {"pattern": "x"}, "tool_paths": [],
+	"builtin_config": cfg, "search_reads": {"tool": tool, "kind": kind, "dirs": {"/p": files}},
+}
+
+test_content_search_over_a_directory_holding_a_secret_is_denied if {
+	denied(search("Grep", "content", ["/p/.env"]))
+	denied(search("myserver_grep", "content", ["/p/secrets/key.txt"]))
+	not denied(search("Grep", "content", ["/p/.gitignore", "/p/.env.example"]))
+	not denied(search("Glob", "names", ["/p/.env"]))
+}

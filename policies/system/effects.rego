@@ -3,7 +3,8 @@
 # title: What a tool call touches, for the builtin policies
 # description: >-
 #   One view over the structured input (docs/input.md): `input.tool_paths` (every path any tool
-#   names, with its access) and, for Bash, `input.shell` (cupcake_py.shell: resolved commands,
+#   names, with its access) and, for Bash and for MCP/unknown tools whose arguments carry a shell
+#   command, `input.shell` (cupcake_py.shell: resolved commands,
 #   effects, glob patterns, opaque parts, git facts). Policies ask:
 #     targets          {path, lpath (lower-cased), access, via} every concrete path touched: access is read, write,
 #                      delete, link or execute (tool paths of access unknown count as write)
@@ -32,8 +33,9 @@ bash if {
 	input.tool_name == "Bash"
 }
 
+# Bash, and MCP or unknown tools whose arguments carry a shell command (cupcake_py/enrich/tool_call.py)
 shell := input.shell if {
-	bash
+	pre
 	is_object(input.shell)
 }
 
@@ -42,6 +44,9 @@ analysed if shell.parsed == true
 source := lower(s) if {
 	bash
 	s := object.get(input, ["shell", "source"], object.get(input, ["tool_input", "command"], ""))
+	is_string(s)
+} else := lower(s) if {
+	s := shell.source
 	is_string(s)
 }
 
@@ -164,9 +169,10 @@ git_tree_write("switch", a) if count({"-f", "--force", "--discard-changes"} & a)
 
 git_tree_write("clean", a) if count({"-n", "--dry-run"} & a) == 0
 
-git_tree_write("stash", a) if count(a) == 0
-
-git_tree_write("stash", a) if count({"pop", "apply", "push", "save", "-u", "--include-untracked"} & a) > 0
+# `git stash` / `stash pop|apply` change only tracked files that differ from a commit (files this
+# line could not have changed without its own effects being seen); with untracked (-u) or ignored
+# (-a) files it reaches the whole tree. A stash built by plumbing is a hooks bypass (git.hooks_disabled).
+git_tree_write("stash", a) if count({"-u", "--include-untracked", "-a", "--all"} & a) > 0
 
 recursive_flag(a) if a in {"-R", "--recursive"}
 
@@ -189,6 +195,17 @@ tree_changes contains t if {
 }
 
 # ------------------------------------------------------------------------------ uncertainty
+
+# The kernel floor (docs/sandbox.md): this call runs inside cupcake's bubblewrap sandbox and its
+# profile guarantees `what` (state_paths: cupcake's state is read-only or hidden; secrets: the
+# sensitive set is hidden; protected_paths: every protected pattern is read-only; system:
+# everything outside the project, temp dirs and tool caches is read-only). An uncertainty
+# about `what` is then no reason to ask: the builtins' `on_uncertain: ask` answers allow
+# (an explicit `on_uncertain: deny` still denies).
+floor_covers(what) if {
+	input.sandbox.applies == true
+	input.sandbox.covers[what] == true
+}
 
 opaque contains o if {
 	some o in object.get(shell, "opaque", [])

@@ -96,6 +96,11 @@ sdp_credential_commands := {
 
 # sensitive_data_protection
 # rg/ag/ack without a path operand search the directory they run in.
+# sensitive_data_protection: a project database opened by these clients is a query, not a leak
+sdp_database_exts := {"db", "sqlite", "sqlite3"}
+
+sdp_database_clients := {"sqlite3", "sqlite"}
+
 sdp_cwd_searchers := {"rg", "ag", "ack", "ugrep", "sift", "pt"}
 
 # sensitive_data_protection

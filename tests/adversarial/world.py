@@ -146,11 +146,6 @@ def decide(world: World, entry: Entry) -> tuple[str, str]:
     return str(resp["decision"]), str(resp.get("reason", ""))
 
 
-# The shell analysis answers "opaque" when its time budget (0.5 s) runs out, which a loaded CI
-# machine can cause for any command: such answers are retried alone (they are load, not policy).
-LOAD_MARK = "analysis time budget is exhausted"
-RETRIES = 3
-
 
 def run(world: World, entries: list[Entry], workers: int = 2) -> dict[str, tuple[str, str]]:
     if not entries:
@@ -158,10 +153,4 @@ def run(world: World, entries: list[Entry], workers: int = 2) -> dict[str, tuple
     first = decide(world, entries[0])  # builds the bundles once
     with ThreadPoolExecutor(max_workers=workers) as pool:
         rest = list(pool.map(lambda e: decide(world, e), entries[1:]))
-    out = {e.id: r for e, r in zip(entries, [first, *rest], strict=True)}
-    for e in entries:
-        for _ in range(RETRIES):
-            if LOAD_MARK not in out[e.id][1]:
-                break
-            out[e.id] = decide(world, e)
-    return out
+    return {e.id: r for e, r in zip(entries, [first, *rest], strict=True)}

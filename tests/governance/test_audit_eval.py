@@ -75,9 +75,9 @@ def test_fifty_parallel_evaluations_write_fifty_chained_records(tmp_path: Path, 
         results = list(pool.map(one, range(50)))
     for i, (resp, code, err) in enumerate(results):
         assert code == 0, err
-        # the rm calls are refused by NO-RM; the shell analysis may also ask when its time budget runs out
-        # on the overloaded machine, so the echo calls are allowed or asked, never denied
-        assert resp["decision"] in (("deny",) if i % 2 else ("allow", "ask")), resp
+        # the rm calls are refused by NO-RM; the echo calls are allowed however loaded the machine is
+        # (the shell analysis is bounded by work, not time)
+        assert resp["decision"] == ("deny" if i % 2 else "allow"), resp
     conn = sqlite3.connect(w.db)
     assert conn.execute("SELECT COUNT(*) FROM audit WHERE session_id LIKE 'par%'").fetchone()[0] == 50
     recorded = conn.execute("SELECT COUNT(*) FROM audit WHERE decision = 'deny' AND rule_ids LIKE '%NO-RM%'").fetchone()

@@ -115,9 +115,28 @@ def test_recursion_in_substitution_is_analysed(an: Any, project: Path) -> None:
     assert out["effects"]["deletes"] == [str(project / "secrets")]
 
 
-def test_time_budget_makes_the_rest_opaque(an: Any) -> None:
-    out = an("; ".join(["true"] * 50), budget=Budget(seconds=0.0))
+def test_step_budget_makes_the_rest_opaque(an: Any) -> None:
+    out = an("; ".join(["true"] * 50), budget=Budget(max_steps=10))
     assert "command" in opaque_kinds(out)
+    assert any("work budget (10 statements walked)" in o["reason"] for o in out["opaque"])
+    assert len(out["commands"]) < 10
+
+
+def test_loops_spend_steps_not_time(an: Any) -> None:
+    """A loop over many values with a nested loop counts every statement it walks: the same
+    budget is exhausted at the same place on any machine."""
+    cmd = "for a in {1..60}; do for b in {1..60}; do echo $a$b; done; done"
+    first, again = an(cmd, budget=Budget(max_steps=500)), an(cmd, budget=Budget(max_steps=500))
+    assert first == again and "command" in opaque_kinds(first)
+    assert "command" not in opaque_kinds(an("for a in 1 2 3; do echo $a; done", budget=Budget(max_steps=500)))
+
+
+def test_glob_listing_budget_is_shared_by_the_analysis(an: Any, tmp_path: Path) -> None:
+    for i in range(6):
+        (tmp_path / f"d{i}").mkdir()
+    out = an("ls d*/x* d*/y*", cwd=tmp_path, budget=Budget(max_dirs_listed=8))
+    assert any("matches more than the budget" in o["reason"] for o in out["opaque"]), out["opaque"]
+    assert an("ls d*/x*", cwd=tmp_path, budget=Budget(max_dirs_listed=8))["opaque"] == []
 
 
 def test_command_budget(an: Any) -> None:
