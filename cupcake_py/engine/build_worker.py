@@ -104,9 +104,10 @@ def reap_finished() -> None:
             reaper.forget_spared(pid)
 
 
-def _start(cfg: ConfigDir, key: str, builtins: list[str]) -> None:
-    """Start a worker for `key`; returns once a worker (this one or another) holds the lock, or
-    the starter failed."""
+def _start(cfg: ConfigDir, key: str, builtins: list[str], deadline: float) -> bool:
+    """Start a worker for `key`; True once a worker (this one or another) holds the lock or the
+    starter failed, False when the deadline came first (the starter goes on by itself)."""
+    import selectors
     import subprocess
 
     from cupcake_py.engine import reaper
@@ -116,14 +117,23 @@ def _start(cfg: ConfigDir, key: str, builtins: list[str]) -> None:
     starter = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                start_new_session=True, close_fds=True)
     assert starter.stdout is not None
+    reaper.spare(starter.pid)
+    _detached.append(starter.pid)
+    with selectors.DefaultSelector() as sel:
+        sel.register(starter.stdout, selectors.EVENT_READ)
+        ready = sel.select(max(0.0, deadline - time.monotonic()))
+    if not ready:  # a loaded machine: the starter has not even forked yet
+        starter.stdout.close()
+        return False
     try:
         line = starter.stdout.readline().strip()
     finally:
         starter.stdout.close()
-        starter.wait()
+    reap_finished()
     if line.isdigit():
         reaper.spare(int(line))
         _detached.append(int(line))
+    return True
 
 
 def wait_for(cfg: ConfigDir, key: str, builtins: list[str], mac_key: bytes, deadline: float, files: int) -> Bundle:
@@ -152,9 +162,9 @@ def wait_for(cfg: ConfigDir, key: str, builtins: list[str], mac_key: bytes, dead
             if recorded_error(key) is None:
                 if starts == MAX_STARTS:
                     raise InProcess
-                _start(cfg, key, builtins)
                 starts += 1
-                continue
+                if _start(cfg, key, builtins, deadline):
+                    continue
         left = deadline - time.monotonic()
         if left <= 0:
             raise BuildPending(f"the {cfg.scope} policies in {cfg.cupcake_path} are being compiled ({files} files) "

@@ -62,7 +62,11 @@ def world(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     cfg = tmp_path / "xdg-config"
     (cfg / "cupcake").mkdir(parents=True)
     make_config(cfg / "cupcake", {"curl": DENY_CURL, "push": ASK_PUSH, "ctx": CTX_ALL})
-    return project, cfg, isolated_env(tmp_path / "cache", cfg)
+    env = isolated_env(tmp_path / "cache", cfg)
+    from tests.e2e_eval.test_fail_closed import warm
+
+    warm(project, env)  # both bundles built: the deadline covers builds, these tests are about decisions
+    return project, cfg, env
 
 
 def test_global_deny_short_circuits_project(world) -> None:  # type: ignore[no-untyped-def]
