@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory clean
 
 venv: $(STAMP)
 
@@ -132,6 +132,23 @@ bench-eval: venv
 # What the audit log and the history signal add to a cold `cupcake eval` (docs/governance.md).
 bench-governance: venv
 	@$(PY) benches/governance_cost.py
+
+# Coverage-guided fuzzing (atheris): every target of fuzz/targets.py for FUZZ_SECONDS each (default 60),
+# seeded from the repository's examples; reports executions and findings (fuzz/findings/). Not in `make test`:
+# its findings, once fixed, are replayed there (fuzz/regressions/, tests/fuzz/). Longer: FUZZ_SECONDS=3600.
+FUZZ_SECONDS ?= 60
+FUZZ_STAMP := $(VENV)/.fuzz-stamp
+
+$(FUZZ_STAMP): pyproject.toml $(STAMP)
+	@$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,fuzz]'
+	@touch $(FUZZ_STAMP)
+
+fuzz: venv $(FUZZ_STAMP)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) fuzz/run.py
+
+# RSS of one `cupcake serve` over 100,000 mixed requests (allow, deny, malformed, fractions, huge lines).
+bench-serve-memory: venv
+	@$(PY) benches/serve_memory.py --requests 100000
 
 # Eval with and without decision-log export configured, the org tier's cost, bundle activation (docs/fleet.md).
 bench-fleet: venv

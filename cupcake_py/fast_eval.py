@@ -102,6 +102,7 @@ def _read_stdin(limit: int) -> bytes:
 def main(argv: list[str]) -> int:
     """Evaluate one event; every failure (any exception, the hard deadline, a signal crash, a
     corrupt cache, a malformed decision) prints the fail-closed deny and returns 2."""
+    started = _monotonic()
     trace = Trace()
     opts = EvalOptions()
     evaluation = None
@@ -122,8 +123,9 @@ def main(argv: list[str]) -> int:
                 return _show_help()
             signal.signal(signal.SIGALRM, _alarm)
             if opts.hard_timeout is not None:
-                hard_end = _monotonic() + opts.hard_timeout
-                signal.setitimer(signal.ITIMER_REAL, opts.hard_timeout)
+                hard_end = started + opts.hard_timeout
+            # the whole process, reading the event included, is bounded from here on (evaluate() keeps it)
+            signal.setitimer(signal.ITIMER_REAL, _alarm_in(started + opts.timeout, hard_end))
             _setup_logging(opts.log_level)
             from cupcake_py.engine import reaper
             from cupcake_py.engine.evaluator import Evaluation
@@ -132,7 +134,7 @@ def main(argv: list[str]) -> int:
 
             with trace.phase("read"):
                 raw = _read_stdin(opts.max_input_bytes)
-            evaluation = Evaluation(opts, trace, harness)
+            evaluation = Evaluation(opts, trace, harness, started=started)
         except UsageError as e:
             failure = f"bad command line: {e}"
             trace.error = str(e)
@@ -168,19 +170,12 @@ def evaluate(opts: EvalOptions, trace: Trace, evaluation: Evaluation, run: Calla
     harness's fail-closed answer. The audit record (when enabled) is written before it is
     returned. Shared by `cupcake eval` and `cupcake serve`."""
     harness = evaluation.harness
-
-    def on_deadline(seconds: float) -> None:
-        alarm = seconds + GRACE_SECONDS
-        if hard_end is not None:
-            alarm = max(0.001, min(alarm, hard_end - _monotonic()))
-        signal.setitimer(signal.ITIMER_REAL, alarm)
-
     final = None
     answer: Answer | None = None
     failure: str | None = None
     try:
         signal.signal(signal.SIGALRM, _alarm)
-        evaluation.on_deadline = on_deadline
+        signal.setitimer(signal.ITIMER_REAL, _alarm_in(evaluation.deadline, hard_end))
         final = run()
         signal.setitimer(signal.ITIMER_REAL, 0)
         answer = harness.respond(final, evaluation.event or {}, opts.strict)
@@ -271,6 +266,13 @@ def _harness_named_in(argv: list[str]) -> Harness | None:
         except UnknownHarness:
             return None
     return None
+
+
+def _alarm_in(deadline: float, hard_end: float | None) -> float:
+    """Seconds until the hard alarm: GRACE_SECONDS after the evaluation deadline, or the
+    --hard-timeout when that comes first (never 0, which would disarm the timer)."""
+    end = deadline + GRACE_SECONDS if hard_end is None else min(deadline + GRACE_SECONDS, hard_end)
+    return max(0.001, end - _monotonic())
 
 
 def _monotonic() -> float:

@@ -67,6 +67,11 @@ ENTRYPOINT = "cupcake/system/evaluate"
 _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance")
 
 
+class BuildPending(CupcakeError):
+    """A cache miss whose build (by the detached worker of engine/build_worker.py) was not ready
+    at the evaluation's deadline; the evaluation fails closed saying so."""
+
+
 class BundleError(CupcakeError):
     pass
 
@@ -451,10 +456,14 @@ def compile_modules(modules: list[Any], entrypoints: list[str] | None = None) ->
         raise BundleError(f"policies could not be compiled to WebAssembly: {e}") from None
 
 
-def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None) -> tuple[Bundle, bool]:
+def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None = None,
+         deadline: float | None = None) -> tuple[Bundle, bool]:
     """(bundle, cache_hit) for a configuration directory (`builtins`: --custom-builtins modules).
     Anything of the configuration that cannot be read is a BundleError naming the path (never
-    skipped, never a bare OSError)."""
+    skipped, never a bare OSError). With a `deadline` (time.monotonic(); `cupcake eval` and
+    `cupcake serve`) a cache miss is built by a detached worker process and waited for until
+    then (engine/build_worker.py: BuildPending when it is not ready); without one, or when the
+    cache cannot be used, the build runs in this process."""
     try:
         key = cache_key(cfg, builtins)
         mac_key = cache_mac.key() if use_cache else None
@@ -462,6 +471,14 @@ def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None =
             cached = read_cached(key, mac_key)
             if cached is not None:
                 return cached, True
+            if deadline is not None and private_dir(cache_dir(), "bundle cache"):
+                from cupcake_py.engine.build_worker import InProcess, wait_for
+
+                files = len(_system_files(cfg)) + len(_user_files(cfg))
+                try:
+                    return wait_for(cfg, key, list(builtins or []), mac_key, deadline, files), False
+                except InProcess:
+                    pass  # no worker can deliver it (the entry cannot be written): build here, under the hard alarm
         bundle = build(cfg, key, builtins)
     except OSError as e:
         raise BundleError(f"configuration error: cannot read {e.filename or cfg.cupcake_path}: "

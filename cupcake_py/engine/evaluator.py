@@ -9,7 +9,9 @@ nothing routed: no decisions (no preprocessing, signals or WASM) → preprocess 
 required by the routed policies → WASM (`cupcake/system/evaluate`) under wasmtime →
 decisions of the routed packages. The global phase runs first; its halt/deny/block
 answer is final. Otherwise its decisions join the project's and one synthesis decides.
-The deadline (--timeout) starts once the bundles are loaded and covers routing,
+The deadline (--timeout) starts with the evaluation (`started`: `cupcake eval`'s start, a
+`cupcake serve` request's arrival) and covers everything: reading, the bundle (a cache miss is
+built by a detached worker and waited for until the deadline, engine/build_worker.py), routing,
 preprocessing, signals and WASM.
 
 Where bundles and policy instances come from is a `BundleSource`: the default one reads the
@@ -37,7 +39,7 @@ from cupcake_py.userdirs import warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from typing import Any
 
     from cupcake_py.engine.bundle_index import BundleIndex, Route
@@ -79,9 +81,11 @@ class BundleSource:
 
     module_cache = "in memory"  # native-code cache state of the last module loaded (--trace bundle)
 
-    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
-        """(bundle, cache hit); `builtins`: the --custom-builtins modules."""
-        return bundles.load(cfg, use_cache=use_cache, builtins=builtins)
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str],
+             deadline: float | None = None) -> tuple[bundles.Bundle, bool]:
+        """(bundle, cache hit); `builtins`: the --custom-builtins modules; a miss is built by a
+        worker and waited for until `deadline` (engine/bundle.load)."""
+        return bundles.load(cfg, use_cache=use_cache, builtins=builtins, deadline=deadline)
 
     def instance(self, b: bundles.Bundle, deadline: float, memory_limit: int) -> PolicyInstance:
         from cupcake_py.host import HostOptions, PolicyModule
@@ -110,7 +114,7 @@ _ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
 
 class Evaluation:
     def __init__(self, opts: EvalOptions, trace: Trace, harness: Harness, source: BundleSource = ONE_SHOT,
-                 start: str | None = None) -> None:
+                 start: str | None = None, started: float | None = None) -> None:
         self.opts = opts
         self.trace = trace
         self.harness = harness
@@ -118,12 +122,11 @@ class Evaluation:
         self.start = start  # where project discovery starts (None: the process working directory)
         self.event: dict[str, Any] | None = None  # the validated event (for the harness's answer)
         self.decoded: Any = None  # the decoded JSON, valid or not (a failure answer may use its event name)
-        self.deadline = time.monotonic() + opts.timeout
+        self.deadline = (time.monotonic() if started is None else started) + opts.timeout  # the whole evaluation
         self._enriched: dict[bool, dict[str, Any]] = {}
         self._enriched_json: tuple[dict[str, Any], bytes, int] | None = None  # (enriched event, its JSON, size)
         self.telemetry_path: str | None = None  # set when the project rulebook enables telemetry
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
-        self.on_deadline: Callable[[float], None] | None = None  # called when the deadline clock starts
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
         self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
@@ -335,7 +338,8 @@ class Evaluation:
         loaded = []
         with self.trace.phase("bundle"):
             for cfg in configs:
-                b, hit = self.source.load(cfg, not self.opts.no_cache, self.opts.builtins)
+                self.remaining("loading the policies")
+                b, hit = self.source.load(cfg, not self.opts.no_cache, self.opts.builtins, self.deadline)
                 loaded.append((cfg, b, hit))
                 if cfg.scope == "project" and b.telemetry.get("enabled"):
                     self.telemetry_path = os.path.join(cfg.root_path, b.telemetry["destination"])
@@ -359,9 +363,6 @@ class Evaluation:
             self.start_floor(loaded, event, event_name, tool_name)
         with self.trace.phase("warmup"):
             _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r.packages])
-        self.deadline = time.monotonic() + self.opts.timeout
-        if self.on_deadline is not None:
-            self.on_deadline(self.opts.timeout)
         cwd = project.root_path if project is not None else self.harness.cwd(event)
         combined = DecisionSet()
         for (cfg, b, hit), route in zip(loaded, routes, strict=True):

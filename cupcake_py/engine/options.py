@@ -60,7 +60,8 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--no-global", "no_global", "flag", "", "Ignore the global config dir."),
     ("--strict", "strict", "flag", "", "Exit 1 when the decision is deny or block (the decision is still printed)."),
     ("--timeout", "timeout", "float", "SECONDS",
-     "Total deadline for the evaluation, signals and WASM included (default 5)."),
+     "Deadline of the whole evaluation from the process start: reading the event, the policies (a build "
+     "goes on in the background; the call is denied saying so), signals and WASM (default 5)."),
     ("--hard-timeout", "hard_timeout", "float", "SECONDS",
      "Wall-clock limit of the whole process, bundle build included; past it the answer fails closed "
      "(default: none; `cupcake init --harness claude` sets it below the hook timeout)."),

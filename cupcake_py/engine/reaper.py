@@ -5,6 +5,8 @@ provider started outlives the evaluation, even when an exception or the hard dea
 own cleanup short. A child that leads its own process group (shell signals run with
 start_new_session) has its whole group killed. Elsewhere than Linux this does nothing.
 
+Children registered with `spare(pid)` (the detached bundle build worker) are left alone.
+
 `become_subreaper()` (called before the first signal or git process is spawned) makes this
 process a child subreaper, when `arm()` was called first (`cupcake eval` arms it: a short-lived
 process that reaps everything at its end; a long-lived one such as a test run or an authoring
@@ -33,6 +35,18 @@ MAX_ROUNDS = 64  # kill rounds (each can orphan a deeper generation, re-parented
 
 _subreaper: list[bool] = []
 _armed: list[bool] = []
+_spared: set[int] = set()  # children meant to outlive the evaluation (a detached bundle build worker)
+
+
+def spare(pid: int) -> None:
+    """Never kill child `pid` (the bundle build worker of engine/build_worker.py: it finishes the
+    build after the evaluation answered, bounded by its own time limit)."""
+    _spared.add(pid)
+
+
+def forget_spared(pid: int) -> None:
+    """`pid` was reaped: a new process with the same id is fair game again."""
+    _spared.discard(pid)
 
 
 def arm() -> None:
@@ -111,7 +125,7 @@ def kill_children() -> list[int]:
         return []
     killed: list[int] = []
     for _ in range(MAX_ROUNDS):
-        pids = [p for p in children() if p not in killed]
+        pids = [p for p in children() if p not in killed and p not in _spared]
         if not pids:
             break
         _kill_round(pids)

@@ -135,7 +135,8 @@ class WarmSource(BundleSource):
         self.reloads = 0  # bundles (re)loaded after a signature change (observable by tests)
         self.resets = 0  # instances rebuilt
 
-    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str]) -> tuple[bundles.Bundle, bool]:
+    def load(self, cfg: ConfigDir, use_cache: bool, builtins: list[str],
+             deadline: float | None = None) -> tuple[bundles.Bundle, bool]:
         where = (cfg.scope, cfg.cupcake_path)
         known = self._configs.pop(where, None)
         if known is not None and use_cache and known.watch.quiet():
@@ -149,7 +150,7 @@ class WarmSource(BundleSource):
                 self._configs[where] = _Config(sig, known.bundle, watch)
                 return known.bundle, True
         try:
-            b, hit = bundles.load(cfg, use_cache=use_cache, builtins=builtins)
+            b, hit = bundles.load(cfg, use_cache=use_cache, builtins=builtins, deadline=deadline)
         except BaseException:
             watch.close()
             raise

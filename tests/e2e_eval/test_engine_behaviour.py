@@ -62,7 +62,11 @@ def world(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     cfg = tmp_path / "xdg-config"
     (cfg / "cupcake").mkdir(parents=True)
     make_config(cfg / "cupcake", {"curl": DENY_CURL, "push": ASK_PUSH, "ctx": CTX_ALL})
-    return project, cfg, isolated_env(tmp_path / "cache", cfg)
+    env = isolated_env(tmp_path / "cache", cfg)
+    from tests.e2e_eval.test_fail_closed import warm
+
+    warm(project, env)  # both bundles built: the deadline covers builds, these tests are about decisions
+    return project, cfg, env
 
 
 def test_global_deny_short_circuits_project(world) -> None:  # type: ignore[no-untyped-def]
@@ -161,6 +165,9 @@ def test_deadline_kills_signal_group_and_fails_closed(tmp_path: Path) -> None:
                 rulebook=f"signals:\n  hang:\n    command: 'sleep 60 & echo $! > {pidfile}; wait'\n"
                          "    timeout_seconds: 100\n")
     env = isolated_env(tmp_path / "cache", tmp_path / "cfg")
+    from tests.e2e_eval.test_fail_closed import warm
+
+    warm(project, env)  # the deadline covers the bundle build too: start from a warm cache
     t0 = time.monotonic()
     resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1.5"], env)
     elapsed = time.monotonic() - t0

@@ -36,6 +36,14 @@ def world(tmp_path: Path, policies: dict[str, str], rulebook: str = "") -> tuple
     return project, isolated_env(tmp_path / "cache", tmp_path / "cfg")
 
 
+def warm(project: Path, env: dict[str, str]) -> None:
+    """Build the bundle with an event no Bash policy is routed to (the deadline covers the build:
+    a test of a later phase's deadline starts from a warm cache)."""
+    event = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project), "tool": "todowrite",
+                        "args": {"todos": []}}).encode()
+    assert run_eval(event, project, ["--timeout", "120"], env)[1] == 0
+
+
 # ------------------------------------------------------------------ the policy itself
 
 
@@ -69,9 +77,10 @@ def test_wasm_deadline_fails_closed(tmp_path: Path) -> None:
     body = ('deny contains {"rule_id": "D", "reason": "r"} if {\n'
             '  r := numbers.range(1, 4000)\n  some i in r\n  some j in r\n  some k in r\n  k < 0\n}\n')
     project, env = world(tmp_path, {"slow": policy("slow", body)})
+    warm(project, env)
     t0 = time.monotonic()
     # Scans still allocate a little per step: give the module room so the deadline is what stops it.
-    resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "0.2", "--wasm-max-memory", "1GB"], env)
+    resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1", "--wasm-max-memory", "1GB"], env)
     assert_fail_closed(resp, code, stderr, "deadline")
     assert time.monotonic() - t0 < 60
 
@@ -213,6 +222,7 @@ def test_hanging_native_provider_hits_the_hard_deadline_and_leaves_no_process(tm
     fake.write_text(f"#!/bin/sh\necho $$ >> {pidfile}\nexec sleep 60\n")
     fake.chmod(0o755)
     env["PATH"] = f"{bindir}:{env['PATH']}"
+    warm(project, env)
     t0 = time.monotonic()
     resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1"], env)
     assert time.monotonic() - t0 < 30

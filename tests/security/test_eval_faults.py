@@ -452,6 +452,9 @@ def test_signal_past_the_deadline_fails_closed_and_is_killed(tmp_path: Path) -> 
     marker = f"27{os.getpid() % 1000}.{time.monotonic_ns() % 100000}"
     rulebook = f"signals:\n  spawn:\n    command: \"sleep {marker}\"\n    timeout_seconds: 30\n"
     w = World(tmp_path, {"sig": SIGNAL_POLICY}, rulebook)
+    todo = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(w.project), "tool": "todowrite",
+                       "args": {"todos": []}}).encode()
+    assert run(todo, w.project, w.env, ("--timeout", "120"))[1] == 0  # builds the bundle (the deadline covers it)
     resp, code, stderr = w.eval("rm -rf x", "--timeout", "0.5")
     assert_config_error(resp, code, stderr, "deadline")
     assert _processes_with(f"sleep {marker}") == []

@@ -72,6 +72,16 @@ class Server:
         return self.proc.returncode, self.proc.stderr.read().decode("utf-8", "replace")
 
 
+def warm(srv: Server, cwd: Path) -> None:
+    """Build `cwd`'s bundle in the server's cache with a one-shot eval of an event no Bash policy
+    is routed to (request deadlines cover builds: a test of a later phase starts warm)."""
+    from cupcake_py.harness.opencode.examples import run_eval
+
+    todo = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(cwd), "tool": "todowrite",
+            "args": {"todos": []}}
+    assert run_eval(json.dumps(todo).encode(), cwd, ["--no-global", "--timeout", "120"], srv.env)[1] == 0
+
+
 def touch_later(path: Path, text: str) -> None:
     """Rewrite `path`, making sure its mtime moves even on coarse-clock file systems."""
     st = path.stat() if path.exists() else None

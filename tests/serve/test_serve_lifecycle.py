@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e_eval.test_engine_behaviour import policy
-from tests.serve.support import DENY_RM, Server, project, request, touch_later
+from tests.serve.support import DENY_RM, Server, project, request, touch_later, warm
 
 DENY_LS = policy("rm", 'deny contains {"rule_id": "LS", "reason": "no ls"} if { startswith(input.tool_input.command, "ls") }\n')
 
@@ -92,6 +92,8 @@ def test_runaway_policy_is_killed_at_the_deadline_and_the_server_keeps_serving(t
     srv = Server(tmp_path, "--no-global", "--timeout", "0.5", "--wasm-max-memory", "1GB")
     slow = project(tmp_path / "slow", {"slow": RUNAWAY})
     other = project(tmp_path / "other", {"rm": DENY_RM})
+    warm(srv, slow)
+    warm(srv, other)
     assert decision(srv, 0, slow, "rm x") == "deny"  # warm
     t0 = time.monotonic()
     got = srv.ask(request(1, slow, "spin"))
