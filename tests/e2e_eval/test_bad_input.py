@@ -83,7 +83,7 @@ def test_bad_input_fails_closed(name: str, project: tuple[Path, dict[str, str]])
     assert "Traceback" not in stderr
 
 
-@pytest.mark.parametrize("args", [["--timeout", "abc"], ["--harness", "cursor"], ["--bogus"], ["--timeout"],
+@pytest.mark.parametrize("args", [["--timeout", "abc"], ["--harness", "windsurf"], ["--bogus"], ["--timeout"],
                                   ["--wasm-max-memory", "12XB"], ["--policy-dir", "/nonexistent/dir"],
                                   ["--global-config", "/nonexistent/dir"]])
 def test_bad_command_line_fails_closed(args: list[str], project: tuple[Path, dict[str, str]]) -> None:

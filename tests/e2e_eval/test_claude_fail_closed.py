@@ -52,11 +52,11 @@ def test_hard_timeout_answers_before_the_evaluation_deadline(tmp_path: Path) -> 
 
 def test_unknown_harness_fails_closed(tmp_path: Path) -> None:
     env = isolated_env(tmp_path / "cache", tmp_path / "cfg")
-    proc = subprocess.run([*cupcake_command(), "eval", "--harness", "cursor"], input=b"{}", capture_output=True,
+    proc = subprocess.run([*cupcake_command(), "eval", "--harness", "windsurf"], input=b"{}", capture_output=True,
                           cwd=tmp_path, env=env, timeout=120)
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["decision"] == "deny"
-    assert "unknown harness 'cursor'" in proc.stderr.decode()
+    assert "unknown harness 'windsurf'" in proc.stderr.decode()
 
 
 def test_no_configuration_fails_closed_for_claude(tmp_path: Path) -> None:
