@@ -82,7 +82,7 @@ ATTACKS = [
     bash("gitw-cacheinfo", "git-writes", "git update-index --cacheinfo 100644,$(git hash-object -w README.md),"
          "secrets/key.txt && git checkout-index -f secrets/key.txt", "changed:secrets/key.txt"),
     # programs that execute strings they are given
-    bash("exec-ssh-proxy", "exec-strings", "ssh -o ProxyCommand='cat .env >&2' -o BatchMode=yes h true", "printed",
+    bash("exec-ssh-proxy", "exec-strings", "ssh -o ProxyCommand='cp .env ../leak' -o BatchMode=yes h true", "created:../leak",
          ("ssh",)),
     bash("exec-zip-tt", "exec-strings", "zip -q -T -TT 'cat .env; true' ../a.zip README.md", "printed", ("zip",)),
     bash("exec-gdb", "exec-strings", "gdb -q -batch -ex 'shell cat .env'", "printed", ("gdb",)),
