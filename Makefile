@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-plugin node-deps plugin clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin clean
 
 venv: $(STAMP)
 
@@ -25,6 +25,11 @@ node-deps:
 	@# The real Claude Code for tests/e2e_claude (pinned; its native binary comes from the platform's optional
 	@# package, e.g. @anthropic-ai/claude-code-linux-x64, hard-linked over bin/claude.exe by its postinstall).
 	@cd tests/e2e_claude && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error )
+	@# The real Codex CLI, Gemini CLI and Qwen Code for tests/e2e_agents (pinned in package.json, versions locked in
+	@# package-lock.json; Codex's native binary comes from its platform package @openai/codex-linux-x64, no download).
+	@# `npm install`, as for plugin-ts: the registry here lacks other platforms' optional packages (clipboard
+	@# binaries), so the lock cannot list them and `npm ci` refuses it.
+	@cd tests/e2e_agents && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -40,6 +45,12 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.opencode.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.claude.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.codex.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.gemini.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.qwen.demo
 
 # Command-line programs the reading-class tests (tests/adversarial/test_reading_classes.py) run for real:
 # installed with apt-get when running as root and missing.
@@ -62,8 +73,23 @@ demo-under-load: venv
 test-load: venv
 	@CUPCAKE_LOAD_ALL=1 $(PY) -m pytest -q tests/e2e_eval/test_answers_under_load.py
 
+# System packages the tests use for real: bubblewrap (the kernel floor, docs/sandbox.md), installed
+# with apt-get when missing and running as root (elsewhere: install the `bubblewrap` package yourself).
+system-deps:
+	@if ! command -v bwrap >/dev/null 2>&1 && [ ! -x /usr/bin/bwrap ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -q bubblewrap >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q bubblewrap >/dev/null; }; \
+	  else echo "make: bubblewrap is missing: install the bubblewrap package (tests/sandbox need it)" >&2; fi; \
+	fi
+
+# The OCI registry the fleet tests push bundles to and pull them from (tests/fleet, docs/fleet.md):
+# Debian's docker-registry (distribution 2.8), started by the tests on 127.0.0.1; installed when root and missing.
+fleet-deps:
+	@command -v docker-registry >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry >/dev/null; }
+
 # mypy: the whole package, strict ([tool.mypy] in pyproject.toml); ~10 s cold (a clean checkout), <1 s warm.
-test: venv node-deps test-tools
+test: venv node-deps test-tools system-deps fleet-deps
 	@$(PY) -m ruff check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
@@ -94,6 +120,10 @@ bench: venv $(BENCH_STAMP)
 bench-quick: venv
 	@$(PY) benches/run.py --quick
 
+# The kernel floor's cost per shell command (plain vs sandboxed, p50/p99) and on a cold Bash eval (docs/sandbox.md).
+bench-sandbox: venv system-deps
+	@$(PY) benches/sandbox_overhead.py
+
 # Cold `cupcake eval` vs `python -c "import wasmtime"` (new process per event, warm caches).
 bench-eval: venv
 	@$(PY) benches/eval_cold.py
@@ -101,6 +131,10 @@ bench-eval: venv
 # What the audit log and the history signal add to a cold `cupcake eval` (docs/governance.md).
 bench-governance: venv
 	@$(PY) benches/governance_cost.py
+
+# Eval with and without decision-log export configured, the org tier's cost, bundle activation (docs/fleet.md).
+bench-fleet: venv
+	@$(PY) benches/fleet_cost.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache

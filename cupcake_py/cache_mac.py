@@ -99,7 +99,8 @@ def _create(path: str) -> None:
     whole or not at all, and a concurrent creator's key wins (link fails with EEXIST)."""
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    tmp = os.path.join(directory, f".{KEY_NAME}.{os.getpid()}.tmp")
+    # unique per creator, threads of one process included (cupcake serve's fleet threads create it too)
+    tmp = os.path.join(directory, f".{KEY_NAME}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         try:

@@ -13,26 +13,29 @@ import sys
 def main() -> None:
     argv = sys.argv[1:]
     if argv and argv[0] == "eval":
-        # One short-lived process per tool call: the cyclic GC would run ~15 young-generation
-        # passes over the objects that imports create (~4 ms) and find next to nothing. A high
-        # threshold keeps it for the rare evaluation that really churns cyclic garbage.
-        import gc
+        # First: a termination signal from here on ends in the harness's fail-closed answer
+        # (cupcake_py/termination.py), not in exit 143 with no answer.
+        from cupcake_py import termination
 
-        gc.set_threshold(100_000, 50, 100)
+        rc: int | None = None
         try:
-            from cupcake_py.fast_eval import main as eval_main
-        except ImportError:
-            pass
-        else:
+            termination.arm()
+            # One short-lived process per tool call: the cyclic GC would run ~15 young-generation
+            # passes over the objects that imports create (~4 ms) and find next to nothing. A high
+            # threshold keeps it for the rare evaluation that really churns cyclic garbage.
+            import gc
+
+            gc.set_threshold(100_000, 50, 100)
             try:
+                from cupcake_py.fast_eval import main as eval_main
+            except ImportError:
+                pass  # a broken install: the typer app below reports it
+            else:
                 rc = eval_main(argv[1:])
-            except BaseException:  # noqa: BLE001 - e.g. the hard-deadline alarm inside a failure handler
-                # Never exit 1 or with a traceback (Claude Code would run the tool): exit 2 blocks.
-                try:
-                    sys.stderr.write("cupcake: the evaluation failed while answering; blocked (fail closed)\n")
-                except (OSError, ValueError):
-                    pass
-                rc = 2
+        except BaseException:  # noqa: BLE001 - stopped by a signal while importing, or a failure while answering
+            # Never exit 1 or with a traceback (Claude Code would run the tool): exit 2 blocks.
+            rc = _last_resort_answer(argv[1:])
+        if rc is not None:
             # Skip interpreter teardown (GC over wasmtime's ctypes objects costs tens of ms
             # on every agent tool call). Every output of the evaluation is already written
             # and closed by now; only the standard streams need flushing.
@@ -42,6 +45,7 @@ def main() -> None:
                         stream.flush()
                 except (OSError, ValueError):
                     rc = rc or 2  # the answer could not be delivered: fail closed
+            termination.answered(rc)
             os._exit(rc)
     if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
         from cupcake_py.serve import main as serve_main
@@ -50,6 +54,39 @@ def main() -> None:
     from cupcake_py.cli.app import run
 
     run()
+
+
+def _last_resort_answer(args: list[str]) -> int:
+    """When `cupcake eval` itself could not answer (stopped while importing, or a failure inside
+    its failure handling): the harness's fail-closed answer, or a plain deny; exit status 2.
+    Never exit 1 or with a traceback (Claude Code would run the tool)."""
+    from cupcake_py import termination
+
+    termination.answering()
+    text = "cupcake: the evaluation failed while answering; blocked (fail closed)"
+    if termination.stopped():
+        text = f"cupcake: stopped by {termination.stopped()} before the evaluation finished; blocked (fail closed)"
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        from cupcake_py import jsonio
+        from cupcake_py.harness import get
+
+        name = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--harness"), None)
+        name = next((a.partition("=")[2] for a in args if a.startswith("--harness=")), name)
+        answer = get(name).fail(text, None)
+        out, status, err = jsonio.dumps(answer.stdout) if answer.stdout is not None else b"", answer.exit, answer.stderr
+    except BaseException:  # noqa: BLE001 - an unknown harness, a broken install: the plainest deny
+        out, status, err = b'{"decision":"deny","reason":"' + text.encode() + b'"}', 2, text
+    try:
+        if out:
+            os.write(1, out + b"\n")
+        os.write(2, ((err or text) + "\n").encode())
+    except OSError:
+        pass
+    return status
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ Exit status (opencode): 0 decision printed; 1 decision is deny/block and --stric
 error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}). claude: 0 decision
 printed (Claude Code's JSON), 2 fail-closed error (reason on stderr; Claude Code blocks).
 `--hard-timeout` bounds the whole process (bundle builds included): past it, the answer is the
-harness's fail-closed one.
+harness's fail-closed one. So does a termination signal (SIGTERM, SIGINT, SIGHUP, ...; see
+cupcake_py/termination.py, armed by entry.py before this module is imported): the answer is the
+harness's fail-closed one with the reason "stopped by SIGTERM ...", and exit status 2.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py import jsonio
+from cupcake_py import jsonio, termination
 from cupcake_py.engine.observe import Trace, append_telemetry, print_trace, write_debug_file
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import CupcakeError
@@ -109,43 +111,53 @@ def main(argv: list[str]) -> int:
     hard_end: float | None = None
     try:
         try:
-            opts = parse_args(argv)
-            harness = get(opts.harness)
-        except (UsageError, UnknownHarness) as e:
-            sys.stderr.write(f"cupcake eval: {e}\n")
-            harness = _harness_named_in(argv)
-            raise UsageError(str(e)) from None
-        if opts.help:
-            return _show_help()
-        signal.signal(signal.SIGALRM, _alarm)
-        if opts.hard_timeout is not None:
-            hard_end = _monotonic() + opts.hard_timeout
-            signal.setitimer(signal.ITIMER_REAL, opts.hard_timeout)
-        _setup_logging(opts.log_level)
-        from cupcake_py.engine import reaper
-        from cupcake_py.engine.evaluator import Evaluation
+            try:
+                opts = parse_args(argv)
+                harness = get(opts.harness)
+            except (UsageError, UnknownHarness) as e:
+                sys.stderr.write(f"cupcake eval: {e}\n")
+                harness = _harness_named_in(argv)
+                raise UsageError(str(e)) from None
+            if opts.help:
+                return _show_help()
+            signal.signal(signal.SIGALRM, _alarm)
+            if opts.hard_timeout is not None:
+                hard_end = _monotonic() + opts.hard_timeout
+                signal.setitimer(signal.ITIMER_REAL, opts.hard_timeout)
+            _setup_logging(opts.log_level)
+            from cupcake_py.engine import reaper
+            from cupcake_py.engine.evaluator import Evaluation
 
-        reaper.arm()  # signal daemons are re-parented to this process and killed by _reap
+            reaper.arm()  # signal daemons are re-parented to this process and killed by _reap
 
-        with trace.phase("read"):
-            raw = _read_stdin(opts.max_input_bytes)
-        evaluation = Evaluation(opts, trace, harness)
-    except UsageError as e:
-        failure = f"bad command line: {e}"
-        trace.error = str(e)
-    except BaseException as e:  # noqa: BLE001 - anything at all must fail closed
-        failure = _failure_text(opts, trace, e)
-    else:
-        answer = evaluate(opts, trace, evaluation, lambda: evaluation.run(raw), hard_end)
-    finally:
-        if answer is None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            _reap()
+            with trace.phase("read"):
+                raw = _read_stdin(opts.max_input_bytes)
+            evaluation = Evaluation(opts, trace, harness)
+        except UsageError as e:
+            failure = f"bad command line: {e}"
+            trace.error = str(e)
+        except BaseException as e:  # noqa: BLE001 - anything at all must fail closed
+            failure = _failure_text(opts, trace, e)
+        else:
+            answer = evaluate(opts, trace, evaluation, lambda: evaluation.run(raw), hard_end)
+        finally:
+            if answer is None:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                _reap()
+    except BaseException as e:  # noqa: BLE001 - stopped (a signal, the hard alarm) while answering
+        termination.answering()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        answer = None
+        failure = failure or _failure_text(opts, trace, e)
+        _reap()
+    termination.answering()
     if answer is None:
         answer = _failure_answer(harness, failure or "no answer", evaluation)
     trace.response = answer.stdout
     if not _emit(answer):
+        termination.answered(2)
         return 2
+    termination.answered(answer.exit)
     _after(opts, trace, evaluation)
     return answer.exit
 
@@ -190,10 +202,10 @@ def evaluate(opts: EvalOptions, trace: Trace, evaluation: Evaluation, run: Calla
 
 def _failure_text(opts: EvalOptions, trace: Trace, e: BaseException) -> str:
     """The fail-closed reason for an exception (a CupcakeError's message is meant for users)."""
-    if isinstance(e, CupcakeError):
+    if isinstance(e, CupcakeError | termination.Stopped):
         trace.error = str(e)
         log.debug("fail closed", exc_info=True)
-        return str(e)
+        return str(e) if isinstance(e, CupcakeError) else f"{e}; blocked (fail closed)"
     if isinstance(e, RecursionError):
         trace.error = "RecursionError"
         return "input too deeply nested"

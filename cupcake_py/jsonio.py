@@ -14,8 +14,10 @@ imported only for an error message or an indented dump).
   its exact text (`str(d)`), a float as `repr`. TypeError for anything that is not JSON:
   non-str keys, sets, NaN/Infinity (float or Decimal), circular containers and strings that
   cannot be encoded as UTF-8 (lone surrogates). Values without a Decimal go through the C
-  encoder alone; one with a Decimal is written by `_write_exact` (numbers with a fraction are
-  rare on the eval path).
+  encoder alone; one with a Decimal (or nested deeper than the C encoder recurses) is written
+  by the iterative `_write_exact`. No encoder state outlives a call: each call makes its own C
+  encoder, whose circular-reference `markers` an interrupted encoding would otherwise leave
+  behind for the next call (issue 29).
 - `is_fraction(v)`: whether `v` is such a Decimal (without importing `decimal`).
 - `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
 - `encode_str(s)` / `encode_str_ascii(s)`: one string as JSON text (`json.dumps(s,
@@ -165,7 +167,12 @@ class _HasFraction(Exception):
     """The C encoder met a Decimal (it has no way to write a number's own text)."""
 
 
-_compact = _make_encoder({}, _not_json, encode_str, None, ":", ",", False, False, False)
+def _encoder(default: Callable[[Any], Any]) -> Callable[[Any, int], Any]:
+    """A C encoder of its own for one `dumps` call. Its `markers` dict (circular-reference
+    check) is private to the call: an encoding stopped by an exception (a Decimal, NaN, a
+    circle) leaves entries behind in it, which a shared encoder would carry into later calls
+    ("Circular reference detected" for an unrelated value whose id is reused, and a leak)."""
+    return _make_encoder({}, default, encode_str, None, ":", ",", False, False, False)
 
 
 _CONTAINERS = (dict, list, tuple)
@@ -197,21 +204,22 @@ def _check_keys(value: Any) -> None:
 
 
 def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
-    """Compact JSON as UTF-8 bytes; `default` maps values JSON has no type for (else TypeError)."""
+    """Compact JSON as UTF-8 bytes; `default` maps values JSON has no type for (else TypeError).
+    Safe to call from any thread and after any earlier failure: no state outlives the call."""
     if isinstance(value, dict | list | tuple):
         _check_keys(value)
     if default is None:
-        encode = _compact
+        encode = _encoder(_not_json)
     else:
         def fallback(v: Any) -> Any:
             if is_fraction(v):
                 raise _HasFraction
             return default(v)
 
-        encode = _make_encoder({}, fallback, encode_str, None, ":", ",", False, False, False)
+        encode = _encoder(fallback)
     try:
         text = "".join(encode(value, 0))
-    except _HasFraction:
+    except (_HasFraction, RecursionError):  # a Decimal, or deeper than the C encoder's recursion goes
         text = _write_exact(value, default)
     except ValueError as e:  # NaN/Infinity, circular reference
         raise TypeError(str(e)) from None
@@ -221,46 +229,76 @@ def dumps(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
         raise TypeError(f"str is not valid UTF-8: {e.reason}") from None
 
 
-def _write_exact(value: Any, default: Callable[[Any], Any] | None) -> str:
-    """The compact JSON text of `value` (keys already checked), Decimals with their exact text."""
-    out: list[str] = []
+def _scalar_text(v: Any) -> str | None:
+    """The JSON text of a scalar (None for a container or an unknown type)."""
+    if v is None or v is True or v is False:
+        return "null" if v is None else "true" if v else "false"
+    if isinstance(v, str):
+        return encode_str(v)
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float):
+        if v != v or v in (_INF, -_INF):
+            raise TypeError(f"{v!r} is not a JSON number")
+        return float.__repr__(v)
+    if is_fraction(v):
+        if not v.is_finite():
+            raise TypeError(f"{v!r} is not a JSON number")
+        return str(v)
+    return None
 
-    def write(v: Any, depth: int) -> None:
-        if depth > 1000:
-            raise TypeError("Circular reference detected (or nested too deeply)")
-        if v is None or v is True or v is False:
-            out.append("null" if v is None else "true" if v else "false")
-        elif isinstance(v, str):
-            out.append(encode_str(v))
-        elif isinstance(v, int):
-            out.append(int.__repr__(v))
-        elif isinstance(v, float):
-            if v != v or v in (_INF, -_INF):
-                raise TypeError(f"{v!r} is not a JSON number")
-            out.append(float.__repr__(v))
-        elif is_fraction(v):
-            if not v.is_finite():
-                raise TypeError(f"{v!r} is not a JSON number")
-            out.append(str(v))
-        elif isinstance(v, dict):
-            out.append("{")
-            for i, (k, x) in enumerate(v.items()):
-                out.append(("," if i else "") + encode_str(k) + ":")
-                write(x, depth + 1)
-            out.append("}")
-        elif isinstance(v, list | tuple):
-            out.append("[")
-            for i, x in enumerate(v):
-                if i:
-                    out.append(",")
-                write(x, depth + 1)
-            out.append("]")
+
+def _write_exact(value: Any, default: Callable[[Any], Any] | None) -> str:
+    """The compact JSON text of `value` (keys already checked), Decimals with their exact text.
+    Iterative (any depth the reader accepted is written back); a container met again while it
+    is being written is a circle (TypeError)."""
+    out: list[str] = []
+    emit = out.append
+    open_ids: set[int] = set()
+    # work items: a value to write, or a str to emit as is, or a (close text, id) pair ending a container
+    stack: list[Any] = [(value,)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            emit(item)
+            continue
+        if len(item) == 2:
+            open_ids.discard(item[1])
+            emit(item[0])
+            continue
+        v = item[0]
+        text = _scalar_text(v)
+        if text is not None:
+            emit(text)
+            continue
+        if isinstance(v, dict | list | tuple):
+            if id(v) in open_ids:
+                raise TypeError("Circular reference detected")
+            open_ids.add(id(v))
+            work: list[Any] = []
+            if isinstance(v, dict):
+                emit("{")
+                for i, (k, x) in enumerate(v.items()):
+                    work.append(("," if i else "") + encode_str(k) + ":")
+                    work.append((x,))
+                work.append(("}", id(v)))
+            else:
+                emit("[")
+                for i, x in enumerate(v):
+                    if i:
+                        work.append(",")
+                    work.append((x,))
+                work.append(("]", id(v)))
+            work.reverse()
+            stack.extend(work)
         elif default is not None:
-            write(default(v), depth + 1)
+            mapped = default(v)
+            if _scalar_text(mapped) is None and not isinstance(mapped, dict | list | tuple):
+                raise TypeError(f"default() turned a {type(v).__name__} into a {type(mapped).__name__}, "
+                                "which is not JSON either")
+            stack.append((mapped,))
         else:
             raise TypeError(f"{type(v).__name__} is not JSON serializable")
-
-    write(value, 0)
     return "".join(out)
 
 

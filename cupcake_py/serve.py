@@ -13,8 +13,12 @@ Every request runs the one evaluation path of `cupcake eval` (engine/evaluator.p
 `WarmSource`, under the same deadline (--timeout) and memory cap (--wasm-max-memory).
 A malformed line, an oversized line, an engine error or an internal error answers that
 request with the fail-closed deny and the server keeps reading; blank lines are skipped;
-end of stdin ends the server (exit status 0). The project is found from the event's `cwd`
+end of stdin ends the server (exit status 0). A termination signal (SIGTERM, SIGINT, SIGHUP, ...:
+cupcake_py/termination.py) ends it too: the request in flight is answered with the fail-closed
+deny ("stopped by SIGTERM ..."), then the server exits with status 128 + the signal number. The project is found from the event's `cwd`
 (or the request's `policy_dir`); the global config dir is shared by all requests.
+With a fleet.yml in the org tier's dir, the server polls its bundle sources and exports decision
+logs in background threads (cupcake_py/fleet/background.py, docs/fleet.md).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py import jsonio
+from cupcake_py import jsonio, termination
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
 from cupcake_py.errors import EventError
@@ -72,8 +76,9 @@ def parse_request(line: bytes) -> tuple[Any, str, dict[str, Any], str | None]:
     if not isinstance(event, dict):
         raise RequestError('"event" must be a JSON object (the event `cupcake eval` reads)')
     policy_dir = value.get("policy_dir")
-    if policy_dir is not None and not (isinstance(policy_dir, str) and os.path.isabs(policy_dir)):
-        raise RequestError('"policy_dir" must be an absolute path')
+    if policy_dir is not None and not (isinstance(policy_dir, str) and os.path.isabs(policy_dir)
+                                       and "\0" not in policy_dir):
+        raise RequestError('"policy_dir" must be an absolute path (without NUL characters)')
     return rid, harness, event, policy_dir
 
 
@@ -98,6 +103,16 @@ def _request_id(line: bytes) -> Any:
         return None
     rid = value.get("id") if isinstance(value, dict) else None
     return rid if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)) else None
+
+
+def _harness_of(line: bytes) -> str | None:
+    """The harness a request line names, when it can be read (for its fail-closed form)."""
+    try:
+        value = jsonio.loads(line)
+    except (jsonio.JSONError, RecursionError):
+        return None
+    name = value.get("harness") if isinstance(value, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def _failure_line(rid: Any, message: str, harness_name: str | None = None) -> dict[str, Any]:
@@ -146,7 +161,10 @@ def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO) -> int:
 
     source = WarmSource(opts.wasm_max_memory)
     while True:
-        line, too_long = read_line(stdin, opts.max_input_bytes)
+        try:
+            line, too_long = read_line(stdin, opts.max_input_bytes)
+        except termination.Stopped as e:
+            return 128 + e.signum
         if line is None:
             return 0
         if too_long:
@@ -155,12 +173,18 @@ def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO) -> int:
         elif not line.strip():
             continue
         else:
-            out = handle(line, opts, source)
+            try:
+                out = handle(line, opts, source)
+            except termination.Stopped as e:  # outside the evaluation itself (which answers it)
+                out = _failure_line(_request_id(line), f"{e}; blocked (fail closed)", _harness_of(line))
         try:
             stdout.write(jsonio.dumps(out) + b"\n")
             stdout.flush()
         except (OSError, ValueError):
             return 2
+        stopped = termination.stopped()
+        if stopped is not None:  # the request in flight is answered: now stop
+            return 128 + termination.SIGNALS.get(stopped, 0)
 
 
 SERVE_OPTIONS = ("--stdio",)
@@ -182,6 +206,7 @@ def main(argv: list[str]) -> int:
     if "--stdio" not in argv:
         sys.stderr.write("cupcake serve: --stdio is required (the only transport: JSON lines on stdin/stdout)\n")
         return 2
+    termination.arm()  # a termination signal: the request in flight answers fail-closed, then the server ends
     _setup_logging(opts.log_level)
     from cupcake_py.engine import reaper
 
@@ -189,9 +214,15 @@ def main(argv: list[str]) -> int:
     from cupcake_py.shell import memo
 
     memo.enable()  # shell analyses reused while what they looked at on disk says the same (shell/memo.py)
+    from cupcake_py.fleet import background
+    from cupcake_py.userdirs import org_config_dir
+
+    fleet = background.start(org_config_dir())  # org bundles refreshed, decision logs exported (docs/fleet.md)
     try:
         return serve(opts, sys.stdin.buffer, sys.stdout.buffer)
-    except KeyboardInterrupt:
-        return 130
+    except termination.Stopped as e:
+        return 128 + e.signum
     finally:
+        if fleet is not None:
+            fleet.set()
         _reap()

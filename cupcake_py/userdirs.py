@@ -10,6 +10,8 @@ are written: private to the user, replaced atomically.
   configuration (and the cache MAC key); `user_state_dir()`: `$XDG_STATE_HOME/cupcake-py`
   (else `~/.local/state/cupcake-py`), the per-user state (the audit/history database,
   cupcake_py/governance), protected by the self-protection guardrails.
+- `org_config_dir()`: `$CUPCAKE_ORG_CONFIG`, else `/etc/cupcake`: the organisation's tier above
+  the global one (docs/fleet.md), normally writable by root only.
 - `warn(text)`: a security-relevant warning, always written to stderr (whatever --log-level).
 - `private_dir(path, what)`: create it 0700 if needed; False (and a log line) when it cannot
   be created or when someone else owns it or can write to it (a cache entry that others can
@@ -62,6 +64,13 @@ def global_config_dir() -> str:
 def user_state_dir() -> str:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(home_dir(), ".local", "state")
     return os.path.join(os.path.normpath(base), "cupcake-py")
+
+
+ORG_CONFIG_DEFAULT = "/etc/cupcake"
+
+
+def org_config_dir() -> str:
+    return os.path.normpath(os.environ.get("CUPCAKE_ORG_CONFIG") or ORG_CONFIG_DEFAULT)
 
 
 def warn(text: str) -> None:

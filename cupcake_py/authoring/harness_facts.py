@@ -21,7 +21,7 @@ FOREIGN_EVENTS = frozenset({"beforeShellExecution", "beforeMCPExecution", "after
 
 # Cupcake's matrix: the verbs that have an effect for each event.
 VERB_MATRIX: dict[str, frozenset[str]] = {
-    "PreToolUse": frozenset({"halt", "deny", "block", "ask", "modify", "add_context"}),
+    "PreToolUse": frozenset({"halt", "deny", "block", "ask", "modify", "add_context", "sandbox"}),
     "PermissionRequest": frozenset({"halt", "deny", "block", "modify"}),
     "PostToolUse": frozenset({"halt", "block", "add_context"}),
     "PostToolUseFailure": frozenset({"halt", "block", "add_context"}),
@@ -47,6 +47,8 @@ ENRICHED_FIELDS = frozenset({
     "script_inspection_performed", "executed_scripts", "affected_files", "patch_operations", "signals",
     "builtin_config", "harness", "shell", "tool_paths", "link_uncertain", "secrets_below", "cupcake_routed",
     "history",  # the engine's `history` signal (docs/governance.md)
+    "agent_event", "harness_capabilities", "mcp",  # hook-agent harnesses (cupcake_py/harness/hook_agent.py)
+    "sandbox",  # the kernel floor of this call (docs/sandbox.md)
 })
 
 

@@ -117,6 +117,11 @@ def decisions(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
             if isinstance(term.value, _NON_STRING):
                 yield _f("decision-shape", loc, mi, "add_context elements must be strings (the context text)")
             continue
+        if verb == "sandbox":  # {read_only?, hidden?}: checked by the engine (engine/synthesis.py)
+            if isinstance(term.value, _NON_OBJECT):
+                yield _f("decision-shape", loc, mi, "sandbox elements must be objects like "
+                         "{\"read_only\": [...], \"hidden\": [...]} (docs/sandbox.md)")
+            continue
         if isinstance(term.value, _NON_OBJECT):
             yield _f("decision-shape", loc, mi,
                      f"{verb} elements must be objects like {{\"rule_id\": ..., \"reason\": ..., \"severity\": ...}}")

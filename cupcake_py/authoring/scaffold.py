@@ -39,7 +39,7 @@ GLOBAL_ONLY = ("system_protection", "sensitive_data_protection", "cupcake_exec_p
 # Enabled in a fresh rulebook when the shipped policy exists: cupcake's own state, git hooks.
 PROJECT_DEFAULTS = ("rulebook_security_guardrails", "git_block_no_verify")
 # Template policies a fresh project gets (policies/opencode/<name>.rego, tests/opencode/<name>_test.rego).
-PROJECT_POLICIES = ("example", "deletes_outside_project")
+PROJECT_POLICIES = ("example", "deletes_outside_project", "writes_outside_project")
 GLOBAL_DEFAULTS = GLOBAL_ONLY
 
 # name -> (what it does, example settings). Every builtin of engine.rulebook.Builtins is here.
@@ -166,11 +166,16 @@ _TOOL_INPUT_NOTE = {
 }
 
 
+# Every other agent: its tool arguments as it sends them, the tool name normalised.
+_GENERIC_NOTE = ("# input.tool_input is the agent's own tool arguments (shell: command); input.tool is its tool\n"
+                 "# name, input.tool_name the normalised one (Bash, Edit, Write, Read, Task, ApplyPatch, ...).")
+
+
 def template(name: str, harness: str) -> bytes:
     """A template with its harness-specific names (package path, policy dir, comments)."""
     text = (TEMPLATES / name).read_text("utf-8")
     if harness != "opencode":
-        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE[harness])
+        text = text.replace(_TOOL_INPUT_NOTE["opencode"], _TOOL_INPUT_NOTE.get(harness, _GENERIC_NOTE))
         text = text.replace("cupcake.policies.opencode.", f"cupcake.policies.{harness}.")
         text = text.replace("policies/opencode/", f"policies/{harness}/")
         text = text.replace("--harness opencode", f"--harness {harness}")
@@ -277,6 +282,10 @@ def protections_summary(directory: Path | None, harness: str = "opencode") -> st
         if (policies / "deletes_outside_project.rego").is_file():
             lines.append(f"  {'ON  (project)':<13} deletes outside the project ask first "
                          f"(policies/{harness}/deletes_outside_project.rego)")
+        if (policies / "writes_outside_project.rego").is_file():
+            lines.append(f"  {'ON  (project)':<13} writes outside the project and the sandbox's writable roots ask "
+                         f"first (policies/{harness}/writes_outside_project.rego)")
+        lines += sandbox_summary(directory / ".cupcake" / "rulebook.yml")
     if not global_exists():
         lines.append("  (!) no global configuration: system paths, .env/keys and the cupcake binary are NOT protected;")
         lines.append(f"      run `cupcake init --harness {harness} --global` to set them up")
@@ -286,6 +295,30 @@ def protections_summary(directory: Path | None, harness: str = "opencode") -> st
         "  Switching rulebook_security_guardrails off prints a warning on every evaluation.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def sandbox_summary(rulebook: Path) -> list[str]:
+    """The kernel floor's lines of the summary: on and working, on but UNAVAILABLE (loud), or off."""
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.errors import CupcakeError
+    from cupcake_py.sandbox.bwrap import locate, probe
+
+    try:
+        settings = load_rulebook(rulebook).sandbox
+    except CupcakeError:
+        return []
+    if settings is None or not settings.enabled:
+        return [f"  {'off':<13} sandbox: Bash commands run without the kernel floor (`sandbox: {{enabled: true}}`)"]
+    bwrap = locate(settings.bwrap)
+    ok, why = probe(bwrap) if bwrap is not None else (False, "bubblewrap is not installed (apt-get install bubblewrap)")
+    if ok:
+        return [f"  {'ON  (project)':<13} sandbox: every Bash command runs in bubblewrap ({bwrap}); cupcake's state, "
+                "the agents' config and git hooks read-only, secrets hidden, only the project, temp dirs and tool "
+                "caches writable"]
+    return ["  (!) SANDBOX UNAVAILABLE: the rulebook enables the sandbox but it cannot run here:",
+            f"      {why}",
+            "      Bash commands run WITHOUT the kernel floor; uncertain commands are asked (input.sandbox.applies "
+            "is false)"]
 
 
 def system_drift(cupcake_dir: Path) -> list[str]:

@@ -97,15 +97,14 @@ def _parse(path: Path) -> Any:
             return values.parse_json(raw)
         except values.ValueParseError as e:
             raise DataError(f"{path}: not valid JSON: {e}") from None
-    import json
-
     import yaml
 
+    from cupcake_py import yaml_values
+
     try:
-        doc = yaml.safe_load(raw)
-        # through JSON: numbers become Rego numbers (int / Decimal), keys strings, as OPA's YAMLToJSON
-        return values.parse_json(json.dumps(doc, default=str).encode())
-    except (yaml.YAMLError, ValueError, values.ValueParseError) as e:
+        # as OPA's YAML -> JSON: timestamps stay strings, numbers exact (int / Decimal), keys strings
+        return yaml_values.load(raw)
+    except (yaml.YAMLError, ValueError) as e:
         raise DataError(f"{path}: error converting YAML to JSON: {e}") from None
 
 

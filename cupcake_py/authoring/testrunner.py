@@ -137,8 +137,10 @@ class TestOptions:
     ignore: list[str] = field(default_factory=list)  # --ignore: fnmatch patterns of file/dir names
 
     def key_text(self) -> str:
+        from cupcake_py.rego import versions
+
         fp = self.builtins.fingerprint() if self.builtins else ""
-        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\n"
+        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\nrego={versions.current()!r}\n"
 
 
 UNDEFINED_TEXT = "<undefined>"
@@ -170,8 +172,12 @@ def load_modules(paths: list[str | Path], files: list[Path] | None = None
 
 
 def rego_files(paths: list[str | Path]) -> list[Path]:
+    """The Rego modules of `paths`; a .json/.yaml/.yml file named on the command line is data
+    (test_data), not a module, as OPA's loader decides by extension."""
+    from cupcake_py.authoring.test_data import DATA_SUFFIXES
+
     try:
-        return find_rego_files(paths)
+        return [f for f in find_rego_files(paths) if f.suffix not in DATA_SUFFIXES]
     except RegoErrors as e:
         raise TestSetupError(format_text(e.errors)) from None
 

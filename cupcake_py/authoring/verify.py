@@ -1,6 +1,8 @@
 """`cupcake verify --harness opencode|claude`: the "safe to install" check of a configuration.
 
-Steps, each reported pass/fail: the rulebook loads; the bundle compiles (the engine's
+Steps, each reported pass/fail: the rulebook loads; the sandbox it enables can run here
+(bubblewrap installed and able to create the floor's sandbox; a rulebook that enables it on a
+machine where it cannot run fails this step: its Bash calls would run without the floor); the bundle compiles (the engine's
 own build: routing, signals, WASM, timed, never from the cache); the routing map
 (event:tool → policies) and the signals the policies require; lint errors; the policy
 tests under the configuration directory pass. Any failed step makes the exit status 1, so
@@ -67,6 +69,16 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
         step.lines.append(f"{cfg.rulebook}: {state}; builtins enabled: {', '.join(rb.builtins.enabled()) or 'none'}")
 
     v.steps.append(_step("rulebook", rulebook, update))
+
+    def sandbox(step: Step) -> None:
+        """The kernel floor the rulebook asks for must be able to run here (docs/sandbox.md)."""
+        from cupcake_py.authoring.scaffold import sandbox_summary
+
+        lines = sandbox_summary(cfg.rulebook)
+        step.ok = not any("UNAVAILABLE" in ln for ln in lines)
+        step.lines += [ln.strip() for ln in lines]
+
+    v.steps.append(_step("sandbox", sandbox, update))
 
     def compile_bundle(step: Step) -> None:
         t0 = time.perf_counter()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from cupcake_py import __version__, logs
-from cupcake_py.cli import audit, authoring, build, eval_serve, rego, schema, wasm
+from cupcake_py.cli import audit, authoring, build, eval_serve, fleet, rego, schema, wasm
 
 app = typer.Typer(
     name="cupcake",
@@ -46,7 +46,7 @@ def _root(
 
 
 # Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
-for _group in (rego, wasm, build, eval_serve, authoring, schema, audit):
+for _group in (rego, wasm, build, eval_serve, authoring, schema, audit, fleet):
     _group.register(app)
 
 

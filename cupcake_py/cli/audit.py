@@ -131,7 +131,7 @@ def list_cmd(
     records = _records(conn, _filters(session, since, decision, rule, tool), limit, True, True, "listing")
     if json_lines:
         for r in records:
-            sys.stdout.write(r.model_dump_json() + "\n")
+            sys.stdout.write(r.json_line() + "\n")
         return
     from rich.console import Console
     from rich.table import Table
@@ -234,7 +234,7 @@ def export_cmd(
     out = output.open("w", encoding="utf-8") if output else sys.stdout
     try:
         for r in _records(conn, _filters(session, since, None, None, None), None, False, output is None, "exporting"):
-            out.write(r.model_dump_json() + "\n")
+            out.write(r.json_line() + "\n")
     finally:
         if output:
             out.close()

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from cupcake_py.cli.rego import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.custom_builtins import CustomBuiltins
     from cupcake_py.engine.project import ConfigDir
+    from cupcake_py.rego.versions import RegoVersions
 
 
 class LintFormat(StrEnum):
@@ -54,6 +56,7 @@ def validate_cmd(
                              "origin/main)."),
     global_: bool = typer.Option(False, "--global", help="Lint the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the current project."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Check policies for compile errors and lint them (Cupcake's rules plus harness checks).
 
@@ -67,13 +70,15 @@ def validate_cmd(
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
     from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.rego import versions
 
     if explain is not None:
         sys.stdout.write(_explain(explain))
         return
     targets: list[Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
-        with declared_for([*_rulebook_specs(list(targets)), *builtins]):
+        with declared_for([*_rulebook_specs(list(targets)), *builtins]), \
+                versions.use(_rego_versions(list(targets), v0_compatible)):
             if changed:
                 from cupcake_py.authoring.changed import validate_changed
 
@@ -144,6 +149,7 @@ def test_cmd(
                                   "cached build."),
     global_: bool = typer.Option(False, "--global", help="Without PATHS: test the global config "
                                  "($XDG_CONFIG_HOME/cupcake) instead of the current project."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 
@@ -165,13 +171,14 @@ def test_cmd(
     from cupcake_py.authoring.progress import progress
     from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
     from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.rego import versions
 
     targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_)]
     try:
         opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
                            deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
                            builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with gc_paused(freeze=True), \
+        with gc_paused(freeze=True), versions.use(_rego_versions(targets, v0_compatible)), \
                 progress("cupcake test", machine_output=fmt is TestFormat.json or opts.coverage):  # this process ends after the report
             result = run_tests(targets, opts)
     except (TestSetupError, CupcakeError) as e:
@@ -204,6 +211,20 @@ def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
 
 
+def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersions:
+    """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
+    directory among `targets` (the default target), else v1."""
+    from cupcake_py.engine.rulebook import load_rulebook
+    from cupcake_py.rego import versions
+
+    if v0_compatible:
+        return versions.V0_COMPATIBLE
+    for t in targets:
+        if (Path(t) / "rulebook.yml").is_file():
+            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+    return versions.V1_ONLY
+
+
 def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
     from cupcake_py.custom_builtins import load
@@ -227,6 +248,9 @@ def _default_policy_root(global_: bool = False) -> Path:
 class Harness(StrEnum):
     opencode = "opencode"
     claude = "claude"
+    codex = "codex"
+    gemini = "gemini"
+    qwen = "qwen"
 
 
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
@@ -252,14 +276,15 @@ def _project_harness(policies_dir: Path) -> Harness:
 
 
 def init_cmd(
-    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode or claude (Claude Code)."),
+    harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode, claude (Claude Code), codex (Codex CLI), "
+                                  "gemini (Gemini CLI) or qwen (Qwen Code)."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),
     force: bool = typer.Option(False, "--force", help="Overwrite files that differ from the templates."),
     directory: Path = typer.Option(Path("."), "--dir", help="Project directory (default: the current one)."),
-    uninstall: bool = typer.Option(False, "--uninstall", help="claude: remove cupcake's hooks from the Claude Code "
-                                   "settings (only those; .cupcake/ is kept)."),
+    uninstall: bool = typer.Option(False, "--uninstall", help="claude, codex, gemini, qwen: remove cupcake's hooks "
+                                   "from the agent's settings (only those; .cupcake/ is kept)."),
     no_global: bool = typer.Option(False, "--no-global", help="Do not set up the global config even when there is "
                                    "none (then system paths, .env/keys and the cupcake binary stay unprotected)."),
 ) -> None:
@@ -293,6 +318,11 @@ def init_cmd(
         typer.echo(f"{len(kept)} existing file(s) differ from the templates and were kept (--force overwrites)")
     if uninstall:
         return
+    from cupcake_py.harness import get as get_harness
+
+    notes = getattr(get_harness(harness.value), "setup_notes", None)
+    for note in notes(None if global_ else directory) if notes else []:
+        typer.echo(f"note        {note}")
     _warm_after_init(global_, directory, harness.value)
     typer.echo("")
     typer.echo(scaffold.protections_summary(None if global_ else directory, harness.value), nl=False)
@@ -340,11 +370,25 @@ def verify_cmd(
                                     "project has policies for, when that is unambiguous).", show_default=False),
     policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
     global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
+    all_agents: bool = typer.Option(False, "--all", help="Every registered agent: run each configured cupcake hook "
+                                    "command exactly as written on non-executing canary events (a protected delete, "
+                                    "a secret read, --no-verify) and show whether the agent would block them."),
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="With --all: table or json."),
 ) -> None:
     """Check that a configuration is safe to install: the rulebook loads, the bundle
     compiles (routing map, signals, WASM size and compile time shown), no lint errors,
     and the policy tests pass. Exit status 1 when any step fails. A configuration that
-    passes is left compiled in the cache: the agent's first tool call does not compile."""
+    passes is left compiled in the cache: the agent's first tool call does not compile.
+    With --all: the wiring of every agent instead (exit 1 when a hook fails or a canary is not blocked)."""
+    if all_agents:
+        from cupcake_py.authoring.agents import reports_json, reports_text, verify_all
+
+        cfg_all = _config(policy_dir, False, None)
+        reports = verify_all(None if global_ else Path(cfg_all.root_path) if cfg_all else Path.cwd())
+        sys.stdout.write(reports_json(reports) if fmt is TableFormat.json else reports_text(reports))
+        if not all(r.ok for r in reports):
+            raise typer.Exit(1)
+        return
     from cupcake_py.authoring.verify import verify
 
     cfg = _config(policy_dir, global_, harness.value if harness else None)
@@ -362,7 +406,33 @@ def verify_cmd(
         raise typer.Exit(1)
 
 
+def protect_cmd(
+    fmt: TableFormat = typer.Option(TableFormat.table, "--format", "-f", help="table or json."),
+) -> None:
+    """Protect every coding agent installed for this user at once: cupcake's hooks go into each detected
+    agent's user settings (Claude Code, Codex, Gemini CLI, Qwen Code, ...; your own hooks are kept), the
+    global configuration (system paths, secrets, the cupcake binary) is created when missing, and every
+    agent's wiring is then checked with canary events (as `cupcake verify --all`). One screen of what is on."""
+    from cupcake_py.authoring.agents import protect, reports_json, reports_text, verify_all
+
+    try:
+        lines, found = protect()
+    except CupcakeError as e:
+        raise _fail(str(e)) from None
+    reports = verify_all(None)
+    if fmt is TableFormat.json:
+        sys.stdout.write(reports_json(reports))
+    else:
+        typer.echo("agents found: " + (", ".join(found) or "none"))
+        for line in lines:
+            typer.echo(line)
+        sys.stdout.write(reports_text(reports))
+    if not found or not all(r.ok for r in reports):
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
+    app.command("protect")(protect_cmd)
     app.command("validate")(validate_cmd)
     app.command("test")(test_cmd)
     app.command("inspect")(inspect_cmd)

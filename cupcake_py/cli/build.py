@@ -15,6 +15,7 @@ from typing import NoReturn
 import orjson
 import typer
 
+from cupcake_py.cli.rego import v0_option
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 
@@ -38,6 +39,7 @@ def build_cmd(
                                 "for --emit ir)."),
     emit: Emit = typer.Option(Emit.wasm, "--emit", help="wasm: the module. ir: the planned IR as OPA plan JSON."),
     data: Path | None = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
+    v0_compatible: bool = v0_option(),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md). The "
                                        "module imports them from the host (opa_builtinN), like OPA's SDK builtins."),
@@ -53,11 +55,12 @@ def build_cmd(
     """
     from cupcake_py.custom_builtins import declared_for
     from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.rego import versions
 
     try:
         from cupcake_py.authoring.progress import progress
 
-        with declared_for(builtins), gc_paused(freeze=True), \
+        with declared_for(builtins), versions.use(versions.flag(v0_compatible)), gc_paused(freeze=True), \
                 progress("cupcake build: compiling", machine_output=output is None):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:

@@ -16,13 +16,19 @@ harness (--harness):
   opencode  {{"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}}
   claude    Claude Code's hook output: hookSpecificOutput.permissionDecision / updatedInput /
             additionalContext, decision "block" + reason, continue false + stopReason (docs/claude-code.md)
+  codex     Claude Code's format as Codex CLI reads it: deny needs a reason, no ask (the ask fallback,
+            deny unless CUPCAKE_ASK_FALLBACK=allow), modify = allow + updatedInput (docs/codex.md)
+  gemini    Gemini CLI's format: decision "deny" + reason, hookSpecificOutput.tool_input (modify),
+            continue false (halt); no ask (the ask fallback) (docs/gemini-cli.md)
+  qwen      Claude Code's format as Qwen Code reads it; no modified input (a modify is a deny)
+            (docs/qwen-code.md)
 
 Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
 Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
-claude prints the event's deny and the reason on stderr (Claude Code blocks on exit 2).
+claude, codex, gemini and qwen print the event's deny and the reason on stderr (each agent blocks on exit 2).
 
-Exit status: 0 decision printed, 1 deny/block with --strict (opencode; claude: 2), 2 fail-closed error.
+Exit status: 0 decision printed, 1 deny/block with --strict (opencode; the others: 2), 2 fail-closed error.
 
 Examples:
 

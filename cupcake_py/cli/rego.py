@@ -13,9 +13,17 @@ import orjson
 import typer
 
 from cupcake_py.errors import CupcakeError
-from cupcake_py.rego import parse_module, read_source
+from cupcake_py.rego import parse_module, read_source, versions
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
+
+V0_HELP = ("Read Rego written for OPA 0.x (OPA's --v0-compatible): rule bodies without `if`, `p[x] { ... }` "
+           "partial sets, keywords only after `import future.keywords`; a file that imports rego.v1 stays v1.")
+
+
+def v0_option() -> bool:
+    """The `--v0-compatible` option, the same on every command that reads Rego files."""
+    return typer.Option(False, "--v0-compatible", help=V0_HELP)  # type: ignore[no-any-return]
 
 
 class Format(StrEnum):
@@ -36,6 +44,7 @@ def parse_cmd(
     file: Path = typer.Argument(..., help="The .rego file to parse.", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="text: the module re-printed in canonical "
                                "Rego v1 form. json: the full AST with locations (for debugging)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Parse one Rego v1 file and show its AST.
 
@@ -47,7 +56,7 @@ def parse_cmd(
     sources: dict[str, str] = {}
     try:
         sources[str(file)] = read_source(file)
-        module = parse_module(sources[str(file)], str(file))
+        module = parse_module(sources[str(file)], str(file), versions.flag(v0_compatible).of(file))
     except RegoErrors as exc:
         _emit_errors(list(exc.errors), sources, fmt)
         raise typer.Exit(1) from None
@@ -68,6 +77,7 @@ def check_cmd(
                                "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
                                        "builtins the policies call (repeatable; docs/custom-builtins.md)."),
+    v0_compatible: bool = v0_option(),
 ) -> None:
     """Check Rego v1 policies for errors without running them.
 
@@ -81,7 +91,7 @@ def check_cmd(
     from cupcake_py.custom_builtins import declared_for
 
     try:
-        with declared_for(builtins):
+        with declared_for(builtins), versions.use(versions.flag(v0_compatible)):
             errors, sources, count = check_paths(paths)
     except CupcakeError as e:
         typer.echo(f"cupcake check: {e}", err=True)

@@ -107,8 +107,9 @@ def generated_signals(name: str, builtin: Any) -> dict[str, dict[str, Any]]:
 
 
 def scope_errors(enabled: dict[str, Any], scope: str) -> list[str]:
-    """Builtins enabled in a rulebook where they cannot be: the global-only ones in a project."""
-    if scope == "global":
+    """Builtins enabled in a rulebook where they cannot be: the global-only ones in a project
+    (the org tier, above the global one, may enable them too)."""
+    if scope in ("global", "org"):
         return []
     return [f"builtin {n} can only be enabled in the global rulebook ($XDG_CONFIG_HOME/cupcake/rulebook.yml)"
             for n in sorted(enabled) if n in GLOBAL_ONLY]

@@ -76,7 +76,7 @@ GUARDRAILS = "rulebook_security_guardrails"
 
 class Bundle(Record):
     __slots__ = ("key", "scope", "routing", "policies", "signals", "builtin_config", "telemetry", "script_inspection",
-                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "wasm", "index")
+                 "sources", "host_builtins", "custom_builtins", "require_project_config", "governance", "sandbox", "wasm", "index")
     key: str
     scope: str
     routing: dict[str, list[str]]
@@ -90,6 +90,7 @@ class Bundle(Record):
     custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
     governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
+    sandbox: dict[str, Any]  # the rulebook's `sandbox:` section ({} when absent; engine/sandbox_floor.py)
     wasm: bytes
     index: BundleIndex  # derived from policies + signals at construction (never in the header)
 
@@ -99,7 +100,7 @@ class Bundle(Record):
                  script_inspection: bool = True, sources: list[str] | None = None,
                  host_builtins: list[str] | None = None, custom_builtins: list[str] | None = None,
                  require_project_config: bool = False, governance: dict[str, Any] | None = None,
-                 wasm: bytes = b"", index: BundleIndex | None = None) -> None:
+                 sandbox: dict[str, Any] | None = None, wasm: bytes = b"", index: BundleIndex | None = None) -> None:
         policies = {} if policies is None else policies
         signals = {} if signals is None else signals
         routing = {} if routing is None else routing
@@ -107,7 +108,8 @@ class Bundle(Record):
                    {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
-                   require_project_config, {} if governance is None else governance, wasm,
+                   require_project_config, {} if governance is None else governance,
+                   {} if sandbox is None else sandbox, wasm,
                    bundle_index(routing, policies, signals) if index is None else index)
 
     def header(self) -> dict[str, Any]:
@@ -116,7 +118,7 @@ class Bundle(Record):
                 "telemetry": self.telemetry, "script_inspection": self.script_inspection, "sources": self.sources,
                 "host_builtins": self.host_builtins, "custom_builtins": self.custom_builtins,
                 "require_project_config": self.require_project_config,
-                "governance": self.governance}
+                "governance": self.governance, "sandbox": self.sandbox}
 
     @property
     def guardrails_disabled(self) -> bool:
@@ -224,7 +226,7 @@ def cache_dir() -> str:
 _HEADER_TYPES: dict[str, type] = {"key": str, "scope": str, "routing": dict, "policies": dict, "signals": dict,
                                   "builtin_config": dict, "telemetry": dict, "script_inspection": bool,
                                   "sources": list, "host_builtins": list, "custom_builtins": list,
-                                  "require_project_config": bool, "governance": dict}
+                                  "require_project_config": bool, "governance": dict, "sandbox": dict}
 
 
 def encode(bundle: Bundle, key: bytes) -> bytes:
@@ -289,14 +291,18 @@ def write_cached(bundle: Bundle, mac_key: bytes) -> None:
 # ----------------------------------------------------------------------------- build
 
 
-def _parse(files: list[str]) -> list[tuple[Any, str]]:
+def _parse(files: list[str], versions: Any = None) -> list[tuple[Any, str]]:
+    """Parse `files`; a file under the versions' root (the .cupcake directory) is read with its
+    rulebook `rego_version`, every other file (the shipped policies) as v1."""
     from cupcake_py.rego import RegoErrors, parse_module, read_source
 
     out: list[tuple[Any, str]] = []
     errors: list[str] = []
+    root = os.path.join(versions.root, "") if versions is not None and versions.root else None
     for p in files:
+        version = versions.of(p) if root is not None and os.path.abspath(p).startswith(root) else "v1"
         try:
-            out.append((parse_module(read_source(p), p), p))
+            out.append((parse_module(read_source(p), p, version), p))
         except RegoErrors as e:
             errors.extend(str(x) for x in e.errors)
     if errors:
@@ -356,7 +362,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
     rulebook = load_rulebook(cfg.rulebook)
     enabled = rulebook.builtins.enabled()
     misplaced = scope_errors(enabled, cfg.scope)
-    if rulebook.require_project_config and cfg.scope != "global":
+    if rulebook.require_project_config and cfg.scope not in ("global", "org"):
         misplaced.append("require_project_config can only be set in the global rulebook")
     if misplaced:
         raise BundleError(f"{cfg.rulebook_path}: " + "; ".join(misplaced))
@@ -367,7 +373,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
                           f"{os.path.join(shipped_policies_path(), 'builtins')}/<name>.rego exists")
     system = _system_files(cfg)
     policy_files = [candidates[n] for n in sorted(enabled)] + _user_files(cfg)
-    parsed = _parse(system + policy_files)
+    parsed = _parse(system + policy_files, rulebook.rego_versions(os.path.abspath(cfg.cupcake_path)))
     routes = []
     for module, file in parsed:
         r = route_of_module(module, file)
@@ -400,7 +406,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
             from cupcake_py.engine import routed_aggregator as routed
             from cupcake_py.rego import parse_module
 
-            modules.append(parse_module(routed.source(modules, by_pkg), routed.FILE))
+            modules.append(parse_module(routed.source(modules, by_pkg), routed.FILE, "v1"))
             entrypoints = [routed.ROUTED_ENTRYPOINT]
         if custom is None:
             wasm = compile_modules(modules, entrypoints)
@@ -423,6 +429,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str] | None) -> Bundle:
         custom_builtins=list(custom.sources) if custom is not None else [],
         require_project_config=rulebook.require_project_config,
         governance=bundle_settings(rulebook, any("history" in r.signals for r in by_pkg.values())),
+        sandbox={} if rulebook.sandbox is None else rulebook.sandbox.model_dump(mode="json"),
         wasm=wasm,
     )
     return bundle

@@ -1,4 +1,8 @@
-"""One evaluation: event → (global phase, project phase) → final decision.
+"""One evaluation: event → (org phases, global phase, project phase) → final decision.
+
+The org tier (engine/fleet_active.py, docs/fleet.md) comes first: the org directory and the
+activated bundles of its sources, each a phase whose halt/deny/block answer is final, as the
+global one's is. A source without a verified, activated bundle fails the evaluation closed.
 
 Per configuration directory: load the bundle (cache or build) → route (event, tool) →
 nothing routed: no decisions (no preprocessing, signals or WASM) → preprocess → signals
@@ -20,6 +24,7 @@ import time
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine.fleet_active import FleetError, org_configs
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions
 from cupcake_py.engine.project import ConfigDir, find_global, find_project
@@ -37,11 +42,14 @@ if TYPE_CHECKING:
 
     from cupcake_py.engine.bundle_index import BundleIndex, Route
     from cupcake_py.engine.harness_api import Harness
+    from cupcake_py.engine.sandbox_floor import Floor
     from cupcake_py.engine.state_paths import Resolver
     from cupcake_py.host.policy import PolicyInstance
 
 
 _ABSENT = object()
+SANDBOX_OFF = {"enabled": False, "available": False, "applies": False, "reason": "the rulebook does not enable the "
+               "sandbox (sandbox: {enabled: true})"}
 
 
 class EngineError(CupcakeError):
@@ -124,6 +132,7 @@ class Evaluation:
         self.bundle_keys: list[str] = []
         self.project_root: str | None = None
         self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
+        self.floor: Floor | None = None  # the kernel floor of this call (engine/sandbox_floor.py), when enabled
 
     # -- steps -------------------------------------------------------------------
 
@@ -281,6 +290,7 @@ class Evaluation:
             policy_input["history"] = signals.pop("history")
         policy_input["signals"] = signals
         policy_input["builtin_config"] = self.builtin_config(b, event)
+        policy_input["sandbox"] = self.floor.status() if self.floor is not None else SANDBOX_OFF
         from cupcake_py.enrich import for_policies
 
         for_policies(policy_input)
@@ -308,12 +318,16 @@ class Evaluation:
             name = self.harness.name
             project = find_project(self.opts.policy_dir, self.start, harness=name)
             glob = None if self.opts.no_global else find_global(self.opts.global_config, harness=name)
-            if project is None and glob is None:
+            try:
+                orgs = org_configs(name)
+            except FleetError as e:
+                raise EngineError(f"configuration error: {e}") from None
+            if project is None and glob is None and not orgs:
                 where = os.getcwd() if self.start is None else self.start
                 raise EngineError(f"no .cupcake directory in {where} or its parents, and no global config "
                                   "(create .cupcake/ or pass --policy-dir)")
         self.configs = (project, glob)
-        configs = [c for c in (glob, project) if c is not None]
+        configs = orgs + [c for c in (glob, project) if c is not None]
         if project is not None:
             self.debug_dir = os.path.join(project.cupcake_path, "debug")
         loaded = []
@@ -328,7 +342,7 @@ class Evaluation:
                          "(builtins.rulebook_security_guardrails.enabled: false): the agent can read and change "
                          "cupcake's configuration, caches and plugin, and so switch every policy off")
                 if b.require_project_config and project is None:
-                    raise EngineError(f"configuration error: the global rulebook {cfg.rulebook_path} sets "
+                    raise EngineError(f"configuration error: the {cfg.scope} rulebook {cfg.rulebook_path} sets "
                                       f"require_project_config: true and there is no .cupcake directory in "
                                       f"{os.getcwd()} or its parents (run `cupcake init --harness {self.harness.name}`)")
         self.custom_code = sorted({s for _, b, _ in loaded for s in b.custom_builtins if s.endswith(".py")})
@@ -339,6 +353,8 @@ class Evaluation:
             tool_name = self.harness.tool_name(event)
             event_name = self.harness.event_name(event)
             routes = [b.index.route(event_name, tool_name) for _, b, _ in loaded]
+        if any(b.sandbox.get("enabled") for _, b, _ in loaded):
+            self.start_floor(loaded, event, event_name, tool_name)
         with self.trace.phase("warmup"):
             _warm_up([b for (_, b, _), r in zip(loaded, routes, strict=True) if r.packages])
         self.deadline = time.monotonic() + self.opts.timeout
@@ -348,14 +364,55 @@ class Evaluation:
         combined = DecisionSet()
         for (cfg, b, hit), route in zip(loaded, routes, strict=True):
             ds = self.phase(cfg, b, hit, route, event, cwd)
-            if cfg.scope == "global":
+            if cfg.scope != "project":  # org and global: a stopping answer is final
                 final = synthesize(ds)
                 self.trace.phases[-1]["phase_decision"] = final.kind
                 if final.kind in STOPPING:
                     return final
             combined.extend(ds)
         with self.trace.phase("synthesis"):
-            return synthesize(combined)
+            final = synthesize(combined)
+        if self.floor is None:
+            return final
+        with self.trace.phase("sandbox"):
+            self.floor.extend(combined.sandbox)
+            return self.floor.apply(final)
+
+    def start_floor(self, loaded: list[tuple[ConfigDir, bundles.Bundle, bool]], event: dict[str, Any],
+                    event_name: str, tool_name: str | None) -> None:
+        """The kernel floor for this event (some rulebook enables the sandbox)."""
+        from cupcake_py.engine.sandbox_floor import Floor, merge
+
+        with self.trace.phase("sandbox"):
+            settings = merge([(cfg.scope, b.sandbox) for cfg, b, _ in loaded])
+            floor = self.floor = Floor(settings, self.harness, event, event_name, tool_name,
+                                       self.project_root or self.harness.cwd(event))
+        if settings is None:
+            return
+        if floor.command is not None and not floor.available:
+            warn(f"the sandbox is enabled but cannot run: {floor.reason}. Shell commands run WITHOUT the kernel "
+                 "floor; the policies decide alone (input.sandbox.applies is false)")
+
+        def sources() -> Any:
+            from cupcake_py.engine.state_paths import guardrails_input
+            from cupcake_py.sandbox.profile import Sources
+
+            cwd = self.harness.cwd(event)
+            if self._guardrails is None:
+                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, self.source.path_resolver())
+            protected: list[str] = []
+            sensitive: list[str] = []
+            system: list[str] = []
+            for _, b, _ in loaded:
+                bc = b.builtin_config
+                protected += bc.get("protected_paths", {}).get("paths", [])
+                protected += bc.get(bundles.GUARDRAILS, {}).get("protected_paths", [])
+                sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
+                system += bc.get("system_protection", {}).get("additional_paths", [])
+            return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
+                           cwd, settings, protected, sensitive, system=system)
+
+        floor.sources(sources)
 
 
 def custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:

@@ -13,6 +13,11 @@ final decision back into the agent's wire format:
 - `fail(message, event)`: the fail-closed `Answer` for any failure (event: the validated event,
   else the decoded JSON value of any type, else None). Must block whatever the agent does with it.
 `name` is the `--harness` value and the policy subdirectory (`.cupcake/policies/<name>/`).
+Optional: `shell_command(event)`: the shell command of a pre-execution shell call exactly as the
+agent will run it (else None). A harness that has it gets the kernel floor (docs/sandbox.md): the
+engine answers its allowed shell calls with a `modify` whose `updated_input.command` is the
+sandboxed command, so `respond` must emit a modified tool input (and for an `ask` carrying
+`updated_input`, the input that runs when the user approves).
 
 This module is imported at run time only by the harnesses (for `Answer`); the engine uses
 the protocol in TYPE_CHECKING blocks.

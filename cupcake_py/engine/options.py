@@ -50,7 +50,8 @@ TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "pr
 # (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--harness", "harness", "str", "NAME",
-     "Agent harness whose events arrive on stdin and whose answer format is used: opencode (default) or claude."),
+     "Agent harness whose events arrive on stdin and whose answer format is used: opencode (default), claude, "
+     "codex, gemini or qwen."),
     ("--policy-dir", "policy_dir", "str", "DIR",
      "Project config: DIR/.cupcake, or DIR itself when it is a .cupcake directory. Default: the nearest "
      ".cupcake/ in the working directory or a parent."),

@@ -82,12 +82,12 @@ class ConfigDir(FrozenRecord):
     `harness` names the policy subdirectory (`policies/<harness>/`) and is part of the bundle key."""
 
     __slots__ = ("scope", "cupcake_path", "root_path", "harness")
-    scope: Literal["project", "global"]
+    scope: Literal["project", "global", "org"]
     cupcake_path: str
     root_path: str  # the project root (signals run here); for the global dir: the dir itself
     harness: str
 
-    def __init__(self, scope: Literal["project", "global"], cupcake_dir: StrPath, root: StrPath,
+    def __init__(self, scope: Literal["project", "global", "org"], cupcake_dir: StrPath, root: StrPath,
                  harness: str = DEFAULT_POLICY_SUBDIR) -> None:
         self._fill(scope, os.fspath(cupcake_dir), os.fspath(root), harness)
 

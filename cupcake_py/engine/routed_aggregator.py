@@ -40,7 +40,7 @@ PACKAGE = "cupcake.system.routed"
 FILE = "<generated: cupcake.system.routed>"
 # aggregator result key per verb (policies/system/evaluate.rego)
 RESULT_KEYS = (("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"),
-               ("modifications", "modify"), ("add_context", "add_context"))
+               ("modifications", "modify"), ("add_context", "add_context"), ("sandbox", "sandbox"))
 
 
 def entrypoint(available: dict[str, int]) -> str:

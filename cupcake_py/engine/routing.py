@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 log = LazyLogger(__name__)
 
-VERB_RULES = frozenset({"halt", "deny", "block", "ask", "modify", "add_context"})
+VERB_RULES = frozenset({"halt", "deny", "block", "ask", "modify", "add_context", "sandbox"})  # sandbox: docs/sandbox.md
 # Every hook_event_name some harness sends (OpenCode: the first three; Claude Code: all of them).
 KNOWN_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest", "PostToolUseFailure", "UserPromptSubmit",
                           "SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification"})

@@ -24,18 +24,25 @@ audit: on                    # off (default) | on | required, or the object form
   # {mode: required, retention_days: 30, max_rows: 200000, write_budget_ms: 250, history_last_n: 10}
 preprocessing: {script_inspection: true}
 require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
+sandbox: {enabled: true, writable: ["~/.cache", …], read_only: [], hidden: [], network: true}   # docs/sandbox.md
 custom_builtins: [my_company.rego_builtins, builtins/extra.py]   # Python modules (docs/custom-builtins.md)
+rego_version: 1              # 0: the project's policies are Rego v0 (OPA 0.x syntax, as --v0-compatible)
+file_rego_versions: {"policies/opencode/legacy/**": 0}   # per-file, globs relative to .cupcake/
 ```
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cupcake_py.errors import CupcakeError
+from cupcake_py.sandbox.profile import DEFAULT_WRITABLE
+
+if TYPE_CHECKING:
+    from cupcake_py.rego.versions import RegoVersions
 
 
 class RulebookError(CupcakeError):
@@ -307,6 +314,25 @@ class Audit(_Strict):
         return v
 
 
+class Sandbox(_Strict):
+    """The kernel floor (docs/sandbox.md): every Bash call runs in bubblewrap with a profile computed
+    from this configuration, the state paths and the builtins' protected and sensitive paths."""
+
+    enabled: bool = Field(default=False, description="Run every agent Bash call inside the sandbox (`cupcake init` "
+                          "turns it on).")
+    writable: list[str] = Field(default_factory=lambda: list(DEFAULT_WRITABLE),
+                                description="Writable roots besides the project and the temp dirs: the tool caches "
+                                "(`~` expanded, relative to the project root; created when missing below home).")
+    read_only: list[str] = Field(default_factory=list, description="Extra paths kept read-only inside writable roots.")
+    hidden: list[str] = Field(default_factory=list, description="Extra paths shown empty inside the sandbox.")
+    network: bool = Field(default=True, description="false: no network inside the sandbox (--unshare-net).")
+    share_processes: bool = Field(default=False, description="true: the sandbox shares the process namespace (a "
+                                  "background job outlives its command, but can signal and trace the user's "
+                                  "other processes).")
+    bwrap: str | None = Field(default=None, description="Absolute path of the bubblewrap executable (default: "
+                              "/usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap).")
+
+
 class Rulebook(_Strict):
     """`.cupcake/rulebook.yml` (or the global config's rulebook.yml). Unknown keys are errors."""
 
@@ -321,10 +347,26 @@ class Rulebook(_Strict):
     preprocessing: Preprocessing = Field(default_factory=Preprocessing, description="Event preprocessing.")
     require_project_config: bool = Field(default=False, description="Global rulebook: deny every tool call "
                                          "in a directory without a project .cupcake/.")
+    sandbox: Sandbox | None = Field(default=None, description="The kernel floor for Bash calls (docs/sandbox.md).")
     custom_builtins: list[str] = Field(
         default_factory=list, description="Python modules with custom Rego builtins: importable names or .py "
         "paths relative to the .cupcake directory (docs/custom-builtins.md).",
         examples=[["my_company.rego_builtins", "builtins/extra.py"]])
+    rego_version: Literal[0, 1] = Field(
+        default=1, description="Rego syntax of this configuration's own policy files, as the `rego_version` of "
+        "OPA's bundle manifest: 1 (OPA 1.x) or 0 (OPA 0.x, as `--v0-compatible`). A file that imports rego.v1 is "
+        "read as v1 either way; the shipped policies are always v1.", examples=[0])
+    file_rego_versions: dict[str, Literal[0, 1]] = Field(
+        default_factory=dict, description="Rego version per file, as OPA's manifest `file_rego_versions`: path "
+        "globs relative to the .cupcake directory (`*` within a directory, `**` across) to 0 or 1; the longest "
+        "matching glob wins over `rego_version`.", examples=[{"policies/opencode/legacy/**": 0}])
+
+    def rego_versions(self, root: str) -> RegoVersions:
+        """The per-file Rego versions of the files under `root` (the .cupcake directory)."""
+        from cupcake_py.rego.versions import RegoVersions
+
+        return RegoVersions.from_manifest({"rego_version": self.rego_version,
+                                           "file_rego_versions": self.file_rego_versions}, root)
 
     @field_validator("signals")
     @classmethod

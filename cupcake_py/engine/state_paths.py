@@ -7,10 +7,12 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
 
 - `state_paths`: [{path (absolute; when the path resolves elsewhere through a symbolic link the
   resolved path is listed too), kind, dir, read_protected}] with kind one of
-  config (project `.cupcake/`, global config dirs, the shipped policies), cache (bundle and
+  config (project `.cupcake/`, global config dirs, the org tier's directory (docs/fleet.md), the shipped policies), cache (bundle and
   native-code caches), key (the cache MAC key: read_protected), plugin (OpenCode plugin and
   custom-tool dirs, project and global, and $OPENCODE_CONFIG_DIR), agent_config (opencode.json /
-  opencode.jsonc, project and global, and $OPENCODE_CONFIG), executable (the running cupcake
+  opencode.jsonc, project and global, and $OPENCODE_CONFIG; Claude Code's `.claude/` and
+  `.mcp.json` of the project, `~/.claude/`, `~/.claude.json`, $CLAUDE_CONFIG_DIR and the managed
+  settings in /etc/claude-code), executable (the running cupcake
   entry point and its interpreter, the `cupcake` found on PATH, custom builtin modules named by
   a `.py` path, the cupcake_py package and the
   shipped policies, except when they lie inside the project: a checkout of cupcake-py being
@@ -34,7 +36,7 @@ import sys
 
 from cupcake_py.cache_mac import key_path
 from cupcake_py.engine.project import PACKAGE_DIR, shipped_policies_path
-from cupcake_py.userdirs import global_config_dir, home_dir, user_cache_dir, user_state_dir
+from cupcake_py.userdirs import global_config_dir, home_dir, org_config_dir, user_cache_dir, user_state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,6 +48,10 @@ if TYPE_CHECKING:
 
 OPENCODE_PLUGIN_DIRS = ("plugin", "plugins", "tool", "tools")  # loaded by OpenCode from every config dir
 OPENCODE_CONFIG_FILES = ("opencode.json", "opencode.jsonc", "config.json")
+# Claude Code loads settings, hooks, commands, agents and MCP servers from these (issue 27).
+CLAUDE_PROJECT_CONFIG = ((".claude", True), (".mcp.json", False))
+CLAUDE_HOME_CONFIG = ((".claude", True), (".claude.json", False))
+CLAUDE_MANAGED = "/etc/claude-code"
 
 
 def _opencode_global_dir() -> str:
@@ -175,9 +181,19 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
         c.opencode_dir(os.path.join(root, ".opencode"))
         for name in OPENCODE_CONFIG_FILES[:2]:
             c.add(os.path.join(root, name), "agent_config", False)
+        for name, is_dir in CLAUDE_PROJECT_CONFIG:
+            c.add(os.path.join(root, name), "agent_config", is_dir)
+    home = home_dir()
+    for name, is_dir in CLAUDE_HOME_CONFIG:
+        c.add(os.path.join(home, name), "agent_config", is_dir)
+    claude_dir = os.environ.get("CLAUDE_CONFIG_DIR")
+    if claude_dir and os.path.isabs(claude_dir):
+        c.add(claude_dir, "agent_config", True)
+    c.add(CLAUDE_MANAGED, "agent_config", True)
     c.add(global_config_dir(), "config", True)
     if glob is not None:
         c.add(glob.cupcake_path, "config", True)
+    c.add(org_config_dir(), "config", True)  # the org tier; its activated bundles live in the state dir below
     c.add(key_path(), "key", False, read_protected=True)
     c.add(os.path.dirname(user_cache_dir("bundles")), "cache", True)
     c.add(user_state_dir(), "state", True)

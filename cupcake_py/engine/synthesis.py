@@ -9,6 +9,8 @@ aggregator's bare values are accepted too, and are never filtered).
 - modify value: {reason, rule_id, updated_input: any, priority?: int 0..255 (default 50),
   severity?, agent_context?}.
 - add_context value: a string.
+- sandbox value (optional key; docs/sandbox.md): {read_only?: [str], hidden?: [str]}: paths the
+  policy adds to this call's sandbox profile (it can only tighten: no writable roots).
 A malformed element fails the evaluation (the caller fails closed) with a message naming
 the policy.
 
@@ -39,7 +41,8 @@ if TYPE_CHECKING:
 VERBS: tuple[tuple[str, Kind], ...] = (
     ("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"), ("modifications", "modify"),
 )
-KEYS = ("halts", "denials", "blocks", "asks", "modifications", "add_context")
+KEYS = ("halts", "denials", "blocks", "asks", "modifications", "add_context", "sandbox")
+SANDBOX_FIELDS = ("read_only", "hidden")
 STOPPING: frozenset[Kind] = frozenset({"halt", "deny", "block"})
 
 
@@ -64,16 +67,21 @@ class Decision(FrozenRecord):
 
 
 class DecisionSet(Record):
-    __slots__ = ("decisions", "context")
+    __slots__ = ("decisions", "context", "sandbox")
     decisions: list[Decision]
     context: list[str]
+    sandbox: dict[str, list[str]]  # profile extension: read_only / hidden paths (docs/sandbox.md)
 
-    def __init__(self, decisions: list[Decision] | None = None, context: list[str] | None = None) -> None:
-        self._fill([] if decisions is None else decisions, [] if context is None else context)
+    def __init__(self, decisions: list[Decision] | None = None, context: list[str] | None = None,
+                 sandbox: dict[str, list[str]] | None = None) -> None:
+        self._fill([] if decisions is None else decisions, [] if context is None else context,
+                   {} if sandbox is None else sandbox)
 
     def extend(self, other: DecisionSet) -> None:
         self.decisions.extend(other.decisions)
         self.context.extend(other.context)
+        for key, paths in other.sandbox.items():
+            self.sandbox.setdefault(key, []).extend(p for p in paths if p not in self.sandbox[key])
 
     def of(self, kind: Kind) -> list[Decision]:
         return [d for d in self.decisions if d.kind == kind]
@@ -162,6 +170,21 @@ def parse_decision_set(result: Any, routed: Collection[str] | None = None) -> De
         if not isinstance(value, str):
             raise DecisionError(f"add_context of {policy or 'a policy'} must be a string, got {type(value).__name__}")
         out.context.append(value)
+    items = result.get("sandbox", [])
+    if not isinstance(items, list):
+        raise DecisionError("`sandbox` of the aggregator result must be an array")
+    for item in items:
+        policy, value = _unwrap(item)
+        if routed is not None and policy is not None and policy not in routed:
+            continue
+        where = f"a `sandbox` extension of {policy or 'a policy'}"
+        if not isinstance(value, dict) or not set(value) <= set(SANDBOX_FIELDS):
+            raise DecisionError(f"{where} must be an object with only {' and '.join(SANDBOX_FIELDS)}")
+        for key in SANDBOX_FIELDS:
+            paths = value.get(key, [])
+            if not isinstance(paths, list) or not all(isinstance(x, str) and x for x in paths):
+                raise DecisionError(f"{where}: `{key}` must be an array of non-empty strings")
+            out.sandbox.setdefault(key, []).extend(x for x in paths if x not in out.sandbox[key])
     return out
 
 

@@ -41,6 +41,11 @@ class AuditRecord(BaseModel):
     prev_hash: str
     hash: str
 
+    def json_line(self) -> str:
+        """The record as one JSON line; the input's numbers keep their exact text (pydantic's own
+        JSON would write a number read with a fraction, a Decimal, as a string)."""
+        return jsonio.dumps(self.model_dump()).decode("utf-8")
+
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> AuditRecord:
         import time

@@ -7,6 +7,13 @@ map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/polic
 | name     | agent       | how events arrive                                      |
 | opencode | OpenCode    | the plugin .opencode/plugin/cupcake.js spawns cupcake  |
 | claude   | Claude Code | command hooks in .claude/settings.json (`cupcake init`) |
+| codex    | Codex CLI   | command hooks in .codex/hooks.json (`cupcake init`; Codex asks to trust them) |
+| gemini   | Gemini CLI  | command hooks in .gemini/settings.json (`cupcake init`; the folder is trusted) |
+| qwen     | Qwen Code   | command hooks in .qwen/settings.json (`cupcake init`) |
+
+Registering an agent is one row of MODULES (its package `cupcake_py/harness/<name>/` and data dir
+`harness/<name>/`); `cupcake protect` and `cupcake verify --all` find every registered harness there
+(cupcake_py/authoring/agents.py reads what each harness offers).
 """
 
 from __future__ import annotations
@@ -30,7 +37,13 @@ if TYPE_CHECKING:
 
 DEFAULT = "opencode"
 # name -> module defining HARNESS (imported only for the harness asked for)
-MODULES = {"opencode": "cupcake_py.harness.opencode.harness", "claude": "cupcake_py.harness.claude.harness"}
+MODULES = {
+    "opencode": "cupcake_py.harness.opencode.harness",
+    "claude": "cupcake_py.harness.claude.harness",
+    "codex": "cupcake_py.harness.codex.harness",
+    "gemini": "cupcake_py.harness.gemini.harness",
+    "qwen": "cupcake_py.harness.qwen.harness",
+}
 NAMES = tuple(MODULES)
 
 

@@ -1,5 +1,6 @@
 """Example events with expected responses (`harness/<name>/examples/cases/*.json`) and
-a runner that feeds them to the real `cupcake eval --harness <name>` process (opencode, claude).
+a runner that feeds them to the real `cupcake eval --harness <name>` process (opencode, claude, codex,
+gemini, qwen).
 
 Case file:
     {"description": "...", "project": "engine-project",            # dir under examples/

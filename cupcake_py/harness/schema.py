@@ -6,6 +6,10 @@ required, properties, enum, const, minLength, additionalProperties, allOf, if/th
 rejects a schema that uses anything else, so the schema files stay the single source of
 truth (tests cross-check them against the `jsonschema` package). Unknown extra fields of
 the event are kept; arguments a model adds beyond a tool's known ones pass through.
+
+`path_errors` checks the strings the engine hands to the file system (the event's `cwd`, and
+every argument a harness names as a path or working directory, for any tool): one that holds a
+NUL character is an input error ("invalid ... event"), never an internal error of os calls.
 """
 
 from __future__ import annotations
@@ -96,6 +100,21 @@ def args_errors(tool_args: dict[str, Any], tool: str, args: dict[str, Any], pref
         for key, want in spec[group].items():
             if key in args and not _type_ok(args[key], want):
                 errors.append(f"argument `{prefix}.{key}` of tool `{tool}` must be a {want}, not {json_type(args[key])}")
+    return errors
+
+
+def path_errors(event: dict[str, Any], args: Any, path_args: tuple[str, ...], prefix: str) -> list[str]:
+    """A NUL character in the event's `cwd` or in an argument named in `path_args` (a path the
+    engine resolves on disk; no file name can hold one). Types are checked elsewhere."""
+    errors = []
+    cwd = event.get("cwd")
+    if isinstance(cwd, str) and "\0" in cwd:
+        errors.append("`cwd` contains a NUL character (no path can)")
+    if isinstance(args, dict):
+        for key in path_args:
+            v = args.get(key)
+            if isinstance(v, str) and "\0" in v:
+                errors.append(f"argument `{prefix}.{key}` contains a NUL character (no path can)")
     return errors
 
 

@@ -5,8 +5,9 @@ query `result = data.<path>`."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from cupcake_py import ir
 from cupcake_py.plan.rules import RulePlanner
@@ -17,16 +18,40 @@ from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
+_STACK_BYTES = 512 << 20  # address space reserved for the planning thread; pages are used as touched
+_RECURSION = 400_000
+T = TypeVar("T")
 
-@contextmanager
-def _deep_stack() -> Iterator[None]:
-    """The planner recurses once per planned term/expression (continuations)."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 20000))
+
+def _on_deep_stack(fn: Callable[[], T]) -> T:
+    """Run `fn` (planning) on a thread with a large stack and recursion limit.
+
+    The planner plans terms and expressions in continuation-passing style, so its depth grows
+    with the number of terms of one expression or collection (a 6000-element array of refs,
+    a large schema literal written as one term). Plain literals are planned in a loop
+    (`TermPlanner.plan_terms`); everything else gets this stack. Errors propagate unchanged."""
+    box: list[T] = []
+    err: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(fn())
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            err.append(e)
+
+    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, _RECURSION))
     try:
-        yield
+        threading.stack_size(_STACK_BYTES)
+        worker = threading.Thread(target=run, name="cupcake-plan")
+        worker.start()
+        worker.join()
     finally:
-        sys.setrecursionlimit(old)
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if err:
+        raise err[0]
+    return box[0]
 
 
 def query_vars(body: list[A.Expr]) -> list[str]:
@@ -100,8 +125,7 @@ def compile_query(modules: Sequence[str | A.Module], query: str, entrypoint: str
     cbody = compile_query_body(body, compiled)
     p = Planner(compiled)
     p.file("<query>")
-    with _deep_stack():
-        plan = p.plan_query(entrypoint, cbody, names)
+    plan = _on_deep_stack(lambda: p.plan_query(entrypoint, cbody, names))
     return p.policy([plan])
 
 
@@ -115,14 +139,13 @@ def compile_entrypoints(modules: Sequence[str | A.Module], entrypoints: Sequence
         raise RegoErrors([RegoError(COMPILE, "no entrypoints: pass -e pkg/rule or annotate a rule with "
                                              "`entrypoint: true`", None)])
     p = Planner(compiled)
-    plans: list[ir.Plan] = []
+    queries: list[tuple[str, list[A.Expr]]] = []
     for ep in eps:
         parts = [x for x in ep.replace(".", "/").split("/") if x]
         if parts and parts[0] == "data":
             parts = parts[1:]
         ref = A.Ref([A.var_term("data")] + [A.string_term(x) for x in parts])
         body = [A.Expr([A.Term(A.ref_of("eq")), A.var_term("result"), A.Term(ref)])]
-        cbody = compile_query_body(body, compiled)
-        with _deep_stack():
-            plans.append(p.plan_query("/".join(parts), cbody, ["result"]))
+        queries.append(("/".join(parts), compile_query_body(body, compiled)))
+    plans = _on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
     return p.policy(plans)

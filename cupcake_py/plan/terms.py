@@ -75,6 +75,12 @@ class TermPlanner(State):
         ops: list[ir.Operand | None] = [None] * len(terms)
 
         def step(j: int) -> None:
+            while j < len(order):  # plain terms in a loop: a wide literal adds no stack depth
+                i = order[j]
+                if not self.is_plain(terms[i]):
+                    break
+                self.plan_term(terms[i], _setter(ops, i))
+                j += 1
             if j == len(order):
                 k([op for op in ops if op is not None])
                 return
@@ -87,6 +93,20 @@ class TermPlanner(State):
             self.plan_term(terms[i], got)
 
         step(0)
+
+    def is_plain(self, t: A.Term) -> bool:
+        """A term whose planning calls its continuation exactly once, right away, in the
+        current block: a scalar, a bound var, or an array/set/object of such terms."""
+        v = t.value
+        if isinstance(v, SCALARS):
+            return True
+        if isinstance(v, A.Var):
+            return v.name in self.fx.vars
+        if isinstance(v, A.Array | A.Set):
+            return all(self.is_plain(x) for x in v.items)
+        if isinstance(v, A.Object):
+            return all(self.is_plain(a) and self.is_plain(b) for a, b in v.items)
+        return False
 
     def eval_order(self, terms: list[A.Term]) -> list[int]:
         binding = [i for i, t in enumerate(terms) if isinstance(t.value, A.Ref) and self.unbound_vars(t)]
@@ -354,3 +374,9 @@ class TermPlanner(State):
                   if not (self._needs_unbound(x) and self._needs_unbound(y))), 0)
         rest = pairs[:i] + pairs[i + 1:]
         self.unify(pairs[i][0], pairs[i][1], lambda: self._unify_pairs(rest, k))
+
+
+def _setter(ops: list[ir.Operand | None], i: int) -> KV:
+    def put(op: ir.Operand) -> None:
+        ops[i] = op
+    return put

@@ -1,7 +1,7 @@
 """Rego v1 front end: source text -> typed AST (`cupcake_py.rego.ast`).
 
 Public API:
-    parse_module(text, filename) -> Module        (raises RegoErrors)
+    parse_module(text, filename, rego_version=None) -> Module   (raises RegoErrors; versions: rego/versions.py)
     parse_files(paths) -> list[Module]            (all files' errors in one RegoErrors)
     parse_query(text) -> Body                     (e.g. `data.generated.p = x`)
     parse_term(text) -> Term                      (e.g. an `input_term` value)
@@ -22,8 +22,14 @@ __all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_reg
            "RegoError", "RegoErrors"]
 
 
-def parse_module(text: str, filename: str = "") -> Module:
-    return parse_module_text(text, filename)
+def parse_module(text: str, filename: str = "", rego_version: str | None = None) -> Module:
+    """`rego_version` "v0": OPA's --v0-compatible syntax; None: the file's version in the current
+    `cupcake_py.rego.versions` (v1 unless a command's --v0-compatible or a manifest says v0)."""
+    if rego_version is None:
+        from cupcake_py.rego import versions
+
+        rego_version = versions.current().of(filename)
+    return parse_module_text(text, filename, rego_version)
 
 
 def parse_query(text: str, filename: str = "<query>") -> Body:

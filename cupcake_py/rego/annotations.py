@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from cupcake_py import yaml_values
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors
@@ -141,7 +142,7 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     if not yaml_text.strip():
         raise RegoError(PARSE, "expected METADATA block, found whitespace", location)
     try:
-        data = yaml.safe_load(yaml_text)
+        data = yaml_values.load(yaml_text, exact=False)  # timestamps stay strings, as OPA reads them
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = Location(location.file, location.row + 1 + mark.line, mark.column + 3) if mark else location

@@ -397,6 +397,8 @@ class Module:
     comments: list[Comment] = field(default_factory=list, compare=False)
     annotations: list[Annotations] = field(default_factory=list)
     location: Location = _loc()
+    # "v1", or "v0" for a module parsed with OPA's --v0-compatible syntax (and no `import rego.v1`)
+    rego_version: str = field(default="v1", compare=False)
 
 
 # --------------------------------------------------------------------------- operators & helpers

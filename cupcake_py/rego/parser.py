@@ -61,8 +61,12 @@ class _Bail(Exception):
 
 
 class Parser:
-    def __init__(self, toks: Tokens) -> None:
+    def __init__(self, toks: Tokens, rego_version: str = "v1") -> None:
         self.t = toks
+        # v0 (OPA's --v0-compatible): `if`, `contains`, `in`, `every` are keywords only once a
+        # `future.keywords` import names them; `import rego.v1` makes the module v1.
+        self.v0 = rego_version == "v0"
+        self.keywords = KEYWORDS - FUTURE_KEYWORDS if self.v0 else KEYWORDS
         self.k = toks.kinds
         self.x = toks.texts
         self.p = toks.pos
@@ -84,7 +88,7 @@ class Parser:
         if kind == EOF:
             return "end of input"
         if kind == IDENT:
-            return f"keyword `{self.x[i]}`" if self.x[i] in KEYWORDS else f"identifier `{self.x[i]}`"
+            return f"keyword `{self.x[i]}`" if self.x[i] in self.keywords else f"identifier `{self.x[i]}`"
         if kind in (NUM, STR, RAW, TMPL):
             return {NUM: "number", STR: "string", RAW: "raw string", TMPL: "template string"}[kind]
         return f"`{kind}`"
@@ -105,7 +109,8 @@ class Parser:
 
     def kw(self, word: str) -> bool:
         """`word` used as a keyword (not as the head of a ref or call)."""
-        return self.k[self.i] == IDENT and self.x[self.i] == word and not self.ref_follows(self.i)
+        return (self.k[self.i] == IDENT and self.x[self.i] == word and word in self.keywords
+                and not self.ref_follows(self.i))
 
     def ref_follows(self, i: int) -> bool:
         """A `.`, `[` or `(` written right after token i: a keyword there is a plain name
@@ -151,6 +156,7 @@ class Parser:
                 self.errors.append(RegoError(PARSE, "expression nested too deeply", self.loc()))
                 self.recover(begin)
         self.truncated = self.k[self.i] != EOF
+        module.rego_version = "v0" if self.v0 else "v1"
         return module
 
     def end_statement(self) -> None:
@@ -200,7 +206,7 @@ class Parser:
         terms = self.parse_simple_ref("a package path (e.g. `package authz`)")
         head = terms[0].value
         assert isinstance(head, A.Var)
-        if head.name in KEYWORDS:
+        if head.name in self.keywords:
             self.fail(f"keyword `{head.name}` cannot start a package path", self.i - len(terms))
         path = [A.Term(A.Var("data"), loc), A.Term(A.String(head.name), terms[0].location), *terms[1:]]
         self.end_statement()
@@ -233,13 +239,18 @@ class Parser:
                 self.fail(f"`{dotted}` imports cannot be aliased", self.i - 1)
             j = self.expect(IDENT, "an alias name after `as`")
             alias = self.x[j]
-            if alias in KEYWORDS:
+            if alias in self.keywords:
                 self.fail(f"keyword `{alias}` cannot be an import alias", j)
         elif root != "future":
             last = terms[-1]
             name = last.value.value if isinstance(last.value, A.String) else dotted
-            if name in KEYWORDS:
+            if name in self.keywords:
                 self.fail(f"unexpected import path, must not end with a keyword, got: {name}", last.location)
+        if self.v0 and root == "future":  # the keywords it names are keywords from here on
+            parts = dotted.split(".")
+            self.keywords = self.keywords | (FUTURE_KEYWORDS if len(parts) == 2 else {parts[2]})
+        elif self.v0 and dotted == "rego.v1":
+            self.v0, self.keywords = False, KEYWORDS
         return A.Import(A.Term(ref, terms[0].location), alias, loc)
 
     # ------------------------------------------------------------------ rules
@@ -251,16 +262,14 @@ class Parser:
         if default:
             self.i += 1
         hloc = self.loc()
-        if self.k[self.i] != IDENT or self.x[self.i] in KEYWORDS and not self.ref_follows(self.i):
+        if self.k[self.i] != IDENT or self.x[self.i] in self.keywords and not self.ref_follows(self.i):
             self.unexpected("a rule (e.g. `allow if { ... }`, `x := 1`, `deny contains msg if { ... }`)")
         ref = self.parse_head_ref()
         name = ref.dotted() or A.Ref(ref.terms[:1]).dotted() or ""
         head = A.Head(ref, location=hloc)
         if self.k[self.i] == "(" and not self.ws[self.i]:
             self.i += 1
-            head.args = self.parse_list(")")
-            if not head.args:
-                self.fail(f"function `{name}` must have at least one argument", self.i - 1)
+            head.args = self.parse_list(")")  # `f()`: a function of no arguments, called as `f()`
         if self.kw("contains"):
             if default or head.args is not None:
                 self.fail("`contains` cannot be used with default rules or functions")
@@ -271,12 +280,22 @@ class Parser:
             self.i += 1
             head.value = self.parse_in(True)
         body: A.Body | None = None
-        if self.kw("if"):
+        used_if = self.kw("if")
+        if used_if:
             if default:
                 self.fail("default rules cannot have a body")
             body = self.parse_if_body(brace_literal=True)
         elif self.k[self.i] == "{":
-            self.v0_error(head, name)
+            if not self.v0 or default:
+                self.v0_error(head, name)
+            self.i += 1
+            body = self.parse_body("}")  # v0: `p { ... }`, `p = x { ... }`, `f(x) { ... }`
+        if self.v0 and not default and head.key is None and head.value is None and head.args is None \
+                and len(ref.terms) == 2 and not used_if:
+            # v0: `p[x] { ... }` (and `p.a { ... }`) without `if` is a partial set rule, as OPA's
+            # parser keeps it; with `if` it is the single-value rule `p[x] = true`
+            head.key, head.ref = ref.terms[1], A.Ref(ref.terms[:1])
+            ref = head.ref
         if default:
             problem = default_rule_problem(head)
             if problem:
@@ -308,11 +327,17 @@ class Parser:
                 value = self.parse_in(True)
             elif not self.kw("if") and self.k[self.i] != "{":
                 self.unexpected("an else value (`else := <value>`) or body (`else if { ... }`)")
-            if self.k[self.i] == "{":
+            if self.k[self.i] == "{" and not self.v0:
                 self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
                           "{ ... }`")
-            has_body = self.kw("if")
-            ebody = self.parse_if_body() if has_body else true_body(eloc)
+            has_body = self.kw("if") or self.k[self.i] == "{"
+            if self.kw("if"):
+                ebody = self.parse_if_body()
+            elif has_body:  # v0: `else = x { ... }`
+                self.i += 1
+                ebody = self.parse_body("}")
+            else:
+                ebody = true_body(eloc)
             ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
@@ -557,13 +582,13 @@ class Parser:
         if kind == IDENT:
             name = self.x[i]
             self.i += 1
-            if name in KEYWORDS and (self.ref_follows(i) or name in TERM_KEYWORDS):
+            if name in self.keywords and (self.ref_follows(i) or name in TERM_KEYWORDS):
                 pass
             elif name == "true" or name == "false":
                 return A.Term(A.Boolean(name == "true"), loc)
             elif name == "null":
                 return A.Term(A.Null(), loc)
-            elif name in KEYWORDS:
+            elif name in self.keywords:
                 self.i = i
                 self.unexpected("a term")
             value = A.Var(name)
@@ -767,10 +792,10 @@ def _guarded(parser: Parser, fn: Callable[[], T], fallback: T) -> T:
         return fallback
 
 
-def parse_module_text(text: str, filename: str = "") -> A.Module:
+def parse_module_text(text: str, filename: str = "", rego_version: str = "v1") -> A.Module:
     from cupcake_py.rego.annotations import attach_annotations
 
-    parser = Parser(tokenize(text, filename))
+    parser = Parser(tokenize(text, filename), rego_version)
     module = parser.parse_module()
     parser.errors.extend(attach_annotations(module))
     if parser.errors:

@@ -96,20 +96,25 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
         throw new Error(failClosedMessage(input.tool, args, msg));
       }
       reporter.log("debug", `PreToolUse ${input.tool}: ${d.decision}${d.rule_ids ? ` ${d.rule_ids.join(",")}` : ""}`);
+      const rewrite = (dec: Decision): void => {
+        if (dec.updated_args === undefined) return;
+        if (isArgs(output.args)) {
+          applyArgsInPlace(output.args, dec.updated_args);
+          reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(dec.updated_args)}`);
+        } else {
+          reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
+        }
+      };
       switch (d.decision) {
         case "allow":
-          if (d.updated_args !== undefined) {
-            if (isArgs(output.args)) {
-              applyArgsInPlace(output.args, d.updated_args);
-              reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(d.updated_args)}`);
-            } else {
-              reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
-            }
-          }
+          rewrite(d);
           native?.track(input.callID, input.tool, "allow");
           rememberContext(input.sessionID, d);
           return;
         case "ask":
+          // An ask may carry the call rewritten to run in cupcake's sandbox: whatever approves it
+          // (askMode "allow", OpenCode's own prompt) approves the sandboxed call.
+          if (config.askMode !== "deny") rewrite(d);
           if (config.askMode === "allow") {
             reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
             reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));

@@ -95,6 +95,18 @@ test("updated_args patch the args object IN PLACE: named keys replaced or added,
   assert.deepEqual(args, { command: "echo rewritten", workdir: "/somewhere", timeout: 1000 });
 });
 
+test("an ask carrying the sandboxed command: approving it (askMode allow) runs the sandboxed command", async () => {
+  const p = await startPlugin({ askMode: "allow" });
+  const args = { command: "fake:ask-sandboxed", workdir: "/w" };
+  const out = await p.before("bash", args);
+  assert.equal(out.args, args);
+  assert.deepEqual(args, { command: "bwrap -- sandboxed", workdir: "/w" });
+  const denied = await startPlugin();
+  const kept = { command: "fake:ask-sandboxed" };
+  await assert.rejects(denied.before("bash", kept), /Approval required/);
+  assert.deepEqual(kept, { command: "fake:ask-sandboxed" }, "askMode deny: nothing runs, nothing is rewritten");
+});
+
 test("protected edit is denied, other edits allowed", async () => {
   const p = await startPlugin();
   await assert.rejects(p.before("edit", { filePath: "/p/.env", oldString: "a", newString: "b" }), /\.env is protected[\s\S]*|protected_paths/);

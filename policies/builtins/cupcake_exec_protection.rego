@@ -114,6 +114,7 @@ deny contains decision(concat("", ["cannot tell statically which program runs ("
 
 ask contains decision(concat("", ["cannot tell statically which program runs (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("state_paths")
 	not allowed
 	count(uncertain) > 0
 }

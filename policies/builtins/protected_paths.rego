@@ -90,5 +90,6 @@ ask contains decision("BUILTIN-PROTECTED-PATHS-UNCERTAIN", concat("", [
 	"cannot tell statically whether the command changes a protected path (", effects.first_reason(uncertain), ")",
 ])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("protected_paths")
 	count(uncertain) > 0
 }

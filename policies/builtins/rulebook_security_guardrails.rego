@@ -147,5 +147,6 @@ deny contains decision(concat("", ["cannot tell statically whether the command c
 
 ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("state_paths")
 	count(uncertain) > 0
 }

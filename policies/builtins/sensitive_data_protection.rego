@@ -337,5 +337,6 @@ deny contains decision(concat("", ["cannot tell statically whether the command r
 
 ask contains decision(concat("", ["cannot tell statically whether the command reads a secret (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("secrets")
 	count(uncertain) > 0
 }

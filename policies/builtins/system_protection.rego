@@ -174,5 +174,6 @@ deny contains decision(concat("", ["cannot tell statically whether the command c
 
 ask contains decision(concat("", ["cannot tell statically whether the command changes a system path (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
+	not effects.floor_covers("system")
 	count(uncertain) > 0
 }

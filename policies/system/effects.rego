@@ -196,6 +196,17 @@ tree_changes contains t if {
 
 # ------------------------------------------------------------------------------ uncertainty
 
+# The kernel floor (docs/sandbox.md): this call runs inside cupcake's bubblewrap sandbox and its
+# profile guarantees `what` (state_paths: cupcake's state is read-only or hidden; secrets: the
+# sensitive set is hidden; protected_paths: every protected pattern is read-only; system:
+# everything outside the project, temp dirs and tool caches is read-only). An uncertainty
+# about `what` is then no reason to ask: the builtins' `on_uncertain: ask` answers allow
+# (an explicit `on_uncertain: deny` still denies).
+floor_covers(what) if {
+	input.sandbox.applies == true
+	input.sandbox.covers[what] == true
+}
+
 opaque contains o if {
 	some o in object.get(shell, "opaque", [])
 	is_object(o)

@@ -2,7 +2,8 @@
 # scope: package
 # title: cupcake-py decision aggregator
 # description: >-
-#   Collects every decision verb (halt, deny, block, ask, modify, add_context) defined by any
+#   Collects every decision verb (halt, deny, block, ask, modify, add_context) and the sandbox
+#   profile extensions (`sandbox`, docs/sandbox.md) defined by any
 #   package under data.cupcake.policies (or data.cupcake.global.policies), at any depth, into
 #   one decision set. Each element is {"policy": <package>, "decision": <what the rule produced>},
 #   so the engine can keep only the decisions of the policies routed to the event. The engine
@@ -24,6 +25,7 @@ evaluate := {
 	"asks": collect("ask"),
 	"modifications": collect("modify"),
 	"add_context": collect("add_context"),
+	"sandbox": collect("sandbox"),
 }
 
 collect(verb) := array.concat(project_decisions(verb), global_decisions(verb))

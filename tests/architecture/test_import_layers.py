@@ -23,9 +23,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 # Lowest first. Each layer: the top-level packages/modules of cupcake_py it holds, and what it is.
 LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("base", frozenset({"__init__", "errors", "record", "jsonio", "lazylog", "logs", "userdirs", "values",
-                        "cache_mac", "gc_pause"}),
-     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, cache MACs, "
-     "the GC pause for builds"),
+                        "cache_mac", "gc_pause", "termination", "yaml_values"}),
+     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, YAML as OPA "
+     "reads it, cache MACs, the GC pause for builds, termination signals turned into a fail-closed answer"),
     ("ir", frozenset({"ir"}), "OPA's planner IR (a leaf: tests/ir/test_ir_leaf.py)"),
     ("rego", frozenset({"rego"}), "Rego source -> AST -> compiled modules"),
     ("plan", frozenset({"plan"}), "compiled modules -> IR"),
@@ -34,9 +34,14 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("custom_builtins", frozenset({"custom_builtins"}), "project-supplied Rego builtin functions (declared for rego, run by host)"),
     ("shell", frozenset({"shell"}), "static analysis of shell commands"),
     ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
+    ("sandbox", frozenset({"sandbox"}),
+     "the kernel floor: the sandbox profile (read-only, hidden, writable paths) and its bubblewrap arguments"),
     ("engine", frozenset({"engine", "governance"}),
      "discovery, rulebook, routing, signals, synthesis; governance (audit log, session history)"),
-    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code)"),
+    ("fleet", frozenset({"fleet"}),
+     "OPA bundles (build, sign, verify), sources (HTTP, OCI, path), activation, status, decision-log export: "
+     "never on the eval path (the engine reads the activated bundle through engine/fleet_active.py)"),
+    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Codex, Gemini CLI, Qwen Code)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
     ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
      "command line: argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), "

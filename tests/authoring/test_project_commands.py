@@ -53,8 +53,8 @@ def test_rulebook_template_is_valid_and_describes_every_builtin() -> None:
 
 def test_init_is_idempotent_and_keeps_user_files(project: Path) -> None:
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
-    # the project's 13 files (rulebook.schema.json included); the global config made by the first init exists now and is left alone
-    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 13
+    # the project's 15 files (rulebook.schema.json included); the global config made by the first init exists now and is left alone
+    assert r.exit_code == 0 and "created" not in r.output and r.output.count("unchanged") == 15
     example = project / ".cupcake/policies/opencode/example.rego"
     example.write_text(example.read_text() + "\n# my change\n")
     r = runner.invoke(app, ["init", "--harness", "opencode", "--dir", str(project)])
@@ -134,10 +134,10 @@ def test_verify_fresh_project_is_safe(project: Path) -> None:
     r = runner.invoke(app, ["verify", "--harness", "opencode", "--policy-dir", str(project)])
     assert r.exit_code == 0, r.output
     # git_block_no_verify routes every tool (a file or MCP tool may change .git/hooks too)
-    assert "PreToolUse -> 3 policies" in r.output and "- cupcake.policies.builtins.git_block_no_verify" in r.output
+    assert "PreToolUse -> 4 policies" in r.output and "- cupcake.policies.builtins.git_block_no_verify" in r.output
     assert "PreToolUse:Bash -> 1 policy" in r.output and "- cupcake.policies.opencode.example" in r.output
     assert "builtins enabled: rulebook_security_guardrails, git_block_no_verify" in r.output
-    assert "WASM" in r.output and "15/15 passed" in r.output and "safe to install" in r.output
+    assert "WASM" in r.output and "22/22 passed" in r.output and "safe to install" in r.output
 
 
 def test_verify_refuses_failing_tests_and_bad_rulebook(project: Path) -> None:

@@ -15,9 +15,10 @@ from cupcake_py.rego import parse_module
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.compile import check_modules, compile_modules
 from cupcake_py.rego.errors import CODES, MAX_ERRORS, RegoErrors
+from tests.compliance.suite import DEFAULT_SUITE
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT.parent / "shared" / "rego-compliance" / "v1"
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -4,11 +4,12 @@ case expects a rego_* error)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
+from tests.compliance.suite import DEFAULT_SUITE
+
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 
 
 def _cases() -> list[tuple[str, dict]]:

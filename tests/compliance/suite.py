@@ -1,14 +1,17 @@
-"""The OPA v1 compliance cases, read from <repo>/../shared/rego-compliance/v1 (never copied)."""
+"""The OPA v1 compliance cases, read from <repo>/../shared/rego-compliance/v1 (never copied);
+$CUPCAKE_COMPLIANCE_SUITE names another place (a git worktree one level deeper)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from cupcake_py import values
 
-DEFAULT_SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
+DEFAULT_SUITE = Path(os.environ.get("CUPCAKE_COMPLIANCE_SUITE")
+                     or Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1")
 
 # OPA's own Wasm run skips these (OPA test/cases exceptions.yaml), with OPA's reasons.
 OPA_EXCEPTIONS: dict[str, str] = {

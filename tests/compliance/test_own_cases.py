@@ -30,6 +30,12 @@ REGORUS_DIVERGES = {
         "OPA's parseElse gives `else if ...` the value true; regorus leaves the function undefined",
     "chained/value rule keeps its value":
         "OPA's parseRules copies the head (value 1) to a chained body; regorus gives it the value true",
+    **{f"negation/{note}": "OPA's compiler moves nested calls, refs as call arguments and refs as ref keys ahead of "
+       "`not` (rewriteExprTerms, rewriteDynamics; OPA issues 1877, 4743, 7558); regorus evaluates them inside"
+       for note in ("nested call with an undefined argument fails the body", "ref argument undefined fails the body",
+                    "ref key undefined fails the body", "comparison with an undefined ref operand",
+                    "call as the head of a ref moves out (OPA issue 7558)",
+                    "builtin with an undefined ref argument", "ref inside a composite argument")},
 }
 
 
@@ -45,6 +51,8 @@ def _regorus_rows(regorus: Any, case: dict[str, Any]) -> list[Any] | None:
     """regorus's result set for the case, or None when regorus cannot take it (a feature it
     lacks: bodiless function heads, imports after rules, metadata, some builtins)."""
     engine = regorus.Engine()
+    if case.get("rego_version") == 0:
+        engine.set_rego_v0(True)
     try:
         for i, module in enumerate(case["modules"]):
             engine.add_policy(f"m{i}.rego", module)

@@ -4,7 +4,9 @@ policies of tests/e2e_claude/project/policies/, the shipped builtins, and a scri
 
 Worlds (each `claude -p` run is bounded by driver.RUN_TIMEOUT_S; durations in pytest's terminal summary):
 - main: one session walking through allow, deny, modify, PostToolUse feedback, ask, tool context, an ordinary
-  edit, PostToolUseFailure context, plus SessionStart/UserPromptSubmit context and a Stop block;
+  edit, PostToolUseFailure context, plus SessionStart/UserPromptSubmit context and a Stop block; every Bash
+  call runs in cupcake's sandbox (`cupcake init` enables it): a command shows it runs as bubblewrap's
+  namespace, a Makefile recipe writing .claude/settings.local.json runs under `make` and fails in the kernel;
 - attacks: the shipped protected_paths / rulebook_security_guardrails builtins against an Edit, a Write and a
   Bash write of a protected file and a Read of .cupcake/ (one session each: those builtins halt, and a halt
   ends the Claude Code session);
@@ -33,6 +35,13 @@ class Main:
     notes: Path
 
 
+def _sandboxed_true(answer: dict[str, object]) -> bool:
+    """The warm-up's `true` allowed and rewritten to run in cupcake's sandbox (`cupcake init` enables it)."""
+    spec = answer.get("hookSpecificOutput")
+    command = spec.get("updatedInput", {}).get("command", "") if isinstance(spec, dict) else ""
+    return set(answer) == {"hookSpecificOutput"} and "--args 3 -- /bin/bash -c true " in str(command)
+
+
 def _steps(*steps: str) -> str:
     return "STEPS: " + " ;; ".join(steps)
 
@@ -51,7 +60,7 @@ def main(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Main]:
                 protected=("protected/",)) as e2e:
         verify = e2e.cupcake_run("verify", "--harness", "claude")
         assert verify.returncode == 0, verify.stdout.decode() + verify.stderr.decode()
-        assert e2e.warm_up() == {}
+        assert _sandboxed_true(e2e.warm_up())
         e2e.start_mock()
         victim = e2e.project / "victim"
         victim.mkdir()
@@ -69,6 +78,9 @@ def main(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Main]:
             f"READ: {notes}",
             f"EDIT: {notes}",
             "CMD: ls FAIL_ME_missing_dir",
+            "CMD: echo SANDBOXED_PID1=$(tr '\\0' ' ' < /proc/1/cmdline)",
+            "CMD: printf 'all:\\n\\t@echo {} > .claude/settings.local.json || echo FLOOR_HELD\\n' > Makefile",
+            "CMD: make",
         ))
         DURATIONS.append(f"main world: setup (init, verify, warm-up eval) {setup:.1f}s; claude -p {run.seconds:.1f}s "
                          f"for {len(run.tool_uses())} tool calls and {len(run.requests)} API requests")
@@ -86,7 +98,7 @@ def test_the_real_claude_code_ran(main: Main) -> None:
     init = [ln for ln in main.run.lines if ln.get("type") == "system" and ln.get("subtype") == "init"]
     assert init and init[0]["claude_code_version"] == CLAUDE_VERSION
     assert main.run.returncode == 0, main.run.stderr
-    assert len(main.run.tool_uses()) == 9
+    assert len(main.run.tool_uses()) == 12
 
 
 def test_allowed_command_runs(main: Main) -> None:
@@ -154,7 +166,7 @@ ATTACKS = {  # name -> (step, the file it must not create or change, text the re
 def attacks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ClaudeE2E, dict[str, RunResult]]]:
     root = tmp_path_factory.mktemp("claude-attacks")
     with _world(root, (), protected=("protected/",)) as e2e:
-        assert e2e.warm_up() == {}
+        assert _sandboxed_true(e2e.warm_up())
         e2e.start_mock()
         protected = e2e.project / "protected" / "config.txt"
         protected.parent.mkdir()
@@ -248,3 +260,19 @@ def test_a_missing_cupcake_executable_blocks_instead_of_failing_open(tmp_path: P
         assert not (e2e.project / "crash.txt").exists()
         text = result_text(run.tool_result(str(run.tool_uses()[0]["id"])))
         assert "blocked (fail closed)" in text and "exit 127" in text, text
+
+
+def test_a_command_runs_inside_the_sandbox(main: Main) -> None:
+    """`cupcake init` enables the floor: the command Claude Code ran is bubblewrap's (pid 1 of its namespace)."""
+    block = main.run.tool_result(str(_call(main.run, "SANDBOXED_PID1")["id"]))
+    seen = result_text(block)
+    assert "SANDBOXED_PID1=bwrap" in seen or "SANDBOXED_PID1=/usr/bin/bwrap" in seen, seen
+
+
+def test_a_protected_write_fails_inside_the_sandbox(main: Main) -> None:
+    """A Makefile recipe (code the reading never sees) writing Claude Code's settings: `make` is allowed
+    and runs sandboxed, the write fails in the kernel."""
+    make = next(u for u in main.run.tool_uses() if u["input"].get("command") == "make")
+    seen = result_text(main.run.tool_result(str(make["id"])))
+    assert "Read-only file system" in seen and "FLOOR_HELD" in seen, seen
+    assert not (main.e2e.project / ".claude" / "settings.local.json").exists()

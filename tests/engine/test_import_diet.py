@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
 
 # module -> why it must stay off the routing-miss path
@@ -38,6 +40,10 @@ NOT_IMPORTED = {
     "typer": "the typer app (cupcake_py/cli/) serves every command but `cupcake eval`",
     "click": "only typer pulls it in",
     "cupcake_py.cli": "the command-line package: typer commands, and the help texts for --help only",
+    "cupcake_py.fleet": "bundle fetching, signatures and decision-log export never run on the eval path (docs/fleet.md)",
+    "cupcake_py.engine.fleet_config": "fleet.yml is parsed only on a miss of its parsed copy (engine/fleet_active.py)",
+    "jwt": "signatures are checked when a bundle is activated, not per evaluation",
+    "opentelemetry": "decision logs are exported by `cupcake logs export` / `cupcake serve`, not by `cupcake eval`",
 }
 
 PROBE = """
@@ -110,3 +116,27 @@ def test_eval_help_comes_without_typer(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.stdout.startswith("Usage: cupcake eval [OPTIONS] < EVENT.json") and "--harness" in proc.stdout
     assert proc.stderr.splitlines()[-1] == "0 []", proc.stderr
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini", "qwen"])
+def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, agent: str) -> None:
+    """The same guard for the shared hook-agent harnesses (cupcake_py/harness/hook_agent.py)."""
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir(agent) / "project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    event = json.dumps({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": str(project), "reason": "exit"})
+    probe = PROBE.replace('main(["--harness", "opencode"])', f'main(["--harness", "{agent}"])')
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
+    stdout, report = runs[1]
+    assert json.loads(stdout) == {} and report["code"] == 0
+    loaded = set(report["modules"])
+    assert f"cupcake_py.harness.{agent}.harness" in loaded and "cupcake_py.engine.bundle" in loaded
+    assert not {m for m in loaded if m.startswith(("cupcake_py.harness.opencode.", "cupcake_py.harness.claude."))}
+    offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
+    assert not offenders, offenders

@@ -195,3 +195,41 @@ def test_every_lone_surrogate_escape_is_rejected(cp: int, upper: bool) -> None:
     esc = f"\\u{cp:04X}" if upper else f"\\u{cp:04x}"
     with pytest.raises(jsonio.JSONError, match="lone UTF-16 surrogate"):
         jsonio.loads(f'{{"k": ["a{esc}b"]}}'.encode())
+
+
+# --------------------------------------------------------------------------- no state between calls
+
+
+def test_a_failed_or_decimal_encoding_leaves_nothing_behind() -> None:
+    """Issue 29: one shared C encoder kept the `markers` entries of every encoding a Decimal (or
+    NaN, or a bad key) interrupted; a later value whose id was reused was then reported as a
+    "Circular reference". Many fresh values in a row, each interrupted, then plain ones."""
+    import gc
+
+    event = {"args": {"command": "ls", "timeout": D("1.5")}}
+    for _ in range(3):  # the same object again (the eval path encodes an event more than once)
+        assert jsonio.dumps(event) == b'{"args":{"command":"ls","timeout":1.5}}'
+    for i in range(2000):
+        assert jsonio.dumps({"args": {"command": "ls", "timeout": D("1.5")}, "n": [i]}) == \
+            b'{"args":{"command":"ls","timeout":1.5},"n":[%d]}' % i
+        with pytest.raises(TypeError):
+            jsonio.dumps({"x": [float("nan")], "i": i})
+        gc.collect() if i % 500 == 0 else None
+        assert jsonio.dumps({"plain": [i, {"k": "v"}]}) == b'{"plain":[%d,{"k":"v"}]}' % i
+
+
+def test_decimal_values_of_any_depth_are_written() -> None:
+    value: object = D("0.7")
+    for _ in range(5000):
+        value = [value]
+    text = jsonio.dumps(value)
+    assert text == b"[" * 5000 + b"0.7" + b"]" * 5000
+    loop: list[object] = [D("0.5")]
+    loop.append(loop)
+    with pytest.raises(TypeError, match="Circular"):
+        jsonio.dumps(loop)
+
+
+def test_default_must_return_json() -> None:
+    with pytest.raises(TypeError, match="not JSON either"):
+        jsonio.dumps([D("0.5"), object()], default=lambda v: v)

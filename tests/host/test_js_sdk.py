@@ -22,10 +22,11 @@ import wasmtime
 from cupcake_py import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as host_errors
+from tests.compliance.suite import DEFAULT_SUITE
 
 REPO = Path(__file__).resolve().parents[2]
 JS_DIR = REPO / "tests" / "js"
-SUITE = REPO.parent / "shared" / "rego-compliance" / "v1"
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 SAMPLE = 90
 MIN_COMPARED = 50
 JS_SAFE_INT = 2**53

@@ -5,7 +5,6 @@ abort with their location."""
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +12,9 @@ import pytest
 from cupcake_py import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as E
+from tests.compliance.suite import DEFAULT_SUITE
 
-SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 OPTS = HostOptions(cache_dir=None)
 
 pytestmark = pytest.mark.skipif(not SUITE.is_dir(), reason=f"compliance suite not found at {SUITE}")

@@ -104,5 +104,5 @@ def test_json_schema() -> None:
     by_type = {e["type"]: e for e in errors}
     assert by_type["invalid_type"]["field"] == "id"
     assert by_type["invalid_type"]["desc"] == "Invalid type. Expected: integer, given: string"
-    assert by_type["required"]["error"] == "(root): name is required"
+    assert by_type["required"]["error"] == "(Root): name is required"
     fails("json.match_schema", {}, {"type": 3}, match="json.match_schema: jsonschema")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
-SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
+from tests.compliance.suite import DEFAULT_SUITE
+
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 
 
 @functools.cache

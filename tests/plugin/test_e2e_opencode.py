@@ -80,6 +80,9 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
             "CMD: echo CONTEXT_ME",
             f"TASK: rm -rf {sub_victim}",
             "TASK: echo FORBIDDEN_TASK",
+            "CMD: echo SANDBOXED_PID1=$(tr '\\0' ' ' < /proc/1/cmdline)",
+            "CMD: printf 'all:\\n\\t@echo {} > opencode.json || echo FLOOR_HELD\\n' > Makefile",
+            "CMD: make",
             "CMD: echo last-step",
         )
         setup = time.monotonic() - t0
@@ -141,8 +144,10 @@ def test_denied_rm_rf_does_not_run_and_model_gets_the_reason(world: World) -> No
 def test_modify_rewrites_the_command_in_place(world: World) -> None:
     part = next(t for t in world.main.tools if t.tool == "bash" and "rewritten-by-cupcake" in str(t.input))
     assert part.status == "completed", part.error
-    # the policy's updated_input names only `command`: the other args (workdir) are kept
-    assert part.input == {"command": "echo rewritten-by-cupcake && pwd", "workdir": str(world.workdir)}
+    # the policy's updated_input names only `command`: the other args (workdir) are kept; the floor then
+    # wraps the policy's command (unchanged, single-quoted) in cupcake's sandbox
+    assert set(part.input) == {"command", "workdir"} and part.input["workdir"] == str(world.workdir)
+    assert "--args 3 -- /bin/bash -c 'echo rewritten-by-cupcake && pwd' 3< " in str(part.input["command"])
     assert part.output == f"rewritten-by-cupcake\n{world.workdir}\n"
     assert "REWRITE_ME" not in world.main.tool_message(part.call_id)
 
@@ -330,3 +335,23 @@ def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -
             assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
         # the plugin kills cupcake's process tree, which reaches its shell signals (they run in their own session)
         assert not _alive(signal_pid), f"cupcake's signal {signal_pid} outlived the timeout kill"
+
+
+def test_a_command_runs_inside_the_sandbox(world: World) -> None:
+    """`cupcake init` enables the floor: the plugin rewrote the call in place to bubblewrap (pid 1 of its
+    namespace), and the command ran unchanged inside it."""
+    part = _part(world.main, "bash", "SANDBOXED_PID1")
+    assert part.status == "completed", part.error
+    assert "--args 3 -- /bin/bash -c" in str(part.input["command"])
+    assert "SANDBOXED_PID1=bwrap" in part.output or "SANDBOXED_PID1=/usr/bin/bwrap" in part.output, part.output
+
+
+def test_a_protected_write_fails_inside_the_sandbox(world: World) -> None:
+    """A Makefile recipe (code the reading never sees) overwriting opencode.json: `make` is allowed and runs
+    sandboxed; the write fails in the kernel and opencode.json keeps its bytes."""
+    before = world.e2e.project / "opencode.json"
+    part = next(t for t in world.main.tools if t.tool == "bash" and str(t.input.get("command", "")).endswith(
+        "-c make 3< " + str(t.input.get("command", "")).rsplit("3< ", 1)[-1]))
+    assert part.status == "completed", part.error
+    assert "Read-only file system" in part.output and "FLOOR_HELD" in part.output, part.output
+    assert before.read_text().strip().startswith("{")

@@ -4,15 +4,15 @@ of AST nodes for compact, table-driven assertions."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.printer import Printer
+from tests.compliance.suite import DEFAULT_SUITE
 
-COMPLIANCE = Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1"
+COMPLIANCE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 
 
 def compliance_cases() -> list[dict[str, Any]]:

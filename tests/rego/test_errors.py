@@ -64,8 +64,6 @@ GOLDEN = [
      ['2:11: default rules cannot have a body']),
     ('package p\ndefault p\n',
      ['2:1: illegal default rule (must have a value)']),
-    ('package p\nf() := 1\n',
-     ['2:3: function `f` must have at least one argument']),
     ('package p\nq if { some 1 }\n',
      ['2:13: expected variables after `some` (e.g. `some x, y` or `some x in xs`)']),
     ('package p\nq if { every 1 in x { true } }\n',

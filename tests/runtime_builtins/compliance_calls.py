@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from cupcake_py.values import dump_rego, parse_rego
+from tests.compliance.suite import DEFAULT_SUITE
 
-SUITE = Path(__file__).resolve().parents[3] / "shared" / "rego-compliance" / "v1"
+SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1
 
 ARITY = {
     "abs": 1, "all": 1, "and": 2, "any": 1, "array.concat": 2, "array.reverse": 1, "array.slice": 3,

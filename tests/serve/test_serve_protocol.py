@@ -51,6 +51,8 @@ def test_response_matches_cupcake_eval(served) -> None:  # type: ignore[no-untyp
     (b'{"id": "e", "harness": "opencode", "event": "x"}', "e", '"event" must be a JSON object'),
     (b'{"id": "u", "harness": "opencode", "event": {}, "extra": 1}', "u", "unknown request field(s) extra"),
     (b'{"id": "p", "harness": "opencode", "event": {}, "policy_dir": "rel"}', "p", "absolute path"),
+    (b'{"id": "n", "harness": "opencode", "event": {}, "policy_dir": "/tmp/\\u0000"}', "n", "without NUL"),
+    (b'{"id": "s", "harness": "opencode", "event": {"x": "\\udc80"}}', None, "lone UTF-16 surrogate"),
     (b"[" * 100_000 + b"]" * 100_000, None, ""),
 ])
 def test_malformed_lines_get_an_error_answer_and_serving_goes_on(served, line: bytes, rid: object,  # type: ignore[no-untyped-def]
@@ -65,6 +67,10 @@ def test_malformed_lines_get_an_error_answer_and_serving_goes_on(served, line: b
 @pytest.mark.parametrize(("ev", "needle"), [
     ({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "relative", "tool": "bash", "args": {"command": "ls"}}, "cwd"),
     ({"hook_event_name": "Nope", "session_id": "s", "tool": "bash", "args": {}}, "hook_event_name"),
+    ({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/tmp\0", "tool": "bash", "args": {"command": "ls"}},
+     "`cwd` contains a NUL character"),
+    ({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/tmp", "tool": "read", "args": {"filePath": "/a\0"}},
+     "`args.filePath` contains a NUL character"),
 ])
 def test_invalid_events_fail_closed_like_eval(served, ev: dict[str, object], needle: str) -> None:  # type: ignore[no-untyped-def]
     srv, proj = served

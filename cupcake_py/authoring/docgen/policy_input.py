@@ -20,7 +20,15 @@ PART = REPO / "docs" / "_parts" / "writing-policies.md"
 
 # Fields the engine adds to every event before policies see it (engine + harness preprocessing).
 ENRICHED: dict[str, str] = {
-    "harness": "The harness the event came from: `\"opencode\"` or `\"claude\"` (a policy may test it).",
+    "harness": "The harness the event came from: `\"opencode\"`, `\"claude\"`, `\"codex\"`, `\"gemini\"` or "
+               "`\"qwen\"` (a policy may test it).",
+    "agent_event": "Codex, Gemini CLI, Qwen Code: the event name as the agent sent it (Gemini's `BeforeTool`; "
+                   "`hook_event_name` holds the normalised name, `PreToolUse`).",
+    "harness_capabilities": "What the agent honours: `{can_rewrite_shell, can_ask, subagent_calls_hooked}` "
+                            "(Claude Code, Codex, Gemini CLI, Qwen Code); e.g. ask or deny instead of a rewrite "
+                            "where `can_rewrite_shell` is false.",
+    "mcp": "MCP tools: `{server, tool}` (Claude Code, Codex, Qwen: from `mcp__<server>__<tool>`; Gemini: from "
+           "`mcp_context`).",
     "tool": "The agent's own tool id as sent (OpenCode `bash`, `edit`, …; Claude Code `Bash`, `mcp__s__t`, …).",
     "tool_name": "The tool as policies name it (`Bash`, `Edit`, …; MCP and custom tools unchanged).",
     "tool_input": "The tool's arguments (the event's `args`).",
@@ -45,6 +53,9 @@ ENRICHED: dict[str, str] = {
                "[governance.md](governance.md)).",
     "cupcake_routed": "Internal: booleans by position in the sorted package list, true for the policies "
                       "routed to this event (read by the generated aggregator, not by policies).",
+    "sandbox": "The kernel floor of this call: `{enabled, available, applies, reason, writable, covers}` "
+               "(applies: a Bash call that will run in cupcake's bubblewrap sandbox; "
+               "[sandbox.md](sandbox.md)).",
     "shell": "Bash: the command parsed and resolved: commands, effects on paths, git facts, what is opaque "
              "([shell-analysis.md](shell-analysis.md)).",
 }
@@ -102,7 +113,7 @@ def tools_section() -> str:
 def verbs_section() -> str:
     from cupcake_py.authoring import harness_facts as H
 
-    verbs = ["halt", "deny", "block", "ask", "modify", "add_context"]
+    verbs = ["halt", "deny", "block", "ask", "modify", "add_context", "sandbox"]
     out = ["| Event | " + " | ".join(f"`{v}`" for v in verbs) + " |\n", "| --- |" + " --- |" * len(verbs) + "\n"]
     for event, allowed in H.VERB_MATRIX.items():
         out.append(f"| {event} | " + " | ".join("yes" if v in allowed else "—" for v in verbs) + " |\n")
@@ -110,7 +121,8 @@ def verbs_section() -> str:
                f"(`modify`: {', '.join(f'`{f}`' for f in H.MODIFY_REQUIRED)}); `severity` is one of "
                f"{', '.join(H.SEVERITIES)}; optional: "
                f"{', '.join(f'`{f}`' for f in sorted((H.DECISION_FIELDS | H.MODIFY_FIELDS) - set(H.MODIFY_REQUIRED) - set(H.DECISION_REQUIRED)))}. "
-               "`add_context` rules produce strings.\n")
+               "`add_context` rules produce strings; `sandbox` rules produce `{read_only, hidden}` path lists "
+               "added to a Bash call's sandbox profile ([sandbox.md](sandbox.md)).\n")
     return "".join(out)
 
 

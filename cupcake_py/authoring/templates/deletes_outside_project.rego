@@ -4,7 +4,8 @@
 #   Asks when a tool call would delete a path outside the project directory: a Bash command's
 #   deletes as the shell analysis resolved them (input.shell.effects.deletes: rm, rmdir, mv's
 #   source, find -delete, …), a delete it could not resolve (input.shell.opaque with kind
-#   "deletes", e.g. `rm -rf "$(cat list)"`), and delete arguments of any other tool
+#   "deletes", e.g. `rm -rf "$(cat list)"`; not asked where cupcake's sandbox applies: there it
+#   cannot reach outside the writable roots), and delete arguments of any other tool
 #   (input.tool_paths with access "delete", MCP tools included). Deletes inside the project and
 #   below /tmp are not asked. To relax it, edit the `exempt` prefixes below or delete this file.
 # custom:
@@ -56,4 +57,5 @@ ask contains {
 } if {
 	some o in input.shell.opaque
 	o.kind == "deletes"
+	not input.sandbox.applies # inside cupcake's sandbox only the project, temp dirs and tool caches are writable
 }

@@ -54,3 +54,8 @@ test_mcp_delete_outside_asks if {
 test_events_without_analysis_are_allowed if {
 	count(policy.ask) == 0 with input as {"hook_event_name": "PreToolUse", "tool_name": "Read", "cwd": "/p"}
 }
+
+test_an_unknown_delete_inside_the_sandbox_is_not_asked if {
+	i := object.union(shell([], [{"kind": "deletes", "reason": "inline interpreter program", "command": 0}]), {"sandbox": {"applies": true}})
+	count(policy.ask) == 0 with input as i
+}

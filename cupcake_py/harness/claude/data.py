@@ -25,3 +25,8 @@ def mcp_parts(tool: str) -> dict[str, str] | None:
     if not sep or not server or not name:
         return None
     return {"server": server, "tool": name}
+
+
+def path_arguments() -> tuple[str, ...]:
+    """The arguments the engine resolves on disk, for any tool: tool_map.json `path_args`."""
+    return tuple(tool_map()["path_args"])

@@ -45,6 +45,12 @@ class ClaudeCode:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The Bash command exactly as Claude Code will run it (the sandbox wraps this text)."""
+        ti = event.get("tool_input")
+        command = ti.get("command") if isinstance(ti, dict) else None
+        return command if isinstance(command, str) else None
+
     def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
         from cupcake_py.harness.claude.preprocess import preprocess
 
@@ -83,6 +89,20 @@ class ClaudeCode:
 
         path, action = uninstall(directory)
         return [(str(path), action)]
+
+    # What `cupcake verify --all` / `cupcake protect` read (cupcake_py/authoring/agents.py).
+    capabilities = {"can_rewrite_shell": True, "can_ask": True, "subagent_calls_hooked": True}
+
+    def config_home(self) -> Path:
+        from cupcake_py.harness.claude.install import settings_path
+
+        return settings_path(None).parent
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        from cupcake_py.harness.claude.install import settings_path
+        from cupcake_py.harness.hook_settings import HookInstaller
+
+        return HookInstaller("claude", settings_path, (), 1).configured(directory)
 
     def examples_dir(self) -> str:
         import os

@@ -44,6 +44,7 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
     """The enriched copy of a validated event."""
     out = dict(event)
     out["harness"] = "claude"
+    out["harness_capabilities"] = {"can_rewrite_shell": True, "can_ask": True, "subagent_calls_hooked": True}
     raw = event.get("tool_name")
     if not isinstance(raw, str) or not isinstance(event.get("tool_input"), dict):
         return out

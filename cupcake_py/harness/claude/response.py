@@ -4,8 +4,8 @@ answer (exit 2, reason on stderr). Only fields Claude Code 2.1.197 knows are wri
 
 | event                         | halt                                   | deny / block          | ask                   | modify                      | allow (+context)     |
 | PreToolUse                    | permissionDecision deny + reason,      | permissionDecision    | permissionDecision    | updatedInput = the WHOLE    | additionalContext    |
-|                               | continue false + stopReason            | deny + reason         | ask + reason          | input (no decision: Claude  | (or {})              |
-|                               |                                        |                       |                       | Code's own checks still run)|                      |
+|                               | continue false + stopReason            | deny + reason         | ask + reason (+ the   | input (no decision: Claude  | (or {})              |
+|                               |                                        |                       | sandboxed updatedInput| Code's own checks still run)|                      |
 | PermissionRequest             | decision.behavior deny + message,      | behavior deny + msg   | {} (the user decides) | {}                          | {}                   |
 |                               | interrupt true                         |                       |                       |                             |                      |
 | PostToolUse(Failure)          | decision block + reason, continue false| decision block+reason | decision block+reason | {}                          | additionalContext    |
@@ -67,9 +67,15 @@ def _pre_tool_use(final: FinalDecision, event: dict[str, Any], drop: set[str]) -
         out = _specific("PreToolUse", permissionDecision="deny", permissionDecisionReason=reason)
         return {**_stop(reason), **out} if kind == "halt" else out
     if kind == "ask":
-        return _specific("PreToolUse", permissionDecision="ask", permissionDecisionReason=reason)
+        out = _specific("PreToolUse", permissionDecision="ask", permissionDecisionReason=reason)
+        if final.updated_input:  # the sandboxed command: what runs when the user approves
+            out["hookSpecificOutput"]["updatedInput"] = whole_input(event.get("tool_input"), final.updated_input, drop)
+        return out
     if kind == "modify":
-        return _specific("PreToolUse", updatedInput=whole_input(event.get("tool_input"), final.updated_input, drop))
+        out = _specific("PreToolUse", updatedInput=whole_input(event.get("tool_input"), final.updated_input, drop))
+        if final.context:  # an allow the sandbox rewrote keeps its context
+            out["hookSpecificOutput"]["additionalContext"] = "\n\n".join(final.context)
+        return out
     return _context(final, "PreToolUse")
 
 

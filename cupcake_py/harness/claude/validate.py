@@ -5,7 +5,7 @@ names). Fails with EventError naming every problem (the caller answers with a de
 from __future__ import annotations
 
 from cupcake_py.harness.claude import data
-from cupcake_py.harness.schema import args_errors, checked, schema_errors
+from cupcake_py.harness.schema import args_errors, checked, path_errors, schema_errors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,4 +17,6 @@ def validate_event(event: Any) -> dict[str, Any]:
     errors = schema_errors(event, data.event_schema())
     if not errors and "tool_name" in event and isinstance(event.get("tool_input"), dict):
         errors = args_errors(data.tool_map()["tool_args"], event["tool_name"], event["tool_input"], "tool_input")
+    if not errors:
+        errors = path_errors(event, event.get("tool_input"), data.path_arguments(), "tool_input")
     return checked(event, errors, "Claude Code")

@@ -19,3 +19,11 @@ tool_map = DATA.tool_map
 event_schema = DATA.event_schema
 response_schema = DATA.response_schema
 mapped_tool_name = DATA.mapped_tool_name
+
+WORKDIR_ARG = "workdir"  # the bash tool's working directory argument (resolved like a path)
+
+
+def path_arguments() -> tuple[str, ...]:
+    """The arguments the engine resolves on disk, for any tool: tool_map.json `path_args` and
+    the working directory."""
+    return (*tool_map()["path_args"], WORKDIR_ARG)

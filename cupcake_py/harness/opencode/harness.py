@@ -41,6 +41,12 @@ class OpenCode:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The bash command exactly as OpenCode will run it (the sandbox wraps this text)."""
+        args = event.get("args")
+        command = args.get("command") if isinstance(args, dict) else None
+        return command if isinstance(command, str) else None
+
     def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
         from cupcake_py.harness.opencode.preprocess import preprocess
 
@@ -79,6 +85,11 @@ class OpenCode:
         from cupcake_py.errors import CupcakeError
 
         raise CupcakeError("--uninstall: the OpenCode plugin is one file; delete .opencode/plugin/cupcake.js")
+
+    def canary(self, command: str, cwd: str) -> dict[str, Any]:
+        """A bash call in the plugin's event format, for `cupcake verify --all` (nothing runs)."""
+        return {"hook_event_name": "PreToolUse", "session_id": "cupcake-verify-canary", "cwd": cwd, "tool": "bash",
+                "args": {"command": command}}
 
     def examples_dir(self) -> str:
         import os

@@ -36,7 +36,7 @@ _hints: list[PathHints] = []
 
 def hints() -> PathHints:
     if not _hints:
-        _hints.append(PathHints(tuple(data.tool_map()["path_args"]), workdir_arg="workdir", patch_arg="patchText"))
+        _hints.append(PathHints(tuple(data.tool_map()["path_args"]), workdir_arg=data.WORKDIR_ARG, patch_arg="patchText"))
     return _hints[0]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cupcake_py.errors import EventError
 from cupcake_py.harness.opencode import data
-from cupcake_py.harness.schema import args_errors, checked, json_type, schema_errors
+from cupcake_py.harness.schema import args_errors, checked, json_type, path_errors, schema_errors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,4 +19,5 @@ def validate_event(event: Any) -> dict[str, Any]:
     errors = schema_errors(event, data.event_schema())
     if not errors:
         errors = args_errors(data.tool_map()["tool_args"], event["tool"], event["args"], "args")
+        errors += path_errors(event, event["args"], data.path_arguments(), "args")
     return checked(event, errors, "OpenCode")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import base64
-from decimal import Decimal
 from typing import Any
 from urllib.parse import quote_plus
 
 import yaml
 
+from cupcake_py import yaml_values
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, accepts, type_err, want_obj, want_str
 from cupcake_py.host.builtins._values import from_plain, sorted_values, to_json_text, to_plain, type_name
@@ -122,31 +122,6 @@ def urlquery_decode_object(ctx: BuiltinContext, x: Any) -> dict[str, list[str]]:
 # ---------------------------------------------------------------------- yaml
 
 
-class _Loader(yaml.SafeLoader):
-    """YAML 1.1 like go-yaml, with timestamps left as strings and floats kept exact."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in rs if tag != "tag:yaml.org,2002:timestamp"]
-    for ch, rs in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
-    text = str(loader.construct_scalar(node)).replace("_", "")
-    low = text.lower()
-    if low.lstrip("+-") in (".inf", ".nan"):
-        raise yaml.YAMLError(f"cannot represent {text} in JSON")
-    try:
-        d = Decimal(text)
-    except ArithmeticError as exc:
-        raise yaml.YAMLError(f"invalid float {text}") from exc
-    return int(d) if d == d.to_integral_value() and "." not in text and "e" not in low else d
-
-
-_Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
-
-
 def _yaml_error(fname: str, exc: yaml.YAMLError) -> BuiltinError:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
@@ -154,30 +129,12 @@ def _yaml_error(fname: str, exc: yaml.YAMLError) -> BuiltinError:
     return BuiltinError(f"{fname}: yaml: {line}{problem}")
 
 
-def _json_keys(v: Any) -> Any:
-    """YAML → JSON conversion: non-string keys become their text (like sigs.k8s.io/yaml)."""
-    if isinstance(v, dict):
-        return {(k if isinstance(k, str) else _scalar_text(k)): _json_keys(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_json_keys(x) for x in v]
-    return v
-
-
-def _scalar_text(k: Any) -> str:
-    if k is None:
-        return "null"
-    if isinstance(k, bool):
-        return "true" if k else "false"
-    return str(k)
-
-
 def _yaml_load(fname: str, text: str) -> Any:
     try:
-        docs = list(yaml.load_all(text, Loader=_Loader))  # noqa: S506 (SafeLoader subclass)
+        data = yaml_values.load(text)
     except yaml.YAMLError as exc:
         raise _yaml_error(fname, exc) from None
-    data = docs[0] if docs else None
-    return from_plain(_json_keys(data))
+    return from_plain(data)
 
 
 @builtin("yaml.unmarshal")

@@ -3,6 +3,8 @@
 * RESOLVE: function arguments must not shadow `input`/`data`;
 * KEYWORDS: rules and `:=` variables must not shadow `input`/`data`;
 * IMPORTS: two imports of one module must not bind the same name.
+These are OPA 1.x's checks for v1 modules: a module parsed as v0 (`--v0-compatible`, no
+`import rego.v1`) skips them, as OPA does outside strict mode.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ ROOT_NAMES = frozenset({"input", "data"})
 
 def check_declarations(modules: list[A.Module], errors: StagedErrors) -> None:
     for m in modules:
+        if m.rego_version == "v0":
+            continue
         for rule in m.rules:
             _check_args(rule, errors)
             if rule.head.name in ROOT_NAMES:

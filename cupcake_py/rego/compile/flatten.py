@@ -3,7 +3,11 @@
 * nested calls (also in refs, composites, `with` values) become temporaries computed by a
   preceding call expression: `x = count(y) + 1` -> `count(y, t1)`, `plus(t1, 1, t2)`, `x = t2`;
 * `some v in xs` -> `v = xs[$w]`, `some k, v in xs` -> `v = xs[k]`; plain `some x` disappears;
-* `not e` -> NotBody([...flattened e...]);
+* `not e` -> the nested calls of e, then NotBody([e']), as OPA's compiler does (its expression
+  expansion and dynamic-term rewriting make no exception for `not`; OPA issues 1877, 4743,
+  5793, 7558): nested calls, refs and comprehensions used as call arguments (or inside
+  composite arguments), and refs used as keys of a ref, are computed ahead of the negation,
+  so `not f(input.x)` with `input.x` undefined makes the body fail;
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
 * `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
 * `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
@@ -43,7 +47,8 @@ class Flattener:
         pre: list[A.Expr] = []
         if e.negated:
             inner = A.Expr(e.terms, False, [], e.index, e.generated, e.location)
-            main = [A.Expr(NotBody(self.expr(inner), e.location), location=e.location)]
+            body = [self._hoist_dynamics(x, pre) for x in self._positive(inner, pre)]
+            main = [A.Expr(NotBody(body, e.location), location=e.location)]
         else:
             main = self._positive(e, pre)
         out = pre + main
@@ -76,6 +81,42 @@ class Flattener:
             return [A.Expr([op, *args], location=loc)]
         assert not isinstance(t, NotBody), "flattening runs once: its input has no NotBody yet"
         return [A.Expr(self.term(t, pre), location=loc)]
+
+    # ------------------------------------------------------------------ OPA's rewriteDynamics
+    def _hoist_dynamics(self, e: A.Expr, pre: list[A.Expr]) -> A.Expr:
+        """`e` (a flattened expression under `not`) with the terms OPA binds ahead of it moved
+        to `pre`: for a call, every argument (`_dynamic`); for `=` and a lone term, the keys of
+        a ref and the items of a composite (a comprehension there stays)."""
+        t = e.terms
+        if isinstance(t, list):
+            if A.operator_name(t[0]) == "eq":
+                terms = [t[0], *(self._dynamic_in(x, pre) for x in t[1:])]
+            else:
+                terms = [t[0], *(self._dynamic(x, pre) for x in t[1:])]
+            return A.Expr(terms, e.negated, e.with_, e.index, e.generated, e.location)
+        if isinstance(t, A.Term):
+            return A.Expr(self._dynamic_in(t, pre), e.negated, e.with_, e.index, e.generated, e.location)
+        return e
+
+    def _dynamic_in(self, t: A.Term, pre: list[A.Expr]) -> A.Term:
+        v = t.value
+        if isinstance(v, A.Ref):
+            return A.Term(A.Ref(v.terms[:1] + [self._dynamic(x, pre) for x in v.terms[1:]]), t.location)
+        if isinstance(v, A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
+            return t
+        return self._dynamic(t, pre)
+
+    def _dynamic(self, t: A.Term, pre: list[A.Expr]) -> A.Term:
+        """A ref or comprehension becomes a temporary bound by `pre`; composites are walked."""
+        v = t.value
+        if isinstance(v, A.Ref | A.ArrayComprehension | A.SetComprehension | A.ObjectComprehension):
+            if isinstance(v, A.Ref):
+                t = A.Term(A.Ref(v.terms[:1] + [self._dynamic(x, pre) for x in v.terms[1:]]), t.location)
+            tmp = self.temp(t.location)
+            pre.append(A.Expr([_op("eq", t.location), tmp, t], generated=True, location=t.location))
+            return tmp
+        items = map_items(v, lambda x: self._dynamic(x, pre))
+        return A.Term(items, t.location) if items is not None else t
 
     def _some_in(self, call: A.Call, loc: A.Location, pre: list[A.Expr]) -> list[A.Expr]:
         dom = self.term(call.args[-1], pre)

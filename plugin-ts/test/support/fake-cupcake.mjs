@@ -81,6 +81,9 @@ switch (behaviour) {
   case "rewrite":
     say({ decision: "allow", updated_args: { command: "echo rewritten", timeout: 1000 } });
     break;
+  case "ask-sandboxed":
+    say({ decision: "ask", reason: "needs approval", updated_args: { command: "bwrap -- sandboxed" } });
+    break;
   case "context":
     say({ decision: "allow", context: ["Use pnpm, not npm.", "Never touch prod."] });
     break;

@@ -513,20 +513,23 @@ function createHooks(deps, run = evaluate) {
         throw new Error(failClosedMessage(input.tool, args, msg));
       }
       reporter.log("debug", `PreToolUse ${input.tool}: ${d.decision}${d.rule_ids ? ` ${d.rule_ids.join(",")}` : ""}`);
+      const rewrite = (dec) => {
+        if (dec.updated_args === void 0) return;
+        if (isArgs(output.args)) {
+          applyArgsInPlace(output.args, dec.updated_args);
+          reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(dec.updated_args)}`);
+        } else {
+          reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
+        }
+      };
       switch (d.decision) {
         case "allow":
-          if (d.updated_args !== void 0) {
-            if (isArgs(output.args)) {
-              applyArgsInPlace(output.args, d.updated_args);
-              reporter.log("info", `rewrote the ${input.tool} call's args: ${JSON.stringify(d.updated_args)}`);
-            } else {
-              reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
-            }
-          }
+          rewrite(d);
           native?.track(input.callID, input.tool, "allow");
           rememberContext(input.sessionID, d);
           return;
         case "ask":
+          if (config.askMode !== "deny") rewrite(d);
           if (config.askMode === "allow") {
             reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
             reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));

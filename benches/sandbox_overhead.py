@@ -1,0 +1,107 @@
+"""The kernel floor's cost (docs/sandbox.md): a shell command run the way a harness runs it
+(`bash -c COMMAND`), plainly and sandboxed (the command line `cupcake eval` rewrites it to:
+bubblewrap with the profile's arguments file), interleaved in one run; and what the floor adds
+to a cold `cupcake eval` of a Bash call (profile, secrets scan, arguments file) against the same
+project with the sandbox off.
+
+    .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20]
+
+Prints p50 and p99 wall-clock milliseconds per variant and the overhead (sandboxed - plain) per
+command (goal: ≤ 5 ms at p50). Measured, never asserted (benches/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.sandbox.floor import Project, require_bwrap  # noqa: E402
+
+COMMANDS = ["true", "ls -a", "git status --short", "python3 -c 'print(1)'"]
+
+
+def _ms(samples: list[float], q: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(q * len(s)))] * 1000
+
+
+CPU: dict[str, list[float]] = {}
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = None, cpu: str = "") -> float:
+    """Wall-clock seconds; with `cpu`, the children's CPU seconds (user + system: steadier on a
+    busy machine) are appended to CPU[cpu]."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu:
+        CPU.setdefault(cpu, []).append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--eval-runs", type=int, default=20)
+    args = ap.parse_args()
+    require_bwrap()
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Project(Path(tmp))
+        results: dict[str, dict[str, float]] = {}
+        for command in COMMANDS:
+            decision, runs, _ = project.evaluate("claude", command)
+            assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
+            plain: list[float] = []
+            boxed: list[float] = []
+            for _ in range(args.runs):
+                plain.append(_run(["bash", "-c", command], project.proj, project.env, cpu=f"plain {command}"))
+                boxed.append(_run(["bash", "-c", runs], project.proj, project.env, cpu=f"boxed {command}"))
+            results[command] = {"plain_p50": _ms(plain, 0.5), "plain_p99": _ms(plain, 0.99),
+                                "sandboxed_p50": _ms(boxed, 0.5), "sandboxed_p99": _ms(boxed, 0.99),
+                                "overhead_p50": _ms(boxed, 0.5) - _ms(plain, 0.5),
+                                "overhead_p99": _ms(boxed, 0.99) - _ms(plain, 0.99),
+                                "cpu_overhead_p50": _ms(CPU[f"boxed {command}"], 0.5) - _ms(CPU[f"plain {command}"], 0.5)}
+        # cold `cupcake eval` of a Bash call, floor on vs off (same project, same policies)
+        rulebook = project.proj / ".cupcake" / "rulebook.yml"
+        on_text = rulebook.read_text()
+        off_text = on_text.replace("  enabled: true\n", "  enabled: false\n")
+        from cupcake_py.harness.examples import cupcake_command
+
+        event = json.dumps(project.event("claude", "ls -a")).encode()
+        argv = [*cupcake_command(), "eval", "--harness", "claude"]
+        evals: dict[str, list[float]] = {"floor on": [], "floor off": []}
+        for text in (on_text, off_text):  # warm both bundles
+            rulebook.write_text(text)
+            _run(argv, project.proj, project.env, event)
+        for _ in range(args.eval_runs):
+            for name, text in (("floor on", on_text), ("floor off", off_text)):
+                rulebook.write_text(text)
+                os.utime(rulebook)
+                evals[name].append(_run(argv, project.proj, project.env, event, cpu=f"eval {name}"))
+    print(f"{'command':<28} {'plain p50':>10} {'boxed p50':>10} {'over p50':>9} {'plain p99':>10} {'boxed p99':>10}"
+          f" {'over p99':>9} {'cpu over p50':>12}   (ms, {args.runs} runs each, interleaved)")
+    for command, r in results.items():
+        print(f"{command:<28} {r['plain_p50']:>10.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
+              f"{r['plain_p99']:>10.2f} {r['sandboxed_p99']:>10.2f} {r['overhead_p99']:>9.2f} "
+              f"{r['cpu_overhead_p50']:>12.2f}")
+    print(f"cold `cupcake eval` of a Bash call ({args.eval_runs} runs): " + ", ".join(
+        f"{k} p50 {_ms(v, 0.5):.1f} ms wall, {_ms(CPU[f'eval {k}'], 0.5):.1f} ms CPU" for k, v in evals.items()))
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""harness/codex: OpenAI Codex CLI command hooks (`cupcake eval --harness codex`)."""

@@ -1,0 +1,1 @@
+"""harness/gemini: Google Gemini CLI command hooks (`cupcake eval --harness gemini`)."""

@@ -1,0 +1,1 @@
+"""harness/qwen: Qwen Code command hooks (`cupcake eval --harness qwen`)."""

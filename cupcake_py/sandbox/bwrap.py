@@ -1,0 +1,199 @@
+"""The profile applied with bubblewrap: where bwrap is, whether it runs here, its arguments, and the
+command a harness runs instead of the agent's.
+
+In: a profile (sandbox/profile.py), the agent's shell command, the directory for cupcake's
+sandbox files (`sandbox_dir()`: `$XDG_STATE_HOME/cupcake-py/sandbox`, a state path: read-only
+inside every sandbox, protected by the guardrails for every tool).
+Out:
+- `locate(configured)`: the bwrap executable (the rulebook's `sandbox.bwrap`, else the first of
+  `BWRAP_PATHS`; never looked up on PATH, which the agent's environment controls), or None.
+- `probe(bwrap)`: (ok, reason): a sandbox with the floor's options really started (cached in
+  `probe.json` per bwrap file, user and boot; a failure is probed again next time).
+- `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
+  writable binds, read-only binds over the protected paths inside them, empty read-only mounts
+  over hidden paths (deeper paths mounted later), `--cap-drop ALL` (root inside
+  cannot unmount or remount), `--new-session` (no TIOCSTI into the agent's terminal),
+  `--die-with-parent`, `--unshare-pid`/`--unshare-ipc` unless processes are shared, and
+  `--unshare-net` when the network is off. bubblewrap always sets no_new_privs.
+- `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
+  `<BLAKE2b-160 of them>.args` (content-addressed: an existing file is reused only when its bytes
+  are the same) and returns the command line the harness runs:
+  `BWRAP --args 3 -- /bin/bash -c '<command>' 3< FILE`, followed, when the profile lists
+  `absent` agent configuration, by the removal of any of it the command created (reported on
+  stderr) and the command's own exit status.
+  The command itself is passed unchanged, single-quoted; cwd, environment, stdin/stdout/stderr
+  and exit status are bubblewrap's, i.e. the command's.
+Fails closed: `SandboxError` when the files cannot be written (the caller then does not claim a
+sandbox).
+"""
+
+from __future__ import annotations
+
+import os
+
+from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
+SHELL = "/bin/bash"  # the commands are analysed as bash (tree-sitter-bash), so they run as bash
+EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files
+PROBE = "probe.json"
+FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
+
+
+class SandboxError(CupcakeError):
+    pass
+
+
+def sandbox_dir() -> str:
+    from cupcake_py.userdirs import user_state_dir
+
+    return os.path.join(user_state_dir(), "sandbox")
+
+
+def locate(configured: str | None = None) -> str | None:
+    for p in (configured,) if configured else BWRAP_PATHS:
+        if p and os.path.isabs(p) and os.access(p, os.X_OK) and os.path.isfile(p):
+            return p
+    return None
+
+
+def _boot_id() -> str:
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def probe(bwrap: str) -> tuple[bool, str | None]:
+    """Whether bubblewrap starts a sandbox with the floor's options here (cached while the bwrap
+    file, the user and the boot are the same and it worked)."""
+    from cupcake_py import jsonio
+
+    try:
+        st = os.stat(bwrap)
+    except OSError as e:
+        return False, f"{bwrap}: {e.strerror}"
+    ident = {"bwrap": bwrap, "mtime_ns": st.st_mtime_ns, "size": st.st_size, "uid": os.getuid(), "boot": _boot_id()}
+    cache = os.path.join(sandbox_dir(), PROBE)
+    try:
+        with open(cache, "rb") as f:
+            known = jsonio.loads(f.read())
+        if isinstance(known, dict) and known.get("ident") == ident and known.get("ok") is True:
+            return True, None
+    except (OSError, jsonio.JSONError):
+        pass
+    import subprocess
+
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid",
+            "--unshare-ipc", *FLOOR_OPTIONS, "--", "/bin/sh", "-c", "exit 0"]
+    try:
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, f"bubblewrap did not start: {e}"
+    if r.returncode != 0:
+        err = r.stderr.decode("utf-8", "replace").strip().splitlines()
+        return False, f"bubblewrap cannot create a sandbox here: {err[-1] if err else 'exit ' + str(r.returncode)}"
+    try:
+        _private_dir()
+        from cupcake_py.userdirs import atomic_write
+
+        atomic_write(sandbox_dir(), PROBE, [jsonio.dumps({"ident": ident, "ok": True})], ".json")
+    except (OSError, SandboxError):
+        pass  # probed again next time
+    return True, None
+
+
+def _private_dir() -> str:
+    from cupcake_py.userdirs import private_dir
+
+    d = sandbox_dir()
+    if not private_dir(d, "the sandbox profile dir"):
+        raise SandboxError(f"the sandbox profile dir {d} cannot be created or is not private to this user")
+    return d
+
+
+def _empty_file(d: str) -> str:
+    """An empty regular file owned by this user (mounted read-only over hidden files)."""
+    import stat
+
+    path = os.path.join(d, EMPTY)
+    try:
+        st = os.lstat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_size == 0 and st.st_uid == os.getuid():
+            return path
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise SandboxError(f"{path}: {e.strerror}") from None
+    from cupcake_py.userdirs import atomic_write
+
+    try:
+        atomic_write(d, EMPTY, [], "")
+        os.chmod(path, 0o444)
+    except OSError as e:
+        raise SandboxError(f"{path}: {e.strerror}") from None
+    return path
+
+
+def _depth(p: str) -> int:
+    return 0 if p == "/" else p.rstrip("/").count("/")
+
+
+def arguments(profile: dict[str, Any], empty: str) -> list[str]:
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS]
+    if not profile.get("share_processes"):
+        args += ["--unshare-pid", "--unshare-ipc"]
+    if not profile.get("network", True):
+        args += ["--unshare-net"]
+    mounts: list[tuple[int, int, str, list[str]]] = []
+    for p in profile["writable"]:
+        mounts.append((_depth(p), 0, p, ["--bind", p, p]))
+    for p in profile["read_only"]:
+        mounts.append((_depth(p), 1, p, ["--ro-bind", p, p]))
+    for p, is_dir in [(p, os.path.isdir(p)) for p in profile["hidden"]]:
+        how = ["--tmpfs", p, "--remount-ro", p] if is_dir else ["--ro-bind", empty, p]
+        mounts.append((_depth(p), 2, p, how))
+    for _, _, _, how in sorted(mounts):
+        args += how
+    return args
+
+
+def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
+    """(the command the harness runs, the arguments file)."""
+    import shlex
+
+    from cupcake_py.userdirs import atomic_write
+
+    d = _private_dir()
+    args = arguments(profile, _empty_file(d))
+    data = b"\0".join(a.encode("utf-8", "surrogateescape") for a in args) + b"\0"
+    from cupcake_py.cache_mac import blake2b  # CPython's built-in _blake2 (hashlib would load OpenSSL)
+
+    name = blake2b(data, digest_size=20).hexdigest() + ".args"
+    path = os.path.join(d, name)
+    try:
+        with open(path, "rb") as f:
+            same = f.read(len(data) + 1) == data
+    except OSError:
+        same = False
+    if not same:
+        try:
+            atomic_write(d, name, [data], ".args")
+        except OSError as e:
+            raise SandboxError(f"cannot write the sandbox profile {path}: {e.strerror}") from None
+    run = f"{shlex.quote(bwrap)} --args 3 -- {SHELL} -c {shlex.quote(command)} 3< {shlex.quote(path)}"
+    absent = [e["path"] for e in profile.get("absent", [])]
+    if absent:
+        quoted = " ".join(shlex.quote(f) for f in absent)
+        run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
+               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -rf -- "$__cupcake_f"; '
+               f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
+               f"(exit $__cupcake_rc)")
+    return run, path

@@ -1,0 +1,289 @@
+"""The sandbox profile: which paths an agent's shell command may write, may only read, may not see.
+
+In (`Sources`): the state paths and PATH dirs of engine/state_paths.py (as data), the project
+root and the event's working directory, the merged `sandbox:` settings of the rulebooks
+(`settings`: writable, read_only, hidden, network, share_processes), the rulebook's protected path
+patterns (protected_paths and the guardrails' own), sensitive_data_protection's
+additional_patterns, the paths policies add (`extension`: {read_only, hidden, writable}) and the
+home directory.
+Out: `compute(sources)` → the profile, plain JSON data with sorted, resolved (realpath) absolute
+paths:
+
+- `writable`: existing directories the command may change: the project root, $TMPDIR, and
+  `settings.writable` (default: /tmp, /var/tmp and the tool caches; created when missing below
+  the home directory).
+  Everything else is read-only (the bubblewrap base is a read-only bind of `/`).
+- `read_only`: paths inside a writable root that stay read-only: every state path (cupcake's
+  config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
+  site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
+  `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
+  git's `hooks`, `config`, `config.worktree`, the concrete protected paths, each PATH dir's
+  `cupcake`, `settings.read_only` and the extension's.
+- `hidden`: paths shown empty (a read-only empty file or directory over them): the sensitive set
+  (sandbox/secrets.py), read-protected state paths (the cache MAC key), sockets of processes that
+  run outside the sandbox (container engines, terminal multiplexers, the SSH agent, the user's
+  runtime dir), `settings.hidden` and the extension's.
+- `absent`: read-only entries inside a writable root that do not exist yet but whose creation
+  would change what an agent loads (`.claude/`, `.opencode/`, `.mcp.json`, `opencode.json(c)`,
+  `cupcake` in a writable PATH dir). A mount would need a visible mount point, so instead the
+  wrapper removes whatever the command created there once the sandbox has ended (its pid
+  namespace ends with it, so no sandboxed process is left to create it again).
+- `network`, `share_processes`: from the settings.
+- `covers`: what the floor guarantees for this call, read by the builtins through
+  `input.sandbox.covers` (state_paths: always; system: every system_protection
+  additional path is concrete (the system dirs are outside every writable root, the home's
+  persistence files are read-only); secrets: the sensitive scan was complete; protected_paths:
+  every protected pattern is a concrete path).
+
+A writable root inside a read-only or hidden path is dropped (protection wins); entries below a
+hidden path are dropped (the hidden mount covers them). Never raises for unreadable paths: they
+are resolved as written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from cupcake_py.sandbox.secrets import concrete, hidden_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
+PROFILE_VERSION = 1
+# The temp dirs and the tool caches a developer's commands write (rulebook `sandbox.writable`
+# default; `~` = home). $TMPDIR (TMP, TEMP) is always writable.
+DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnpm-store", "~/.local/share/pnpm", "~/.cargo/registry",
+                    "~/.cargo/git", "~/go/pkg/mod", "~/.gradle/caches", "~/.m2/repository", "~/.bun/install/cache",
+                    "~/.local/share/virtualenvs")
+AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
+AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
+HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
+GIT_PROTECTED = ("hooks", "config", "config.worktree")
+# system_protection's shell start-up and persistence files below home (tables.rego sys_home_files;
+# tests/sandbox/test_profile.py keeps them equal): read-only where a writable root holds them.
+HOME_PERSISTENCE = (
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
+    ".zlogin", ".zlogout", ".vimrc", ".config/nvim", ".tmux.conf", ".npmrc", ".pip", ".config/pip", ".pydistutils.cfg",
+    ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", ".inputrc", ".xprofile", ".xinitrc", ".xsession", ".pam_environment",
+    ".gitconfig", ".config/git", ".config/fish", ".config/systemd", ".config/autostart", ".config/environment.d",
+    ".config/nushell", ".config/powershell", ".config/upstart", ".ssh", ".gnupg", ".local/share/keyrings", ".local/bin",
+    ".local/share/systemd", "library/launchagents", ".config", ".bash_aliases", ".bash_completion", "bin",
+    ".cargo/bin", ".npm-global/bin",
+)
+# Removed after the command when it created them (missing before, inside a writable root): their
+# creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
+# project config the reading sees).
+ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake"})
+OUTSIDE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+                   "/run/podman/podman.sock", "/var/run/libvirt", "/tmp/.X11-unix")
+
+
+class Sources:
+    """What a profile is computed from (see the module docstring)."""
+
+    __slots__ = ("state_paths", "path_dirs", "project_root", "cwd", "settings", "protected", "sensitive",
+                 "extension", "home", "system")
+
+    def __init__(self, state_paths: Sequence[dict[str, Any]], path_dirs: Sequence[str], project_root: str, cwd: str,
+                 settings: dict[str, Any], protected: Sequence[str] = (), sensitive: Sequence[str] = (),
+                 extension: dict[str, Any] | None = None, home: str | None = None,
+                 system: Sequence[str] = ()) -> None:
+        from cupcake_py.userdirs import home_dir
+
+        self.state_paths = state_paths
+        self.path_dirs = path_dirs
+        self.project_root = project_root
+        self.cwd = cwd
+        self.settings = settings
+        self.protected = protected
+        self.sensitive = sensitive
+        self.extension = extension or {}
+        self.home = home or home_dir()
+        self.system = system  # system_protection's additional_paths
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def _paths(items: Iterable[Any], home: str, base: str) -> list[str]:
+    """Strings as absolute paths: `~` expanded, relative ones below `base`."""
+    from cupcake_py.userdirs import expand_home
+
+    out = []
+    for item in items:
+        if isinstance(item, str) and item.strip():
+            p = expand_home(item.strip(), home)
+            out.append(os.path.normpath(p if os.path.isabs(p) else os.path.join(base, p)))
+    return out
+
+
+def python_environment() -> list[str]:
+    """The Python running cupcake: prefixes, site-packages, user site, pyvenv.cfg, the interpreter."""
+    out = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, os.path.join(sys.prefix, "pyvenv.cfg")]
+    if sys.executable:
+        out.append(sys.executable)
+    out += [p for p in sys.path if p and os.path.isabs(p) and ("site-packages" in p or "dist-packages" in p)]
+    import site
+
+    out += [p for p in getattr(site, "getsitepackages", list)() if isinstance(p, str)]
+    if site.ENABLE_USER_SITE and isinstance(site.USER_SITE, str):
+        out.append(site.USER_SITE)
+    return out
+
+
+def git_paths(start: str) -> list[str]:
+    """hooks/config/config.worktree of the repository containing `start` (worktrees: the
+    gitdir's and the common dir's)."""
+    d = start
+    while True:
+        dot = os.path.join(d, ".git")
+        if os.path.isdir(dot):
+            return [os.path.join(dot, n) for n in GIT_PROTECTED]
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8") as f:
+                    line = f.read(4096).strip()
+            except (OSError, UnicodeDecodeError):
+                return [dot]
+            gitdir = line[len("gitdir:"):].strip() if line.startswith("gitdir:") else ""
+            if not gitdir:
+                return [dot]
+            gitdir = os.path.normpath(os.path.join(d, gitdir))
+            out = [dot] + [os.path.join(gitdir, n) for n in GIT_PROTECTED]
+            try:
+                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
+                    common = os.path.normpath(os.path.join(gitdir, f.read(4096).strip()))
+                out += [os.path.join(common, n) for n in GIT_PROTECTED]
+            except (OSError, UnicodeDecodeError):
+                pass
+            return out
+        parent = os.path.dirname(d)
+        if parent == d:
+            return []
+        d = parent
+
+
+def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
+    """Concrete paths of the protected patterns, and whether every pattern was concrete."""
+    out: list[str] = []
+    complete = True
+    for pattern in patterns:
+        if pattern in (".cupcake/", ".cupcake"):  # the state paths hold every .cupcake cupcake reads
+            continue
+        p = concrete(pattern.rstrip("/") or pattern, home)
+        if p is not None:
+            out.append(p)
+            continue
+        complete = False
+        if not any(c in pattern for c in "*?[") and not pattern.startswith("~"):
+            out += [os.path.normpath(os.path.join(r, pattern)) for r in roots]  # relative: at least at the roots
+    return out, complete
+
+
+def writable_roots(project_root: str, settings: dict[str, Any], home: str,
+                   extra: Sequence[Any] = ()) -> list[str]:
+    """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
+    TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
+    would create on first use) and `extra`."""
+    from cupcake_py.userdirs import expand_home
+
+    env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
+    wanted = [project_root, *(t for t in env_tmp if os.path.isabs(t))]
+    home = home.rstrip("/")
+    for item in settings.get("writable", DEFAULT_WRITABLE):
+        p = os.path.normpath(expand_home(item, home))
+        if not os.path.isabs(p):
+            p = os.path.join(project_root, p)
+        if not os.path.exists(p) and _under(p, home) and p != home:
+            try:
+                os.makedirs(p, mode=0o700, exist_ok=True)
+            except OSError:
+                continue
+        wanted.append(p)
+    wanted += _paths(extra, home, project_root)
+    out: list[str] = []
+    for p in wanted:
+        r = _real(p)
+        if os.path.isdir(r) and r != "/" and r not in out:
+            out.append(r)
+    return out
+
+
+def _sockets(home: str) -> list[str]:
+    out = list(OUTSIDE_SOCKETS)
+    out.append(f"/tmp/tmux-{os.getuid()}")
+    for var in ("XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "TMUX_TMPDIR"):
+        v = os.environ.get(var, "")
+        if os.path.isabs(v):
+            out.append(v)
+    return out
+
+
+def compute(src: Sources) -> dict[str, Any]:
+    home = src.home
+    roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
+    settings = src.settings
+    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []))
+
+    ro: list[str] = []
+    hidden: list[str] = []
+    for sp in src.state_paths:
+        path = sp.get("path")
+        if isinstance(path, str):
+            (hidden if sp.get("read_protected") else ro).append(path)
+    ro += python_environment()
+    for root in roots:
+        ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES]
+        ro += git_paths(root)
+    ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
+    claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
+    if os.path.isabs(claude_dir):
+        ro.append(claude_dir)
+    ro += [os.path.join(d, "cupcake") for d in src.path_dirs]
+    protected, protected_complete = _protected_cover(src.protected, home, roots)
+    ro += protected
+    system, system_complete = _protected_cover(src.system, home, roots)
+    ro += system
+    ro += _paths(settings.get("read_only", []), home, src.project_root)
+    ro += _paths(src.extension.get("read_only", []), home, src.project_root)
+
+    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive)
+    hidden += secrets
+    hidden += _sockets(home)
+    hidden += _paths(settings.get("hidden", []), home, src.project_root)
+    hidden += _paths(src.extension.get("hidden", []), home, src.project_root)
+
+    hidden_real = sorted({_real(p) for p in hidden if os.path.lexists(p)})
+    ro_real: set[str] = set()
+    absent: set[str] = set()
+    for p in ro:
+        r = _real(os.path.normpath(p))
+        if not any(_under(r, w) for w in writable):
+            continue  # outside every writable root: read-only already
+        if os.path.lexists(r):
+            ro_real.add(r)
+        elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
+            absent.add(r)
+    guarded = sorted(ro_real) + hidden_real
+    writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
+    read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
+                       and r not in hidden_real)
+    return {
+        "version": PROFILE_VERSION,
+        "writable": sorted(writable),
+        "read_only": read_only,
+        "hidden": hidden_real,
+        "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
+        "network": bool(settings.get("network", True)),
+        "share_processes": bool(settings.get("share_processes", False)),
+        "covers": {"state_paths": True, "system": system_complete, "secrets": secrets_complete,
+                   "protected_paths": protected_complete},
+    }

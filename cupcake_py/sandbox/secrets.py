@@ -1,0 +1,141 @@
+"""The sensitive set of sensitive_data_protection as concrete paths, for the sandbox's hidden list.
+
+In: the home directory, the project root and the event's working directory, the rulebook's
+`additional_patterns` of sensitive_data_protection.
+Out: `hidden_paths(...)` → (sorted absolute paths that exist, complete): the home's credential
+stores and shell histories (`HOME_SECRETS`), /etc/shadow and /etc/gshadow, the concrete
+(`~`/absolute, glob-free) additional patterns, and every file or directory below the project
+root and the working directory (depth ≤ `SCAN_DEPTH`, at most `SCAN_LIMIT` entries, skipping
+`SKIP_DIRS`) whose name the policy calls sensitive. `complete` is False when the walk stopped
+at its limit or an additional pattern is not concrete: the floor then does not claim to hide
+every secret (input.sandbox.covers.secrets is false and the reading policies decide alone).
+
+The name rules mirror `sensitive_name`/`harmless` of policies/builtins/sensitive_data_protection.rego
+with the tables of policies/system/tables.rego (tests/sandbox/test_secrets.py parses the Rego
+tables and fails when they differ). Never raises: an unreadable directory is skipped and makes
+the set incomplete.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+# tables.rego (checked equal by tests/sandbox/test_secrets.py)
+KEY_EXTS = frozenset({"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3",
+                      "db", "tfstate", "age"})
+TEXT_EXTS = frozenset({"json", "yaml", "yml", "toml", "ini", "cfg", "conf", "txt", "env", "xml", "properties", "csv"})
+SECRET_NAMES = frozenset({
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".npmrc", ".pypirc", ".netrc", "_netrc", ".git-credentials",
+    ".pgpass", ".my.cnf", "kubeconfig", ".kubeconfig", ".envrc", ".htpasswd", "shadow", "gshadow",
+})
+SECRET_WORDS = frozenset({"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key",
+                          "private-key", "token", "service-account", "service_account", "serviceaccount"})
+HARMLESS_EXTS = frozenset({"example", "sample", "template", "dist", "tmpl", "pub"})
+SECRET_DIR_NAMES = frozenset({"secrets", "secret", ".secrets", "credentials", "private_keys"})
+
+# Below the home directory: the secret directories of tables.sdp_secret_dirs, the secret file
+# names that live there, and the shell and REPL histories.
+HOME_SECRETS = (
+    ".ssh", ".gnupg", ".aws", ".config/gcloud", ".azure", ".kube", ".docker/config.json", ".gem/credentials",
+    ".cargo/credentials", ".cargo/credentials.toml", ".password-store", ".config/gh/hosts.yml", ".vault-token",
+    ".terraform.d/credentials", ".terraform.d/credentials.tfrc.json", ".config/op", ".local/share/keyrings",
+    ".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".my.cnf", ".kubeconfig", ".envrc",
+    ".bash_history", ".zsh_history", ".zhistory", ".sh_history", ".history", ".local/share/fish/fish_history",
+    ".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
+    ".lesshst", ".viminfo", ".wget-hsts", ".mozilla", ".config/google-chrome", ".config/chromium",
+)
+SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
+
+SCAN_DEPTH = 4
+SCAN_LIMIT = 20_000
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache",
+                       ".pytest_cache", ".tox", ".nox", ".hypothesis"})
+
+
+def _ext(name: str) -> str:
+    parts = name.split(".")
+    return parts[-1] if len(parts) > 1 else ""
+
+
+def harmless(name: str) -> bool:
+    if _ext(name) in HARMLESS_EXTS:
+        return True
+    return any(f".{e}." in name for e in HARMLESS_EXTS if e != "pub")
+
+
+def sensitive_name(name: str) -> bool:
+    """`name` (a file or directory name, any case) is sensitive by the policy's name rules."""
+    n = name.lower()
+    if harmless(n):
+        return False
+    if n == ".env" or n.startswith(".env.") or n.endswith(".env") or n in SECRET_NAMES:
+        return True
+    if any(n.startswith(k) for k in ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")):
+        return True
+    if _ext(n) in KEY_EXTS:
+        return True
+    return any(w in n and (_ext(n) in TEXT_EXTS or n.endswith(w) or n.endswith(w + "s")) for w in SECRET_WORDS)
+
+
+def _scan(root: str, out: set[str], budget: list[int]) -> bool:
+    """Add the sensitive entries below `root`; False when the walk was cut short."""
+    stack = [(root, 0)]
+    complete = True
+    while stack:
+        d, depth = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except OSError:
+            complete = False
+            continue
+        budget[0] -= len(entries)
+        if budget[0] < 0:
+            return False
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir and e.name.lower() in SECRET_DIR_NAMES and not harmless(e.name.lower()):
+                out.add(e.path)
+            elif sensitive_name(e.name):
+                out.add(e.path)
+            elif is_dir and e.name not in SKIP_DIRS:
+                if depth + 1 < SCAN_DEPTH:
+                    stack.append((e.path, depth + 1))
+                else:
+                    complete = False
+    return complete
+
+
+def concrete(pattern: str, home: str) -> str | None:
+    """The absolute path a `~`/absolute glob-free pattern names, else None."""
+    from cupcake_py.userdirs import expand_home
+
+    p = expand_home(pattern, home)
+    if not os.path.isabs(p) or any(c in p for c in "*?["):
+        return None
+    return os.path.normpath(p)
+
+
+def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()) -> tuple[list[str], bool]:
+    found: set[str] = set()
+    complete = True
+    for rel in HOME_SECRETS:
+        found.add(os.path.join(home, rel))
+    found.update(SYSTEM_SECRETS)
+    for pattern in additional:
+        p = concrete(pattern, home)
+        if p is None:
+            complete = False
+        else:
+            found.add(p)
+    budget = [SCAN_LIMIT]
+    for root in dict.fromkeys(roots):
+        if root and os.path.isabs(root) and root != "/" and not _scan(root, found, budget):
+            complete = False
+    return sorted(p for p in found if os.path.lexists(p)), complete

@@ -1,0 +1,61 @@
+"""YAML is read as OPA reads it (issue 32): unquoted timestamps stay the string written in
+METADATA blocks, .yaml/.yml data files and yaml.unmarshal; numbers stay exact; and a data file
+named on the `cupcake test` command line is data, not a Rego module."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cupcake_py import yaml_values
+from cupcake_py.authoring import testrunner as tr
+from cupcake_py.rego import parse_module
+
+from .test_opa_test_semantics import _statuses, _write
+
+
+@pytest.mark.parametrize("text", ["2001-02-03", "2001-02-03T04:05:06Z", "2001-12-14t21:59:43.10-05:00",
+                                  "2002-12-14 21:59:43.10 -5"])
+def test_timestamps_stay_the_text_written(text: str) -> None:
+    assert yaml_values.load(f"at: {text}\n") == {"at": text}
+    assert yaml_values.load(f"at: {text}\n", exact=False) == {"at": text}
+
+
+def test_numbers_keys_and_refusals() -> None:
+    assert yaml_values.load("f: 1.10\ni: 7\nk:\n  1: a\n  true: b\n") == {
+        "f": Decimal("1.10"), "i": 7, "k": {"1": "a", "true": "b"}}
+    with pytest.raises(yaml.YAMLError):
+        yaml_values.load("x: .inf\n")
+    assert yaml_values.load("") is None
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.dates())
+def test_any_date_round_trips_as_text(d: object) -> None:
+    assert yaml_values.load(f"d: {d}\n") == {"d": str(d)}
+
+
+def test_metadata_timestamps_stay_strings() -> None:
+    m = parse_module("# METADATA\n# custom:\n#   since: 2001-02-03\n#   until: 2030-01-01T00:00:00Z\n"
+                     "package p\n\nimport rego.v1\n\nx := 1\n", "p.rego")
+    assert m.package.annotations[0].custom == {"since": "2001-02-03", "until": "2030-01-01T00:00:00Z"}
+
+
+def test_yaml_data_files_and_data_named_on_the_command_line(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "extra.yml": "released: 2024-05-06\n",
+        "pol/limits/data.yaml": "since: 2001-02-03\nratio: 0.10\n",
+        "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                           "test_date if data.limits.since == \"2001-02-03\"\n"
+                           "test_ratio if data.limits.ratio == 0.1\n"
+                           "test_root_file if data.released == \"2024-05-06\"\n",
+    })
+    run = tr.run_tests([tmp_path / "extra.yml", tmp_path / "pol"])
+    assert _statuses(run) == {"test_date": "pass", "test_ratio": "pass", "test_root_file": "pass"}
+    assert sorted(Path(f).name for f in run.data_files) == ["data.yaml", "extra.yml"]
+    assert all(f.endswith(".rego") for f in run.files)

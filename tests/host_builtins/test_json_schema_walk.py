@@ -1,0 +1,93 @@
+"""json.match_schema / json.verify_schema as OPA's JSON-schema library answers (issue 32):
+no crash on uniqueItems/minItems, its messages, the root field `(Root)`, the closest
+sub-schema's errors under anyOf/oneOf, and verify_schema's result for a wrong schema type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.host_builtins.test_encoding_json import call
+
+
+def _errors(doc: Any, schema: Any) -> list[tuple[str, str, str]]:
+    ok, errors = call("json.match_schema", doc, schema)
+    assert ok is (not errors)
+    return [(e["type"], e["field"], e["desc"]) for e in errors]
+
+
+def test_array_keywords_report_instead_of_crashing() -> None:
+    schema = {"type": "array", "uniqueItems": True, "minItems": 3, "maxItems": 1}
+    assert _errors([1, 1], schema) == [
+        ("array_min_items", "(Root)", "Array must have at least 3 items"),
+        ("array_max_items", "(Root)", "Array must have at most 1 items"),
+        ("unique", "(Root)", "array items[0,1] must be unique"),
+    ]
+    assert _errors({"xs": [{"a": 1}, {"a": 1}]}, {"properties": {"xs": {"uniqueItems": True}}}) == [
+        ("unique", "xs", "array items[0,1] must be unique")]
+
+
+def test_error_text_is_field_then_description() -> None:
+    ok, errors = call("json.match_schema", {"a": {"b": "x"}},
+                      {"properties": {"a": {"properties": {"b": {"type": "integer"}}}}})
+    assert errors == [{"error": "a.b: Invalid type. Expected: integer, given: string", "type": "invalid_type",
+                       "field": "a.b", "desc": "Invalid type. Expected: integer, given: string"}]
+
+
+def test_any_of_reports_the_closest_subschema() -> None:
+    schema = {"anyOf": [{"type": "string"},
+                        {"type": "object", "required": ["name", "kind"], "properties": {"kind": {"enum": ["a"]}}}]}
+    assert _errors({"kind": "b"}, schema) == [
+        ("number_any_of", "(Root)", "Must validate at least one schema (anyOf)"),
+        ("required", "(Root)", "name is required"),
+        ("enum", "kind", 'kind must be one of the following: "a"'),
+    ]
+    assert _errors('"x"', schema) == []  # a string document is JSON text
+
+
+def test_one_of_and_all_of() -> None:
+    assert _errors(5, {"oneOf": [{"type": "integer"}, {"minimum": 1}]}) == [
+        ("number_one_of", "(Root)", "Must validate one and only one schema (oneOf)")]
+    assert _errors(5, {"allOf": [{"maximum": 3}, {"type": "integer"}]}) == [
+        ("number_lte", "(Root)", "Must be less than or equal to 3"),
+        ("number_all_of", "(Root)", "Must validate all the schemas (allOf)"),
+    ]
+
+
+def test_object_string_number_keywords() -> None:
+    schema = {"type": "object", "additionalProperties": False, "required": ["a"], "minProperties": 3,
+              "properties": {"a": {"type": "string", "minLength": 3, "pattern": "^z"},
+                             "n": {"multipleOf": 2, "exclusiveMinimum": 10}}}
+    assert _errors({"a": "xy", "n": 7, "q": True}, schema) == [
+        ("additional_property_not_allowed", "(Root)", "Additional property q is not allowed"),
+        ("string_gte", "a", "String length must be greater than or equal to 3"),
+        ("pattern", "a", "Does not match pattern '^z'"),
+        ("multiple_of", "n", "Must be a multiple of 2"),
+        ("number_gt", "n", "Must be greater than 10"),
+    ]
+
+
+def test_refs_resolve_inside_the_schema_and_fail_closed_outside() -> None:
+    schema = {"definitions": {"port": {"type": "integer", "maximum": 65535}},
+              "properties": {"p": {"$ref": "#/definitions/port"}}}
+    assert _errors({"p": 70000}, schema) == [("number_lte", "p", "Must be less than or equal to 65535")]
+    from tests.host_builtins.test_encoding_json import fails
+    fails("json.match_schema", {"p": 1}, {"properties": {"p": {"$ref": "http://example.invalid/s.json"}}},
+          match="json.match_schema: jsonschema")
+
+
+@pytest.mark.parametrize("schema", [[1], 1, True, None])
+def test_verify_schema_of_a_wrong_type_is_a_result(schema: Any) -> None:
+    assert call("json.verify_schema", schema) == [False, "jsonschema: wrong type, expected string or object"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-3, 3), max_size=6), st.integers(0, 4), st.booleans())
+def test_arrays_never_crash_and_agree_with_counting(xs: list[int], n: int, unique: bool) -> None:
+    errors = _errors(xs, {"type": "array", "minItems": n, "uniqueItems": unique})
+    kinds = [k for k, _, _ in errors]
+    assert ("array_min_items" in kinds) == (len(xs) < n)
+    assert ("unique" in kinds) == (unique and len(set(xs)) < len(xs))

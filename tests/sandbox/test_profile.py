@@ -1,0 +1,166 @@
+"""The profile as data (cupcake_py/sandbox/profile.py, secrets.py) and its bubblewrap arguments
+(bwrap.py), without running bubblewrap: what is writable, read-only, hidden, absent; mount order;
+`covers`; the sensitive name rules equal to the Rego tables they mirror."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cupcake_py.authoring.scaffold import rulebook_text
+from cupcake_py.sandbox import secrets
+from cupcake_py.sandbox.bwrap import arguments
+from cupcake_py.sandbox.profile import DEFAULT_WRITABLE, Sources, compute, git_paths
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _tree(tmp_path: Path) -> tuple[Path, Path]:
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    for d in (home / ".ssh", proj / ".cupcake", proj / ".claude", proj / ".git" / "hooks", proj / "src",
+              proj / "deep" / "a" / "b", proj / "node_modules" / "x", home / ".cache" / "cupcake-py"):
+        d.mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("k")
+    (proj / ".git" / "config").write_text("[core]\n")
+    (proj / ".env").write_text("A=1")
+    (proj / ".env.example").write_text("A=")
+    (proj / "deep" / "a" / "b" / "service-account.json").write_text("{}")
+    (proj / "node_modules" / "x" / ".env").write_text("ignored")
+    (proj / "src" / "app.py").write_text("")
+    return home, proj
+
+
+def _profile(tmp_path: Path, **settings: object) -> tuple[dict[str, object], Path, Path]:
+    home, proj = _tree(tmp_path)
+    state = [{"path": str(proj / ".cupcake"), "kind": "config", "dir": True, "read_protected": False},
+             {"path": str(home / ".cache" / "cupcake-py"), "kind": "cache", "dir": True, "read_protected": False}]
+    src = Sources(state, [str(proj / "bin")], str(proj), str(proj),
+                  {"writable": [str(home / ".cache")], **settings}, home=str(home))
+    return compute(src), home, proj
+
+
+def test_writable_read_only_hidden_absent(tmp_path: Path) -> None:
+    p, home, proj = _profile(tmp_path)
+    assert p["writable"] == sorted([str(proj), str(home / ".cache")])
+    ro = p["read_only"]
+    assert isinstance(ro, list)
+    for path in (proj / ".cupcake", proj / ".claude", proj / ".git" / "config", proj / ".git" / "hooks",
+                 home / ".cache" / "cupcake-py"):
+        assert str(path) in ro, path
+    hidden = p["hidden"]
+    assert isinstance(hidden, list)
+    assert str(home / ".ssh") in hidden and str(proj / ".env") in hidden
+    assert str(proj / "deep" / "a" / "b" / "service-account.json") in hidden
+    assert str(proj / ".env.example") not in hidden  # harmless by the policy's own rule
+    assert str(proj / "node_modules" / "x" / ".env") not in hidden  # a dependency's file, not scanned
+    absent = {e["path"] for e in p["absent"]}  # type: ignore[attr-defined]
+    assert {str(proj / ".mcp.json"), str(proj / "opencode.json"), str(proj / ".opencode")} <= absent
+    assert str(proj / ".claude") not in absent  # exists: read-only instead
+    assert p["covers"] == {"state_paths": True, "system": True, "secrets": True, "protected_paths": True}
+
+
+def test_a_writable_root_inside_a_protected_path_is_dropped(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    src = Sources([{"path": str(proj / ".cupcake"), "kind": "config", "dir": True}], [], str(proj), str(proj),
+                  {"writable": [str(proj / ".cupcake"), str(home / ".ssh")]}, home=str(home))
+    p = compute(src)
+    assert str(proj / ".cupcake") not in p["writable"] and str(home / ".ssh") not in p["writable"]
+
+
+def test_patterns_that_cannot_be_mounted_do_not_claim_cover(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    src = Sources([], [], str(proj), str(proj), {"writable": []}, protected=["*.pem", str(proj / "src") + "/"],
+                  sensitive=["~/work/*.key"], home=str(home))
+    p = compute(src)
+    assert p["covers"]["protected_paths"] is False and p["covers"]["secrets"] is False
+    assert str(proj / "src") in p["read_only"]  # the concrete one is still mounted read-only
+    concrete = compute(Sources([], [], str(proj), str(proj), {"writable": []}, protected=[str(proj / "src") + "/"],
+                               home=str(home)))
+    assert concrete["covers"]["protected_paths"] is True
+
+
+def test_the_python_running_cupcake_is_protected_inside_a_writable_root(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    prefix = Path(sys.prefix)
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": [str(prefix.parent)]}, home=str(home)))
+    assert str(prefix.resolve()) in p["read_only"]
+
+
+def test_git_worktree_paths(tmp_path: Path) -> None:
+    common = tmp_path / "main" / ".git"
+    gitdir = common / "worktrees" / "wt"
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
+    got = git_paths(str(wt / "sub" / "dir"))
+    assert str(wt / ".git") in got and str(gitdir / "config.worktree") in got and str(common / "hooks") in got
+
+
+def test_mounts_are_ordered_by_depth_and_protection_comes_last(tmp_path: Path) -> None:
+    p, home, proj = _profile(tmp_path)
+    args = arguments(p, "/empty")
+    assert args[:3] == ["--ro-bind", "/", "/"] and "--cap-drop" in args and "--unshare-pid" in args
+    assert "--new-session" in args and "--die-with-parent" in args and "--unshare-net" not in args
+    bind_proj = args.index(str(proj), args.index("--bind"))
+    assert args.index(str(proj / ".cupcake")) > bind_proj
+    i = args.index(str(proj / ".env"))
+    assert args[i - 2:i] == ["--ro-bind", "/empty"]
+    j = args.index(str(home / ".ssh"))
+    assert args[j - 1] == "--tmpfs" and args[j + 1:j + 3] == ["--remount-ro", str(home / ".ssh")]
+    offline = arguments({**p, "network": False, "share_processes": True}, "/empty")
+    assert "--unshare-net" in offline and "--unshare-pid" not in offline
+
+
+TABLES = (REPO / "policies" / "system" / "tables.rego").read_text()
+
+
+def _rego_set(name: str) -> set[str]:
+    m = re.search(rf"^{name} := \{{(.*?)\}}", TABLES, re.S | re.M)
+    assert m, name
+    return set(re.findall(r'"([^"]*)"', m.group(1)))
+
+
+def test_home_persistence_files_mirror_the_rego_table() -> None:
+    from cupcake_py.sandbox.profile import HOME_PERSISTENCE
+
+    m = re.search(r"^sys_home_files := \[(.*?)\]", TABLES, re.S | re.M)
+    assert m is not None
+    assert re.findall(r'"([^"]*)"', m.group(1)) == list(HOME_PERSISTENCE)
+
+
+def test_the_name_rules_mirror_the_rego_tables() -> None:
+    assert _rego_set("sdp_key_exts") == secrets.KEY_EXTS
+    assert _rego_set("sdp_text_exts") == secrets.TEXT_EXTS
+    assert _rego_set("sdp_secret_names") == secrets.SECRET_NAMES
+    assert _rego_set("sdp_secret_words") == secrets.SECRET_WORDS
+    assert _rego_set("sdp_harmless_exts") == secrets.HARMLESS_EXTS
+    dirs = _rego_set("sdp_secret_dirs")
+    for d in secrets.SECRET_DIR_NAMES:
+        assert f"/{d}/" in dirs
+    for rel in dirs:
+        rel = rel.strip("/")
+        if rel and not any(rel == n for n in secrets.SECRET_DIR_NAMES) and rel not in ("logins.json", "login data"):
+            assert rel in secrets.HOME_SECRETS, rel  # every home secret dir of the table is hidden
+
+
+@given(st.text(alphabet="abcdeknoprstvy._-", min_size=1, max_size=20))
+def test_sensitive_name_agrees_with_the_policy_on_examples(name: str) -> None:
+    n = name.lower()
+    if n == ".env" or n.startswith(".env.") and not secrets.harmless(n):
+        assert secrets.sensitive_name(name)
+    if secrets.harmless(n):
+        assert not secrets.sensitive_name(name)
+
+
+def test_the_init_template_lists_the_default_writable_roots() -> None:
+    text = rulebook_text("project")
+    block = text[text.index("\nsandbox:\n"):text.index("\nbuiltins:")]
+    listed = re.search(r"writable: \[(.*?)\]", block, re.S)
+    assert listed is not None
+    assert [x.strip() for x in listed.group(1).replace("\n", " ").split(",")] == list(DEFAULT_WRITABLE)
