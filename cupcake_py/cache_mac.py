@@ -38,10 +38,10 @@ else:
     except ImportError:  # not a CPython private module everywhere: the public one is the same function
         from hmac import compare_digest as _compare_digest
 
-try:
-    from _blake2 import blake2b
+try:  # re-exported (`as`): the sandbox names its profile files with it
+    from _blake2 import blake2b as blake2b
 except ImportError:  # pragma: no cover - CPython always has it
-    from hashlib import blake2b
+    from hashlib import blake2b as blake2b
 
 KEY_NAME = "cache.key"
 KEY_BYTES = 32

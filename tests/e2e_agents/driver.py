@@ -149,7 +149,7 @@ class AgentE2E:
         path = self.hooks_file()
         settings = json.loads(path.read_text())
         capture = f"sh -c 'cat >> {self.root}/events.jsonl; echo >> {self.root}/events.jsonl; echo {{}}'"
-        for event, groups in settings["hooks"].items():
+        for groups in settings["hooks"].values():
             groups.insert(0, {"hooks": [{"type": "command", "command": capture}]})
         path.write_text(json.dumps(settings, indent=2))
 
