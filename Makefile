@@ -30,6 +30,11 @@ node-deps:
 	@# `npm install`, as for plugin-ts: the registry here lacks other platforms' optional packages (clipboard
 	@# binaries), so the lock cannot list them and `npm ci` refuses it.
 	@cd tests/e2e_agents && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
+	@# The real GitHub Copilot CLI, Factory Droid and Cline for tests/e2e_chat (pinned; native binaries from their
+	@# platform packages: @github/copilot-linux-x64, @factory/cli-linux-x64 itself, @cline/cli-linux-x64).
+	@# `npm install` (still pinned by the lock), as for plugin-ts: the reachable registry lacks cline's other-platform
+	@# optional packages, so the lock cannot list them and `npm ci` refuses it.
+	@cd tests/e2e_chat && ( [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --loglevel=error )
 
 # Rebuild the OpenCode plugin bundle (cupcake_py/harness/opencode/plugin/cupcake.js) from plugin-ts/src.
 plugin: node-deps
@@ -51,6 +56,8 @@ demo: venv
 	@$(PY) -m cupcake_py.harness.gemini.demo
 	@echo
 	@$(PY) -m cupcake_py.harness.qwen.demo
+	@echo
+	@$(PY) -m cupcake_py.harness.hook_demo
 
 # Command-line programs the reading-class tests (tests/adversarial/test_reading_classes.py) run for real:
 # installed with apt-get when running as root and missing.

@@ -38,7 +38,7 @@ else:
     except ImportError:  # not a CPython private module everywhere: the public one is the same function
         from hmac import compare_digest as _compare_digest
 
-try:  # re-exported (`as`): the sandbox names its profile files with it
+try:  # re-exported (`as blake2b`): sandbox/bwrap.py names its profile files with it
     from _blake2 import blake2b as blake2b
 except ImportError:  # pragma: no cover - CPython always has it
     from hashlib import blake2b as blake2b

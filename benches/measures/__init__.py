@@ -24,6 +24,8 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "parse_speed": ("Parse speed (issue 2)", "frontend_builtins:parse_speed"),
     "host_builtins": ("Host builtins µs per call (issue 5)", "frontend_builtins:host_builtins"),
     "cupcake_test": ("`cupcake test` vs regorus; building 1,000+ files (issue 16)", "test_speed:run"),
+    "test_startup": ("`cupcake test` start-up; a v0 admission library, one process per template (issue 32)",
+                     "test_startup:run"),
     "serve": ("9. cupcake serve: latency from node, warm scaling, memory", "serve:run"),
 }
 

@@ -331,9 +331,28 @@ def _test_speed(m: M) -> list[str]:
     return rows
 
 
+def _test_startup(m: M) -> list[str]:
+    s, lib = m["startup"], m["library"]
+    when = f"Measured at {m['measured_utc']}. " if m.get("measured_utc") else ""
+    rows = [f"{when}One-policy directory (2 tests); each variant a new process, rounds alternated; CPU = user + "
+            "system.", "",
+            "| variant | median CPU ms | p90 CPU ms | median wall ms | n |", "| --- | ---: | ---: | ---: | ---: |"]
+    for k, v in s["cpu"].items():
+        rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(v['p90'])} | {_fmt(s['variants'][k]['median'])} | {v['n']} |")
+    rows += ["", f"Rego v0 admission library (benches/admission_corpus.py): {lib['templates']} template directories, "
+             f"{lib['tests']} tests, one process per template; times are sums over the processes (the template "
+             "carrying the schema literal apart).", "",
+             "| variant | median CPU s | median wall s | n |", "| --- | ---: | ---: | ---: |"]
+    for k, v in lib["cpu"].items():
+        rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(lib['variants'][k]['median'])} | {v['n']} |")
+    rows += ["", f"First run of the schema-literal template, `-v`: {lib['phases_first_run_schema_template']}"]
+    return rows
+
+
 RENDER: dict[str, Callable[[M], list[str]]] = {
     "compile": _compile, "scaling": _scaling, "regorus": _regorus, "module_size": _sizes, "plugin": _plugin,
     "parse_speed": _parse, "host_builtins": _builtins, "cupcake_test": _test_speed, "serve": _serve,
+    "test_startup": _test_startup,
 }
 
 

@@ -8,11 +8,15 @@ What each harness value may offer (all optional; a harness without them still ta
   settings for `project` (None: the user's global settings), exactly as written;
 - `canary(command, cwd)`: a pre-tool shell event in the agent's own format (default: Claude Code's shape,
   which Codex, Qwen Code and other Claude-compatible agents read);
-- `capabilities`: what the agent honours (can_rewrite_shell, can_ask, subagent_calls_hooked).
+- `capabilities`: what the agent honours (can_rewrite_shell, can_ask, subagent_calls_hooked);
+- `hook_problems(project)`: what the agent itself would do wrong with the configured hooks (Codex: hooks
+  it does not trust, which it skips silently);
+- `setup_notes(project)`: the manual steps to print when something is wrong.
 
-`protect(project)`: for every detected agent, installs cupcake's hooks in the agent's USER settings (every
+`protect()`: for every detected agent, installs cupcake's hooks in the agent's USER settings (every
 project is covered; a project's own `.cupcake/` adds its policies) and creates the global configuration
-(system paths, secrets, the cupcake binary) when there is none. Returns rows for one screen.
+(system paths, secrets, the cupcake binary, and git_block_no_verify) when there is none. Returns rows for
+one screen.
 
 `verify_all(project)`: for every registered agent with cupcake hooks configured (project or user settings),
 runs each configured pre-tool hook command EXACTLY as written (through `sh -c`, in the project, with the
@@ -43,6 +47,9 @@ CANARIES = (
     ("no-verify", "git commit --no-verify -m canary"),
 )
 CANARY_TIMEOUT_S = 90
+# Added to a global rulebook `cupcake protect` creates: --no-verify is one of verify's canaries, and with only
+# global hooks (every project covered) the project builtin that blocks it must be on globally too.
+PROTECT_BUILTINS = "  # added by `cupcake protect`: no --no-verify, git hooks stay on, in every project\n  git_block_no_verify: {}"
 HARD_TIMEOUT = re.compile(r"--hard-timeout[ =]([0-9.]+)")
 
 
@@ -107,6 +114,12 @@ def canary_event(h: Any, command: str, cwd: str) -> dict[str, Any]:
             "tool_name": "Bash", "tool_input": {"command": command}}
 
 
+# The deny forms of agents with their own answer vocabulary: (key, value, reason key). Copilot CLI's top-level
+# permissionDecision, Cline's cancel (it ends the task; Cline ignores exit codes), Cursor's permission.
+OWN_DENIES = (("permissionDecision", "deny", "permissionDecisionReason"), ("cancel", True, "errorMessage"),
+              ("permission", "deny", "agent_message"))
+
+
 def blocks(stdout: str, exit_code: int) -> tuple[bool, str]:
     """Whether an agent reading this hook answer would block the call, and the reason it would show. Exit 2
     blocks in every supported agent; otherwise one of the deny forms they honour (a Claude-style deny needs a
@@ -125,6 +138,9 @@ def blocks(stdout: str, exit_code: int) -> tuple[bool, str]:
         return True, str(specific["permissionDecisionReason"])
     if out.get("decision") in ("deny", "block") and str(out.get("reason") or "").strip():
         return True, str(out["reason"])
+    for key, value, reason_key in OWN_DENIES:
+        if out.get(key) == value:
+            return True, str(out.get(reason_key) or "")
     return False, json.dumps(out)[:300]
 
 
@@ -194,11 +210,18 @@ def verify_agent(name: str, project: Path | None) -> AgentReport:
                                "input.harness_capabilities.can_rewrite_shell = false and should ask or deny instead")
     if caps and not caps.get("subagent_calls_hooked", True):
         report.warnings.append("subagents' tool calls are NOT hooked by this agent: policies do not see them")
+    if caps and not caps.get("can_deny_tool", True):
+        report.warnings.append("cannot refuse a single call: a deny cancels the whole task (the model gets no reason)")
     if caps and not caps.get("can_ask", True):
         report.warnings.append("cannot ask: a policy's ask becomes the ask fallback (deny unless "
                                "CUPCAKE_ASK_FALLBACK=allow)")
+    agent_problems = getattr(h, "hook_problems", None)
+    if agent_problems is not None:
+        for scope, where in (("project", project), ("global", None)):
+            if scope == "global" or project is not None:
+                report.problems += agent_problems(where)
     notes = getattr(h, "setup_notes", None)
-    if notes is not None:
+    if notes is not None and report.problems:
         report.warnings += notes(project)
     return report
 
@@ -238,6 +261,12 @@ def protect(force: bool = False) -> tuple[list[str], list[str]]:
     if not scaffold.global_exists():
         for w in scaffold.init_global(force, plugin=False):
             lines.append(f"{w.action:<11} {w.path}")
+            if w.path.name == "rulebook.yml" and w.action == "created":
+                # git hooks must run in every project too (a project builtin that also works globally); appended,
+                # the line lands in the `builtins:` mapping, the last key of the global rulebook
+                with w.path.open("a", encoding="utf-8") as f:
+                    f.write(f"{PROTECT_BUILTINS}\n")
+                lines.append(f"{'enabled':<11} git_block_no_verify in {w.path}")
     found = [n for n in NAMES if installed(n)]
     for name in found:
         h = get(name)

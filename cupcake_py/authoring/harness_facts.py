@@ -2,9 +2,10 @@
 verb/event matrix, tool names and their argument names (from each harness's tool_map.json),
 and the top-level fields of the input policies see.
 
-A policy file's harness is the directory it sits in (`policies/claude/**`) or its package
-(`cupcake.policies.claude.*`): those are linted against Claude Code, everything else
-(policies/opencode/**, shared builtins, loose files) against OpenCode (`facts_for`)."""
+A policy file's harness is the directory it sits in (`policies/claude/**`, `policies/copilot/**`, …) or its
+package (`cupcake.policies.claude.*`, …): those are linted against that agent (the hook-command agents with
+the shared argument names their harness normalises to), everything else (policies/opencode/**, shared
+builtins, loose files) against OpenCode (`facts_for`)."""
 
 from __future__ import annotations
 
@@ -117,23 +118,78 @@ def _claude() -> Facts:
                  native_names=True)
 
 
-ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS
+# The normalised events each hook-command harness produces (cupcake_py/harness/<name>/harness.py EVENTS).
+HOOK_AGENTS = {
+    "copilot": ("GitHub Copilot CLI", frozenset({"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit",
+                                                 "SessionStart", "SessionEnd", "Stop", "SubagentStop", "Notification",
+                                                 "ErrorOccurred"})),
+    "factory": ("Factory Droid", frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop",
+                                            "SubagentStop", "SessionEnd", "Notification", "PreCompact"})),
+    "cline": ("Cline", frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",
+                                  "ErrorOccurred", "PreCompact"})),
+    "cursor": ("Cursor", frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+                                    "SessionStart", "SessionEnd", "Stop", "SubagentStop", "PreCompact",
+                                    "AfterAgentResponse", "AfterAgentThought"})),
+}
+HOOK_FIELDS = frozenset({"mcp", "prompt", "agent_event", "agent_tool_input", "harness_capabilities", "session_id",
+                         "cwd", "hook_event_name", "source", "reason", "stop_hook_active", "agent_id", "agent_type",
+                         "parent_agent_id"})
+
+
+def _shared_name(table: dict[str, Any], arg: str) -> str:
+    """The name policies see for the agent's argument `arg` (a tool_map.json `args` rule, else `arg`)."""
+    rule = table.get(arg)
+    if isinstance(rule, str):
+        return rule
+    if isinstance(rule, dict):
+        return str(rule.get("join") or rule.get("to") or arg)
+    return arg
+
+
+def shared_tool_map(raw: dict[str, Any]) -> dict[str, Any]:
+    """A hook harness's tool_map.json with `tool_args` in the shared argument names policies see."""
+    out = dict(raw)
+    renamed: dict[str, Any] = {}
+    for tool, spec in raw["tool_args"].items():
+        table = raw.get("args", {}).get(tool, {})
+        renamed[tool] = {group: {_shared_name(table, a): t for a, t in spec[group].items()}
+                         for group in ("required", "optional")}
+    out["tool_args"] = renamed
+    return out
+
+
+def _hook_agent(agent: str) -> Facts:
+    from cupcake_py.harness.data import HarnessData
+
+    data = HarnessData(agent)
+    label, events = HOOK_AGENTS[agent]
+    return Facts(agent, label, events, frozenset(), lambda: shared_tool_map(data.tool_map()), data.event_schema,
+                 HOOK_FIELDS, native_names=True)
+
+
+ALL_EVENTS = frozenset(VERB_MATRIX) | FOREIGN_EVENTS | frozenset({"ErrorOccurred", "AfterAgentResponse",
+                                                                  "AfterAgentThought"})
+NAMED = ("claude", *HOOK_AGENTS)
 
 
 @functools.cache
 def facts(name: str) -> Facts:
+    if name in HOOK_AGENTS:
+        return _hook_agent(name)
     return {"opencode": _opencode, "claude": _claude}[name]()
 
 
 def harness_of(path: str, package: str = "") -> str:
-    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude), or whose
-    package the policy declares (`cupcake.policies.claude.…`); else opencode."""
+    """The harness whose policy directory holds `path` (`…/policies/claude/…` → claude, also copilot,
+    factory, cline, cursor), or whose package the policy declares (`cupcake.policies.claude.…`); else
+    opencode."""
     parts = path.replace("\\", "/").split("/")
     for i in range(len(parts) - 1):
-        if parts[i] == "policies" and parts[i + 1] == "claude":
-            return "claude"
-    if package.startswith(("cupcake.policies.claude.", "cupcake.global.policies.claude.")):
-        return "claude"
+        if parts[i] == "policies" and parts[i + 1] in NAMED:
+            return parts[i + 1]
+    for name in NAMED:
+        if package.startswith((f"cupcake.policies.{name}.", f"cupcake.global.policies.{name}.")):
+            return name
     return "opencode"
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from cupcake_py.authoring import astq
-from cupcake_py.authoring.lint_hygiene import _declared
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
 
@@ -36,6 +34,8 @@ class Coverable:
 
 def instrument_module(module: A.Module, cov: Coverable) -> A.Module:
     """A copy of `module` with coverage marks in every rule body (else branches included)."""
+    from cupcake_py.authoring import astq  # (coverage and diagnosis only: a passing run never loads them)
+
     m = copy.deepcopy(module)
     for rule in m.rules:
         for r in astq.rule_chain(rule):
@@ -73,6 +73,8 @@ class DiagPlan:
 
 
 def _locals(body: list[A.Expr], names_in_scope: set[str]) -> list[str]:
+    from cupcake_py.authoring.lint_hygiene import _declared
+
     out: list[str] = []
     for e in body:
         for name, _ in _declared(e):

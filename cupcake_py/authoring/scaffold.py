@@ -1,4 +1,4 @@
-"""`cupcake init --harness opencode|claude [--global]`: the files a new configuration starts with.
+"""`cupcake init --harness NAME [--global]`: the files a new configuration starts with.
 
 Project (`<dir>/`): `.cupcake/` (0700) with rulebook.yml (every builtin described) and its
 JSON Schema rulebook.schema.json (for editors),
@@ -165,6 +165,10 @@ _TOOL_INPUT_NOTE = {
               "# input.tool_name is normalised (Bash, Edit, Write, Read, Task, mcp__server__tool, ...).",
 }
 
+# The hook-command harnesses of cupcake_py/harness/hookbase.py rename their agent's arguments to the shared names.
+_SHARED_NOTE = ("# input.tool_input holds the shared argument names (Bash: command; Edit: file_path, old_string,\n"
+                "# new_string); input.agent_tool_input the agent's own; input.tool_name is normalised (Bash, Edit, ...).")
+_TOOL_INPUT_NOTE |= dict.fromkeys(("copilot", "factory", "cline", "cursor"), _SHARED_NOTE)
 
 # Every other agent: its tool arguments as it sends them, the tool name normalised.
 _GENERIC_NOTE = ("# input.tool_input is the agent's own tool arguments (shell: command); input.tool is its tool\n"

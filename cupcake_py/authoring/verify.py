@@ -1,11 +1,13 @@
-"""`cupcake verify --harness opencode|claude`: the "safe to install" check of a configuration.
+"""`cupcake verify --harness NAME`: the "safe to install" check of a configuration.
 
 Steps, each reported pass/fail: the rulebook loads; the sandbox it enables can run here
 (bubblewrap installed and able to create the floor's sandbox; a rulebook that enables it on a
 machine where it cannot run fails this step: its Bash calls would run without the floor); the bundle compiles (the engine's
 own build: routing, signals, WASM, timed, never from the cache); the routing map
 (event:tool → policies) and the signals the policies require; lint errors; the policy
-tests under the configuration directory pass. Any failed step makes the exit status 1, so
+tests under the configuration directory pass; for every agent whose harness states its capabilities, what
+the agent can enforce, with a WARNING where it cannot (subagent calls not hooked, no per-call deny, no shell
+rewrite: `agent_lines`). Any failed step makes the exit status 1, so
 a configuration whose tests fail is refused. A configuration that passes leaves the bundle
 and native-code caches warm (authoring/warm.py): the first `cupcake eval` compiles nothing."""
 
@@ -42,6 +44,35 @@ class Verification:
             out += [f"    {ln}" for ln in s.lines]
         out.append("safe to install" if self.ok else "NOT safe to install: fix the failed steps above")
         return "\n".join(out) + "\n"
+
+
+# harness_capabilities key -> (what it means when true, the warning when false)
+CAPABILITIES = {
+    "can_deny_tool": ("a denied call is refused and the model gets the reason",
+                      "WARNING: this agent cannot refuse one call: a deny cancels the whole task"),
+    "can_ask": ("`ask` reaches the agent's own approval", "`ask` becomes the fallback (deny unless "
+                "CUPCAKE_ASK_FALLBACK=allow)"),
+    "can_rewrite_shell": ("a rewritten shell command runs as rewritten (modify, the sandbox floor)",
+                          "WARNING: shell commands cannot be rewritten: the sandbox floor does not apply "
+                          "(input.harness_capabilities.can_rewrite_shell is false; policies decide)"),
+    "subagent_calls_hooked": ("subagents' tool calls go through the same hooks",
+                       "WARNING: subagents' tool calls were not seen going through the hooks: a policy cannot "
+                       "rely on deciding them"),
+}
+
+
+def agent_lines(harness: str) -> list[str]:
+    """What the agent of a hook-command harness can enforce (its `capabilities`), warnings first."""
+    from cupcake_py.harness import get
+
+    raw = getattr(get(harness), "capabilities", None)
+    as_dict = getattr(raw, "as_dict", None)
+    caps: dict[str, bool] = dict(as_dict()) if as_dict is not None else dict(raw or {})
+    if not caps:
+        return []
+    lines = [CAPABILITIES[k][1] for k, v in caps.items() if not v and k in CAPABILITIES]
+    lines.sort(key=lambda ln: not ln.startswith("WARNING"))
+    return lines + [CAPABILITIES[k][0] for k, v in caps.items() if v and k in CAPABILITIES]
 
 
 def _step(name: str, fn: Callable[[Step], None], update: Callable[[str], None] = lambda _t: None) -> Step:
@@ -132,6 +163,8 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
                                   f"{r.failure.source if r.failure else r.message}")
 
     v.steps.append(_step("policy tests", tests, update))
+    if agent_lines(cfg.harness):
+        v.steps.append(_step("agent", lambda step: step.lines.extend(agent_lines(cfg.harness)), update))
 
     def warm_caches(step: Step) -> None:
         from cupcake_py.authoring.warm import warm

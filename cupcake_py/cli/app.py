@@ -1,5 +1,6 @@
 """The root `cupcake` typer app: global options (--log-level, --version) and every command
-group of this package, registered when this module is imported.
+group of this package (`app`, built on first use; `run()` registers only the group of the
+command on argv).
 
 In: argv (through `run()`, called by `cupcake_py.entry` for every command but the fast
 `cupcake eval` / `cupcake serve` paths). Out: the command's output and exit status; usage
@@ -7,21 +8,26 @@ errors exit 2 with click's message, never a traceback (pretty exceptions off).""
 
 from __future__ import annotations
 
+import sys
+from importlib import import_module
+from typing import Any
+
 import typer
 
 from cupcake_py import __version__, logs
-from cupcake_py.cli import audit, authoring, build, eval_serve, fleet, rego, schema, wasm
 
-app = typer.Typer(
-    name="cupcake",
-    help=(
-        "cupcake-py: make AI coding agents follow rules.\n\n"
-        "Rego policies are compiled to WebAssembly (OPA's WASM ABI) by cupcake-py itself "
-        "and evaluated under wasmtime. Errors fail closed."
-    ),
-    no_args_is_help=True,
-    add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
-    pretty_exceptions_enable=False,
+# Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
+GROUPS = ("rego", "wasm", "build", "eval_serve", "authoring", "schema", "audit", "fleet")
+# command -> the group that registers it: `cupcake test ...` imports only the authoring group
+COMMANDS = {"parse": "rego", "check": "rego", "wasm": "wasm", "build": "build", "eval": "eval_serve",
+            "serve": "eval_serve", "validate": "authoring", "test": "authoring", "inspect": "authoring",
+            "init": "authoring", "verify": "authoring", "protect": "authoring", "schema": "schema", "audit": "audit",
+            "bundle": "fleet", "logs": "fleet", "status": "fleet"}
+# (a command missing here still works: every group is registered)
+HELP = (
+    "cupcake-py: make AI coding agents follow rules.\n\n"
+    "Rego policies are compiled to WebAssembly (OPA's WASM ABI) by cupcake-py itself "
+    "and evaluated under wasmtime. Errors fail closed."
 )
 
 
@@ -31,7 +37,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     log_level: str = typer.Option(
         "warning", "--log-level", help="Log verbosity on stderr: debug, info, warning, error."
@@ -45,10 +50,30 @@ def _root(
     logs.setup(log_level)
 
 
-# Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
-for _group in (rego, wasm, build, eval_serve, authoring, schema, audit, fleet):
-    _group.register(app)
+def build_app(command: str | None = None) -> typer.Typer:
+    """The root app with every command group, or only the group of `command` (start-up: a
+    command's process imports no other group's modules)."""
+    app = typer.Typer(
+        name="cupcake",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=True,  # --install-completion / --show-completion (README "Shell completion")
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_root)
+    for group in ((COMMANDS[command],) if command in COMMANDS else GROUPS):
+        import_module(f"cupcake_py.cli.{group}").register(app)
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    """`app`: the full app (every command), built on first use."""
+    if name == "app":
+        full = globals()["app"] = build_app()
+        return full
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run() -> None:
-    app()
+    argv = sys.argv[1:]
+    build_app(argv[0] if argv else None)()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cupcake_py.cli.rego import v0_option
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
@@ -206,22 +206,29 @@ def test_cmd(
 
 def _rulebook_specs(targets: list[str | Path]) -> list[str]:
     """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
+    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
+    if not dirs:
+        return []
     from cupcake_py.engine.bundle import rulebook_builtins
 
-    return [s for t in targets if Path(t).is_dir() for s in rulebook_builtins(str(t))]
+    return [s for t in dirs for s in rulebook_builtins(str(t))]
 
 
 def _rego_versions(targets: list[str | Path], v0_compatible: bool) -> RegoVersions:
     """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
     directory among `targets` (the default target), else v1."""
-    from cupcake_py.engine.rulebook import load_rulebook
     from cupcake_py.rego import versions
 
     if v0_compatible:
         return versions.V0_COMPATIBLE
     for t in targets:
         if (Path(t) / "rulebook.yml").is_file():
-            return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            from cupcake_py.engine.rulebook import load_rulebook
+
+            try:
+                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+            except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
+                return versions.V1_ONLY
     return versions.V1_ONLY
 
 
@@ -246,11 +253,18 @@ def _default_policy_root(global_: bool = False) -> Path:
 
 
 class Harness(StrEnum):
+    """The --harness choices: one member per entry of cupcake_py/harness/__init__.py's MODULES
+    (tests/harness/test_hook_harnesses.py keeps them equal)."""
+
     opencode = "opencode"
     claude = "claude"
     codex = "codex"
     gemini = "gemini"
     qwen = "qwen"
+    copilot = "copilot"
+    factory = "factory"
+    cline = "cline"
+    cursor = "cursor"
 
 
 def _config(policy_dir: str | None, global_: bool = False, harness: str | None = None) -> ConfigDir | None:
@@ -277,7 +291,8 @@ def _project_harness(policies_dir: Path) -> Harness:
 
 def init_cmd(
     harness: Harness = typer.Option(..., "--harness", help="The agent to set up: opencode, claude (Claude Code), codex (Codex CLI), "
-                                  "gemini (Gemini CLI) or qwen (Qwen Code)."),
+                                  "gemini (Gemini CLI), qwen (Qwen Code), copilot (GitHub Copilot CLI), "
+                                  "factory (Factory Droid), cline or cursor."),
     global_: bool = typer.Option(False, "--global", help="Set up the global config ($XDG_CONFIG_HOME/cupcake) "
                                  "instead of the project in the current directory (claude: hooks in "
                                  "~/.claude/settings.json)."),
@@ -354,10 +369,12 @@ def inspect_cmd(
     """List every policy: package, kind (custom/builtin/system), whether it is enabled,
     routed events, tools and signals, and its METADATA title."""
     from cupcake_py.authoring import inventory
+    from cupcake_py.rego import versions
 
     cfg = _config(policy_dir, global_, harness.value)
     try:
-        rows = inventory.inspect_config(cfg)
+        with versions.use(_rego_versions([cfg.cupcake_dir] if cfg else [], False)):
+            rows = inventory.inspect_config(cfg)
     except CupcakeError as e:
         raise _fail(str(e)) from None
     if cfg is None and fmt is TableFormat.table:
@@ -366,7 +383,7 @@ def inspect_cmd(
 
 
 def verify_cmd(
-    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode or claude (default: the one the "
+    harness: Harness | None = typer.Option(None, "--harness", help="The agent: opencode, claude, copilot, factory, cline or cursor (default: the one the "
                                     "project has policies for, when that is unambiguous).", show_default=False),
     policy_dir: str | None = typer.Option(None, "--policy-dir", help="Project directory or its .cupcake/."),
     global_: bool = typer.Option(False, "--global", help="The global config instead of the current project."),
@@ -398,8 +415,9 @@ def verify_cmd(
     if cfg is None:
         raise _fail(NO_GLOBAL if global_ else NO_PROJECT)
     from cupcake_py.authoring.progress import progress
+    from cupcake_py.rego import versions
 
-    with progress("cupcake verify") as update:
+    with progress("cupcake verify") as update, versions.use(_rego_versions([cfg.cupcake_dir], False)):
         result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:

@@ -15,7 +15,7 @@ from typing import NoReturn
 import orjson
 import typer
 
-from cupcake_py.cli.rego import v0_option
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 

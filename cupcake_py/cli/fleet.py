@@ -306,7 +306,10 @@ def logs_export_cmd(
         except KeyboardInterrupt:
             pass
         return
-    sinks = export.sinks_for(cfg.decision_logs, dict(cfg.labels))
+    try:
+        sinks = export.sinks_for(cfg.decision_logs, dict(cfg.labels))
+    except CupcakeError as e:
+        _fail("logs export", str(e))
     try:
         result = export.export_round(cfg.decision_logs, sinks, dict(cfg.labels))
     except CupcakeError as e:

@@ -22,11 +22,16 @@ harness (--harness):
             continue false (halt); no ask (the ask fallback) (docs/gemini-cli.md)
   qwen      Claude Code's format as Qwen Code reads it; no modified input (a modify is a deny)
             (docs/qwen-code.md)
+  copilot, factory, cline, cursor
+            each agent's own hook answer (docs/copilot-cli.md, factory-droid.md, cline.md, cursor.md);
+            copilot and cline read the event name from CUPCAKE_HOOK_EVENT (set by their installed hooks)
 
 Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
 config dir; they are compiled to WebAssembly by cupcake-py (cached) and run under wasmtime.
 Any failure fails closed with exit status 2: opencode prints {{"decision": "deny", "reason": "cupcake: ..."}};
-claude, codex, gemini and qwen print the event's deny and the reason on stderr (each agent blocks on exit 2).
+claude, codex, gemini and qwen print the event's deny and the reason on stderr (each agent blocks on exit 2);
+copilot, factory, cline and cursor print the agent's blocking answer (cline: cancel), exit 2 (factory's
+events without a tool or prompt: continue false, exit 0, which ends the session).
 
 Exit status: 0 decision printed, 1 deny/block with --strict (opencode; the others: 2), 2 fail-closed error.
 

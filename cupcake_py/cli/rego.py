@@ -12,18 +12,11 @@ from pathlib import Path
 import orjson
 import typer
 
+from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 from cupcake_py.rego import parse_module, read_source, versions
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
-
-V0_HELP = ("Read Rego written for OPA 0.x (OPA's --v0-compatible): rule bodies without `if`, `p[x] { ... }` "
-           "partial sets, keywords only after `import future.keywords`; a file that imports rego.v1 stays v1.")
-
-
-def v0_option() -> bool:
-    """The `--v0-compatible` option, the same on every command that reads Rego files."""
-    return typer.Option(False, "--v0-compatible", help=V0_HELP)  # type: ignore[no-any-return]
 
 
 class Format(StrEnum):

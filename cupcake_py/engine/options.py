@@ -51,7 +51,7 @@ TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "pr
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--harness", "harness", "str", "NAME",
      "Agent harness whose events arrive on stdin and whose answer format is used: opencode (default), claude, "
-     "codex, gemini or qwen."),
+     "codex, gemini, qwen, copilot, factory, cline or cursor."),
     ("--policy-dir", "policy_dir", "str", "DIR",
      "Project config: DIR/.cupcake, or DIR itself when it is a .cupcake directory. Default: the nearest "
      ".cupcake/ in the working directory or a parent."),

@@ -12,7 +12,9 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
   custom-tool dirs, project and global, and $OPENCODE_CONFIG_DIR), agent_config (opencode.json /
   opencode.jsonc, project and global, and $OPENCODE_CONFIG; Claude Code's `.claude/` and
   `.mcp.json` of the project, `~/.claude/`, `~/.claude.json`, $CLAUDE_CONFIG_DIR and the managed
-  settings in /etc/claude-code), executable (the running cupcake
+  settings in /etc/claude-code; the hook configuration of the other agents: `.github/hooks/`,
+  `.factory/`, `.clinerules/hooks/`, `.cursor/hooks.json`, `.codex/`, `.gemini/`, `.qwen/` of the project,
+  `~/.copilot/`, `~/.factory/`, `~/.cline/`, `~/.cursor/`, `~/.codex/`, `~/.gemini/`, `~/.qwen/`), executable (the running cupcake
   entry point and its interpreter, the `cupcake` found on PATH, custom builtin modules named by
   a `.py` path, the cupcake_py package and the
   shipped policies, except when they lie inside the project: a checkout of cupcake-py being
@@ -52,6 +54,12 @@ OPENCODE_CONFIG_FILES = ("opencode.json", "opencode.jsonc", "config.json")
 CLAUDE_PROJECT_CONFIG = ((".claude", True), (".mcp.json", False))
 CLAUDE_HOME_CONFIG = ((".claude", True), (".claude.json", False))
 CLAUDE_MANAGED = "/etc/claude-code"
+# The hook configuration of the other agents cupcake answers (cupcake_py/harness/): an agent that could
+# rewrite or delete these would switch its own hooks off. (name, is_dir), below the project root and home.
+HOOK_AGENT_PROJECT_CONFIG = ((".github/hooks", True), (".factory", True), (".clinerules/hooks", True),
+                             (".cursor/hooks.json", False), (".codex", True), (".gemini", True), (".qwen", True))
+HOOK_AGENT_HOME_CONFIG = ((".copilot", True), (".factory", True), (".cline", True), (".cursor", True),
+                          (".codex", True), (".gemini", True), (".qwen", True))
 
 
 def _opencode_global_dir() -> str:
@@ -181,10 +189,10 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
         c.opencode_dir(os.path.join(root, ".opencode"))
         for name in OPENCODE_CONFIG_FILES[:2]:
             c.add(os.path.join(root, name), "agent_config", False)
-        for name, is_dir in CLAUDE_PROJECT_CONFIG:
+        for name, is_dir in CLAUDE_PROJECT_CONFIG + HOOK_AGENT_PROJECT_CONFIG:
             c.add(os.path.join(root, name), "agent_config", is_dir)
     home = home_dir()
-    for name, is_dir in CLAUDE_HOME_CONFIG:
+    for name, is_dir in CLAUDE_HOME_CONFIG + HOOK_AGENT_HOME_CONFIG:
         c.add(os.path.join(home, name), "agent_config", is_dir)
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR")
     if claude_dir and os.path.isabs(claude_dir):

@@ -5,8 +5,8 @@ In: the source's name and config (`engine/fleet_config.BundleSource`), the verif
 archive bytes. Steps, each of which refuses (`ActivationError`, the previous bundle stays active):
 1. read the archive (opa_bundle.read: truncated/corrupt/unsafe entries refused);
 2. verify the signature as the source's `signing:` block demands (signing.verify);
-3. the manifest: Rego v1 only (a v0 file -> refused until issue 32's v0 support lands:
-   `Manifest.rego_version_of` is the hook);
+3. the manifest's `rego_version` / `file_rego_versions` must be valid; they are written into the
+   tree's rulebook.yml, so the engine parses each file as the bundle says (v0 or v1, issue 32);
 4. rollback: against the active bundle, unless `allow_rollback`: refused when its signature is
    older (`iat`), when both revisions are numeric (`42`, `2026.11.27.1`) and the new one is
    lower, or when it reuses the active revision with different content (a replay);
@@ -85,10 +85,28 @@ def rollback_problem(new: dict[str, Any], active: dict[str, Any]) -> str | None:
 
 
 def _tree_files(bundle: opa_bundle.Bundle) -> dict[str, bytes]:
-    """The bundle's files laid out as a configuration directory (the rulebook data as rulebook.yml)."""
+    """The bundle's files laid out as a configuration directory: the rulebook data as rulebook.yml,
+    with the manifest's `rego_version` / `file_rego_versions` (paths relative to the bundle root,
+    which is the configuration dir) written into it, so the engine parses each file as the bundle says."""
     files = {n: b for n, b in bundle.files.items() if n != opa_bundle.SIGNATURES}
-    if RULEBOOK_DATA in files:
-        files["rulebook.yml"] = files[RULEBOOK_DATA]
+    text = files.get(RULEBOOK_DATA)
+    m = bundle.manifest
+    if m.raw.get("rego_version") is None and not m.file_rego_versions:
+        if text is not None:
+            files["rulebook.yml"] = text
+        return files
+    import yaml
+
+    try:
+        rulebook = yaml.safe_load(text.decode("utf-8")) if text else {}
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise ActivationError(f"{RULEBOOK_DATA} is not YAML: {e}") from None
+    if not isinstance(rulebook, dict):
+        raise ActivationError(f"{RULEBOOK_DATA} is not a mapping")
+    rulebook["rego_version"] = m.rego_version
+    if m.file_rego_versions:
+        rulebook["file_rego_versions"] = {k.lstrip("/"): v for k, v in m.file_rego_versions.items()}
+    files["rulebook.yml"] = yaml.safe_dump(rulebook, sort_keys=True).encode()
     return files
 
 
@@ -108,10 +126,13 @@ class _Lock:
         os.close(self.fd)
 
 
-def _check_manifest(manifest: opa_bundle.Manifest, bundle: opa_bundle.Bundle) -> None:
-    v0 = sorted(n for n in bundle.files if n.endswith(".rego") and manifest.rego_version_of(n) == 0)
-    if v0:
-        raise ActivationError(f"Rego v0 policy files ({', '.join(v0[:3])}): cupcake compiles Rego v1 only")
+def _check_manifest(manifest: opa_bundle.Manifest) -> None:
+    from cupcake_py.rego.versions import RegoVersionError, RegoVersions
+
+    try:
+        RegoVersions.from_manifest(manifest.raw)
+    except RegoVersionError as e:
+        raise ActivationError(f".manifest: {e}") from None
 
 
 def _compile(tree: str) -> None:
@@ -134,7 +155,7 @@ def activate(name: str, blob: bytes, verification: signing.VerificationConfig | 
         bundle = opa_bundle.read(blob)
         payload = signing.verify(bundle, verification)
         manifest = bundle.manifest
-        _check_manifest(manifest, bundle)
+        _check_manifest(manifest)
     except CupcakeError as e:
         raise ActivationError(str(e)) from None
     key = cache_mac.key()

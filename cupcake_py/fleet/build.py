@@ -4,7 +4,8 @@ In: a directory laid out like a cupcake configuration (`rulebook.yml`, `system/*
 `policies/<harness>/**/*.rego`; `*_test.rego` files are left out), a revision, the harnesses to
 compile for (default: every `policies/<harness>/` present). Out: the bundle's files:
 
-    .manifest                          revision, roots ["cupcake"], rego_version 1, wasm entries,
+    .manifest                          revision, roots ["cupcake"], rego_version (and file_rego_versions)
+                                       from the rulebook's keys (default 1), wasm entries,
                                        metadata.cupcake {version, harnesses}
     policies/<harness>/**.rego         the policies, at the same paths (an extracted bundle is a
     system/*.rego                      configuration directory again)
@@ -70,6 +71,22 @@ def compile_for(base: str, harness: str) -> tuple[bytes, list[str]]:
     return b.wasm, sorted(PolicyModule.load(b.wasm).summary().entrypoints)
 
 
+def _rego_versions(rulebook: bytes | None) -> dict[str, object]:
+    """The manifest's `rego_version` (and `file_rego_versions`, paths from the bundle root) from the
+    rulebook's keys of the same names (issue 32); rego_version 1 without them."""
+    import yaml
+
+    try:
+        rb = yaml.safe_load(rulebook.decode("utf-8")) if rulebook else {}
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise BuildError(f"rulebook.yml is not YAML: {e}") from None
+    rb = rb if isinstance(rb, dict) else {}
+    out: dict[str, object] = {"rego_version": rb.get("rego_version", 1)}
+    if rb.get("file_rego_versions"):
+        out["file_rego_versions"] = {"/" + str(k).lstrip("/"): v for k, v in rb["file_rego_versions"].items()}
+    return out
+
+
 def build(base: str, revision: str, harnesses: list[str] | None = None, wasm: bool = True) -> Bundle:
     if not os.path.isdir(base):
         raise BuildError(f"{base}: not a directory")
@@ -78,6 +95,7 @@ def build(base: str, revision: str, harnesses: list[str] | None = None, wasm: bo
     if os.path.isfile(rulebook):
         with open(rulebook, "rb") as f:
             files[RULEBOOK_DATA] = f.read()
+    versions = _rego_versions(files.get(RULEBOOK_DATA))
     chosen = harnesses if harnesses is not None else harnesses_in(base)
     entries: list[dict[str, str]] = []
     if wasm:
@@ -87,7 +105,7 @@ def build(base: str, revision: str, harnesses: list[str] | None = None, wasm: bo
                 name = f"policies/{h}/policy.wasm"
                 files[name] = module
                 entries += [{"entrypoint": e, "module": "/" + name} for e in entrypoints]
-    manifest = Manifest({"revision": revision, "roots": ROOTS, "rego_version": 1, "wasm": entries,
+    manifest = Manifest({"revision": revision, "roots": ROOTS, **versions, "wasm": entries,
                          "metadata": {"cupcake": {"version": __version__, "harnesses": chosen}}})
     files[MANIFEST] = manifest.encode()
     return Bundle(files)

@@ -88,8 +88,11 @@ class OTLPSink:
     body = the decision log (JSON text), attributes = the fields a collector filters on."""
 
     def __init__(self, cfg: OTLP, labels: dict[str, str]) -> None:
-        from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
-        from opentelemetry.sdk.resources import Resource
+        try:
+            from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+            from opentelemetry.sdk.resources import Resource
+        except ImportError as e:
+            raise ExportError(f"OTLP export needs the `fleet` extra (pip install 'cupcake-py[fleet]'): {e}") from None
 
         self.name = f"otlp:{cfg.endpoint}"
         self.exporter = OTLPLogExporter(endpoint=cfg.endpoint, headers=dict(cfg.headers), timeout=cfg.timeout_seconds)
@@ -321,7 +324,13 @@ def status(cfg: DecisionLogs, db: str | None = None) -> dict[str, Any]:
 
 def run(cfg: DecisionLogs, labels: dict[str, str], stop: Any, db: str | None = None) -> None:
     """Export rounds every `min_delay_seconds` until `stop` (a threading.Event) is set."""
-    sinks = sinks_for(cfg, labels)
+    try:
+        sinks = sinks_for(cfg, labels)
+    except CupcakeError as e:
+        from cupcake_py.userdirs import warn
+
+        warn(f"decision logs are not exported: {e}")
+        return
     try:
         while not stop.is_set():
             try:

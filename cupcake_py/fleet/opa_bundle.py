@@ -9,9 +9,8 @@
 - `write(files) -> bytes`: a deterministic archive (sorted names with a leading `/`, mtime 0,
   owner 0, mode 0644, gzip without a timestamp): the same files give the same bytes.
 - `Manifest.parse(bytes)`: `revision` (string), `roots` (default `[""]`), `rego_version`
-  (0 or 1, default 1 here: cupcake's policies are Rego v1), `file_rego_versions`, `wasm`
-  ([{entrypoint, module}]), `metadata`; `Manifest.rego_version_of(path)` answers per file
-  (the hook issue 32's v0 support reads).
+  (0 or 1, default 1), `file_rego_versions` (globs -> 0 or 1), `wasm` ([{entrypoint, module}]),
+  `metadata`; `Manifest.rego_version_of(path)` answers per file (rego/versions.py's rules).
 """
 
 from __future__ import annotations
@@ -178,14 +177,11 @@ class Manifest:
         return cls(value)
 
     def rego_version_of(self, path: str) -> int:
-        """The Rego version of one policy file: its `file_rego_versions` entry (OPA allows a glob
-        prefix ending in `/`), else the bundle's `rego_version`."""
-        n = normalise(path)
-        for key, version in self.file_rego_versions.items():
-            k = key.lstrip("/")
-            if n == k or (k.endswith("/") and n.startswith(k)):
-                return version
-        return self.rego_version
+        """The Rego version (0 or 1) of one policy file: its `file_rego_versions` glob, else the
+        bundle's `rego_version` (the rules of `cupcake_py.rego.versions`, issue 32)."""
+        from cupcake_py.rego.versions import RegoVersions
+
+        return 0 if RegoVersions.from_manifest(self.raw, "/").of("/" + normalise(path)) == "v0" else 1
 
     def encode(self) -> bytes:
         return json.dumps(self.raw, sort_keys=True, indent=2).encode() + b"\n"

@@ -58,8 +58,10 @@ def pull_source(org_dir: str, config: FleetConfig, name: str,
     spec = config.bundles[name]
     now = time.time()
     st = status.load(name)
+    # the ETag only while the activated bundle is intact: after a tampered or lost store the next
+    # poll downloads the bundle again and activation repairs it
     try:
-        fetched = sources.fetch(spec, st.get("etag") if st.get("active_revision") is not None else None, on_chunk)
+        fetched = sources.fetch(spec, st.get("etag") if _intact(name) else None, on_chunk)
     except sources.FetchError as e:
         status.save(name, status.note(name, st, now, False, "bundle_error", str(e)))
         return Outcome(name, False, False, st.get("active_revision"), str(e))
@@ -78,6 +80,14 @@ def pull_source(org_dir: str, config: FleetConfig, name: str,
     status.save(name, status.note(name, st, now, True))
     return Outcome(name, True, bool(record.get("changed")), record["revision"],
                    "activated" if record.get("changed") else "unchanged")
+
+
+def _intact(name: str) -> bool:
+    from cupcake_py import cache_mac
+    from cupcake_py.engine import fleet_active
+
+    record, problem = fleet_active.read_pointer(name, cache_mac.key())
+    return record is not None and problem is None and fleet_active.tree_problem(name, record) is None
 
 
 def pull_once(org_dir: str, names: list[str] | None = None) -> list[Outcome]:

@@ -10,6 +10,10 @@ map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/polic
 | codex    | Codex CLI   | command hooks in .codex/hooks.json (`cupcake init`; Codex asks to trust them) |
 | gemini   | Gemini CLI  | command hooks in .gemini/settings.json (`cupcake init`; the folder is trusted) |
 | qwen     | Qwen Code   | command hooks in .qwen/settings.json (`cupcake init`) |
+| copilot  | GitHub Copilot CLI | command hooks in .github/hooks/cupcake.json        |
+| factory  | Factory Droid | command hooks in .factory/hooks.json                 |
+| cline    | Cline       | one executable per event in .clinerules/hooks/         |
+| cursor   | Cursor      | command hooks in .cursor/hooks.json                    |
 
 Registering an agent is one row of MODULES (its package `cupcake_py/harness/<name>/` and data dir
 `harness/<name>/`); `cupcake protect` and `cupcake verify --all` find every registered harness there
@@ -43,6 +47,10 @@ MODULES = {
     "codex": "cupcake_py.harness.codex.harness",
     "gemini": "cupcake_py.harness.gemini.harness",
     "qwen": "cupcake_py.harness.qwen.harness",
+    "copilot": "cupcake_py.harness.copilot.harness",
+    "factory": "cupcake_py.harness.factory.harness",
+    "cline": "cupcake_py.harness.cline.harness",
+    "cursor": "cupcake_py.harness.cursor.harness",
 }
 NAMES = tuple(MODULES)
 

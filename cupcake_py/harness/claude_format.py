@@ -63,22 +63,32 @@ def _pre_tool_use(d: Dialect, final: FinalDecision, event: dict[str, Any], drop:
     if kind in STOPPING:
         return _deny(reason)
     if kind == "ask":
-        if d.can_ask:
-            return _specific("PreToolUse", permissionDecision="ask", permissionDecisionReason=nonempty(reason))
-        if ask_fallback() == "allow":
-            return {}
+        if d.can_ask and not (final.updated_input and not d.can_rewrite):
+            out = _specific("PreToolUse", permissionDecision="ask", permissionDecisionReason=nonempty(reason))
+            if final.updated_input:  # what runs when the user approves (the sandboxed command)
+                out["hookSpecificOutput"]["updatedInput"] = whole_input(event.get("tool_input"), final.updated_input,
+                                                                        drop)
+            return out
+        if d.can_ask:  # approving would run the original, not the input the decision carries
+            return _modified(d, final, event, drop)
+        if ask_fallback() == "allow":  # runs: with the input the decision carries (the sandboxed command)
+            return _modified(d, final, event, drop) if final.updated_input else {}
         return _deny(f"{nonempty(reason, 'this call needs approval')} ({d.agent} hooks cannot ask for approval, "
                      "so cupcake denies it; CUPCAKE_ASK_FALLBACK=allow lets such calls run)")
     if kind == "modify":
-        if not d.can_rewrite:
-            rewritten = jsonio.dumps(final.updated_input or {}).decode("utf-8", "replace")
-            return _deny(f"the policy allows this call only with a rewritten input ({rewritten}), which "
-                         f"{d.agent} cannot apply; denied instead of running the original")
-        updated = whole_input(event.get("tool_input"), final.updated_input, drop)
-        if d.modify_needs_allow:
-            return _specific("PreToolUse", permissionDecision="allow", updatedInput=updated)
-        return _specific("PreToolUse", updatedInput=updated)
+        return _modified(d, final, event, drop)
     return _context(final, "PreToolUse")
+
+
+def _modified(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+    if not d.can_rewrite:
+        rewritten = jsonio.dumps(final.updated_input or {}).decode("utf-8", "replace")
+        return _deny(f"the policy allows this call only with a rewritten input ({rewritten}), which "
+                     f"{d.agent} cannot apply; denied instead of running the original")
+    updated = whole_input(event.get("tool_input"), final.updated_input, drop)
+    if d.modify_needs_allow:
+        return _specific("PreToolUse", permissionDecision="allow", updatedInput=updated)
+    return _specific("PreToolUse", updatedInput=updated)
 
 
 def output(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
@@ -123,6 +133,7 @@ def failure(message: str, event: Any) -> Answer:
     blocking JSON on stdout; STOP_ON_FAILURE events: `continue: false` (exit 0), which ends the session."""
     text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
+    name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name in STOP_ON_FAILURE:
         return Answer({"continue": False, "stopReason": text}, 0, text)
     if name == "PreToolUse":

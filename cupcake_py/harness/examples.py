@@ -11,6 +11,8 @@ Case file:
                {"symlink": "link", "to": ".env"}, {"mkdir": "d"},
                {"run": "git init -q -b main && git add -A && git commit -qm init"}],
      "args": ["--strict"],                                         # optional extra eval options
+     "env": {"CUPCAKE_HOOK_EVENT": "preToolUse"},                  # optional: the hook's environment
+                                                                   # (agents whose stdin lacks the event)
      "event": {...}, "expect": {...response...}, "exit": 0,
      "stderr": "..."}                                              # optional: text stderr must contain
 `$PROJECT` in any string is the (symlink-free) path of the project copy, `$HOME` the home dir,
@@ -51,6 +53,7 @@ class Case:
     expect: dict[str, Any]
     exit: int
     stderr: str | None = None
+    env: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def load_cases(directory: Path | None = None, harness: str = "opencode") -> list
         raw = json.loads(p.read_text("utf-8"))
         out.append(Case(harness, p.stem, raw.get("description", ""), raw.get("project", "engine-project"),
                         raw.get("global"), bool(raw.get("demo", False)), raw.get("setup", []), raw.get("args", []),
-                        raw["event"], raw["expect"], raw.get("exit", 0), raw.get("stderr")))
+                        raw["event"], raw["expect"], raw.get("exit", 0), raw.get("stderr"), raw.get("env")))
     return out
 
 
@@ -204,7 +207,7 @@ def run_case(case: Case, workdir: Path, env: dict[str, str]) -> Outcome:
     event = substitute(case.event, mapping)
     stdin = event.encode("utf-8") if isinstance(event, str) else json.dumps(event).encode("utf-8")
     args = case.args if any(a.startswith("--timeout") for a in case.args) else [*case.args, "--timeout", "60"]
-    response, code, stderr = run_eval(stdin, project, args, env, harness=case.harness)
+    response, code, stderr = run_eval(stdin, project, args, {**env, **(case.env or {})}, harness=case.harness)
     return Outcome(case, response, code, stderr, substitute(case.expect, mapping))
 
 

@@ -118,6 +118,19 @@ class HookAgent:
     def cwd(self, event: dict[str, Any]) -> str:
         return str(event["cwd"])
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The shell command of a pre-tool shell call exactly as the agent will run it, for the sandbox floor
+        (engine/sandbox_floor.py) — only for agents that honour a modified input (`can_rewrite_shell`):
+        for the others (Qwen) None, so the floor does not apply and `input.sandbox` says so."""
+        if not self.capabilities.can_rewrite_shell or self.event_name(event) != "PreToolUse":
+            return None
+        tool = event.get("tool_name")
+        args = event.get("tool_input")
+        if not isinstance(tool, str) or self.data.mapped_tool_name(tool) != "Bash" or not isinstance(args, dict):
+            return None
+        command = args.get("command")
+        return command if isinstance(command, str) else None
+
     def hints(self) -> PathHints:
         if self._hints is None:
             from cupcake_py.enrich.tool_call import PathHints
@@ -196,6 +209,12 @@ class HookAgent:
 
     def setup_notes(self, directory: Path | None) -> list[str]:
         return self.setup().notes(directory)
+
+    def hook_problems(self, directory: Path | None) -> list[str]:
+        """What the agent itself would do wrong with cupcake's configured hooks (Codex: untrusted ones)."""
+        mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
+        check = getattr(mod, "problems", None)
+        return list(check(directory)) if check else []
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         """A pre-tool shell event in this agent's own names (nothing runs: cupcake only evaluates it)."""

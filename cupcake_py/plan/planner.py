@@ -18,7 +18,7 @@ from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
-_STACK_BYTES = 512 << 20  # address space reserved for the planning thread; pages are used as touched
+_STACK_BYTES = 256 << 20  # address space reserved for the planning thread; pages are used as touched
 _RECURSION = 400_000
 T = TypeVar("T")
 
@@ -42,10 +42,16 @@ def _on_deep_stack(fn: Callable[[], T]) -> T:
     old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
     sys.setrecursionlimit(max(old_limit, _RECURSION))
     try:
-        threading.stack_size(_STACK_BYTES)
-        worker = threading.Thread(target=run, name="cupcake-plan")
-        worker.start()
-        worker.join()
+        try:
+            threading.stack_size(_STACK_BYTES)
+            # daemon: a signal that ends the caller (a deadline) must not wait for planning
+            worker = threading.Thread(target=run, name="cupcake-plan", daemon=True)
+            worker.start()
+        except (RuntimeError, ValueError, MemoryError):  # no room for the stack: plan here
+            sys.setrecursionlimit(max(old_limit, 20_000))
+            run()
+        else:
+            worker.join()
     finally:
         threading.stack_size(old_size)
         sys.setrecursionlimit(old_limit)

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cupcake_py.rego.ast import Body, Module, Term
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
-from cupcake_py.rego.parser import parse_module_text, parse_query_text, parse_term_text
+
+if TYPE_CHECKING:
+    from cupcake_py.rego.ast import Body, Module, Term
+# The parser is imported by the functions that parse: finding and reading files (a cached
+# `cupcake test`) does not load it.
 
 __all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_rego_files", "rego_files_of", "read_source",
            "RegoError", "RegoErrors"]
@@ -25,6 +29,8 @@ __all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_reg
 def parse_module(text: str, filename: str = "", rego_version: str | None = None) -> Module:
     """`rego_version` "v0": OPA's --v0-compatible syntax; None: the file's version in the current
     `cupcake_py.rego.versions` (v1 unless a command's --v0-compatible or a manifest says v0)."""
+    from cupcake_py.rego.parser import parse_module_text
+
     if rego_version is None:
         from cupcake_py.rego import versions
 
@@ -33,10 +39,14 @@ def parse_module(text: str, filename: str = "", rego_version: str | None = None)
 
 
 def parse_query(text: str, filename: str = "<query>") -> Body:
+    from cupcake_py.rego.parser import parse_query_text
+
     return parse_query_text(text, filename)
 
 
 def parse_term(text: str, filename: str = "<term>") -> Term:
+    from cupcake_py.rego.parser import parse_term_text
+
     return parse_term_text(text, filename)
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-import orjson
-
 from cupcake_py.errors import CupcakeError, Location
 
 PARSE = "rego_parse_error"
@@ -101,4 +99,6 @@ def format_text(errors: Iterable[RegoError], sources: Mapping[str, str] | None =
 
 def format_json(errors: Iterable[RegoError]) -> str:
     """`{"errors": [{"code", "message", "location": {"file", "row", "col"}}]}`."""
+    import orjson  # (its import loads datetime, uuid and json: only when JSON is asked for)
+
     return orjson.dumps({"errors": [e.to_dict() for e in errors]}, option=orjson.OPT_INDENT_2).decode()

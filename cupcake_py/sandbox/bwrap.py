@@ -193,7 +193,7 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
     if absent:
         quoted = " ".join(shlex.quote(f) for f in absent)
         run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
-               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -rf -- "$__cupcake_f"; '
+               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -r --interactive=never -- "$__cupcake_f"; '
                f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
                f"(exit $__cupcake_rc)")
     return run, path

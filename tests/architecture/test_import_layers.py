@@ -41,7 +41,8 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("fleet", frozenset({"fleet"}),
      "OPA bundles (build, sign, verify), sources (HTTP, OCI, path), activation, status, decision-log export: "
      "never on the eval path (the engine reads the activated bundle through engine/fleet_active.py)"),
-    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Codex, Gemini CLI, Qwen Code)"),
+    ("harness", frozenset({"harness"}), "agent-specific events and responses (OpenCode, Claude Code, Codex, Gemini CLI, "
+                                        "Qwen Code, Copilot CLI, Factory Droid, Cline, Cursor)"),
     ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
     ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
      "command line: argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), "

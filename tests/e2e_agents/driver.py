@@ -36,6 +36,7 @@ RUN_TIMEOUT_S = 240  # one agent run (Gemini/Qwen take 5-10 s alone, far more on
 SETUP_TIMEOUT_S = 180
 DURATIONS: list[str] = []  # printed in pytest's terminal summary (conftest.py)
 DEAD_PROXY = "http://127.0.0.1:9"
+MOCK_END = "# end of the e2e mock provider\n"
 
 
 def cupcake_bin() -> Path:
@@ -87,7 +88,8 @@ class AgentE2E:
 
     def env(self) -> dict[str, str]:
         keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
-        path = f"{cupcake_bin().parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+        # cupcake from the venv; the pinned agents too (`cupcake init --harness codex` asks `codex` to trust its hooks)
+        path = f"{cupcake_bin().parent}:{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"
         return {**keep, "PATH": path, "HOME": str(self.home), "XDG_CACHE_HOME": str(self.root / "cache"),
                 "XDG_CONFIG_HOME": str(self.root / "config"), "GIT_CONFIG_NOSYSTEM": "1"}
 
@@ -108,9 +110,13 @@ class AgentE2E:
         if self.agent == "codex":
             d = self.home / ".codex"
             d.mkdir(exist_ok=True)
-            (d / "config.toml").write_text(
+            path = d / "config.toml"
+            # keep what Codex wrote there (the hook trust `cupcake init` obtained: hooks.state)
+            kept = path.read_text().split(MOCK_END, 1)[-1] if path.exists() else ""
+            path.write_text(
                 f'model = "{self.model}"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\n'
-                f'base_url = "http://127.0.0.1:{self.port}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n')
+                f'base_url = "http://127.0.0.1:{self.port}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n'
+                f"{MOCK_END}{kept}")
             return
         d = self.home / (".gemini" if self.agent == "gemini" else ".qwen")
         d.mkdir(exist_ok=True)
@@ -127,8 +133,14 @@ class AgentE2E:
 
     def init(self, policies: tuple[str, ...] = (), protected: tuple[str, ...] = (),
              signals: dict[str, dict[str, Any]] | None = None) -> None:
+        if self.agent == "codex":  # the user trusts the project in Codex first (codex --trust would persist this)
+            (self.home / ".codex").mkdir(exist_ok=True)
+            (self.home / ".codex" / "config.toml").write_text(
+                f'[projects.{json.dumps(str(self.project.resolve()))}]\ntrust_level = "trusted"\n')
         proc = self.cupcake_run("init", "--harness", self.agent, "--no-global")
         assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+        if self.agent == "codex":  # init had Codex itself trust cupcake's hooks (no bypass flag in the runs)
+            assert b"Codex now runs cupcake's" in proc.stdout, proc.stdout.decode()
         cupcake = self.project / ".cupcake"
         for name in policies:
             shutil.copy(HERE / "project" / "policies" / name, cupcake / "policies" / self.agent / name)
@@ -152,6 +164,22 @@ class AgentE2E:
         for groups in settings["hooks"].values():
             groups.insert(0, {"hooks": [{"type": "command", "command": capture}]})
         path.write_text(json.dumps(settings, indent=2))
+        self.retrust()
+
+    def retrust(self) -> None:
+        """Codex: after the test edits the hook file (a hook's key or hash changes), the user reviews and trusts
+        every hook again, as in Codex's /hooks (an edited hook is skipped until then)."""
+        if self.agent != "codex":
+            return
+        from cupcake_py.harness.codex.trust import trust_cupcake_hooks
+
+        saved = dict(os.environ)
+        os.environ.update(self.env())
+        try:
+            trust_cupcake_hooks(self.project.resolve(), mark="")
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
     def captured_events(self) -> list[dict[str, Any]]:
         path = self.root / "events.jsonl"
@@ -176,6 +204,7 @@ class AgentE2E:
                     changed += 1
         assert changed == 1
         path.write_text(json.dumps(settings, indent=2))
+        self.retrust()
 
     def warm_up(self) -> None:
         """One evaluation before the agent starts: compiles and caches the bundle."""
@@ -202,8 +231,10 @@ class AgentE2E:
     def argv(self, prompt: str) -> list[str]:
         exe = str(BIN / self.agent)
         if self.agent == "codex":
-            return [exe, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--trust",
-                    "-s", "danger-full-access", "-m", self.model, prompt]
+            # no --dangerously-bypass-hook-trust: `cupcake init` had Codex trust cupcake's hooks; --trust trusts the
+            # project (the user's decision, which project hooks need)
+            return [exe, "exec", "--json", "--skip-git-repo-check", "--trust", "-s", "danger-full-access",
+                    "-m", self.model, prompt]
         if self.agent == "gemini":
             return [exe, "-p", prompt, "-o", "json", "--yolo", "-m", self.model]
         return [exe, "-o", "json", "--yolo", prompt]

@@ -3,10 +3,12 @@ engine: a project made by `cupcake init --harness <agent> --no-global` (the agen
 scenario policies of tests/e2e_agents/project/policies/, the shipped builtins, and a scripted mock model API.
 
 Worlds per agent (each run bounded by driver.RUN_TIMEOUT_S; durations in pytest's terminal summary):
-- main: allowed command runs; `rm -rf victim` (Codex: `rm -r victim`, since Codex refuses `rm -rf` itself before
+- main: allowed command runs; a policy's ask is the agent's ask (Qwen) or the fallback deny (Codex, Gemini); `rm -rf victim` (Codex: `rm -r victim`, since Codex refuses `rm -rf` itself before
   any hook) is denied, does not run, and the model receives the reason; a modified input runs as modified
   (Codex, Gemini) or is denied and neither version runs (Qwen, which ignores modified input); an ordinary edit
   goes through (not Qwen: its edit tool refuses a file not read first);
+- sandbox floor (Codex, Gemini): an allowed command runs modified, inside bubblewrap: it works in the project,
+  and an append to ~/.bashrc fails;
 - subagent: the subagent tool is allowed and the SUBAGENT's own `rm -rf` is denied the same way;
 - attacks: the shipped protected_paths / rulebook_security_guardrails builtins against a patch/edit and a shell
   write of a protected file and a read of .cupcake/ (one session each);
@@ -50,7 +52,7 @@ def main(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         (e2e.project / "notes.txt").write_text("original\n")
         setup = time.monotonic() - t0
         steps = ["CMD: echo allowed-ok > allowed.txt", f"CMD: {RM[agent]} victim", "CMD: echo REWRITE_ME > not-rewritten.txt",
-                 "CMD: echo CONTEXT_ME"]
+                 "CMD: echo ASK_ME > asked.txt", "CMD: echo CONTEXT_ME"]
         if agent != "qwen":
             steps.append("EDIT: notes.txt")
         run = e2e.run(_steps(*steps))
@@ -91,10 +93,40 @@ def test_every_event_the_real_agent_sent_validates(main: Main) -> None:
     assert {"PreToolUse", "PostToolUse", "UserPromptSubmit"} <= names, names
 
 
+def test_ask_is_the_agents_ask_or_the_fallback_deny(main: Main) -> None:
+    """Codex and Gemini cannot ask from a hook: the fallback (deny) with the reason; Qwen gets `ask`, which a
+    headless yolo run treats as a block. Either way the command does not run and the model is told why."""
+    assert not (main.e2e.project / "asked.txt").exists()
+    assert main.run.model_saw("E2E_ASK_REASON")
+    if main.e2e.agent != "qwen":
+        assert main.run.model_saw("cannot ask for approval")
+
+
 def test_ordinary_edit_goes_through(main: Main) -> None:
     if main.e2e.agent == "qwen":
         pytest.skip("Qwen's edit tool refuses a file the session has not read (reference sheet); the mock has no read step")
     assert (main.e2e.project / "notes.txt").read_text() == "tampered\n"
+
+
+# ------------------------------------------------------------------------------ the sandbox floor
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])  # Qwen ignores a modified input: the floor cannot apply
+def test_allowed_commands_run_inside_the_sandbox_floor(agent: str, tmp_path: Path) -> None:
+    """`cupcake init` enables the kernel floor (docs/sandbox.md): an allowed shell call comes back as a modified
+    input running it under bubblewrap. It still does its work in the project, and a write the policies did not
+    see as harmful (appending to a shell start-up file in HOME) fails inside the sandbox."""
+    with AgentE2E(agent, tmp_path) as e2e:
+        e2e.init()
+        e2e.warm_up()
+        e2e.start_mock()
+        bashrc = e2e.home / ".bashrc"
+        bashrc.write_text("# mine\n")
+        run = e2e.run(_steps("CMD: echo inside > inside.txt", f"CMD: echo pwned >> {bashrc}"))
+        DURATIONS.append(f"{agent} sandbox floor: run {run.seconds:.1f}s")
+        assert (e2e.project / "inside.txt").read_text() == "inside\n"
+        assert bashrc.read_text() == "# mine\n", "the start-up file changed: the command ran outside the floor"
+        assert run.model_saw("bwrap") or run.model_saw("Read-only"), "no sign of the sandbox in what the model saw"
 
 
 # ------------------------------------------------------------------------------ subagents

@@ -118,14 +118,28 @@ def test_eval_help_comes_without_typer(tmp_path: Path) -> None:
     assert proc.stderr.splitlines()[-1] == "0 []", proc.stderr
 
 
-@pytest.mark.parametrize("agent", ["codex", "gemini", "qwen"])
-def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, agent: str) -> None:
-    """The same guard for the shared hook-agent harnesses (cupcake_py/harness/hook_agent.py)."""
+HOOK_AGENT_MISSES = {  # (event, hook environment): an event no policy of the example project routes
+    "codex": ({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": "$P", "reason": "exit"}, {}),
+    "gemini": ({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": "$P", "reason": "exit"}, {}),
+    "qwen": ({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": "$P", "reason": "exit"}, {}),
+    "copilot": ({"sessionId": "s", "timestamp": 1, "cwd": "$P", "reason": "complete"}, {"CUPCAKE_HOOK_EVENT": "sessionEnd"}),
+    "factory": ({"session_id": "s", "cwd": "$P", "hook_event_name": "SessionEnd", "reason": "other"}, {}),
+    "cline": ({"taskId": "t", "workspaceRoots": ["$P"], "hookName": "session_shutdown"},
+              {"CUPCAKE_HOOK_EVENT": "SessionShutdown"}),
+    "cursor": ({"conversation_id": "c", "workspace_roots": ["$P"], "hook_event_name": "sessionEnd"}, {}),
+}
+
+
+@pytest.mark.parametrize("agent", sorted(HOOK_AGENT_MISSES))
+def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, tmp_path: Path) -> None:
+    """The same guard for the hook-command harnesses (hook_agent.py: codex, gemini, qwen; hookbase.py:
+    copilot, factory, cline, cursor)."""
     project = tmp_path / "project"
     shutil.copytree(examples_dir(agent) / "project", project, symlinks=True)
     (tmp_path / "config").mkdir()
-    env = isolated_env(tmp_path / "cache", tmp_path / "config")
-    event = json.dumps({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": str(project), "reason": "exit"})
+    raw, hook_env = HOOK_AGENT_MISSES[agent]
+    env = {**isolated_env(tmp_path / "cache", tmp_path / "config"), **hook_env}
+    event = json.dumps(raw).replace("$P", str(project))
     probe = PROBE.replace('main(["--harness", "opencode"])', f'main(["--harness", "{agent}"])')
     runs = []
     for _ in range(2):
@@ -134,7 +148,7 @@ def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Pat
         assert proc.returncode == 0, proc.stderr
         runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
     stdout, report = runs[1]
-    assert json.loads(stdout) == {} and report["code"] == 0
+    assert report["code"] == 0 and isinstance(json.loads(stdout), dict)
     loaded = set(report["modules"])
     assert f"cupcake_py.harness.{agent}.harness" in loaded and "cupcake_py.engine.bundle" in loaded
     assert not {m for m in loaded if m.startswith(("cupcake_py.harness.opencode.", "cupcake_py.harness.claude."))}

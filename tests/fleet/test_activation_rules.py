@@ -45,11 +45,36 @@ def _archive(tmp: Path, revision: str, policies: dict[str, str], manifest: dict[
     return opa_bundle.write(files)
 
 
-def test_v0_unchanged_and_uncompilable(machine: Machine) -> None:
-    v0 = _archive(machine.root, "1", {"curl": ORG_DENY_CURL},
-                  {"file_rego_versions": {"/policies/opencode/curl.rego": 0}})
-    with pytest.raises(activate.ActivationError, match="Rego v0"):
-        activate.activate("acme", v0, None)
+LEGACY_V0 = ("# METADATA\n# custom:\n#   routing:\n#     required_events: [PreToolUse]\n#     required_tools: [Bash]\n"
+             "package cupcake.policies.org.legacy\n\n"
+             "deny[d] {\n\tcontains(input.tool_input.command, \"legacy-danger\")\n"
+             "\td := {\"rule_id\": \"ORG-LEGACY\", \"reason\": \"org v0 says no\", \"severity\": \"HIGH\"}\n}\n")
+
+
+def test_manifest_rego_versions_reach_the_engine(machine: Machine) -> None:
+    """A bundle whose manifest says a file is Rego v0 (OPA's file_rego_versions) is activated and that
+    file is parsed as v0 by `cupcake eval`; a rulebook's versions go into the manifest at build."""
+    from cupcake_py.harness.examples import run_eval
+    from tests.fleet.helpers import bash
+
+    legacy = _archive(machine.root, "1", {"curl": ORG_DENY_CURL, "legacy": LEGACY_V0},
+                      {"file_rego_versions": {"/policies/opencode/legacy.rego": 0}})
+    assert activate.activate("acme", legacy, None)["changed"]
+    (machine.org / "fleet.yml").write_text(f"bundles:\n  acme:\n    path: {machine.root}/unused\n")
+    resp, _, err = run_eval(bash(machine.project, "echo legacy-danger"), machine.project, [], machine.env)
+    assert resp == {"decision": "deny", "reason": "org v0 says no", "rule_ids": ["ORG-LEGACY"]}, (resp, err)
+    files = dict(opa_bundle.read(_archive(machine.root, "2", {})).files)
+    files[".manifest"] = b'{"revision": "2", "file_rego_versions": {"x": 7}}'
+    with pytest.raises(activate.ActivationError, match="manifest"):
+        activate.activate("acme", opa_bundle.write(files), None)
+    src = org_config(machine.root / "v0src", {"legacy": LEGACY_V0},
+                     rulebook="rego_version: 1\nfile_rego_versions: {\"policies/opencode/legacy.rego\": 0}\n")
+    m = build.build(str(src), "3", wasm=True).manifest
+    assert m.file_rego_versions == {"/policies/opencode/legacy.rego": 0}
+    assert m.rego_version_of("policies/opencode/legacy.rego") == 0
+
+
+def test_unchanged_and_uncompilable(machine: Machine) -> None:
     good = _archive(machine.root, "2", {"curl": ORG_DENY_CURL})
     assert activate.activate("acme", good, None)["changed"] is True
     assert activate.activate("acme", good, None)["changed"] is False

@@ -201,7 +201,7 @@ def test_archive_safety_checks() -> None:
 
 
 def test_rego_version_per_file() -> None:
-    m = opa_bundle.Manifest({"rego_version": 1, "file_rego_versions": {"/legacy/": 0, "/a/b.rego": 0}})
+    m = opa_bundle.Manifest({"rego_version": 1, "file_rego_versions": {"/legacy/**": 0, "/a/b.rego": 0}})
     assert (m.rego_version_of("legacy/x.rego"), m.rego_version_of("a/b.rego"), m.rego_version_of("c.rego")) == \
         (0, 0, 1)
 
@@ -242,3 +242,17 @@ def test_interop_with_a_bundle_laid_out_and_signed_as_opa_documents_it() -> None
     sig = signing.sign(opa_bundle.Bundle(ours_files), HMAC, "HS256", "myKey")
     decoded = jwt.decode(json.loads(sig)["signatures"][0], HMAC, algorithms=["HS256"])
     assert {f["name"]: f["hash"] for f in decoded["files"]} == {n: _independent_hash(n, d) for n, d in ours_files.items()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=2048), st.integers(min_value=0, max_value=5000))
+def test_any_bytes_are_a_bundle_or_a_format_error(noise: bytes, cut: int) -> None:
+    """Garbage, and a real archive cut anywhere or with noise spliced in, never escape as anything
+    but BundleFormatError (activation turns that into a refusal)."""
+    real = opa_bundle.write({".manifest": b'{"revision": "1"}', "policies/opencode/a.rego": b"package a\n" * 50})
+    for blob in (noise, real[:cut], real[:cut] + noise + real[cut:]):
+        try:
+            b = opa_bundle.read(blob)
+        except opa_bundle.BundleFormatError:
+            continue
+        assert all(not n.startswith("/") and ".." not in n.split("/") for n in b.files)

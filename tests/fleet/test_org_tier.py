@@ -167,6 +167,10 @@ def test_changes_to_the_activated_bundle_fail_closed(machine: Machine, server: B
     pointer.write_bytes(bytes(blob))
     resp, _, _ = decide(machine, "ls")
     assert resp["decision"] == "deny" and "MAC" in resp["reason"]  # type: ignore[index]
+    # the next poll does not send the ETag (the store is not intact): the bundle comes again and is re-activated
+    [o] = refresh.pull_once(str(machine.org))
+    assert o.ok and o.changed and server.requests[-1][2] == 200, (o.message, server.requests)
+    assert decide(machine, "curl x")[0]["rule_ids"] == ["ORG-CURL"]  # type: ignore[index]
 
 
 def test_org_dir_wins_and_is_protected(machine: Machine) -> None:

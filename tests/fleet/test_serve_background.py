@@ -54,10 +54,10 @@ def test_serve_refreshes_and_exports_in_the_background(machine: Machine, tmp_pat
             wait_for(lambda: any(s == 200 for _, _, s in server.requests))
             wait_for(lambda: ask("curl x").get("rule_ids") == ["ORG-CURL"])  # before: fail-closed denies
             assert ask("wget x") == {"decision": "allow"}
+            wait_for(lambda: any(s == 304 for _, _, s in server.requests))  # the polls in between use the ETag
             server.files["/b.tar.gz"] = make_bundle(machine.root, "2", {"curl": ORG_DENY_CURL, "wget": ORG_DENY_WGET},
                                                     priv.read_text(), t0 + 10)
             wait_for(lambda: ask("wget y").get("rule_ids") == ["ORG-WGET"])
-            assert any(s == 304 for _, _, s in server.requests)  # polls in between used the ETag
             db = Path(machine.env["XDG_STATE_HOME"]) / "cupcake-py/governance.sqlite3"
 
             def audited() -> int:

@@ -312,5 +312,99 @@ def test_protect_sets_up_each_detected_agent_and_the_global_config(
     lines, found = protect()
     assert {"codex", "qwen"} <= set(found) and "gemini" not in found
     assert (home / ".codex" / "hooks.json").is_file() and (home / ".qwen" / "settings.json").is_file()
-    assert (tmp_path / "config" / "cupcake" / "rulebook.yml").is_file()
+    rulebook = tmp_path / "config" / "cupcake" / "rulebook.yml"
+    import yaml
+
+    assert "git_block_no_verify" in yaml.safe_load(rulebook.read_text())["builtins"]  # lands in the mapping
     assert any("trust" in ln for ln in lines)
+
+
+FAKE_APP_SERVER = r'''#!{python}
+import json, sys
+log = open({log!r}, "a")
+for line in sys.stdin:
+    msg = json.loads(line)
+    log.write(line)
+    log.flush()
+    if "id" not in msg:
+        continue
+    result = {{}}
+    if msg["method"] == "hooks/list":
+        result = {{"data": [{{"cwd": msg["params"]["cwds"][0], "hooks": [
+            {{"key": "k-ours", "command": "sh -c 'cupcake eval --harness codex'", "currentHash": "sha256:ours"}},
+            {{"key": "k-user", "command": "my-own-hook", "currentHash": "sha256:user"}}]}}]}}
+    elif msg["method"] == "config/batchWrite":
+        result = {{"status": "ok", "filePath": "/fake/config.toml"}}
+    print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": result}}), flush=True)
+'''
+
+
+def test_codex_trust_asks_codex_to_trust_only_cupcakes_hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from cupcake_py.harness.codex.trust import TrustError, trust_cupcake_hooks
+
+    log = tmp_path / "rpc.jsonl"
+    fake = tmp_path / "bin" / "codex"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_APP_SERVER.format(python=sys.executable, log=str(log)))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    assert trust_cupcake_hooks(tmp_path) == ("/fake/config.toml", 1)
+    calls = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [c["method"] for c in calls] == ["initialize", "initialized", "hooks/list", "config/batchWrite"]
+    assert calls[2]["params"] == {"cwds": [str(tmp_path)]}
+    assert calls[3]["params"]["edits"] == [{"keyPath": "hooks.state", "value": {"k-ours": {"trusted_hash": "sha256:ours"}},
+                                            "mergeStrategy": "upsert"}]  # the user's own hook is left alone
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(TrustError, match="not on PATH"):
+        trust_cupcake_hooks(tmp_path)
+
+
+def test_the_sandbox_floor_gets_the_shell_command_only_where_a_rewrite_is_honoured() -> None:
+    assert agent("codex").shell_command(pre("codex", "Bash", {"command": "ls  -l"})) == "ls  -l"
+    assert agent("gemini").shell_command(pre("gemini", "run_shell_command", {"command": "ls"})) == "ls"
+    assert agent("gemini").shell_command(pre("gemini", "replace", {"file_path": "a"})) is None
+    post = {**pre("codex", "Bash", {"command": "ls"}), "hook_event_name": "PostToolUse"}
+    assert agent("codex").shell_command(post) is None
+    assert agent("qwen").shell_command(pre("qwen", "run_shell_command", {"command": "ls"})) is None
+
+
+def test_an_ask_carrying_the_sandboxed_command_never_runs_the_original(monkeypatch: pytest.MonkeyPatch) -> None:
+    wrapped = {"command": "bwrap ... -- ls"}
+    ask = FinalDecision("ask", "approve?", updated_input=wrapped)
+    codex_ev = pre("codex", "Bash", {"command": "ls"})
+    qwen_ev = pre("qwen", "run_shell_command", {"command": "ls"})
+    gemini_ev = pre("gemini", "run_shell_command", {"command": "ls"})
+    monkeypatch.setenv("CUPCAKE_ASK_FALLBACK", "allow")
+    assert agent("codex")._respond(ask, codex_ev, False, set()).stdout == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": wrapped}}
+    assert agent("gemini")._respond(ask, gemini_ev, False, set()).stdout == {"decision": "allow", "hookSpecificOutput": {
+        "hookEventName": "BeforeTool", "tool_input": wrapped}}
+    qwen = agent("qwen")._respond(ask, qwen_ev, False, set()).stdout
+    assert qwen is not None and qwen["hookSpecificOutput"]["permissionDecision"] == "deny"  # approving would run `ls`
+    monkeypatch.delenv("CUPCAKE_ASK_FALLBACK")
+    out = agent("codex")._respond(ask, codex_ev, False, set()).stdout
+    assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=12), kids, max_size=4),
+                    max_leaves=12)
+FIELDS = st.sampled_from(["hook_event_name", "session_id", "cwd", "tool_name", "tool_input", "prompt",
+                          "tool_response", "stop_hook_active", "mcp_context"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(AGENTS), event=st.one_of(JSON, st.dictionaries(FIELDS, JSON, max_size=6)))
+def test_any_input_validates_or_fails_closed(name: str, event: object) -> None:
+    """Whatever arrives on stdin: a valid event, or EventError, whose answer blocks (exit 2, or `continue:
+    false` where exit 2 would stop nothing); never another exception."""
+    h = agent(name)
+    try:
+        valid = h.validate(event)
+    except EventError as e:
+        answer = h.fail(str(e), event)
+        assert answer.exit == 2 or (answer.stdout or {}).get("continue") is False
+        return
+    h.preprocess(valid, script_inspection=False)  # never raises for a validated event

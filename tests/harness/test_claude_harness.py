@@ -121,7 +121,8 @@ def test_grep_glob_gets_the_opencode_alias_but_never_sends_it_back() -> None:
 
 def test_non_tool_events_pass_unchanged() -> None:
     ev = _ev("UserPromptSubmit", prompt="hi", permission_mode="default")
-    assert preprocess(ev) == {**ev, "harness": "claude"}
+    capabilities = {"can_rewrite_shell": True, "can_ask": True, "subagent_calls_hooked": True}
+    assert preprocess(ev) == {**ev, "harness": "claude", "harness_capabilities": capabilities}
     assert H.tool_name(ev) is None
 
 

@@ -20,12 +20,13 @@ def _errors(doc: Any, schema: Any) -> list[tuple[str, str, str]]:
 
 
 def test_array_keywords_report_instead_of_crashing() -> None:
-    schema = {"type": "array", "uniqueItems": True, "minItems": 3, "maxItems": 1}
-    assert _errors([1, 1], schema) == [
-        ("array_min_items", "(Root)", "Array must have at least 3 items"),
-        ("array_max_items", "(Root)", "Array must have at most 1 items"),
-        ("unique", "(Root)", "array items[0,1] must be unique"),
+    schema = {"properties": {"xs": {"type": "array", "uniqueItems": True, "minItems": 3, "maxItems": 1}}}
+    assert _errors({"xs": [1, 1]}, schema) == [
+        ("array_min_items", "xs", "Array must have at least 3 items"),
+        ("array_max_items", "xs", "Array must have at most 1 items"),
+        ("unique", "xs", "array items[0,1] must be unique"),
     ]
+    assert _errors("[1, 1]", {"uniqueItems": True}) == [("unique", "(Root)", "array items[0,1] must be unique")]
     assert _errors({"xs": [{"a": 1}, {"a": 1}]}, {"properties": {"xs": {"uniqueItems": True}}}) == [
         ("unique", "xs", "array items[0,1] must be unique")]
 
@@ -49,11 +50,11 @@ def test_any_of_reports_the_closest_subschema() -> None:
 
 
 def test_one_of_and_all_of() -> None:
-    assert _errors(5, {"oneOf": [{"type": "integer"}, {"minimum": 1}]}) == [
+    assert _errors("5", {"oneOf": [{"type": "integer"}, {"minimum": 1}]}) == [
         ("number_one_of", "(Root)", "Must validate one and only one schema (oneOf)")]
-    assert _errors(5, {"allOf": [{"maximum": 3}, {"type": "integer"}]}) == [
-        ("number_lte", "(Root)", "Must be less than or equal to 3"),
-        ("number_all_of", "(Root)", "Must validate all the schemas (allOf)"),
+    assert _errors({"n": 5}, {"properties": {"n": {"allOf": [{"maximum": 3}, {"type": "integer"}]}}}) == [
+        ("number_lte", "n", "Must be less than or equal to 3"),
+        ("number_all_of", "n", "Must validate all the schemas (allOf)"),
     ]
 
 
@@ -82,12 +83,19 @@ def test_refs_resolve_inside_the_schema_and_fail_closed_outside() -> None:
 @pytest.mark.parametrize("schema", [[1], 1, True, None])
 def test_verify_schema_of_a_wrong_type_is_a_result(schema: Any) -> None:
     assert call("json.verify_schema", schema) == [False, "jsonschema: wrong type, expected string or object"]
+    assert call("json.verify_schema", "{not json") == [False, "jsonschema: invalid JSON string"]
+
+
+@pytest.mark.parametrize("document", [[1], 1, True, None])
+def test_match_schema_documents_are_strings_or_objects(document: Any) -> None:
+    from tests.host_builtins.test_encoding_json import fails
+    fails("json.match_schema", document, {"type": "array"}, match="wrong type, expected string or object")
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-3, 3), max_size=6), st.integers(0, 4), st.booleans())
 def test_arrays_never_crash_and_agree_with_counting(xs: list[int], n: int, unique: bool) -> None:
-    errors = _errors(xs, {"type": "array", "minItems": n, "uniqueItems": unique})
+    errors = _errors({"xs": xs}, {"properties": {"xs": {"type": "array", "minItems": n, "uniqueItems": unique}}})
     kinds = [k for k, _, _ in errors]
     assert ("array_min_items" in kinds) == (len(xs) < n)
     assert ("unique" in kinds) == (unique and len(set(xs)) < len(xs))

@@ -142,6 +142,7 @@ def failure(message: str, event: Any) -> Answer:
     `continue: false` (exit 0), which ends the session."""
     text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
+    name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name in STOP_ON_FAILURE:
         return Answer(_stop(text), 0, text)
     if name == "PreToolUse":

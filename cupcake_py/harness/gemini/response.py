@@ -52,15 +52,19 @@ def _before_tool(final: FinalDecision, event: dict[str, Any], drop: set[str]) ->
     if kind in STOPPING:
         return _deny(reason)
     if kind == "ask":
-        if ask_fallback() == "allow":
-            return {}
+        if ask_fallback() == "allow":  # runs: with the input the decision carries (the sandboxed command)
+            return _modified(final, event, drop) if final.updated_input else {}
         return _deny(f"{nonempty(reason, 'this call needs approval')} (Gemini CLI cannot ask for approval from a "
                      "hook without hanging a headless run, so cupcake denies it; CUPCAKE_ASK_FALLBACK=allow lets "
                      "such calls run)")
     if kind == "modify":
-        return {"decision": "allow", "hookSpecificOutput": {
-            "hookEventName": "BeforeTool", "tool_input": whole_input(event.get("tool_input"), final.updated_input, drop)}}
+        return _modified(final, event, drop)
     return _context(final, "BeforeTool")
+
+
+def _modified(final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+    return {"decision": "allow", "hookSpecificOutput": {
+        "hookEventName": "BeforeTool", "tool_input": whole_input(event.get("tool_input"), final.updated_input, drop)}}
 
 
 def gemini_output(final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
@@ -95,6 +99,7 @@ def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set
 def failure(message: str, event: Any) -> Answer:
     text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
+    name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name == "AfterAgent":
         return Answer({"continue": False, "stopReason": text}, 0, text)
     return Answer(_deny(text), 2, text)

@@ -72,14 +72,16 @@ def verify_schema(ctx: BuiltinContext, schema: Any) -> list[Any]:
         return [False, "jsonschema: wrong type, expected string or object"]
     try:
         err = _schema_error(_load("json.verify_schema", 1, schema))
-    except BuiltinError as exc:  # not valid JSON text: OPA reports it in the result
-        return [False, f"jsonschema: {exc.message.split(': ', 2)[-1]}"]
+    except BuiltinError:  # not valid JSON text: OPA reports it in the result
+        return [False, "jsonschema: invalid JSON string"]
     return [err is None, err]
 
 
 @builtin("json.match_schema")
 def match_schema(ctx: BuiltinContext, document: Any, schema: Any) -> list[Any]:
-    doc = _load("json.match_schema", 1, document) if isinstance(document, str) else _plain(document)
+    if not isinstance(document, str | dict | FrozenObject):  # OPA loads documents as schemas are loaded
+        raise BuiltinError("json.match_schema: wrong type, expected string or object")
+    doc = _load("json.match_schema", 1, document)
     sch = _load("json.match_schema", 2, schema)
     err = _schema_error(sch)
     if err is not None:

@@ -2,7 +2,7 @@
 # title: e2e scenarios before a tool runs, for every agent (added to a `cupcake init --harness <agent>` project)
 # description: >-
 #   deny `rm -rf` and `rm -r` (Codex rejects `rm -rf` itself before any hook runs, so its run uses `rm -r`),
-#   rewrite a marked command (modify), add context to a marked command.
+#   rewrite a marked command (modify), ask for a marked command, add context to a marked command.
 # custom:
 #   routing:
 #     required_events: ["PreToolUse"]
@@ -34,4 +34,13 @@ modify contains {
 add_context contains "E2E_TOOL_CONTEXT: this command was checked by cupcake" if {
 	input.tool_name == "Bash"
 	contains(command, "CONTEXT_ME")
+}
+
+ask contains {
+	"rule_id": "E2E-ASK",
+	"reason": "E2E_ASK_REASON: a human must approve this command",
+	"severity": "MEDIUM",
+} if {
+	input.tool_name == "Bash"
+	contains(command, "ASK_ME")
 }

@@ -1,0 +1,158 @@
+"""(issue 32) `cupcake test` start-up and whole-run CPU against regorus, on corpora shaped like
+real libraries.
+
+1. Start-up of `cupcake test` on a one-policy directory, broken down against the floor: the
+   interpreter (`python -c pass`), loading what a run needs (the host alone for a cached build;
+   the compiler — front end, planner, code generator — plus the host for a first run) and the
+   command line itself (`cupcake --version`: typer, which imports pydantic). Goal: a cached run
+   ≤ 2× `python -c pass` + host load; a first run ≤ 2× `python -c pass` + compiler and host load.
+2. An admission-control library in Rego v0 (benches/admission_corpus.py: many template
+   directories, shared helpers imported by every template, one large schema literal), tested as
+   its CI does: one `cupcake test --v0-compatible lib/ <template>/` process per template, first
+   run (fresh cache) and cached, against one regorus v0 process per template
+   (measures/regorus_v0_tests.py). Whole-run CPU is the sum over the template processes.
+Each variant is a new process; CPU = user + system seconds of the children (steadier than wall
+time on this shared machine). Both engines must pass every test first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from measures.common import REPO, Context, alternate, cupcake_cmd, goal, process, summary
+
+HERE = Path(__file__).resolve().parent
+ONE_POLICY = {
+    "p.rego": "package p\n\nimport rego.v1\n\nallow if input.user == \"admin\"\n",
+    "p_test.rego": "package p\n\nimport rego.v1\n\ntest_allow if allow with input as {\"user\": \"admin\"}\n"
+                   "\ntest_deny if not allow with input as {\"user\": \"bob\"}\n",
+}
+COMPILER = ("cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
+            "cupcake_py.wasm.codegen, cupcake_py.host.policy")
+
+
+def _fresh(cmd: list[str], cwd: Path, env: dict[str, str], cache: Path) -> Any:
+    """A variant that runs `cmd` with an emptied cache directory (a first run)."""
+    run = process(cmd, cwd=cwd, env={**env, "XDG_CACHE_HOME": str(cache)})
+
+    def call() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+        run()
+
+    return call
+
+
+def _startup(ctx: Context) -> dict[str, Any]:
+    one = ctx.work / "one-policy"
+    one.mkdir(parents=True, exist_ok=True)
+    for name, text in ONE_POLICY.items():
+        (one / name).write_text(text)
+    py, cup = ctx.python, cupcake_cmd()
+    env = {**ctx.env, "XDG_CACHE_HOME": str(ctx.work / "startup-cache")}
+    variants = {
+        "python -c pass": process([py, "-c", "pass"], env=env),
+        "host load (python -c 'import cupcake_py.host.policy')": process([py, "-c", "import cupcake_py.host.policy"],
+                                                                        env=env),
+        "compiler + host load": process([py, "-c", f"import {COMPILER}"], env=env),
+        "cupcake --version (command line)": process([*cup, "--version"], env=env),
+        "cupcake test, cached build": process([*cup, "test", "."], cwd=one, env=env),
+        "cupcake test, first run": _fresh([*cup, "test", "."], one, env, ctx.work / "startup-fresh"),
+    }
+    process([*cup, "test", "."], cwd=one, env=env)()  # fills the cache and checks the tests pass
+    cpu: dict[str, list[float]] = {}
+    wall = alternate(variants, rounds=ctx.pick(5, 10), warmup=1, budget_s=ctx.pick(20, 60), cpu=cpu)
+    return {"variants": {k: summary(v) for k, v in wall.items()}, "cpu": {k: summary(v) for k, v in cpu.items()}}
+
+
+def _library(ctx: Context) -> dict[str, Any]:
+    sys.path.insert(0, str(REPO / "benches"))
+    from admission_corpus import generate, template_dirs
+
+    templates = ctx.pick(6, 12)
+    ours, theirs = ctx.work / "admission", ctx.work / "admission-no-deprecated"
+    counts = generate(ours, templates)
+    generate(theirs, templates, deprecated=False)  # regorus has none of OPA's deprecated builtins
+    cup, env = cupcake_cmd(), ctx.env
+    cache = ctx.work / "admission-cache"
+    every = template_dirs(ours)
+    schema = [d for d in every if "json.match_schema" in (d / "src.rego").read_text()]
+    plain = [d for d in every if d not in schema]
+
+    def each(make: Any, dirs: list[Path]) -> Any:
+        calls = [make(d) for d in dirs]
+
+        def run_all() -> None:
+            for c in calls:
+                c()
+        return run_all
+
+    def cupcake_cached(d: Path) -> Any:
+        return process([*cup, "test", "--v0-compatible", "lib", str(d.relative_to(ours))], cwd=ours,
+                       env={**env, "XDG_CACHE_HOME": str(cache)})
+
+    def cupcake_first(d: Path) -> Any:
+        return _fresh([*cup, "test", "--v0-compatible", "lib", str(d.relative_to(ours))], ours, env,
+                      ctx.work / "admission-fresh")
+
+    def regorus(d: Path) -> Any:
+        rel = d.relative_to(ours)
+        return process([ctx.python, str(HERE / "regorus_v0_tests.py"), "lib", str(rel)], cwd=theirs, env=env)
+
+    variants = {}
+    for label, dirs in ((f"{len(plain)} templates", plain), ("schema-literal template", schema)):
+        variants[f"regorus v0, {label}"] = each(regorus, dirs)
+        variants[f"cupcake cached, {label}"] = each(cupcake_cached, dirs)
+        variants[f"cupcake first run, {label}"] = each(cupcake_first, dirs)
+        variants[f"cupcake cached, {label}"]()  # fills the cache; every variant checks exit 0
+        variants[f"regorus v0, {label}"]()
+    cpu: dict[str, list[float]] = {}
+    wall = alternate(variants, rounds=ctx.pick(2, 3), warmup=0, budget_s=ctx.pick(30, 150), min_rounds=2, cpu=cpu)
+    phases = subprocess.run([*cup, "test", "--v0-compatible", "-v", "lib", str(schema[0].relative_to(ours))],
+                            cwd=ours, env={**env, "XDG_CACHE_HOME": str(ctx.work / "phase-cache")},
+                            capture_output=True, text=True, timeout=600).stderr
+    return {"templates": counts["templates"], "tests": counts["tests"], "plain": f"{len(plain)} templates",
+            "variants": {k: summary(v, "s") for k, v in wall.items()},
+            "cpu": {k: summary(v, "s") for k, v in cpu.items()},
+            "phases_first_run_schema_template": next((ln for ln in phases.splitlines()
+                                                      if ln.startswith("cupcake test:")), "")}
+
+
+def run(ctx: Context) -> dict[str, Any]:
+    s = _startup(ctx)
+    lib = _library(ctx)
+    c = {k: v["median"] for k, v in s["cpu"].items()}
+    floor = c["python -c pass"]
+    cached_goal = 2 * floor + c["host load (python -c 'import cupcake_py.host.policy')"]
+    first_goal = 2 * floor + c["compiler + host load"]
+    cached, first = c["cupcake test, cached build"], c["cupcake test, first run"]
+    lc = {k: v["median"] for k, v in lib["cpu"].items()}
+    reg, lib_cached, lib_first = (lc[f"{v}, {lib['plain']}"] for v in ("regorus v0", "cupcake cached",
+                                                                         "cupcake first run"))
+    s_reg, s_cached, s_first = (lc[f"{v}, schema-literal template"] for v in ("regorus v0", "cupcake cached",
+                                                                               "cupcake first run"))
+    goals = [
+        goal(32, "cupcake test start-up, one-policy dir, cached build ≤ 2× python -c pass + host load (CPU ms)",
+             f"{cached:.0f} vs {cached_goal:.0f} ms ({cached / cached_goal:.2f}×)", cached <= cached_goal),
+        goal(32, "cupcake test start-up, one-policy dir, first run ≤ 2× python -c pass + compiler load (CPU ms)",
+             f"{first:.0f} vs {first_goal:.0f} ms ({first / first_goal:.2f}×)", first <= first_goal),
+        goal(32, f"v0 admission library ({lib['plain']}, one process each): whole-run CPU ≤ regorus, cached",
+             f"{lib_cached:.2f} vs {reg:.2f} CPU s ({lib_cached / reg:.2f}×)", lib_cached <= reg),
+        goal(32, f"v0 admission library ({lib['plain']}): whole-run CPU ≤ regorus, first run",
+             f"{lib_first:.2f} vs {reg:.2f} CPU s ({lib_first / reg:.2f}×)", lib_first <= reg),
+        goal(32, "template with a ~170 KB schema literal: CPU ≤ regorus (cached / first run)",
+             f"{s_cached:.2f} / {s_first:.2f} vs {s_reg:.2f} CPU s ({s_cached / s_reg:.2f}× / {s_first / s_reg:.2f}×)",
+             s_first <= s_reg),
+    ]
+    headline = (f"cupcake test on a one-policy directory: {cached:.0f} ms CPU cached, {first:.0f} ms first run "
+                f"(python -c pass {floor:.0f} ms, command line alone {c['cupcake --version (command line)']:.0f} ms); "
+                f"v0 admission library, {lib['plain']} (a process each): {lib_cached:.2f} s cached / "
+                f"{lib_first:.2f} s first run vs regorus {reg:.2f} s CPU; the schema-literal template "
+                f"{s_cached:.2f} / {s_first:.2f} s vs regorus {s_reg:.2f} s")
+    import datetime
+
+    measured = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {"startup": s, "library": lib, "goals": goals, "headline": headline, "measured_utc": measured}

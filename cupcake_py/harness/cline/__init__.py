@@ -1,0 +1,1 @@
+"""harness/cline: Cline hook executables (`cupcake eval --harness cline`)."""

@@ -1,0 +1,1 @@
+"""harness/copilot: GitHub Copilot CLI command hooks (`cupcake eval --harness copilot`)."""

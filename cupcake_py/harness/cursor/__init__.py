@@ -1,0 +1,1 @@
+"""harness/cursor: Cursor hooks.json command hooks (`cupcake eval --harness cursor`; documented contract only)."""

@@ -1,0 +1,1 @@
+"""harness/factory: Factory Droid command hooks (`cupcake eval --harness factory`)."""

@@ -1,0 +1,5 @@
+"""The example application."""
+
+
+def greet(name: str) -> str:
+    return f"hello {name}"

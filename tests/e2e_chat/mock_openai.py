@@ -1,0 +1,194 @@
+"""A scripted OpenAI Chat Completions API (stdlib only) on 127.0.0.1 for driving the real GitHub Copilot CLI,
+Factory Droid and Cline headlessly (all three speak `POST /v1/chat/completions`, `stream: true`).
+
+Every reply is decided from the request alone and every request body is appended to a JSONL log, so a test
+sees exactly what the model received. The script is the first user message holding `STEPS:`; steps are
+separated by `;;`: `CMD: <command>` (the agent's shell tool), `EDIT: <path>` (its edit tool, `original` ->
+`tampered`), `TASK: <prompt>` (its subagent tool; the subagent's own first message is `<prompt>`, which may
+hold a `SUBSTEPS:` script run the same way). Which agent asks is read from the tools it offers (`bash` =
+Copilot, `Execute` = Droid, `run_commands` = Cline). The number of `role: tool` messages after the script
+says which step comes next; when all are done (or there is no script) the reply is the text `MOCK DONE`.
+
+Run: `python mock_openai.py --log requests.jsonl --port-file port`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import re
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+STEP = re.compile(r"\b(CMD|EDIT|TASK):\s*(.+?)\s*(?=;;|$)", re.S)
+_ids = itertools.count(1)
+
+
+def text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def tool_names(body: dict[str, Any]) -> set[str]:
+    return {str((t.get("function") or {}).get("name")) for t in body.get("tools") or [] if isinstance(t, dict)}
+
+
+def agent_of(body: dict[str, Any]) -> str:
+    names = tool_names(body)
+    for tool, agent in (("run_commands", "cline"), ("Execute", "factory"), ("bash", "copilot")):
+        if tool in names:
+            return agent
+    return "unknown"
+
+
+def step_call(agent: str, kind: str, arg: str) -> tuple[str, dict[str, Any]]:
+    if kind == "CMD":
+        if agent == "cline":
+            return "run_commands", {"commands": [arg]}
+        if agent == "factory":
+            return "Execute", {"command": arg, "summary": "scripted step", "riskLevel": "low",
+                               "riskLevelReason": "scripted test step"}
+        return "bash", {"command": arg, "description": "scripted step"}
+    if kind == "EDIT":
+        if agent == "cline":
+            return "editor", {"path": arg, "old_text": "original", "new_text": "tampered"}
+        if agent == "factory":
+            return "Edit", {"file_path": arg, "old_str": "original", "new_str": "tampered"}
+        return "edit", {"path": arg, "old_str": "original", "new_str": "tampered"}
+    # TASK: the subagent's prompt; its own script is SUBSTEPS: (renamed so the parent does not run it)
+    if agent == "cline":
+        return "spawn_agent", {"systemPrompt": "You are a helper.", "task": arg}
+    if agent == "factory":
+        return "Task", {"subagent_type": "worker", "description": "scripted subtask", "prompt": arg}
+    return "task", {"name": "helper", "agent_type": "general-purpose", "description": "scripted subtask",
+                    "prompt": arg}
+
+
+def find_script(messages: list[dict[str, Any]]) -> tuple[int, str] | None:
+    """(index, script) of the first user message holding `SUBSTEPS:` (a subagent's), else `STEPS:`."""
+    for marker in ("SUBSTEPS:", "STEPS:"):
+        for i, m in enumerate(messages):
+            text = text_of(m.get("content"))
+            if m.get("role") == "user" and marker in text:
+                return i, text.split(marker, 1)[1]
+    return None
+
+
+def next_reply(body: dict[str, Any]) -> tuple[str, Any]:
+    """("tool", (name, args)) or ("text", str)."""
+    messages = body.get("messages") or []
+    if not body.get("tools"):
+        return "text", "ok"
+    found = find_script(messages)
+    if found is None:
+        return "text", "MOCK DONE"
+    script_at, script = found
+    steps = STEP.findall(script)
+    done = sum(1 for m in messages[script_at:] if m.get("role") == "tool")
+    if done >= len(steps):
+        return "text", "MOCK DONE"
+    kind, arg = steps[done]
+    return "tool", step_call(agent_of(body), kind, arg.replace("SUBSTEPS-", "SUBSTEPS:"))
+
+
+def _chunk(model: str, delta: dict[str, Any], finish: str | None = None, usage: bool = False) -> bytes:
+    data: dict[str, Any] = {"id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": int(time.time()),
+                            "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    if usage:
+        data["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    return f"data: {json.dumps(data)}\n\n".encode()
+
+
+def stream_body(model: str, kind: str, payload: Any) -> bytes:
+    out = [_chunk(model, {"role": "assistant", "content": ""})]
+    if kind == "tool":
+        name, args = payload
+        call = {"index": 0, "id": f"call_mock_{next(_ids)}", "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)}}
+        out.append(_chunk(model, {"tool_calls": [call]}))
+        out.append(_chunk(model, {}, "tool_calls", usage=True))
+    else:
+        out.append(_chunk(model, {"content": payload}))
+        out.append(_chunk(model, {}, "stop", usage=True))
+    out.append(b"data: [DONE]\n\n")
+    return b"".join(out)
+
+
+def plain_body(model: str, kind: str, payload: Any) -> bytes:
+    message: dict[str, Any] = {"role": "assistant", "content": payload if kind == "text" else None}
+    if kind == "tool":
+        name, args = payload
+        message["tool_calls"] = [{"id": f"call_mock_{next(_ids)}", "type": "function",
+                                  "function": {"name": name, "arguments": json.dumps(args)}}]
+    return json.dumps({"id": "chatcmpl-mock", "object": "chat.completion", "created": int(time.time()),
+                       "model": model, "choices": [{"index": 0, "message": message,
+                                                    "finish_reason": "tool_calls" if kind == "tool" else "stop"}],
+                       "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
+
+
+def make_handler(log: Path) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+            pass
+
+        def _send(self, status: int, ctype: str, body: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+            self._send(200, "text/plain", b"")
+
+        def do_GET(self) -> None:  # noqa: N802
+            if self.path.rstrip("/").endswith("/models"):
+                self._send(200, "application/json", json.dumps({"object": "list", "data": [
+                    {"id": "mock-model", "object": "model", "owned_by": "mock"}]}).encode())
+                return
+            self._send(404, "application/json", b'{"error":{"message":"not found"}}')
+
+        def do_POST(self) -> None:  # noqa: N802
+            n = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(n)
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                self._send(400, "application/json", b'{"error":{"message":"bad json"}}')
+                return
+            with log.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"path": self.path, "body": body}) + "\n")
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, "application/json", b'{"error":{"message":"not found"}}')
+                return
+            kind, payload = next_reply(body)
+            model = str(body.get("model") or "mock-model")
+            if body.get("stream"):
+                self._send(200, "text/event-stream", stream_body(model, kind, payload))
+            else:
+                self._send(200, "application/json", plain_body(model, kind, payload))
+
+    return Handler
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", type=Path, required=True)
+    ap.add_argument("--port-file", type=Path, required=True)
+    args = ap.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args.log))
+    args.port_file.write_text(str(server.server_address[1]))
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
