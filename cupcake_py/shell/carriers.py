@@ -18,8 +18,8 @@ each `Row` says where a string that carries code or a file name sits and what it
   file: every kind opaque), `writes` / `reads` / `executes` (the string names a file),
   `output` (a file written, or `|CMD`: shell code), `env_dump` (prints the environment: fact
   `env_dump`).
-Nothing here is evaluated; a row whose regular expression does not compile fails at import
-of embedded.py (tested).
+Nothing here is evaluated; embedded.py compiles a row's regular expression on first use
+(tests/shell/test_carriers.py compiles every one).
 """
 
 from __future__ import annotations

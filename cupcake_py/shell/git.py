@@ -162,7 +162,8 @@ def _parse_params(text: str) -> dict[str, str | None]:
 def analyze_git(call: Call) -> None:
     result = call.result
     entry: dict[str, Any] = {"command": call.cmd.index, "subcommand": None, "args": [], "hooks_disabled": False,
-                             "reasons": [], "config": {}, "git_dir": None, "work_tree": None, "history": False}
+                             "reasons": [], "config": {}, "git_dir": None, "work_tree": None, "history": False,
+                             "history_paths": []}
     result.git.append(entry)
     reasons: list[str] = entry["reasons"]
     config: dict[str, str | None] = entry["config"]
@@ -403,6 +404,7 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
         entry["reasons"].append(f"git {sub} skips hooks (--no-verify)")
     _hookless(call, entry, sub, parsed, git_dir)
     entry["history"] = _prints_history(call, sub, parsed, args)
+    entry["history_paths"] = _history_paths(call, sub, parsed, args, work_tree) if entry["history"] else []
     for f in parsed.values("--output", "-o") if sub in ("log", "show", "diff", "diff-tree", "diff-index",
                                                         "whatchanged") else []:
         call.effect("writes", f)
@@ -492,15 +494,13 @@ def _prints_history(call: Call, sub: str, parsed: options.Parsed, args: list[Fie
                     and not flags & {"-p"} and not any(v in ("blob", "tree", "commit", "tag") for v in values))
     if sub == "bundle":
         return bool(parsed.operands) and parsed.operands[0].value == "create"
-    if sub == "stash":
-        return bool(parsed.operands) and parsed.operands[0].value == "show" and bool(flags & PATCH_FLAGS)
     if sub == "show":
         return not flags & SUMMARY_ONLY or bool(flags & PATCH_FLAGS)
     if sub in ("log", "whatchanged", "reflog"):
         return bool(flags & PATCH_FLAGS) or any(v is not None and v.startswith(("-U", "--unified", "-L"))
                                                 for v in values)
     if sub in ("diff", "diff-tree", "diff-index"):
-        if sub == "diff-tree" and not flags & PATCH_FLAGS:
+        if (sub == "diff-tree" or flags & SUMMARY_ONLY) and not flags & PATCH_FLAGS:
             return False
         before = args[:values.index("--")] if "--" in values else args
         operands = [f for f in parsed.operands if f in before]
@@ -514,6 +514,42 @@ def _prints_history(call: Call, sub: str, parsed: options.Parsed, args: list[Fie
             f in before and (f.value is None or not os.path.lexists(absolute_path(f.value, call.cwd) or ""))
             for f in operands)
     return False
+
+
+def _history_paths(call: Call, sub: str, parsed: options.Parsed, args: list[Field],
+                   work_tree: str | None) -> list[str]:
+    """The paths a history-printing command is limited to (pathspecs after `--`, existing paths,
+    `REV:path`), absolute; [] when it prints whole commits or the limit is not known statically."""
+    values = [f.value for f in args]
+    after = args[values.index("--") + 1:] if "--" in values else []
+    operands = [f for f in parsed.operands if f not in after]
+    if sub == "grep" and not parsed.has("-e", "-f"):
+        operands = operands[1:]  # the pattern
+    out: list[str] = []
+    whole = False
+    for f in operands:
+        v = f.value
+        if v is None:
+            return []
+        rev, colon, rel = v.partition(":")
+        if colon and rev and "/" not in rev:  # REV:path (a path relative to the work tree, or ./ to cwd)
+            base = call.cwd if rel.startswith(("./", "../")) else work_tree
+            p = absolute_path(rel, base) if rel else None
+            if p is None:
+                return []
+            out.append(p)
+            continue
+        p = absolute_path(v, call.cwd)
+        if p is not None and os.path.lexists(p) and sub not in ("cat-file", "bundle"):
+            out.append(p)
+        elif sub in ("show", "cat-file", "bundle", "fast-export", "archive") or not after and sub != "blame":
+            whole = whole or sub in ("show", "cat-file", "bundle", "fast-export")
+    for f in after:
+        p = absolute_path(f.value, call.cwd) if f.value is not None else None
+        if p is None or any(c in (f.value or "") for c in "*?[:"):
+            return []  # a glob or magic pathspec: not narrowed here
+        out.append(p)
+    return [] if whole else list(dict.fromkeys(out))
 
 
 def _project_repo(result: Result) -> str | None:

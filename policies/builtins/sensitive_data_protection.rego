@@ -199,7 +199,21 @@ deny contains decision(concat("", ["git ", g.subcommand, " prints the repository
 	some repo in object.get(input, ["git_history", "repositories"], [])
 	repo.work_tree == g.work_tree
 	some p in repo.paths
+	in_history_scope(g, p)
 	sensitive(p)
+}
+
+# `git log -p -- src`, `git show REV:path`, `git blame FILE` print only those paths' history.
+in_history_scope(g, _) if count(object.get(g, "history_paths", [])) == 0
+
+in_history_scope(g, p) if {
+	some h in g.history_paths
+	p == h
+}
+
+in_history_scope(g, p) if {
+	some h in g.history_paths
+	startswith(p, concat("", [trim_right(h, "/"), "/"]))
 }
 
 uncertain contains concat("", ["git ", g.subcommand, " prints the repository's history, and which files it ever tracked is unknown (", repo.reason, ")"]) if {

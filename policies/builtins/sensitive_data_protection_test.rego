@@ -102,6 +102,15 @@ test_printing_history_of_a_repository_that_tracked_a_secret_is_denied if {
 	denied(bash("git show", [cmd(["git", "show"])], {}, {"git": [git_entry("show", true)], "git_history": history(["/p/old/id_rsa", "/p/.gitignore"], true)}))
 }
 
+scoped(paths) := object.union(git_entry("log", true), {"history_paths": paths})
+
+test_history_limited_to_paths if {
+	not denied(bash("git log -p -- src", [cmd(["git", "log", "-p"])], {}, {"git": [scoped(["/p/src"])], "git_history": history(["/p/.env", "/p/config/.env"], true)}))
+	denied(bash("git log -p -- .", [cmd(["git", "log", "-p"])], {}, {"git": [scoped(["/p"])], "git_history": history(["/p/.env"], true)}))
+	denied(bash("git log -p -- .env", [cmd(["git", "log", "-p"])], {}, {"git": [scoped(["/p/.env"])], "git_history": history(["/p/.env"], true)}))
+	denied(bash("git log -p -- src", [cmd(["git", "log", "-p"])], {}, {"git": [scoped(["/p/src"])], "git_history": history(["/p/src/.env.bak"], true)}))
+}
+
 test_history_without_secrets_or_without_history_is_allowed if {
 	not denied(bash("git log -p", [cmd(["git", "log", "-p"])], {}, {"git": [git_entry("log", true)], "git_history": history(["/p/.gitignore", "/p/.env.example"], true)}))
 	not denied(bash("git log", [cmd(["git", "log"])], {}, {"git": [git_entry("log", false)], "git_history": history(["/p/.env"], true)}))

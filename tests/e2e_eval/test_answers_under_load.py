@@ -36,21 +36,27 @@ def _comparable(out: Outcome, root: Path) -> str:
     return text.replace(str((root / "work" / out.case.name).resolve()), "$PROJECT")
 
 
+def _run_all(root: Path, config: Path, cache: Path) -> dict[str, tuple[Outcome, str]]:
+    """Every selected case, each harness below its own root (case names repeat across harnesses)."""
+    out = {}
+    for harness in ("opencode", "claude"):
+        where = root / harness
+        for o in run_cases([c for c in CASES if c.harness == harness], where, 2, config_root=config, cache=cache):
+            out[_ids(o.case)] = (o, _comparable(o, where))
+    return out
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, tuple[Outcome, str]], dict[str, tuple[Outcome, str]]]:
     cache = tmp_path_factory.mktemp("load-cache")
     config = tmp_path_factory.mktemp("load-config")
-    idle_root = tmp_path_factory.mktemp("idle")
-    idle = {_ids(o.case): (o, _comparable(o, idle_root))
-            for o in run_cases(CASES, idle_root, 2, config_root=config, cache=cache)}
-    busy_root = tmp_path_factory.mktemp("busy")
+    idle = _run_all(tmp_path_factory.mktemp("idle"), config, cache)
     token = examples.RUN
     examples.RUN = token + "b"  # sessions of the second run are new ones (a halt of the first must not carry over)
     try:
         with cpu_load(default_load()) as pids:
             assert len(pids) == default_load()
-            busy = {_ids(o.case): (o, _comparable(o, busy_root))
-                    for o in run_cases(CASES, busy_root, 2, config_root=config, cache=cache)}
+            busy = _run_all(tmp_path_factory.mktemp("busy"), config, cache)
     finally:
         examples.RUN = token
     return idle, busy

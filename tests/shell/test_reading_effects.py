@@ -22,8 +22,8 @@ def _git(out: dict[str, Any]) -> list[dict[str, Any]]:
     ("git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD", True), ("git diff $(git hash-object -t tree /dev/null)", True),
     ("git diff HEAD~3", True), ("git diff-tree -p HEAD", True), ("git format-patch -1 --stdout", True),
     ("git grep KEY HEAD~2", True), ("git grep --cached KEY", True), ("git cat-file -p HEAD:.env", True),
-    ("git cat-file --batch", True), ("git archive HEAD", True), ("git fast-export --all", True),
-    ("git bundle create /tmp/x --all", True), ("git blame README.md", True), ("git stash show -p", True),
+    ("git cat-file --batch", True), ("git archive HEAD", True), ("git fast-export --all", True), ("git diff --stat HEAD~1", False),
+    ("git bundle create /tmp/x --all", True), ("git blame README.md", True), ("git stash show -p", False),
     # names, counts and the work tree only
     ("git log --oneline -5", False), ("git log --stat", False), ("git show --stat HEAD", False),
     ("git show --name-only", False), ("git diff", False), ("git diff --stat", False), ("git diff -- src", False),
@@ -134,3 +134,12 @@ def test_history_flag_needs_a_repository(tmp_path: Path, an: Any) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     out = an("git log -p", cwd=tmp_path)
     assert out["git"][0]["history"] is True and out["git"][0]["work_tree"] == str(tmp_path.resolve())
+
+
+@pytest.mark.parametrize(("command", "paths"), [
+    ("git show HEAD:src/a.py", ["src/a.py"]), ("git blame README.md", ["README.md"]), ("git log -p -- src", ["src"]),
+    ("git diff HEAD~1 -- src README.md", ["src", "README.md"]), ("git log -p", []), ("git show HEAD", []),
+    ("git show HEAD HEAD:src/a.py", []), ("git log -p -- '*.py'", []), ("git cat-file --batch", []),
+])
+def test_history_paths(an: Any, project: Path, command: str, paths: list[str]) -> None:
+    assert an(command)["git"][-1]["history_paths"] == [str(project / p) for p in paths]
