@@ -22,7 +22,10 @@ from tests.e2e_opencode.tui import OpenCodeTUI, http
 
 ENTER, RIGHT = b"\r", b"\x1b[C"
 REJECTED = "The user rejected permission to use this specific tool call."
-SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"))
+# The kernel floor is off here: with it on, OpenCode's approval request for a bash call carries the rewritten
+# (bubblewrap) command and the plugin does not answer allowed calls' requests yet, so they wait for the user
+# (nothing runs unapproved, but every bash call prompts). Documented in docs/sandbox.md; open work.
+SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"), rulebook={"sandbox": {"enabled": False}})
 
 
 @pytest.fixture(params=["spawn"])
