@@ -370,3 +370,14 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def floor_off(e2e: OpenCodeE2E) -> None:
+    """Turn the kernel sandbox floor off in every rulebook of the world (project and global), for tests of
+    OpenCode's own approval prompts: with the floor on, OpenCode asks about the rewritten bubblewrap command
+    (docs/sandbox.md, "Known differences")."""
+    for path in (e2e.project / ".cupcake" / "rulebook.yml", e2e.home / ".config" / "cupcake" / "rulebook.yml"):
+        if path.is_file():
+            rulebook = yaml.safe_load(path.read_text()) or {}
+            rulebook["sandbox"] = {"enabled": False}
+            path.write_text(yaml.safe_dump(rulebook, sort_keys=False))

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_opencode.driver import OpenCodeE2E, Scenario
+from tests.e2e_opencode.driver import OpenCodeE2E, Scenario, floor_off
 from tests.e2e_opencode.tui import OpenCodeTUI, http
 
 ENTER, RIGHT = b"\r", b"\x1b[C"
@@ -25,7 +25,7 @@ REJECTED = "The user rejected permission to use this specific tool call."
 # The kernel floor is off here: with it on, OpenCode's approval request for a bash call carries the rewritten
 # (bubblewrap) command and the plugin does not answer allowed calls' requests yet, so they wait for the user
 # (nothing runs unapproved, but every bash call prompts). Documented in docs/sandbox.md; open work.
-SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"), rulebook={"sandbox": {"enabled": False}})
+SCENARIO = Scenario(policies=("e2e_pre.rego", "e2e_post.rego", "e2e_ask.rego"))
 
 
 @pytest.fixture(params=["spawn"])
@@ -39,6 +39,7 @@ def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenCodeE2
         (e2e.project / "opencode.json").write_text(json.dumps(config, indent=2))
         (e2e.project / "approval.txt").write_text("original\n")
         (e2e.project / "notes.txt").write_text("original\n")
+        floor_off(e2e)
         e2e.warm_up()
         yield e2e
 

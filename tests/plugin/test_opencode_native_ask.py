@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group
+from tests.e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group, floor_off
 from tests.e2e_opencode.tui import OpenCodeTUI, free_port, http
 
 PROBE = Path(__file__).resolve().parents[1] / "e2e_opencode" / "ask_probe.js"
@@ -62,6 +62,7 @@ def _records(log: Path) -> list[dict[str, Any]]:
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[OpenCodeE2E]:
     with OpenCodeE2E(tmp_path) as e2e:
+        floor_off(e2e)
         e2e.warm_up()
         yield e2e
 
