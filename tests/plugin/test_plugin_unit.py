@@ -15,10 +15,15 @@ def _run_in_own_tmpdir(cmd: list[str], tmp_path: Path, env: dict[str, str] | Non
     under os.tmpdir()) and fail when the run leaves anything there: every test must remove what it creates."""
     tmp = tmp_path / "tmpdir"
     tmp.mkdir()
+    # A private, empty global config and state: a global rulebook other tests of this session made (with the
+    # sandbox floor on, say) must not change the decisions the plugin's tests expect.
+    for sub in ("xdg-config", "xdg-state"):
+        (tmp_path / sub).mkdir()
     proc = subprocess.run(
         cmd,
         cwd=PLUGIN_TS,
-        env={**(env or os.environ), "TMPDIR": str(tmp)},
+        env={**(env or os.environ), "TMPDIR": str(tmp), "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
+             "XDG_STATE_HOME": str(tmp_path / "xdg-state")},
         capture_output=True,
         text=True,
         timeout=300,
