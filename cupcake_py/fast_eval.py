@@ -154,6 +154,8 @@ def main(argv: list[str]) -> int:
         _reap()
     termination.answering()
     if answer is None:
+        if harness is None:  # stopped before the command line was read: its --harness still picks the form
+            harness = _harness_named_in(argv)
         answer = _failure_answer(harness, failure or "no answer", evaluation)
     trace.response = answer.stdout
     if not _emit(answer):
