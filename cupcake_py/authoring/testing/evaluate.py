@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+
+from cupcake_py.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: Record classes)
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any, Literal
 
 # Test modules are large and each test runs once: wasmtime's baseline compiler (winch) makes
 # native code ~5x faster than cranelift (0.5 s vs 3.3 s for 1,800 tests over 1,151 files,
@@ -30,22 +34,36 @@ PROBE_S = 0.5  # evaluate this long in-process before deciding on workers
 WORTH_S = 1.5  # ... and spawn them only when the rest would take longer than this here
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
+    __slots__ = ("status", "duration_s", "message", "value", "lines")
+
+    def __init__(self, status: Literal["pass", "fail", "error"], duration_s: float = 0.0, message: str = "",
+                 value: Any = None, lines: list[str] | None = None) -> None:
+        self._fill(status, duration_s, message, value, [] if lines is None else lines)
+
     status: Literal["pass", "fail", "error"]
-    duration_s: float = 0.0
-    message: str = ""
-    value: Any = None
-    lines: list[str] = field(default_factory=list)
+    duration_s: float
+    message: str
+    value: Any
+    lines: list[str]
 
 
-@dataclass
-class EvalSetup:
+class EvalSetup(Record):
+    __slots__ = ("wasm", "data", "strict", "deadline", "builtin_specs")
+
+    def __init__(self, wasm: bytes, data: Any, strict: bool, deadline: float,
+                 builtin_specs: list[str] | None = None) -> None:
+        # builtin_specs: custom builtin modules (cupcake_py.custom_builtins)
+        self._fill(wasm, data, strict, deadline, [] if builtin_specs is None else builtin_specs)
+
     wasm: bytes
     data: Any
     strict: bool
     deadline: float
-    builtin_specs: list[str] = field(default_factory=list)  # custom builtin modules (cupcake_py.custom_builtins)
+    builtin_specs: list[str]
+
+    def with_wasm(self, wasm: bytes) -> EvalSetup:
+        return EvalSetup(wasm, self.data, self.strict, self.deadline, self.builtin_specs)
 
 
 class Evaluator:

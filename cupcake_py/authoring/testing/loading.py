@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
 from cupcake_py.authoring.testing.data import DATA_SUFFIXES
 from cupcake_py.rego import find_rego_files, parse_module, read_source
 from cupcake_py.rego.errors import RegoErrors, format_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (the AST is loaded by the parser; finding files, on a cached run, needs neither)
     from cupcake_py.rego import ast as A
 
