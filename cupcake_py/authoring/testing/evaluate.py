@@ -8,8 +8,9 @@ the number of workers): status pass/fail/error, duration, message, value, printe
 
 A test passes when its rule is defined and not `false`; undefined or `false` fails; a host error
 (builtin error in strict mode, conflict, timeout, memory cap) is an error. Tests start in this
-process; when they turn out slow (after PROBE_S seconds the rest is projected to take more than
-WORTH_S) and more than one process is allowed, the remaining tests are split into contiguous
+process; when they turn out slow (after PROBE_S seconds of this process's CPU time the rest is
+projected to take more than WORTH_S; CPU time, so that a loaded machine does not make a small run
+pay for worker processes) and more than one process is allowed, the remaining tests are split into contiguous
 slices evaluated by spawned worker processes (each loads the module once: the host's
 native-code cache makes that a file read). A worker that dies makes its slice run here.
 """
@@ -131,10 +132,10 @@ def evaluate(setup: EvalSetup, entrypoints: Sequence[str], parallel: int) -> tup
     ev = Evaluator(setup)
     wanted = parallel if parallel > 0 else (os.cpu_count() or 1)
     out: list[Outcome] = []
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU, not wall time: a loaded machine must not make tiny runs spawn workers
     for i, ep in enumerate(entrypoints):
         out.append(ev.run(ep))
-        spent = time.perf_counter() - t0
+        spent = time.process_time() - t0
         left = len(entrypoints) - i - 1
         if wanted > 1 and left > 1 and spent > PROBE_S and spent / (i + 1) * left > WORTH_S:
             rest = list(entrypoints[i + 1:])
