@@ -21,6 +21,8 @@ passed; 2 a test failed, errored or was skipped (unless -z), or coverage below -
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import sys
 from pathlib import Path
@@ -220,4 +222,14 @@ def main(argv: list[str]) -> int | None:
     from cupcake_py import logs
 
     logs.setup("warning")  # as the root command's default --log-level
-    return run_once(*parsed)
+    try:
+        code = run_once(*parsed)
+        sys.stdout.flush()
+    except KeyboardInterrupt:  # as the typer command: exit 130, nothing printed
+        return 130
+    except OSError as e:  # as the typer command: a reader that closed the pipe ends the run quietly, exit 1
+        if e.errno != errno.EPIPE:
+            raise
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - (the interpreter's last flush must not complain)
+        return 1
+    return code
