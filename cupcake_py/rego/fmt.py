@@ -370,7 +370,7 @@ def _else_chain(r: A.Rule, src: _Source, p: _Printer) -> list[str] | None:
             bare = branch.else_ is None and p._trivial(branch.body)  # `else := v` without a body
             implied = value is None or (isinstance(value.value, A.Boolean) and value.value.value and not bare
                                         and branch.head.assign == r.head.assign)  # else the AST would change
-            text = "else" if implied else f"else {':=' if branch.head.assign else '='} {p.term(value)}"
+            text = "else" if implied or value is None else f"else {':=' if branch.head.assign else '='} {p.term(value)}"
             inline = branch.location.row > prev_row and not src.code(branch.location.row).startswith("else")
             if inline and out[-1] != "}":
                 return None  # `else` after a one-line body but not at a line start: kept as written
