@@ -1,5 +1,5 @@
 """`cupcake validate | inspect | test | init | verify`: the policy author's commands; the work is
-done by cupcake_py/authoring (validate, testrunner, scaffold, inventory, verify).
+done by cupcake_py/authoring (validate, testing/, scaffold, inventory, verify).
 
 Their shared flags (--policy-dir, --global, --harness, --format) come from cli/options.py.
 Out: reports on stdout (text, JSON, SARIF, GitHub annotations, JUnit), progress on stderr. Exit status per command (see each
@@ -215,9 +215,10 @@ def test_cmd(
 def _test_once(targets: list[str | Path], run: str | None, fmt: str, coverage: bool, threshold: float,
                verbose: bool, strict_builtin_errors: bool, timeout: str, parallel: int, exit_zero_on_skipped: bool,
                fail_on_empty: bool, ignore: list[str], builtins: list[str], no_cache: bool, v0_compatible: bool) -> None:
-    from cupcake_py.authoring import test_output
     from cupcake_py.authoring.progress import progress
-    from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
+    from cupcake_py.authoring.testing import output as test_output
+    from cupcake_py.authoring.testing.cases import TestOptions, TestSetupError
+    from cupcake_py.authoring.testing.runner import run_tests
     from cupcake_py.gc_pause import gc_paused
     from cupcake_py.rego import versions
 

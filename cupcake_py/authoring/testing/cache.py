@@ -37,9 +37,9 @@ def build_key(files: Iterable[Path], data_files: Iterable[Path], options: str) -
 
     h = sha256(compiler_fingerprint().encode())
     here = Path(__file__).parent
-    for f in sorted(here.glob("*.py")):  # the runner and its AST rewrites
+    for f in sorted([*here.glob("*.py"), *here.parent.glob("*.py")]):  # the runner and its AST rewrites (authoring/)
         st = f.stat()
-        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        h.update(f"{f.parent.name}/{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     h.update(options.encode())
     for kind, group in (("rego", files), ("data", data_files),
                         ("support", rego_files(shipped_policies_dir() / "system"))):

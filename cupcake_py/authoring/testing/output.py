@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from cupcake_py import values
-from cupcake_py.authoring.testrunner import PHASES, FileCoverage, TestResult, TestRun
+from cupcake_py.authoring.testing.cases import PHASES, UNDEFINED_TEXT, FileCoverage, TestResult, TestRun
 
 RULE = "-" * 80
 OUTCOME = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIPPED"}
@@ -44,7 +44,7 @@ def go_duration(seconds: float) -> str:
 
 
 def _value(v: Any) -> str:
-    if isinstance(v, str) and v == "<undefined>":
+    if isinstance(v, str) and v == UNDEFINED_TEXT:
         return v
     try:
         return values.dump_rego(v)
