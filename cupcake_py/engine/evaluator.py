@@ -62,17 +62,21 @@ class DeadlineError(EngineError):
     pass
 
 
-def parse_event(raw: bytes, max_bytes: int) -> Any:
-    """The decoded JSON value of the event (the harness validates it)."""
-    if len(raw) > max_bytes:
+def parse_event(raw: bytes | list[bytes], max_bytes: int) -> Any:
+    """The decoded JSON value of the event (the harness validates it). Given as a one-item list
+    the bytes are taken out of it (the caller's last reference) and dropped once decoded, so
+    the event's bytes, its text and its value are never all in memory at once."""
+    data = raw.pop() if isinstance(raw, list) else raw
+    if len(data) > max_bytes:
         raise EventError(f"the event is larger than {max_bytes} bytes (see --max-input-bytes)")
-    if not raw.strip():
+    if not data or data.isspace():
         raise EventError("no event on stdin (expected one JSON object)")
     try:
-        value = jsonio.loads(raw)
+        text = jsonio.decode(data)
+        del data
+        return jsonio.loads(text)
     except jsonio.JSONError as e:
         raise EventError(f"the event is not valid JSON: {e}") from None
-    return value
 
 
 class BundleSource:
@@ -308,8 +312,9 @@ class Evaluation:
             ds = parse_decision_set(result, route.names)
         return ds
 
-    def run(self, raw: bytes) -> FinalDecision:
-        """Evaluate one event given as JSON text."""
+    def run(self, raw: bytes | list[bytes]) -> FinalDecision:
+        """Evaluate one event given as JSON text (a one-item list: the bytes are taken out and
+        freed once decoded, see `parse_event`)."""
         with self.trace.phase("validate"):
             self.decoded = parse_event(raw, self.opts.max_input_bytes)
             event = self.harness.validate(self.decoded)
