@@ -21,6 +21,7 @@ imported only for an error message or an indented dump).
 - `copy(value)`: a deep copy of a JSON value (new containers, shared immutable scalars), for
   the harnesses' private copies of an event's arguments (no text round trip: no copy of a
   large string).
+- `size_floor(value)`: a lower bound of the size of `dumps(value)`, without encoding it.
 - `decode(data)`: UTF-8 bytes as text, the JSONError of `loads` on invalid UTF-8.
 - `is_fraction(v)`: whether `v` is such a Decimal (without importing `decimal`).
 - `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
@@ -45,7 +46,7 @@ except ImportError as e:  # the json package's pure-Python encoder has another i
         f"({sys.implementation.name} {sys.version.split()[0]}) lacks; use a CPython build that has it"
     ) from e
 
-__all__ = ["JSONError", "copy", "decode", "dumps", "dumps_pretty", "encode_str", "encode_str_ascii", "loads"]
+__all__ = ["JSONError", "copy", "decode", "dumps", "dumps_pretty", "encode_str", "encode_str_ascii", "loads", "size_floor"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -367,6 +368,32 @@ def copy(value: Any) -> Any:
             stack.pop()
             open_ids.discard(id(src))
     return top[0]
+
+
+def size_floor(value: Any) -> int:
+    """A lower bound of `len(dumps(value))`, found without encoding: every string's characters
+    (each at least one UTF-8 byte) and quotes, one byte per other scalar, the brackets. Lets a
+    caller refuse a value too large for where its text must go before making the text."""
+    total = 0
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v) + 2
+        elif isinstance(v, _CONTAINERS):
+            if id(v) in seen:
+                continue  # shared (or circular): counted once, still a lower bound
+            seen.add(id(v))
+            total += 2
+            if isinstance(v, dict):
+                stack.extend(v)
+                stack.extend(v.values())
+            else:
+                stack.extend(v)
+        else:
+            total += 1
+    return total
 
 
 def dumps_pretty(value: Any) -> str:

@@ -114,6 +114,7 @@ ONE_SHOT = BundleSource()
 
 
 _ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
+_ENGINE_FIELDS = frozenset({"history", "signals", "builtin_config", "sandbox", ROUTED_INPUT})  # set by `phase`
 
 
 class Evaluation:
@@ -248,11 +249,26 @@ class Evaluation:
             return known[0], known[1]
         return None
 
+    def fits_memory(self, event: dict[str, Any], what: str) -> None:
+        """EngineError (fail closed) when `event` (the event, or the enriched one) holds more data
+        than the policy module's memory cap (--wasm-max-memory) can take: the policy input holds it,
+        so it could not be evaluated. Checked before anything is encoded or run, so a huge event is
+        denied at once, without its preprocessing, its JSON text (several copies) or an instance that
+        would run out of memory. The fields the engine sets itself are not counted."""
+        limit = self.opts.wasm_max_memory
+        floor = sum(jsonio.size_floor(v) for k, v in event.items() if k not in _ENGINE_FIELDS)
+        if floor > limit:
+            raise EngineError(f"the {what} holds at least {floor} bytes of data, more than the policy memory cap "
+                              f"({limit} bytes, --wasm-max-memory): too large to evaluate")
+
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
             input_json = self.input_json(b, policy_input)
+            if len(input_json) > self.opts.wasm_max_memory:  # it is copied into the module's memory: cannot fit
+                raise EngineError(f"the policy input ({len(input_json)} bytes) does not fit in the policy memory cap "
+                                  f"({self.opts.wasm_max_memory} bytes, --wasm-max-memory)")
             left = self.remaining("the policy evaluation")
             inst = None
             try:
@@ -293,6 +309,7 @@ class Evaluation:
         if not route.packages:
             return DecisionSet()
         enriched = self.enriched(event, b.script_inspection)
+        self.fits_memory(enriched, "enriched event")
         signals = self.signals(cfg, b, route.signal_users, enriched, cwd, ph)
         policy_input = dict(enriched)
         if "history" in signals:
@@ -364,6 +381,8 @@ class Evaluation:
             tool_name = self.harness.tool_name(event)
             event_name = self.harness.event_name(event)
             routes = [b.index.route(event_name, tool_name) for _, b, _ in loaded]
+        if any(r.packages for r in routes):  # a policy will read it: it must fit in the module's memory
+            self.fits_memory(event, "event")
         if any(b.sandbox.get("enabled") for _, b, _ in loaded):
             self.start_floor(loaded, event, event_name, tool_name)
         with self.trace.phase("warmup"):

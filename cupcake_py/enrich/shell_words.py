@@ -28,6 +28,7 @@ GLOB_CHARS = re.compile(r"[*?\[]")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 MAX_SCRIPT_BYTES = 1 << 20
+PATH_MAX = 4096  # a longer name names no file (the kernel refuses it): not looked up (no copies of a huge word)
 
 
 # What normalize_whitespace looks at, in the order tried: a single-quoted string (literal to its
@@ -157,7 +158,7 @@ def affected_directories(command: str, base: str) -> list[str]:
         for w in words[1:]:
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
-            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(here, w))):
+            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or (len(w) < PATH_MAX and os.path.lexists(os.path.join(here, w)))):
                 continue
             if "://" in w or w in QUIET_DEVICES:
                 continue
