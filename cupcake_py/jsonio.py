@@ -370,14 +370,17 @@ def copy(value: Any) -> Any:
     return top[0]
 
 
-def size_floor(value: Any) -> int:
+def size_floor(value: Any, budget: int | None = None) -> int:
     """A lower bound of `len(dumps(value))`, found without encoding: every string's characters
     (each at least one UTF-8 byte) and quotes, one byte per other scalar, the brackets. Lets a
-    caller refuse a value too large for where its text must go before making the text."""
+    caller refuse a value too large for where its text must go before making the text. With a
+    `budget`, at most that many values are looked at (what was seen is still a lower bound)."""
     total = 0
     stack = [value]
     seen: set[int] = set()
-    while stack:
+    left = -1 if budget is None else budget
+    while stack and left != 0:
+        left -= 1
         v = stack.pop()
         if isinstance(v, str):
             total += len(v) + 2

@@ -114,6 +114,7 @@ ONE_SHOT = BundleSource()
 
 
 _ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
+_FLOOR_BUDGET = 4096  # values `fits_memory` looks at (a bound, so a cost per evaluation that does not grow)
 _ENGINE_FIELDS = frozenset({"history", "signals", "builtin_config", "sandbox", ROUTED_INPUT})  # set by `phase`
 
 
@@ -256,7 +257,7 @@ class Evaluation:
         denied at once, without its preprocessing, its JSON text (several copies) or an instance that
         would run out of memory. The fields the engine sets itself are not counted."""
         limit = self.opts.wasm_max_memory
-        floor = sum(jsonio.size_floor(v) for k, v in event.items() if k not in _ENGINE_FIELDS)
+        floor = jsonio.size_floor({k: v for k, v in event.items() if k not in _ENGINE_FIELDS}, _FLOOR_BUDGET)
         if floor > limit:
             raise EngineError(f"the {what} holds at least {floor} bytes of data, more than the policy memory cap "
                               f"({limit} bytes, --wasm-max-memory): too large to evaluate")
