@@ -88,6 +88,18 @@ def request(i: int, projects: list[Path], plain: bool) -> tuple[str, str]:
     return bad[i % len(bad)], "fail"
 
 
+def make_projects(work: Path) -> list[Path]:
+    """The three projects the requests go to (a policy per harness, calling host builtins)."""
+    projects = []
+    for i in range(3):
+        for h in ("opencode", "claude"):
+            pol = work / f"p{i}" / ".cupcake" / "policies" / h
+            pol.mkdir(parents=True, exist_ok=True)
+            (pol / "mem.rego").write_text(POLICY.format(i=i, h=h))
+        projects.append(work / f"p{i}")
+    return projects
+
+
 def _writer(stdin: IO[bytes], requests: int, projects: list[Path], plain: bool) -> None:
     """Every request line, written as fast as the server reads them (pipelining: the pipe's
     buffer is the only limit, so the server never waits for the driver)."""
@@ -112,13 +124,7 @@ def rss_run(work: Path, requests: int, env: dict[str, str] | None = None, plain:
             samples_wanted: int = 20) -> dict[str, Any]:
     """Serve `requests` mixed requests through one `cupcake serve --stdio`; RSS samples (KiB) at
     every 1/`samples_wanted` of the run and the growth after warm-up (see `growth`)."""
-    projects = []
-    for i in range(3):
-        for h in ("opencode", "claude"):
-            pol = work / f"p{i}" / ".cupcake" / "policies" / h
-            pol.mkdir(parents=True, exist_ok=True)
-            (pol / "mem.rego").write_text(POLICY.format(i=i, h=h))
-        projects.append(work / f"p{i}")
+    projects = make_projects(work)
     exe = Path(sys.executable).parent / "cupcake"
     srv = subprocess.Popen([str(exe), "serve", "--stdio", "--no-global", "--timeout", "60",
                             "--max-input-bytes", str(MAX_LINE)], stdin=subprocess.PIPE,
