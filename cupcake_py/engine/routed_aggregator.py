@@ -111,7 +111,8 @@ def source(modules: list[Any], packages: Iterable[str]) -> str:
     lines.append("}")
     for key, verb in RESULT_KEYS:
         parts: list[str] = []
-        for path in sorted((path for path, verbs in rules.items() if verb in verbs), key=list):
+        # the walk's order: data.a.b.deny before data.a.deny ("b" < "deny")
+        for path in sorted((path for path, verbs in rules.items() if verb in verbs), key=lambda p: [*p, verb]):
             k = position.get(".".join(path))
             if k is None:
                 continue  # not a bundle policy: never routed
