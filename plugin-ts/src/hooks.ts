@@ -12,6 +12,7 @@ import {
   postContext,
   postFailure,
   postFeedback,
+  unmatchedMessage,
 } from "./messages.js";
 import { CupcakeError, type Decision, type HookEvent, type HookEventName } from "./protocol.js";
 import type { Reporter } from "./reporter.js";
@@ -105,10 +106,14 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
         }
       };
+      // The args as cupcake left them (after its rewrite): what OpenCode's permission request must be about;
+      // messages name the call as the model made it (not the sandbox launcher).
+      const trackedArgs = (): Args => (isArgs(output.args) ? { ...output.args } : {});
+      const asMade: Args = { ...args };
       switch (d.decision) {
         case "allow":
           rewrite(d);
-          native?.track(input.callID, input.tool, "allow");
+          native?.track(input.callID, input.tool, "allow", trackedArgs(), (why) => unmatchedMessage(input.tool, asMade, why));
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -117,24 +122,24 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           if (config.askMode !== "deny") rewrite(d);
           if (config.askMode === "allow") {
             reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
-            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
+            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, asMade));
             rememberContext(input.sessionID, d);
             return;
           }
           if (native !== undefined) {
             const notNative = native.unroutable(input.tool);
             if (notNative === undefined) {
-              native.track(input.callID, input.tool, "ask", (why) => askMessage(input.tool, args, d, why));
+              native.track(input.callID, input.tool, "ask", trackedArgs(), (why) => askMessage(input.tool, asMade, d, why));
               reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
-              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, args));
+              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, asMade));
               return;
             }
             reporter.log("info", `askMode "native" cannot use OpenCode's prompt: ${notNative}`);
-            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-            throw new Error(askMessage(input.tool, args, d, notNative));
+            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+            throw new Error(askMessage(input.tool, asMade, d, notNative));
           }
-          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-          throw new Error(askMessage(input.tool, args, d));
+          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+          throw new Error(askMessage(input.tool, asMade, d));
         case "deny":
         case "block":
           reporter.toast("error", "Cupcake blocked a tool call", d.reason ?? describeCall(input.tool, args));
