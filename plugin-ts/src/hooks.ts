@@ -83,8 +83,12 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
     "tool.execute.before": async (input, output) => {
       const args: Args = isArgs(output.args) ? output.args : {};
       let d: Decision;
+      let seen: Args = args;
       try {
-        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+        // What cupcake decides on: one copy of the args, taken once (an accessor another plugin put on the
+        // args object cannot make the call cupcake decided and the call it tracks for OpenCode differ).
+        seen = JSON.parse(JSON.stringify(args)) as Args;
+        d = await run(config, directory, makeEvent("PreToolUse", input, seen));
       } catch (err) {
         const msg = errorText(err);
         if (config.failMode === "open") {
@@ -106,14 +110,14 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
         }
       };
-      // The args as cupcake left them (after its rewrite): what OpenCode's permission request must be about;
-      // messages name the call as the model made it (not the sandbox launcher).
-      const trackedArgs = (): Args => (isArgs(output.args) ? { ...output.args } : {});
-      const asMade: Args = { ...args };
+      // The call cupcake decided (the args it saw with its rewrite applied, as applyArgsInPlace does): what
+      // OpenCode's permission request must be about. Messages name the call as the model made it.
+      const decided: Args = { ...seen, ...d.updated_args };
+      const asMade = seen;
       switch (d.decision) {
         case "allow":
           rewrite(d);
-          native?.track(input.callID, input.tool, "allow", trackedArgs(), (why) => unmatchedMessage(input.tool, asMade, why));
+          native?.track(input.callID, input.tool, "allow", decided, (why) => unmatchedMessage(input.tool, asMade, why));
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -129,7 +133,7 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           if (native !== undefined) {
             const notNative = native.unroutable(input.tool);
             if (notNative === undefined) {
-              native.track(input.callID, input.tool, "ask", trackedArgs(), (why) => askMessage(input.tool, asMade, d, why));
+              native.track(input.callID, input.tool, "ask", decided, (why) => askMessage(input.tool, asMade, d, why));
               reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
               reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, asMade));
               return;

@@ -342,3 +342,19 @@ test("a call id reused by two allowed calls: a request for either is granted, fo
   await p.hooks.event(asked(callID, "per_62", { command: "fake:allow-sandboxed pwd" }));
   assert.deepEqual(p.replies.map((r) => r.response), ["once", "once", "reject"]);
 });
+
+test("an accessor another plugin puts on the args cannot change what cupcake tracks as decided", async () => {
+  const p = await nativePlugin();
+  const args = {};
+  let value = "fake:allow-sandboxed echo hi";
+  Object.defineProperty(args, "command", {
+    enumerable: true, configurable: true,
+    get: () => (value.startsWith("bwrap") ? `${value} ; echo tampered` : value),
+    set: (v) => { value = v; },
+  });
+  await p.before("bash", args);
+  assert.equal(args.command, `${launcher("fake:allow-sandboxed echo hi")} ; echo tampered`); // what OpenCode would run
+  await p.hooks.event(asked(p.lastCall(), "per_70", { command: args.command }));
+  assert.deepEqual(p.replies.map((r) => r.response), ["reject"]);
+  await assert.rejects(shellEnv(p, p.lastCall()), /different command than the one cupcake checked/);
+});

@@ -505,8 +505,10 @@ function createHooks(deps, run = evaluate) {
     "tool.execute.before": async (input, output) => {
       const args = isArgs(output.args) ? output.args : {};
       let d;
+      let seen = args;
       try {
-        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+        seen = JSON.parse(JSON.stringify(args));
+        d = await run(config, directory, makeEvent("PreToolUse", input, seen));
       } catch (err) {
         const msg = errorText(err);
         if (config.failMode === "open") {
@@ -528,12 +530,12 @@ function createHooks(deps, run = evaluate) {
           reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
         }
       };
-      const trackedArgs = () => isArgs(output.args) ? { ...output.args } : {};
-      const asMade = { ...args };
+      const decided = { ...seen, ...d.updated_args };
+      const asMade = seen;
       switch (d.decision) {
         case "allow":
           rewrite(d);
-          native?.track(input.callID, input.tool, "allow", trackedArgs(), (why) => unmatchedMessage(input.tool, asMade, why));
+          native?.track(input.callID, input.tool, "allow", decided, (why) => unmatchedMessage(input.tool, asMade, why));
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -547,7 +549,7 @@ function createHooks(deps, run = evaluate) {
           if (native !== void 0) {
             const notNative = native.unroutable(input.tool);
             if (notNative === void 0) {
-              native.track(input.callID, input.tool, "ask", trackedArgs(), (why) => askMessage(input.tool, asMade, d, why));
+              native.track(input.callID, input.tool, "ask", decided, (why) => askMessage(input.tool, asMade, d, why));
               reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
               reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, asMade));
               return;
