@@ -6,6 +6,8 @@ computed by cupcake from the configuration the policies read (docs/sandbox.md).
   config, the rulebook's protected paths, the sensitive set and the writable roots.
 - `secrets.py`: the sensitive set of sensitive_data_protection as concrete paths (the home's
   credential stores, shell histories, sensitive files found in the project).
+- `scan_memo.py`: the project's secrets scan remembered per directory between evaluations while
+  the directory is unchanged (device, inode, mtime, ctime).
 - `bwrap.py`: where bubblewrap is, whether it can run here (a cached probe), the profile as
   bubblewrap arguments (written to a content-addressed arguments file).
 - `launcher.py`: the command line the harness runs instead of the agent's: bubblewrap reading

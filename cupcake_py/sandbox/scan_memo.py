@@ -6,12 +6,13 @@ root and the digest of its name rules (sandbox/secrets.py `rules_digest`); per d
 scan asks for (`entries_of`) and then reports (`keep`) what it made of the directory's entries:
 (how many, the sensitive names, the subdirectories to walk).
 Out: `entries_of(d)` → what was remembered for `d`, or None: `d` must be read again. It is
-remembered with the directory's (device, inode, mtime) taken *before* it was read, and only when
-that mtime is older than `RACY_NS` at that moment (a change within the file system's timestamp
-granularity after the stat could leave the mtime as it was); it is used only while a new stat
-gives the same three values and the rules are the same. Creating, removing or renaming an entry
-changes the directory's mtime; a mount over it changes device and inode; what a file contains
-does not matter (the scan decides by name). `save()` writes what this scan used and read
+remembered with the directory's (device, inode, mtime, ctime) taken *before* it was read, and
+only when mtime and ctime are older than `RACY_NS` at that moment (a change within the file
+system's timestamp granularity after the stat could leave them as they were); it is used only
+while a new stat gives the same four values and the rules are the same. Creating, removing or
+renaming an entry changes the directory's mtime and ctime; setting the mtime back (`touch -d`)
+changes the ctime, which nobody can set; a mount over it changes device and inode; what a file
+contains does not matter (the scan decides by name). `save()` writes what this scan used and read
 (directories it no longer reached are dropped), only when that differs from what it loaded and
 the tree is big enough to be worth it (`MIN_ENTRIES`).
 Never raises: an unreadable or malformed memo is an empty one; a memo that cannot be written is
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from cupcake_py.sandbox.secrets import Entries
 
 RACY_NS = 2_000_000_000  # a directory changed in the last 2 s is read again next time
+clock = time.time_ns  # the file systems' clock (the tests move it to make fresh directories old)
 MIN_ENTRIES = 200  # a smaller tree is read faster than its memo
 
 
@@ -47,7 +49,7 @@ class ScanMemo:
         self.rules = rules
         self.old: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
-        self.now = time.time_ns()
+        self.now = clock()
         self.entries = 0
         try:
             from cupcake_py import jsonio
@@ -62,28 +64,28 @@ class ScanMemo:
 
     def entries_of(self, d: str) -> Entries | None:
         rec = self.old.get(d)
-        if not (isinstance(rec, list) and len(rec) == 6 and isinstance(rec[3], int) and _names(rec[4])
-                and _names(rec[5])):
+        if not (isinstance(rec, list) and len(rec) == 7 and isinstance(rec[4], int) and _names(rec[5])
+                and _names(rec[6])):
             return None
         try:
             st = os.stat(d)
         except OSError:
             return None
-        if [st.st_dev, st.st_ino, st.st_mtime_ns] != rec[:3]:
+        if [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns] != rec[:4]:
             return None
         self.new[d] = rec
-        self.entries += rec[3]
-        return rec[3], rec[4], rec[5]
+        self.entries += rec[4]
+        return rec[4], rec[5], rec[6]
 
     def stat(self, d: str) -> list[int] | None:
-        """(device, inode, mtime) of `d` before it is read, None when it changed too recently."""
+        """(device, inode, mtime, ctime) of `d` before it is read, None when it changed too recently."""
         try:
             st = os.stat(d)
         except OSError:
             return None
-        if st.st_mtime_ns > self.now - RACY_NS:
+        if max(st.st_mtime_ns, st.st_ctime_ns) > self.now - RACY_NS:
             return None
-        return [st.st_dev, st.st_ino, st.st_mtime_ns]
+        return [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
 
     def keep(self, d: str, ident: list[int] | None, got: Entries) -> None:
         self.entries += got[0]

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,11 @@ from cupcake_py.sandbox import scan_memo
 from cupcake_py.sandbox.secrets import hidden_paths, rules_digest
 
 OLD = time.time_ns() - 3600 * 10**9  # an hour ago: well past the racy window
+LATER = 3600 * 10**9  # the memo's clock an hour ahead: every directory (ctime too) is old
+
+
+def _later() -> int:
+    return time.time_ns() + LATER
 
 
 def _tree(root: Path) -> list[Path]:
@@ -45,6 +51,16 @@ OPS = st.lists(st.tuples(st.sampled_from(["add_secret", "add_plain", "remove", "
 @settings(max_examples=25, deadline=None)
 @given(ops=OPS)
 def test_after_any_change_the_memo_finds_what_a_fresh_scan_finds(ops: list[tuple[str, int]]) -> None:
+
+    clock = scan_memo.clock
+    scan_memo.clock = _later
+    try:
+        _changes(ops)
+    finally:
+        scan_memo.clock = clock
+
+
+def _changes(ops: list[tuple[str, int]]) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as base:
@@ -54,6 +70,7 @@ def test_after_any_change_the_memo_finds_what_a_fresh_scan_finds(ops: list[tuple
         fresh, memo = _scans(root, memo_dir)
         assert memo == fresh and any(name.startswith("scan-") for name in os.listdir(memo_dir))
         for step, (op, i) in enumerate(ops):
+            time.sleep(0.02)  # past the timestamp granularity of the last scan's stat (a jiffy)
             d = dirs[i % len(dirs)]
             if op == "add_secret":
                 (d / f"api_token{step}.txt").write_text("x")
@@ -77,17 +94,22 @@ def test_after_any_change_the_memo_finds_what_a_fresh_scan_finds(ops: list[tuple
             assert memo == fresh, (op, d)
 
 
-def test_a_directory_changed_just_now_is_read_again(tmp_path: Path) -> None:
+def test_a_directory_changed_just_now_is_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "proj"
     dirs = _tree(root)
-    os.utime(dirs[0])  # now
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
     m = scan_memo.ScanMemo(str(tmp_path), str(root), rules_digest())
-    assert str(root) not in m.old and str(dirs[1]) in m.old
-    assert m.entries_of(str(dirs[1])) is not None and m.entries_of(str(root)) is None
+    assert not m.old  # the tree was made just now (its ctimes are now): nothing is trusted yet
+    monkeypatch.setattr(scan_memo, "clock", _later)
+    hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
+    m = scan_memo.ScanMemo(str(tmp_path), str(root), rules_digest())
+    assert str(root) in m.old and str(dirs[1]) in m.old
+    assert m.entries_of(str(dirs[1])) is not None
+    os.utime(dirs[1], ns=(OLD, OLD))  # the mtime set back: the ctime still says it changed
+    assert m.entries_of(str(dirs[1])) is None
 
 
-def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path) -> None:
+def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "proj"
     (root / "src").mkdir(parents=True)
     (root / ".env").write_text("x")
@@ -97,8 +119,9 @@ def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path) -> None:
     big = tmp_path / "big"
     _tree(big)
     name = scan_memo.ScanMemo(str(tmp_path), str(big), rules_digest()).path
+    monkeypatch.setattr(scan_memo, "clock", _later)
     for junk in (b"not json", b'{"root": "/elsewhere", "dirs": {}}', b'{"root": "' + str(big).encode()
-                 + b'", "dirs": {"' + str(big).encode() + b'": [1, 2, 3, "x", [], []]}}'):
+                 + b'", "dirs": {"' + str(big).encode() + b'": [1, 2, 3, 4, "x", [], []]}}'):
         Path(name).write_bytes(junk)
         assert hidden_paths("/nonexistent-home", [str(big)], memo_dir=str(tmp_path)) == \
             hidden_paths("/nonexistent-home", [str(big)])
