@@ -14,7 +14,8 @@ renaming an entry changes the directory's mtime and ctime; setting the mtime bac
 changes the ctime, which nobody can set; a mount over it changes device and inode; what a file
 contains does not matter (the scan decides by name). `save()` writes what this scan used and read
 (directories it no longer reached are dropped), only when that differs from what it loaded and
-the tree is big enough to be worth it (`MIN_ENTRIES`).
+the tree is still big enough to be worth it (secrets.py `MEMO_MIN_ENTRIES`; else it removes the
+memo). `start(...)` writes an empty memo (the scan calls it after a big walk without one).
 Never raises: an unreadable or malformed memo is an empty one; a memo that cannot be written is
 not written (the next scan reads the directories again).
 """
@@ -24,6 +25,8 @@ from __future__ import annotations
 import os
 import time
 
+from cupcake_py.sandbox.secrets import MEMO_MIN_ENTRIES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -32,20 +35,13 @@ if TYPE_CHECKING:
 
 RACY_NS = 2_000_000_000  # a directory changed in the last 2 s is read again next time
 clock = time.time_ns  # the file systems' clock (the tests move it to make fresh directories old)
-MIN_ENTRIES = 200  # a smaller tree is read faster than its memo
 
 
 class ScanMemo:
     __slots__ = ("path", "rules", "old", "new", "now", "entries")
 
-    def __init__(self, directory: str, root: str, rules: str) -> None:
-        try:  # the module behind hashlib.blake2b (hashlib would load OpenSSL)
-            from _blake2 import blake2b
-        except ImportError:  # pragma: no cover - CPython always has it
-            from hashlib import blake2b
-
-        name = "scan-" + blake2b(root.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest() + ".json"
-        self.path = os.path.join(directory, name)
+    def __init__(self, path: str, root: str, rules: str) -> None:
+        self.path = path
         self.rules = rules
         self.old: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
@@ -93,24 +89,33 @@ class ScanMemo:
             self.new[d] = [*ident, got[0], got[1], got[2]]
 
     def save(self, root: str) -> None:
-        if self.new == self.old:
-            return
-        if self.entries < MIN_ENTRIES:
-            if not self.old:
-                return
-            self.new = {}  # small again: forget it
-        from cupcake_py import jsonio
-
-        tmp = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "xb") as f:
-                f.write(jsonio.dumps({"root": root, "rules": self.rules, "dirs": self.new}))
-            os.replace(tmp, self.path)
-        except OSError:
+        if self.entries < MEMO_MIN_ENTRIES:  # small again: walked without a memo from now on
             try:
-                os.unlink(tmp)
+                os.unlink(self.path)
             except OSError:
                 pass
+        elif self.new != self.old:
+            _write(self.path, root, self.rules, self.new)
+
+
+def start(path: str, root: str, rules: str) -> None:
+    """An empty memo for `root`: the next walk reads every directory and remembers it."""
+    _write(path, root, rules, {})
+
+
+def _write(path: str, root: str, rules: str, dirs: dict[str, Any]) -> None:
+    from cupcake_py import jsonio
+
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "xb") as f:
+            f.write(jsonio.dumps({"root": root, "rules": rules, "dirs": dirs}))
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def _names(v: object) -> bool:

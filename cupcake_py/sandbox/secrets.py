@@ -57,6 +57,7 @@ SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-"
 
 SCAN_DEPTH = 4
 SCAN_LIMIT = 20_000
+MEMO_MIN_ENTRIES = 200  # a smaller tree is read faster than its memo
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache",
                        ".pytest_cache", ".tox", ".nox", ".hypothesis"})
 
@@ -84,6 +85,17 @@ def sensitive_name(name: str) -> bool:
     if _ext(n) in KEY_EXTS:
         return True
     return any(w in n and (_ext(n) in TEXT_EXTS or n.endswith(w) or n.endswith(w + "s")) for w in SECRET_WORDS)
+
+
+def memo_path(directory: str, root: str) -> str:
+    """Where the walk below `root` is remembered (sandbox/scan_memo.py)."""
+    try:  # the module behind hashlib.blake2b (hashlib would load OpenSSL)
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - CPython always has it
+        from hashlib import blake2b
+
+    name = blake2b(root.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    return os.path.join(directory, f"scan-{name}.json")
 
 
 def rules_digest() -> str:
@@ -180,13 +192,19 @@ def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()
     for root in dict.fromkeys(roots):
         if not root or not os.path.isabs(root) or root == "/":
             continue
+        path = memo_path(memo_dir, root) if memo_dir is not None else None
         memo = None
-        if memo_dir is not None:
+        if path is not None and os.path.exists(path):  # else a small tree: not worth importing the memo
             from cupcake_py.sandbox.scan_memo import ScanMemo
 
-            memo = ScanMemo(memo_dir, root, rules_digest())
+            memo = ScanMemo(path, root, rules_digest())
+        before = budget[0]
         if not _scan(root, found, budget, memo):
             complete = False
         if memo is not None:
             memo.save(root)
+        elif path is not None and before - budget[0] >= MEMO_MIN_ENTRIES:
+            from cupcake_py.sandbox.scan_memo import start
+
+            start(path, root, rules_digest())  # remembered from the next walk on
     return sorted(p for p in found if os.path.lexists(p)), complete

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.sandbox import scan_memo
-from cupcake_py.sandbox.secrets import hidden_paths, rules_digest
+from cupcake_py.sandbox.secrets import hidden_paths, memo_path, rules_digest
 
 OLD = time.time_ns() - 3600 * 10**9  # an hour ago: well past the racy window
 LATER = 3600 * 10**9  # the memo's clock an hour ahead: every directory (ctime too) is old
@@ -41,6 +41,8 @@ def _tree(root: Path) -> list[Path]:
 def _scans(root: Path, memo_dir: Path) -> tuple[tuple[list[str], bool], tuple[list[str], bool]]:
     fresh = hidden_paths("/nonexistent-home", [str(root)])
     memo = hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(memo_dir))
+    again = hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(memo_dir))  # through what it kept
+    assert again == memo
     return fresh, memo
 
 
@@ -98,11 +100,11 @@ def test_a_directory_changed_just_now_is_read_again(tmp_path: Path, monkeypatch:
     root = tmp_path / "proj"
     dirs = _tree(root)
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
-    m = scan_memo.ScanMemo(str(tmp_path), str(root), rules_digest())
+    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest())
     assert not m.old  # the tree was made just now (its ctimes are now): nothing is trusted yet
     monkeypatch.setattr(scan_memo, "clock", _later)
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
-    m = scan_memo.ScanMemo(str(tmp_path), str(root), rules_digest())
+    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest())
     assert str(root) in m.old and str(dirs[1]) in m.old
     assert m.entries_of(str(dirs[1])) is not None
     os.utime(dirs[1], ns=(OLD, OLD))  # the mtime set back: the ctime still says it changed
@@ -118,7 +120,7 @@ def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path, monkeypat
     assert not [n for n in os.listdir(tmp_path) if n.startswith("scan-")]  # nothing worth remembering
     big = tmp_path / "big"
     _tree(big)
-    name = scan_memo.ScanMemo(str(tmp_path), str(big), rules_digest()).path
+    name = memo_path(str(tmp_path), str(big))
     monkeypatch.setattr(scan_memo, "clock", _later)
     for junk in (b"not json", b'{"root": "/elsewhere", "dirs": {}}', b'{"root": "' + str(big).encode()
                  + b'", "dirs": {"' + str(big).encode() + b'": [1, 2, 3, 4, "x", [], []]}}'):
