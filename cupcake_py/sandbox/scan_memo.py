@@ -14,8 +14,7 @@ renaming an entry changes the directory's mtime and ctime; setting the mtime bac
 changes the ctime, which nobody can set; a mount over it changes device and inode; what a file
 contains does not matter (the scan decides by name). `save()` writes what this scan used and read
 (directories it no longer reached are dropped), only when that differs from what it loaded and
-the tree is still big enough to be worth it (secrets.py `MEMO_MIN_ENTRIES`; else it removes the
-memo). `start(...)` writes an empty memo (the scan calls it after a big walk without one).
+the tree is still big enough to be worth it (`min_entries`; else it removes the memo). `start(...)` writes an empty memo (the scan calls it after a big walk without one).
 Never raises: an unreadable or malformed memo is an empty one; a memo that cannot be written is
 not written (the next scan reads the directories again).
 """
@@ -25,23 +24,22 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake_py.sandbox.secrets import MEMO_MIN_ENTRIES
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from cupcake_py.sandbox.secrets import Entries
+    Entries = tuple[int, list[str], list[str]]  # (entries, sensitive names, directories to walk)
 
 RACY_NS = 2_000_000_000  # a directory changed in the last 2 s is read again next time
 clock = time.time_ns  # the file systems' clock (the tests move it to make fresh directories old)
 
 
 class ScanMemo:
-    __slots__ = ("path", "rules", "old", "new", "now", "entries")
+    __slots__ = ("path", "rules", "min_entries", "old", "new", "now", "entries")
 
-    def __init__(self, path: str, root: str, rules: str) -> None:
+    def __init__(self, path: str, root: str, rules: str, min_entries: int) -> None:
         self.path = path
+        self.min_entries = min_entries
         self.rules = rules
         self.old: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
@@ -89,7 +87,7 @@ class ScanMemo:
             self.new[d] = [*ident, got[0], got[1], got[2]]
 
     def save(self, root: str) -> None:
-        if self.entries < MEMO_MIN_ENTRIES:  # small again: walked without a memo from now on
+        if self.entries < self.min_entries:  # small again: walked without a memo from now on
             try:
                 os.unlink(self.path)
             except OSError:

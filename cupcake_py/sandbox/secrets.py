@@ -25,9 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from cupcake_py.sandbox.scan_memo import ScanMemo
-
-    Entries = tuple[int, list[str], list[str]]
+    from cupcake_py.sandbox.scan_memo import Entries, ScanMemo
 
 # tables.rego (checked equal by tests/sandbox/test_secrets.py)
 KEY_EXTS = frozenset({"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3",
@@ -197,7 +195,7 @@ def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()
         if path is not None and os.path.exists(path):  # else a small tree: not worth importing the memo
             from cupcake_py.sandbox.scan_memo import ScanMemo
 
-            memo = ScanMemo(path, root, rules_digest())
+            memo = ScanMemo(path, root, rules_digest(), MEMO_MIN_ENTRIES)
         before = budget[0]
         if not _scan(root, found, budget, memo):
             complete = False

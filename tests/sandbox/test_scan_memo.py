@@ -100,11 +100,11 @@ def test_a_directory_changed_just_now_is_read_again(tmp_path: Path, monkeypatch:
     root = tmp_path / "proj"
     dirs = _tree(root)
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
-    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest())
+    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest(), 200)
     assert not m.old  # the tree was made just now (its ctimes are now): nothing is trusted yet
     monkeypatch.setattr(scan_memo, "clock", _later)
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
-    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest())
+    m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest(), 200)
     assert str(root) in m.old and str(dirs[1]) in m.old
     assert m.entries_of(str(dirs[1])) is not None
     os.utime(dirs[1], ns=(OLD, OLD))  # the mtime set back: the ctime still says it changed
