@@ -135,6 +135,7 @@ class Evaluation:
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
+        self._resolver: Resolver | None = None  # realpath of the state paths and the sandbox profile's paths
         self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
         # governance (audit log, input.history): merged settings of the loaded bundles, None when off
         self.governance: dict[str, Any] | None = None
@@ -299,8 +300,17 @@ class Evaluation:
 
             with self.trace.phase("state_paths"):
                 self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code,
-                                                    self.source.path_resolver())
+                                                    self.path_resolver())
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
+
+    def path_resolver(self) -> Resolver:
+        """One resolver for this evaluation (the source's, or a new one): each directory of the state
+        paths and of the sandbox profile is resolved once."""
+        if self._resolver is None:
+            from cupcake_py.engine.state_paths import Resolver
+
+            self._resolver = self.source.path_resolver() or Resolver()
+        return self._resolver
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, route: Route, event: dict[str, Any],
               cwd: str) -> DecisionSet:
@@ -426,8 +436,9 @@ class Evaluation:
             from cupcake_py.sandbox.profile import Sources
 
             cwd = self.harness.cwd(event)
+            resolver = self.path_resolver()
             if self._guardrails is None:
-                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, self.source.path_resolver())
+                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, resolver)
             protected: list[str] = []
             sensitive: list[str] = []
             system: list[str] = []
@@ -438,7 +449,7 @@ class Evaluation:
                 sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
                 system += bc.get("system_protection", {}).get("additional_paths", [])
             return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
-                           cwd, settings, protected, sensitive, system=system)
+                           cwd, settings, protected, sensitive, system=system, real=resolver.real)
 
         floor.sources(sources)
 

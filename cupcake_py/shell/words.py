@@ -495,3 +495,14 @@ def _split(chunks: list[Chunk], ifs: str | None) -> list[list[Chunk]]:
                 cur.append((EXPANDED, piece))
     close()
     return fields
+
+
+def words_of(nodes: list[Node]) -> list[list[Node]]:
+    """Adjacent syntax nodes (no blank between them) form one shell word."""
+    groups: list[list[Node]] = []
+    for n in nodes:
+        if groups and groups[-1][-1].end_byte == n.start_byte:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return groups
