@@ -6,12 +6,13 @@ no timing is asserted here.)"""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cupcake_py.harness.examples import isolated_env, run_eval
+from cupcake_py.harness.examples import cupcake_command, isolated_env, run_eval
 
 POLICY = """# METADATA
 # custom:
@@ -62,6 +63,14 @@ def test_an_event_larger_than_the_policy_memory_is_denied(tmp_path: Path, harnes
     event = _event(project, harness, "Bash", {"command": "echo " + "a" * (3 << 20)})
     resp, code, stderr = run_eval(event, project, CAP, env, harness=harness)
     _assert_too_large(harness, resp, code, stderr, "event")
+    # the audit record (audit is on by default) names the call and the deny, not the refused megabytes
+    export = subprocess.run([*cupcake_command(), "audit", "export"], capture_output=True, env=env, cwd=project,
+                            timeout=120)
+    records = [json.loads(line) for line in export.stdout.splitlines()]
+    assert export.returncode == 0 and records, export.stderr
+    last = records[-1]
+    recorded = json.dumps(last["input"])
+    assert last["decision"] == "deny" and "cupcake_omitted" in recorded and len(recorded) < 4096, last
 
 
 def test_an_event_whose_enrichment_outgrows_the_policy_memory_is_denied(tmp_path: Path) -> None:
