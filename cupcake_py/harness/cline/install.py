@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cupcake_py.harness.cline.harness import EVENT_ENV, EVENTS
 from cupcake_py.harness.cline.response import cancel
-from cupcake_py.harness.files import FileAction, write_file
+from cupcake_py.harness.files import FileAction, OwnFilesInstaller, write_file
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake
 
 MARK = "eval --harness cline"
@@ -81,3 +81,26 @@ def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:
     if (d / SAVED).is_dir() and not any((d / SAVED).iterdir()):
         (d / SAVED).rmdir()
     return out or [(str(d), "unchanged")]
+
+
+def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
+    """Cline runs each hook file itself: the command is the file (no hook timeout: Cline waits)."""
+    import shlex
+
+    d = hooks_dir(project)
+    return [(event, shlex.quote(str(d / event)), None) for event in EVENTS if is_ours(d / event)]
+
+
+class Installer(OwnFilesInstaller):
+    """What HookAgent.setup() reads: one script per event, no notes, nothing Cline would skip."""
+
+    install = staticmethod(install)
+    uninstall = staticmethod(uninstall)
+    configured = staticmethod(configured)
+
+    @staticmethod
+    def config_home() -> Path:
+        return hooks_dir(None).parent
+
+
+INSTALLER = Installer()

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from cupcake_py.harness.copilot.harness import EVENT_ENV, EVENTS
 from cupcake_py.harness.copilot.response import blocking
-from cupcake_py.harness.files import FileAction
+from cupcake_py.harness.files import FileAction, OwnFilesInstaller
+from cupcake_py.harness.guard import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
-from cupcake_py.harness.hook_settings import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.hook_settings import write_settings
 
 HOOK_FILE = "cupcake.json"
@@ -82,7 +82,7 @@ def trust(project: Path) -> tuple[str, FileAction]:
     return str(path), action
 
 
-def install(project: Path | None) -> list[tuple[str, FileAction]]:
+def install(project: Path | None, force: bool = False) -> list[tuple[str, FileAction]]:
     require_cupcake()
     path = hooks_path(project)
     out = [(str(path), write_settings(path, hook_config()))]
@@ -113,3 +113,15 @@ def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:
         return [(str(path), "unchanged")]
     path.unlink()
     return [(str(path), "removed")]
+
+
+class Installer(OwnFilesInstaller):
+    """What HookAgent.setup() reads: cupcake's own hook file, no notes, nothing Copilot would skip."""
+
+    install = staticmethod(install)
+    uninstall = staticmethod(uninstall)
+    configured = staticmethod(configured)
+    config_home = staticmethod(copilot_home)
+
+
+INSTALLER = Installer()
