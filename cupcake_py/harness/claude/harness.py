@@ -108,25 +108,14 @@ class ClaudeCode:
 
 
 def sticky_halt(final: FinalDecision, event: dict[str, Any]) -> FinalDecision:
-    """A halt ends the whole session (halts.py): remember a tool-call halt, answer every later event of a
-    halted session as a halt, forget the session at SessionEnd."""
-    from cupcake_py.harness.claude import halts
+    """A halt ends the whole session (session_halts.py): remember a tool-call halt, answer every later event
+    of a halted session as a halt, forget the session at SessionEnd."""
+    from cupcake_py.harness import session_halts
 
-    session = event.get("session_id")
-    if not isinstance(session, str):
-        return final
-    name = event.get("hook_event_name")
-    if name == "SessionEnd":
-        halts.forget(session)
-        return final
-    earlier = halts.halted(session)
-    if earlier is not None:
-        from cupcake_py.engine.synthesis import FinalDecision
+    return session_halts.sticky("claude", final, event, PRE_TOOL, "SessionEnd")
 
-        return FinalDecision("halt", f"this session was halted by policy: {earlier}")
-    if final.kind == "halt" and name in ("PreToolUse", "PermissionRequest"):
-        halts.record(session, final.reason or "halted by policy")
-    return final
+
+PRE_TOOL = frozenset({"PreToolUse", "PermissionRequest"})
 
 
 HARNESS = ClaudeCode()
