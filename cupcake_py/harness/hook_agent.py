@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     Fail = Callable[[str, Any], Answer]
 
 AGENT_EVENT = "cupcake_agent_event"  # where parse() keeps the agent's own event name when stdin lacks it
+EVENT_ENV = "CUPCAKE_HOOK_EVENT"  # the hook's environment names the event where stdin does not (Copilot, Cline)
 ASK_FALLBACK_ENV = "CUPCAKE_ASK_FALLBACK"
 STOPPING = frozenset({"halt", "deny", "block"})
 

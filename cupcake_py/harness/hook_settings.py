@@ -33,13 +33,19 @@ from cupcake_py.harness.guard import HOOK_TIMEOUT_S, hook_command, require_cupca
 Settings = dict[str, object]
 
 
-def read_settings(path: Path) -> Settings:
+def read_settings(path: Path, comments: list[str] | None = None) -> Settings:
+    """The JSON object in `path` (missing or empty: {}); InstallError for anything else. `comments`: collects
+    the file's `//` comment lines, which are then no error (Copilot's config.json has them)."""
     try:
         text = path.read_text("utf-8")
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise InstallError(f"{path}: cannot read it: {e}") from None
+    if comments is not None:
+        lines = text.splitlines()
+        comments += [ln for ln in lines if ln.lstrip().startswith("//")]
+        text = "\n".join(ln for ln in lines if not ln.lstrip().startswith("//"))
     try:
         value = json.loads(text) if text.strip() else {}
     except ValueError as e:
@@ -49,9 +55,10 @@ def read_settings(path: Path) -> Settings:
     return value
 
 
-def write_settings(path: Path, settings: Settings) -> FileAction:
-    """Write atomically (temp file + rename, the file's mode kept); created | overwritten | unchanged."""
-    text = json.dumps(settings, indent=2) + "\n"
+def write_settings(path: Path, settings: Settings, comments: list[str] | None = None) -> FileAction:
+    """Write atomically (temp file + rename, the file's mode kept), after the `comments` lines read_settings
+    collected; created | overwritten | unchanged."""
+    text = "".join(c + "\n" for c in comments or []) + json.dumps(settings, indent=2) + "\n"
     action: FileAction
     if path.exists():
         if path.read_text("utf-8") == text:

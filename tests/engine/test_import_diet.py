@@ -153,5 +153,7 @@ def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, t
     loaded = set(report["modules"])
     assert f"cupcake_py.harness.{agent}.harness" in loaded and "cupcake_py.engine.bundle" in loaded
     assert not {m for m in loaded if m.startswith(("cupcake_py.harness.opencode.", "cupcake_py.harness.claude."))}
+    # one framework (hook_agent.py) for every hook agent; a miss enriches nothing (no tool paths, no shell)
+    assert "cupcake_py.harness.hook_agent" in loaded and not {m for m in loaded if m.startswith("cupcake_py.enrich")}
     offenders = {m: why for m, why in NOT_IMPORTED.items() if m in loaded}
     assert not offenders, offenders

@@ -18,14 +18,13 @@ from __future__ import annotations
 import os
 
 from cupcake_py.harness.cline import response
-from cupcake_py.harness.hook_agent import AGENT_EVENT, Call, HookAgent
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-EVENT_ENV = "CUPCAKE_HOOK_EVENT"
 # Cline's hook file name -> the normalised hook_event_name policies route on
 EVENTS = {"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "UserPromptSubmit": "UserPromptSubmit",
           "TaskStart": "SessionStart", "TaskResume": "SessionStart", "TaskCancel": "SessionEnd",

@@ -18,10 +18,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cupcake_py.harness.cline.harness import EVENT_ENV, EVENTS
+from cupcake_py.harness.cline.harness import EVENTS
 from cupcake_py.harness.cline.response import cancel
 from cupcake_py.harness.files import FileAction, OwnFilesInstaller, write_file
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake
+from cupcake_py.harness.hook_agent import EVENT_ENV
 
 MARK = "eval --harness cline"
 SAVED = ".cupcake-saved"

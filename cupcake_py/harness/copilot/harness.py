@@ -15,14 +15,13 @@ from __future__ import annotations
 import os
 
 from cupcake_py.harness.copilot import response
-from cupcake_py.harness.hook_agent import AGENT_EVENT, Call, HookAgent
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-EVENT_ENV = "CUPCAKE_HOOK_EVENT"
 # Copilot's event key -> the normalised hook_event_name policies route on
 EVENTS = {"sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "userPromptSubmitted": "UserPromptSubmit",
           "preToolUse": "PreToolUse", "postToolUse": "PostToolUse", "permissionRequest": "PermissionRequest",

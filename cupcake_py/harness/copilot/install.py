@@ -21,12 +21,13 @@ import json
 import os
 from pathlib import Path
 
-from cupcake_py.harness.copilot.harness import EVENT_ENV, EVENTS
+from cupcake_py.harness.copilot.harness import EVENTS
 from cupcake_py.harness.copilot.response import blocking
 from cupcake_py.harness.files import FileAction, OwnFilesInstaller
 from cupcake_py.harness.guard import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
-from cupcake_py.harness.hook_settings import write_settings
+from cupcake_py.harness.hook_agent import EVENT_ENV
+from cupcake_py.harness.hook_settings import read_settings, write_settings
 
 HOOK_FILE = "cupcake.json"
 
@@ -46,40 +47,17 @@ def hook_config() -> dict[str, object]:
     return {"version": 1, "hooks": hooks}
 
 
-def read_config(path: Path) -> tuple[list[str], dict[str, object]]:
-    """(leading `//` comment lines, the JSON object) of Copilot's config.json (missing: none, {})."""
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return [], {}
-    lines = text.splitlines()
-    comments = [ln for ln in lines if ln.lstrip().startswith("//")]
-    body = "\n".join(ln for ln in lines if not ln.lstrip().startswith("//"))
-    try:
-        value = json.loads(body) if body.strip() else {}
-    except ValueError as e:
-        raise InstallError(f"{path}: not valid JSON ({e}); left untouched") from None
-    if not isinstance(value, dict):
-        raise InstallError(f"{path}: not a JSON object; left untouched")
-    return comments, value
-
-
 def trust(project: Path) -> tuple[str, FileAction]:
     path = copilot_home() / "config.json"
-    comments, config = read_config(path)
+    comments: list[str] = []
+    config = read_settings(path, comments)
     folders = config.get("trustedFolders", [])
     if not isinstance(folders, list):
         raise InstallError(f"{path}: `trustedFolders` is not a list; fix it by hand first")
     real = os.path.realpath(project)
     if real in folders:
         return str(path), "unchanged"
-    config["trustedFolders"] = [*folders, real]
-    action: FileAction = "overwritten" if path.exists() else "created"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.cupcake.tmp")
-    tmp.write_text("".join(c + "\n" for c in comments) + json.dumps(config, indent=2) + "\n", "utf-8")
-    os.replace(tmp, path)
-    return str(path), action
+    return str(path), write_settings(path, {**config, "trustedFolders": [*folders, real]}, comments)
 
 
 def install(project: Path | None, force: bool = False) -> list[tuple[str, FileAction]]:
