@@ -22,12 +22,13 @@ from cupcake_py import harness as registry  # noqa: E402
 from cupcake_py.harness.examples import isolated_env, project_dir  # noqa: E402
 
 PROBE = """
-import io, json, sys
+import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from cupcake_py.fast_eval import main
 code = main(["--harness", sys.argv[2]])
-modules = sorted(sys.modules)
+modules = sorted(sys.modules)  # before the probe's own json import
 sys.stdout.flush()
+import json
 print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
 """
 # the agent's event name where its stdin lacks it (the hook sets CUPCAKE_HOOK_EVENT)
