@@ -35,8 +35,9 @@ print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
 HOOK_ENV = {"copilot": ("preToolUse", "sessionEnd"), "cline": ("PreToolUse", "SessionShutdown")}
 MISSES = {"copilot": {"sessionId": "s", "timestamp": 1, "cwd": "$P", "reason": "complete"},
           "cline": {"taskId": "t", "workspaceRoots": ["$P"], "hookName": "session_shutdown"},
-          "cursor": {"conversation_id": "c", "workspace_roots": ["$P"], "hook_event_name": "sessionEnd"}}
-CLAUDE_SHAPED_MISS = {"hook_event_name": "SessionEnd", "session_id": "s", "cwd": "$P", "reason": "other"}
+          "cursor": {"conversation_id": "c", "workspace_roots": ["$P"], "hook_event_name": "sessionEnd"},
+          "factory": {"session_id": "s", "cwd": "$P", "hook_event_name": "SessionEnd", "reason": "other"}}
+CLAUDE_SHAPED_MISS = {"hook_event_name": "SessionEnd", "session_id": "s", "cwd": "$P", "reason": "exit"}
 
 
 def modules(agent: str, event: dict[str, object], project: Path, env: dict[str, str]) -> list[str]:
