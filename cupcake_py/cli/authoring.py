@@ -41,7 +41,7 @@ def validate_cmd(
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", metavar="MODULE",
                                        help="Python module (name or .py path) with custom builtins the policies "
                                        "call (repeatable; a .cupcake directory's rulebook `custom_builtins` are "
-                                       "added; docs/custom-builtins.md)."),
+                                       "added; `cupcake docs custom-builtins`)."),
     explain: str | None = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
                                        "rule (e.g. prefer-deny) and exit."),
     changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
@@ -56,7 +56,7 @@ def validate_cmd(
     Every finding has a rule id, severity, file:row:col, message and a docs page
     (`cupcake validate --explain RULE`). A finding is silenced by `# cupcake ignore:RULE` on its
     line or the line above; `.cupcake/lint.yml` sets rule levels (error, warning, info, ignore) and
-    ignored files (docs/lint/README.md). Exit status: 0 when no finding reaches --fail-level, 1
+    ignored files (`cupcake docs lint/README`). Exit status: 0 when no finding reaches --fail-level, 1
     otherwise, 2 for usage errors and an invalid lint config.
 
     \b
@@ -166,7 +166,7 @@ def test_cmd(
     ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
                                      "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
-                                       "builtins (repeatable; see docs/custom-builtins.md)."),
+                                       "builtins (repeatable; `cupcake docs custom-builtins`)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
@@ -190,7 +190,7 @@ def test_cmd(
     Exit status (as opa test): 0 every test passed; 2 a test failed, errored or was skipped
     (-z: skipped is fine), or coverage is below --threshold; 1 the policies, data or custom
     builtins could not be loaded or compiled, or --fail-on-empty and no test ran.
-    See docs/testing.md.
+    See `cupcake docs testing`.
     """
     from cupcake_py.authoring.testing.command import TestArgs, run_once
 
