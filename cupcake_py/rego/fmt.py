@@ -136,9 +136,11 @@ class _Printer(Printer):
 
     def _item(self, t: A.Term) -> str:
         """An item of [..] {..}: only a set union is parenthesized (opa fmt), not `a > b` or `x in xs`."""
-        if isinstance(t.value, A.Call) and t.value.name == "or" and len(t.value.args) == 2:
-            return "(" + self.term(t, 0) + ")"
-        return self.term(t, 0)
+        text = self.term(t, 0)
+        written = _infix(t) and self._chain_below(t) < self._groups_before(t)  # the author's parentheses
+        if isinstance(t.value, A.Call) and t.value.name == "or" and not written:
+            return "(" + text + ")"
+        return text
 
     def items(self, terms: list[A.Term]) -> str:
         return ", ".join(self._item(x) for x in terms)
