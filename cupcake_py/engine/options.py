@@ -45,7 +45,8 @@ class EvalOptions(Record):
                    [] if builtins is None else builtins, help, hard_timeout)
 
 
-TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
+TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "state_paths", "sandbox", "warmup", "preprocess", "signals",
+                "wasm", "synthesis", "total")
 
 # (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (

@@ -23,7 +23,10 @@ class ExprPlanner(TermPlanner):
             else:
                 self.plan_expr(body[i], lambda: step(i + 1))
 
-        step(0)
+        try:
+            step(0)
+        finally:  # step refers to itself (and so to self): no cycle left for the collector
+            del step
 
     def plan_expr(self, e: A.Expr, k: K) -> None:
         self.at(e.location)

@@ -73,7 +73,7 @@ def diagnose(modules: list[A.Module], failed: list[TestResult], sources: dict[st
 def _diagnostic_build(modules: list[A.Module], entrypoints: list[str], setup: EvalSetup) -> Evaluator | None:
     try:
         wasm = compile_wasm(modules, entrypoints, {})
-        return Evaluator(EvalSetup(wasm, setup.data, setup.strict, setup.deadline, setup.builtin_specs))
+        return Evaluator(setup.with_wasm(wasm))
     except (CupcakeError, RecursionError):
         return None
 

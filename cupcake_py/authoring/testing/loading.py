@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cupcake_py.authoring.support_policies import support_modules
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
 from cupcake_py.authoring.testing.data import DATA_SUFFIXES
 from cupcake_py.rego import find_rego_files, parse_module, read_source
 from cupcake_py.rego.errors import RegoErrors, format_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # (the AST is loaded by the parser; finding files, on a cached run, needs neither)
     from cupcake_py.rego import ast as A
 
@@ -25,8 +26,6 @@ if TYPE_CHECKING:  # (the AST is loaded by the parser; finding files, on a cache
 def load_modules(paths: list[str | Path], files: list[Path] | None = None
                  ) -> tuple[list[A.Module], dict[str, str], int]:
     """(modules incl. support modules, sources, number of modules from `paths`)."""
-    from cupcake_py.authoring.validate import support_modules
-
     files = rego_files(paths) if files is None else files
     modules: list[A.Module] = []
     sources: dict[str, str] = {}

@@ -25,9 +25,6 @@ imported where a build or a diagnosis happens).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from cupcake_py.authoring.testing import cache
 from cupcake_py.authoring.testing.cases import (
@@ -42,10 +39,14 @@ from cupcake_py.authoring.testing.cases import (
 from cupcake_py.authoring.testing.data import DataError, ignored, load_data
 from cupcake_py.authoring.testing.evaluate import EvalSetup, Outcome, evaluate
 from cupcake_py.authoring.testing.loading import discover, is_test_file, load_modules, rego_files
+from cupcake_py.authoring.testing.marks import Coverable, parse_mark
 from cupcake_py.gc_pause import gc_paused
 
-if TYPE_CHECKING:
-    from cupcake_py.authoring.instrument import Coverable
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from pathlib import Path
+    from typing import Any
+
     from cupcake_py.rego import ast as A
 
 
@@ -68,26 +69,19 @@ def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw:
         return _run(paths, opts)
 
 
-@dataclass
 class _Work:
     """What one run builds or loads: the compiled parts, the tests, and what is known so far."""
 
-    tests: list[TestCase]
-    todos: list[TestCase]
-    parts: list[Part] = field(default_factory=list)
-    errors: list[TestResult] = field(default_factory=list)
-    outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)  # evaluated by build workers
-    native_s: float = 0.0
-    workers: int = 1
-    modules: list[A.Module] | None = None
-    sources: dict[str, str] = field(default_factory=dict)
-    cov: Coverable = field(default_factory=lambda: _coverable())
-
-
-def _coverable() -> Coverable:
-    from cupcake_py.authoring.instrument import Coverable
-
-    return Coverable()
+    def __init__(self, tests: list[TestCase], todos: list[TestCase], modules: list[A.Module] | None = None,
+                 sources: dict[str, str] | None = None) -> None:
+        self.tests, self.todos, self.modules = tests, todos, modules
+        self.sources: dict[str, str] = {} if sources is None else sources
+        self.parts: list[Part] = []
+        self.errors: list[TestResult] = []
+        self.outcomes: dict[tuple[str, str], Outcome] = {}  # evaluated by build workers
+        self.native_s = 0.0
+        self.workers = 1
+        self.cov = Coverable()
 
 
 def _from_cache(hit: tuple[dict[str, Any], list[bytes]]) -> _Work:
@@ -233,8 +227,6 @@ def _evaluate(work: _Work, setup: EvalSetup, opts: TestOptions, phases: dict[str
 
 
 def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResult:
-    from cupcake_py.authoring.instrument import parse_mark
-
     output = []
     for line in o.lines:
         mark = parse_mark(line)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from cupcake_py.authoring.testing.cases import TestResult
@@ -75,7 +74,7 @@ def _chunk(i: int) -> ChunkResult:
     native = 0.0
     t0 = time.perf_counter()
     for wasm, part in parts:
-        got, native_s, _ = evaluate(replace(setup, wasm=wasm), [c.entrypoint for c in part], 1)
+        got, native_s, _ = evaluate(setup.with_wasm(wasm), [c.entrypoint for c in part], 1)
         outcomes += got
         native += native_s
     phases["eval"] = time.perf_counter() - t0 - native
