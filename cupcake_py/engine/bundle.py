@@ -68,7 +68,7 @@ _COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engi
 
 
 class BuildPending(CupcakeError):
-    """A cache miss whose build (by the detached worker of engine/build_worker.py) was not ready
+    """A cache miss whose build (by the detached worker of engine/build_worker.py, engine/build_wait.py) was not ready
     at the evaluation's deadline; the evaluation fails closed saying so."""
 
 
@@ -468,7 +468,7 @@ def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None =
     Anything of the configuration that cannot be read is a BundleError naming the path (never
     skipped, never a bare OSError). With a `deadline` (time.monotonic(); `cupcake eval` and
     `cupcake serve`) a cache miss is built by a detached worker process and waited for until
-    then (engine/build_worker.py: BuildPending when it is not ready); without one, or when the
+    then (engine/build_wait.py: BuildPending when it is not ready); without one, or when the
     cache cannot be used, the build runs in this process."""
     try:
         key = cache_key(cfg, builtins)
@@ -478,13 +478,20 @@ def load(cfg: ConfigDir, *, use_cache: bool = True, builtins: list[str] | None =
             if cached is not None:
                 return cached, True
             if deadline is not None and private_dir(cache_dir(), "bundle cache"):
-                from cupcake_py.engine.build_worker import InProcess, wait_for
+                from cupcake_py.engine import build_wait
 
-                files = len(_system_files(cfg)) + len(_user_files(cfg))
                 try:
-                    return wait_for(cfg, key, list(builtins or []), mac_key, deadline, files), False
-                except InProcess:
+                    return build_wait.wait_for(cfg, key, list(builtins or []), deadline, cache_dir(),
+                                               lambda: read_cached(key, mac_key)), False
+                except build_wait.InProcess:
                     pass  # no worker can deliver it (the entry cannot be written): build here, under the hard alarm
+                except build_wait.Failed as e:
+                    raise BundleError(str(e)) from None
+                except build_wait.Pending:
+                    files = len(_system_files(cfg)) + len(_user_files(cfg))
+                    raise BuildPending(f"the {cfg.scope} policies in {cfg.cupcake_path} are being compiled ({files} "
+                                       "files) and were not ready within the evaluation deadline; blocked until the "
+                                       "build finishes (it goes on in the background: retry shortly)") from None
         bundle = build(cfg, key, builtins)
     except OSError as e:
         raise BundleError(f"configuration error: cannot read {e.filename or cfg.cupcake_path}: "
