@@ -5,8 +5,8 @@ in <= 20 s with peak RSS <= 400 MB).
     .venv/bin/python benches/build_many_policies.py [--policies 100 1000 10000]
 
 Each size is built in a fresh process (`engine/bundle.load` without a cache: parse, compile, plan,
-codegen, wasmtime's native compilation and the module summary), as the detached build worker of `cupcake eval` does; the bench
-reports that process's wall time, CPU time (user + system, all threads: steadier than wall time
+codegen, wasmtime's native compilation and the module summary), as the detached build worker of
+`cupcake eval` does; the bench reports that process's wall time, CPU time (user + system, all threads: steadier than wall time
 on a busy machine) and peak RSS (ru_maxrss).
 """
 
