@@ -149,7 +149,7 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
     v.steps.append(_step("lint", lint, update))
 
     def tests(step: Step) -> None:
-        from cupcake_py.authoring.testrunner import run_tests
+        from cupcake_py.authoring.testing.runner import run_tests
         from cupcake_py.custom_builtins import load
 
         run = run_tests([cfg.cupcake_dir], builtins=load(B.rulebook_builtins(cfg.cupcake_path)) or None)

@@ -45,7 +45,8 @@ class EvalOptions(Record):
                    [] if builtins is None else builtins, help, hard_timeout)
 
 
-TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
+TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "state_paths", "sandbox", "warmup", "preprocess", "signals",
+                "wasm", "synthesis", "total")
 
 # (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -76,7 +77,7 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
     ("--custom-builtins", "builtins", "list", "MODULE",
      "Python module (name or .py path; repeatable, or comma-separated) with custom Rego builtins "
-     "(docs/custom-builtins.md). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
+     "(`cupcake docs custom-builtins`). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
     ("--builtins", "builtins", "list", "MODULE", "Same as --custom-builtins (the older spelling, still accepted)."),
     ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
     ("--help", "help", "flag", "", "Show this help and exit."),

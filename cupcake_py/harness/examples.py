@@ -177,8 +177,11 @@ def run_eval(stdin: bytes, cwd: Path, args: list[str], env: dict[str, str], time
 
 
 def isolated_env(cache: Path, config: Path) -> dict[str, str]:
+    """The environment with private cache and config homes, and a private state home beside the
+    cache (`<cache>-state`: the audit log is on by default, and must not land in the user's)."""
     env = dict(os.environ)
-    env.update(XDG_CACHE_HOME=str(cache), XDG_CONFIG_HOME=str(config))
+    env.update(XDG_CACHE_HOME=str(cache), XDG_CONFIG_HOME=str(config),
+               XDG_STATE_HOME=str(cache.with_name(cache.name + "-state")))
     return env
 
 

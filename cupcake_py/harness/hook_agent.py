@@ -158,7 +158,7 @@ class HookAgent:
         from cupcake_py.enrich.tool_call import enrich_tool_call
 
         tool_name = self.data.mapped_tool_name(raw)
-        args: dict[str, Any] = jsonio.loads(jsonio.dumps(event["tool_input"]))
+        args: dict[str, Any] = jsonio.copy(event["tool_input"])
         for alias, arg in self.added_aliases(tool_name, args).items():
             args[alias] = args[arg]
         out["tool"] = raw

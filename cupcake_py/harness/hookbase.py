@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cupcake_py.harness.files import FileAction
     from cupcake_py.harness.hooked import Call, ToolTable
 
+EVENT_ENV = "CUPCAKE_HOOK_EVENT"  # the event name a hook command passes when the payload lacks it (Copilot, Cline)
 AGENT_EVENT = "cupcake_agent_event"  # where parse() keeps the agent's own event name when stdin lacks it
 
 

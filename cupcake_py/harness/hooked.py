@@ -101,7 +101,7 @@ class ToolTable:
         """A private copy of `args` in the shared names (arguments without a rename keep theirs)."""
         out: dict[str, Any] = {}
         renames = self.renames(tool)
-        for key, value in jsonio.loads(jsonio.dumps(args)).items():
+        for key, value in jsonio.copy(args).items():
             rule = renames.get(key)
             if isinstance(rule, dict) and "join" in rule:
                 items = value if isinstance(value, list) else [value]

@@ -10,8 +10,9 @@ from cupcake_py.plan import shared_calls
 from cupcake_py.plan.state import FuncCtx, Gen, K, plan_error
 from cupcake_py.plan.terms import TermPlanner
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile import builtins as B
-from cupcake_py.rego.compile.nodes import Group, NotBody
+from cupcake_py.rego.compile.nodes import Group
 
 
 class ExprPlanner(TermPlanner):
@@ -22,7 +23,10 @@ class ExprPlanner(TermPlanner):
             else:
                 self.plan_expr(body[i], lambda: step(i + 1))
 
-        step(0)
+        try:
+            step(0)
+        finally:  # step refers to itself (and so to self): no cycle left for the collector
+            del step
 
     def plan_expr(self, e: A.Expr, k: K) -> None:
         self.at(e.location)

@@ -141,7 +141,10 @@ class RulePlanner(ExprPlanner):
             else:
                 self.unify_value(args[i], ir.Local(2 + i), lambda: step(i + 1))
 
-        step(0)
+        try:
+            step(0)
+        finally:  # step refers to itself (and so to self): no cycle left for the collector
+            del step
 
     def _complete_rule(self, r: CRule, ret: int, nargs: int) -> list[ir.Block]:
         t = self.new()

@@ -92,7 +92,10 @@ class TermPlanner(State):
 
             self.plan_term(terms[i], got)
 
-        step(0)
+        try:
+            step(0)
+        finally:  # step refers to itself (and so to self): no cycle left for the collector
+            del step
 
     def is_plain(self, t: A.Term) -> bool:
         """A term whose planning calls its continuation exactly once, right away, in the

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`, which finds files here)
     from cupcake_py.rego.ast import Body, Module, Term
 # The parser is imported by the functions that parse: finding and reading files (a cached
 # `cupcake test`) does not load it.
@@ -29,13 +29,20 @@ __all__ = ["parse_module", "parse_files", "parse_query", "parse_term", "find_reg
 def parse_module(text: str, filename: str = "", rego_version: str | None = None) -> Module:
     """`rego_version` "v0": OPA's --v0-compatible syntax; None: the file's version in the current
     `cupcake_py.rego.versions` (v1 unless a command's --v0-compatible or a manifest says v0)."""
-    from cupcake_py.rego.parser import parse_module_text
+    from cupcake_py.rego.annotations import attach_annotations
+    from cupcake_py.rego.lexer import tokenize
+    from cupcake_py.rego.parser import Parser, raise_errors
 
     if rego_version is None:
         from cupcake_py.rego import versions
 
         rego_version = versions.current().of(filename)
-    return parse_module_text(text, filename, rego_version)
+    parser = Parser(tokenize(text, filename), rego_version)
+    module = parser.parse_module()
+    parser.errors.extend(attach_annotations(module))  # one RegoErrors for the syntax and the METADATA blocks
+    if parser.errors:
+        raise_errors(parser.errors, parser.truncated)
+    return module
 
 
 def parse_query(text: str, filename: str = "<query>") -> Body:

@@ -145,7 +145,9 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
         data = yaml_values.load(yaml_text, exact=False)  # timestamps stay strings, as OPA reads them
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = Location(location.file, location.row + 1 + mark.line, mark.column + 3) if mark else location
+        # an error at the end of the text (libyaml marks the line after it) is on the block's last line
+        line = min(mark.line, yaml_text.rstrip("\n").count("\n")) if mark else 0
+        where = Location(location.file, location.row + 1 + line, mark.column + 3) if mark else location
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RegoError(PARSE, f"invalid METADATA block: YAML error: {problem}", where) from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # e.g. an impossible date
@@ -231,41 +233,3 @@ def attach_annotations(module: A.Module) -> list[RegoError]:
         target.annotations.append(ann)
         module.annotations.append(ann)
     return errors
-
-
-def _ref_text(r: A.Ref) -> str:
-    from cupcake_py.rego.printer import Printer
-
-    return Printer().ref(r)
-
-
-def _schema_yaml(s: A.SchemaAnnotation) -> dict[str, Any]:
-    return {_ref_text(s.path): _ref_text(s.schema) if s.schema is not None else s.definition}
-
-
-def annotations_to_dict(a: A.Annotations, schema: Callable[[A.SchemaAnnotation], dict[str, Any]] = _schema_yaml,
-                        value: Callable[[Any], Any] = lambda v: v) -> dict[str, Any]:
-    """One block as a dict, fields left at their defaults omitted: the YAML-ready form by
-    default; `schema` writes one schema entry and `value` converts free-form values (`custom`)
-    for other forms (OPA's JSON form in host/builtins/rego_module.py)."""
-    d: dict[str, Any] = {"scope": a.scope}
-    if a.title is not None:
-        d["title"] = a.title
-    if a.description is not None:
-        d["description"] = a.description
-    if a.organizations:
-        d["organizations"] = list(a.organizations)
-    if a.related_resources:
-        d["related_resources"] = [
-            {"ref": r.ref, **({"description": r.description} if r.description else {})}
-            for r in a.related_resources
-        ]
-    if a.authors:
-        d["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
-    if a.schemas:
-        d["schemas"] = [schema(s) for s in a.schemas]
-    if a.entrypoint:
-        d["entrypoint"] = True
-    if a.custom:
-        d["custom"] = value(a.custom)
-    return d

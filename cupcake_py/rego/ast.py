@@ -95,18 +95,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from cupcake_py.errors import Location
-
-if TYPE_CHECKING:  # the compiler's desugaring of `not <expr>` (rego/compile/nodes.py imports this module)
-    from cupcake_py.rego.compile.nodes import NotBody
 
 __all__ = [
     "Location", "Null", "Boolean", "Number", "String", "Var", "Ref", "Array", "Object", "Set",
     "ArrayComprehension", "SetComprehension", "ObjectComprehension", "Call", "TemplateString",
     "Value", "Term", "SomeDecl", "Every", "With", "Expr", "Body", "Head", "Rule", "Package",
-    "Import", "Comment", "Module", "Annotations", "AuthorAnnotation", "RelatedResourceAnnotation",
+    "Import", "Comment", "Module", "NotBody", "Annotations", "AuthorAnnotation", "RelatedResourceAnnotation",
     "SchemaAnnotation", "OPERATORS", "NO_LOCATION", "ref_of", "var_term", "string_term",
     "bool_term", "call_expr", "operator_name",
 ]
@@ -259,6 +256,14 @@ class With:
     target: Term
     value: Term
     location: Location = _loc()
+
+
+@dataclass(slots=True)
+class NotBody:
+    """The compiler's negation of a (flattened, safety-ordered) body: the form `not` takes over
+    several expressions after compilation (rego/compile/nodes.py); never written by the parser."""
+    body: list[Expr]
+    location: Location = field(default=NO_LOCATION, compare=False, repr=False)
 
 
 @dataclass(slots=True)

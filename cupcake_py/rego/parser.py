@@ -792,17 +792,6 @@ def _guarded(parser: Parser, fn: Callable[[], T], fallback: T) -> T:
         return fallback
 
 
-def parse_module_text(text: str, filename: str = "", rego_version: str = "v1") -> A.Module:
-    from cupcake_py.rego.annotations import attach_annotations
-
-    parser = Parser(tokenize(text, filename), rego_version)
-    module = parser.parse_module()
-    parser.errors.extend(attach_annotations(module))
-    if parser.errors:
-        raise_errors(parser.errors, parser.truncated)
-    return module
-
-
 def parse_query_text(text: str, filename: str = "<query>") -> A.Body:
     parser = Parser(tokenize(text, filename))
 

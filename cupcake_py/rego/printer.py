@@ -3,9 +3,10 @@
 value in a form the parser reads back to the same node.
 
 Modes of the same `Printer`: `Printer()` writes modules (bodies as indented blocks);
-`Printer(inline=True)` writes every body on one line, which `print_compiled` uses for the
-compiler's output (rules with their kind and data path, `not { ... }` bodies) in tests and
-debugging. A view with other spellings subclasses `Printer` and overrides the methods of the
+`Printer(inline=True)` writes every body on one line, which `print_compiled`
+(rego/compile/listing.py) uses for the compiler's output (rules with their kind and data path,
+`not { ... }` bodies) in tests and debugging. `annotations_to_dict` is a METADATA block as the
+dict its YAML is written from (the printer's `# METADATA` comments, and `rego.metadata.*`). A view with other spellings subclasses `Printer` and overrides the methods of the
 node kinds it writes differently (dispatch is by node type through `_TERM_METHODS`).
 Fails with TypeError on a node that is not a Rego AST node.
 """
@@ -14,12 +15,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 import yaml
 
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.annotations import annotations_to_dict
-from cupcake_py.rego.compile.nodes import Compiled, CRule, NotBody
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # call name -> (infix token, precedence) for operators usable inside terms
@@ -164,7 +165,7 @@ class Printer:
         key = f"{self.term(t.key)}, " if t.key is not None else ""
         return f"every {key}{self.term(t.value)} in {self.term(t.domain, 1)} {self.block(t.body, depth)}"
 
-    def not_body(self, t: NotBody, depth: int) -> str:
+    def not_body(self, t: A.NotBody, depth: int) -> str:
         """A compiled negated body (the compiler's form of `not` over several expressions)."""
         return f"not {self.block(t.body, depth)}"
 
@@ -268,6 +269,42 @@ class Printer:
         return "\n".join(out)
 
 
+def _ref_text(r: A.Ref) -> str:
+    return Printer().ref(r)
+
+
+def _schema_yaml(s: A.SchemaAnnotation) -> dict[str, Any]:
+    return {_ref_text(s.path): _ref_text(s.schema) if s.schema is not None else s.definition}
+
+
+def annotations_to_dict(a: A.Annotations, schema: Callable[[A.SchemaAnnotation], dict[str, Any]] = _schema_yaml,
+                        value: Callable[[Any], Any] = lambda v: v) -> dict[str, Any]:
+    """One block as a dict, fields left at their defaults omitted: the YAML-ready form by
+    default; `schema` writes one schema entry and `value` converts free-form values (`custom`)
+    for other forms (OPA's JSON form in host/builtins/rego_module.py)."""
+    d: dict[str, Any] = {"scope": a.scope}
+    if a.title is not None:
+        d["title"] = a.title
+    if a.description is not None:
+        d["description"] = a.description
+    if a.organizations:
+        d["organizations"] = list(a.organizations)
+    if a.related_resources:
+        d["related_resources"] = [
+            {"ref": r.ref, **({"description": r.description} if r.description else {})}
+            for r in a.related_resources
+        ]
+    if a.authors:
+        d["authors"] = [{k: v for k, v in (("name", x.name), ("email", x.email)) if v} for x in a.authors]
+    if a.schemas:
+        d["schemas"] = [schema(s) for s in a.schemas]
+    if a.entrypoint:
+        d["entrypoint"] = True
+    if a.custom:
+        d["custom"] = value(a.custom)
+    return d
+
+
 def print_module(m: A.Module) -> str:
     return Printer().module(m)
 
@@ -280,31 +317,10 @@ def print_body(body: A.Body) -> str:
     return Printer().inline_body(body)
 
 
-def print_compiled_rule(c: CRule) -> str:
-    """One compiled rule (and its else chain) on one line: `<kind> data.<path> ... if { body }`."""
-    p = Printer(inline=True)
-    head = c.name + "".join(f"[{p.term(t)}]" for t in c.rel)
-    if c.args is not None:
-        head += "(" + ", ".join(p.term(a) for a in c.args) + ")"
-    if c.key is not None:
-        head += f" contains {p.term(c.key)}"
-    if c.value is not None:
-        head += (" contains " if c.leaf == "set" and c.kind == "object" else " := ") + p.term(c.value)
-    out = ("default " if c.default else "") + f"{c.kind} {head} if {p.block(c.body, 0)}"
-    if c.else_ is not None:
-        out += " else " + print_compiled_rule(c.else_)
-    return out
-
-
-def print_compiled(c: Compiled) -> str:
-    """Every rule of a compiled policy, one a line (for tests and debugging)."""
-    return "\n".join(print_compiled_rule(r) for g in c.groups.values() for r in g.rules)
-
-
 _TERM_METHODS: dict[type, str] = {
     A.Call: "call_term", A.Var: "var", A.Ref: "ref_term", A.String: "string", A.Number: "number",
     A.Boolean: "boolean", A.Null: "null", A.Array: "array", A.Set: "set", A.Object: "object",
     A.ArrayComprehension: "array_comprehension", A.SetComprehension: "set_comprehension",
     A.ObjectComprehension: "object_comprehension", A.TemplateString: "template",
 }
-_EXPR_METHODS: dict[type, str] = {A.SomeDecl: "some", A.Every: "every", NotBody: "not_body"}
+_EXPR_METHODS: dict[type, str] = {A.SomeDecl: "some", A.Every: "every", A.NotBody: "not_body"}

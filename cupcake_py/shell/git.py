@@ -480,9 +480,7 @@ def _subcommand(call: Call, entry: dict[str, Any], sub: str, args: list[Field], 
     elif sub == "submodule" and parsed.operands and parsed.operands[0].value == "foreach":
         handlers.run_code(call, handlers.join_code(parsed.operands[1:]), "bash -c")
     elif sub == "bisect" and parsed.operands and parsed.operands[0].value == "run" and len(parsed.operands) > 1:
-        from cupcake_py.shell.semantics import execute
-
-        execute(call.walker, call.state, args[args.index(parsed.operands[0]) + 1:], call.env, None, [])
+        call.execute(args[args.index(parsed.operands[0]) + 1:], call.state, call.env, None)
 
 
 def _prints_history(call: Call, sub: str, parsed: options.Parsed, args: list[Field]) -> bool:

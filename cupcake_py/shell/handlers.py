@@ -289,9 +289,7 @@ def shell(call: Call) -> None:
         if args and args[0].value in SHELLS:
             args = args[1:]
         elif args:
-            from cupcake_py.shell.semantics import execute
-
-            execute(call.walker, call.state, args, call.env, call.stdin, [])
+            call.execute(args, call.state, call.env, call.stdin)
             return
     for var in ("BASH_ENV", "ENV"):  # a non-interactive shell sources these first
         known, value = (True, call.env[var]) if var in call.env else call.state.lookup(var)

@@ -2,7 +2,9 @@
 of events that analyse no shell command).
 
 In: shell source bytes. Out: the root node of the syntax tree (`has_error` set when the
-grammar rejected part of it). Fails only if the tree-sitter packages are missing, which
+grammar rejected part of it); `REDIRECT_NODES` and `heredoc_tails` name the redirection nodes
+of the grammar and how here-documents nest them (read by the walker and the simple-command
+semantics). Fails only if the tree-sitter packages are missing, which
 `analyze` reports as an opaque result.
 
 The grammar comes from `tree_sitter_bash.language()`. That package's `__init__` imports
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 _PARSER: list[Parser] = []
+REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
 def _bash_language() -> object:
@@ -77,3 +80,21 @@ def _stand_in(m: re.Match[bytes]) -> bytes:
 def parse(src: bytes) -> Node:
     """The syntax tree of `src`; node offsets are offsets into `src` itself."""
     return parser().parse(_FOUR_BYTE.sub(_stand_in, src)).root_node
+
+
+def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Redirections with the ones nested in here-documents flattened out, and the statements
+    the grammar nests in a here-document's first line (pipeline continuations, `&&`/`||`
+    right sides)."""
+    redirects: list[Node] = []
+    tails: list[Node] = []
+    for n in nodes:
+        redirects.append(n)
+        if n.type != "heredoc_redirect":
+            continue
+        for c in n.children:
+            if c.type in REDIRECT_NODES:
+                redirects.append(c)
+            elif c.is_named and c.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"):
+                tails.append(c)
+    return redirects, tails

@@ -15,8 +15,9 @@ import re
 from cupcake_py.shell import embedded, git, handlers, name_lists, options, tools
 from cupcake_py.shell.carriers import family_of
 from cupcake_py.shell.model import Cmd, Field, decimal
+from cupcake_py.shell.parse import REDIRECT_NODES, heredoc_tails
 from cupcake_py.shell.table import COMMANDS, WRAPPERS, canonical
-from cupcake_py.shell.words import QUOTED, text
+from cupcake_py.shell.words import QUOTED, text, words_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,6 +58,12 @@ class Call:
                 got = self.result.path(kind, field, self.cwd, self.cmd, own=kind in ("deletes", "links"))
         return got
 
+    def execute(self, fields: list[Field], state: State, env: dict[str, str | None],
+                stdin: tuple[str, object] | None) -> Cmd | None:
+        """A command this one runs (`find -exec`, `busybox sh`, `git bisect run`, `uv run`): the
+        handlers reach the dispatcher through the call, so they never import this module."""
+        return execute(self.walker, state, fields, env, stdin, [])
+
     def opaque(self, kinds: str, reason: str) -> None:
         for kind in kinds.split("+"):
             if kind != "none":
@@ -64,8 +71,6 @@ class Call:
 
 
 def simple_command(walker: Walker, node: Node, state: State, ctx: Ctx) -> None:
-    from cupcake_py.shell.walker import REDIRECT_NODES, heredoc_tails, words_of
-
     overlay: dict[str, str | None] = {}
     word_nodes: list[Node] = []
     redirect_nodes: list[Node] = []

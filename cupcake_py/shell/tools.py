@@ -42,8 +42,6 @@ def dd(call: Call) -> None:
 
 
 def find(call: Call) -> None:
-    from cupcake_py.shell.semantics import execute
-
     args = call.args
     i = 0
     while i < len(args) and args[i].value in ("-H", "-L", "-P") or (i < len(args) and (args[i].value or "")
@@ -99,7 +97,7 @@ def find(call: Call) -> None:
                 state = call.state.copy()
                 if v in ("-execdir", "-okdir"):
                     state.cwd = None
-                execute(call.walker, state, inner, {}, None, [])
+                call.execute(inner, state, {}, None)
             i = j
         elif v in ("-fprint", "-fprint0", "-fls", "-fprintf") and i + 1 < len(args):
             call.effect("writes", args[i + 1])
@@ -392,11 +390,9 @@ def pkg(call: Call) -> None:
         call.result.fact("package_install")
         call.result.fact("network")
     if verb in RUN_VERBS.get(call.name, ()) and len(operands) > 1:
-        from cupcake_py.shell.semantics import execute
-
         start = call.args.index(operands[0]) + 1
         rest = call.args[start:]
         while rest and rest[0].value is not None and rest[0].value.startswith("-"):
             rest = rest[1:]
         if rest:
-            execute(call.walker, call.state, rest, call.env, call.stdin, [])
+            call.execute(rest, call.state, call.env, call.stdin)

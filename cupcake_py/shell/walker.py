@@ -18,8 +18,8 @@ import os
 from cupcake_py.shell import semantics
 from cupcake_py.shell.model import KINDS, Cmd, Field
 from cupcake_py.shell.outputs import static_output
-from cupcake_py.shell.parse import parse
-from cupcake_py.shell.words import Expander, Scope, text
+from cupcake_py.shell.parse import REDIRECT_NODES, heredoc_tails, parse
+from cupcake_py.shell.words import Expander, Scope, text, words_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 MAX_LOOP_VALUES = 64
 MAX_LOOP_PASSES = 4  # walks of a loop body before its state is given up as unknown (Walker._repeat)
 GLOB_OPTIONS = frozenset({"dotglob", "globstar", "nullglob", "failglob", "nocaseglob"})
-REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 SKIP = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end", "heredoc_start", "do", "done",
                   "then", "fi", "else", "elif", "if", "while", "until", "for", "in", "case", "esac", "{", "}",
                   "(", ")", "!", "&&", "||", "|", "|&", "function", "select"})
@@ -417,7 +416,7 @@ class Walker:
         name = text(self.src, var) if var is not None else ""
         if values_nodes:
             fields: list[Field] = []
-            for group in _words(values_nodes):
+            for group in words_of(values_nodes):
                 fields.extend(self.expander(state).fields(group))
         else:
             fields = [Field(a) for a in (state.args or [])] if state.args is not None else \
@@ -508,7 +507,7 @@ class Walker:
         elif value_node.type == "array":  # a=(x y *.py): elements expanded like arguments
             elements: list[Field] = []
             exp = self.expander(state)
-            for group in _words([c for c in value_node.children if c.is_named]):
+            for group in words_of([c for c in value_node.children if c.is_named]):
                 elements.extend(exp.fields(group))
             if old_items is None or any(f.value is None for f in elements):
                 return name, None
@@ -629,24 +628,6 @@ def loop_input(stdin: tuple[str, object] | None, result: Result) -> list[str] | 
     return content.split("\n")[:-1] if content.endswith("\n") else content.split("\n")
 
 
-def heredoc_tails(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
-    """Redirections with the ones nested in here-documents flattened out, and the statements
-    the grammar nests in a here-document's first line (pipeline continuations, `&&`/`||`
-    right sides)."""
-    redirects: list[Node] = []
-    tails: list[Node] = []
-    for n in nodes:
-        redirects.append(n)
-        if n.type != "heredoc_redirect":
-            continue
-        for c in n.children:
-            if c.type in REDIRECT_NODES:
-                redirects.append(c)
-            elif c.is_named and c.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"):
-                tails.append(c)
-    return redirects, tails
-
-
 def _merge(a: State | None, b: State | None) -> State | None:
     if a is None:
         return b
@@ -662,18 +643,6 @@ def _replace_state(target: State, source: State) -> None:
         setattr(target, slot, getattr(source, slot))
 
 
-def _words(nodes: list[Node]) -> list[list[Node]]:
-    """Adjacent nodes (no blank between them) form one shell word."""
-    groups: list[list[Node]] = []
-    for n in nodes:
-        if groups and groups[-1][-1].end_byte == n.start_byte:
-            groups[-1].append(n)
-        else:
-            groups.append([n])
-    return groups
-
-
-words_of = _words
 
 STATEMENTS: dict[str, Callable[[Walker, Node, State, Ctx], None]] = {
     "program": Walker.sequence,

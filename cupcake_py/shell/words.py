@@ -354,6 +354,20 @@ def _tilde(chunks: list[Chunk], scope: Scope, assignment: bool = False) -> list[
 
 
 def _brace(chunks: list[Chunk]) -> list[list[Chunk]]:
+    if not any(kind == LIT and "{" in t for kind, t in chunks):  # nothing to expand: no list of characters
+        plain: list[Chunk] = []
+        for kind, t in chunks:
+            if kind != LIT:
+                plain.append((kind, t))
+            elif t and plain and plain[-1][0] == LIT:
+                plain[-1] = (LIT, plain[-1][1] + t)
+            elif t:
+                plain.append((LIT, t))
+        return [plain]
+    return _brace_expand(chunks)
+
+
+def _brace_expand(chunks: list[Chunk]) -> list[list[Chunk]]:
     tokens: list[Chunk] = []
     for kind, t in chunks:
         if kind == LIT:
@@ -481,3 +495,14 @@ def _split(chunks: list[Chunk], ifs: str | None) -> list[list[Chunk]]:
                 cur.append((EXPANDED, piece))
     close()
     return fields
+
+
+def words_of(nodes: list[Node]) -> list[list[Node]]:
+    """Adjacent syntax nodes (no blank between them) form one shell word."""
+    groups: list[list[Node]] = []
+    for n in nodes:
+        if groups and groups[-1][-1].end_byte == n.start_byte:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return groups

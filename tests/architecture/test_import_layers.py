@@ -12,11 +12,12 @@ LAYERS and EXCEPTIONS.
 
 from __future__ import annotations
 
-import ast
 import functools
 import pathlib
 import re
 from collections.abc import Iterator
+
+from tests.architecture.imports import imports, modules
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 
@@ -61,13 +62,7 @@ CLI_PACKAGE = "cupcake_py.cli"
 
 @functools.cache
 def _modules() -> dict[str, pathlib.Path]:
-    out = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
-    return out
+    return modules(ROOT)
 
 
 def _unit(module: str) -> str:
@@ -77,20 +72,9 @@ def _unit(module: str) -> str:
 
 
 def _imports(module: str, path: pathlib.Path, known: dict[str, pathlib.Path]) -> Iterator[tuple[str, int]]:
-    """(imported cupcake_py module, line) for every import statement in the file, at any depth.
-    `from pkg import name` names the submodule when `name` is one, else the package."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            yield from ((a.name, node.lineno) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                yield (sub if sub in known else base), node.lineno
+    """(imported module, line) for every import statement in the file, at any depth, TYPE_CHECKING
+    blocks included (tests/architecture/imports.py)."""
+    return imports(module, path, known, type_checking=True)
 
 
 @functools.cache

@@ -6,8 +6,9 @@ import pytest
 
 from cupcake_py.rego import parse_module, parse_query
 from cupcake_py.rego.compile import check_modules, compile_modules, compile_query
+from cupcake_py.rego.compile.listing import print_compiled
 from cupcake_py.rego.errors import RegoErrors
-from cupcake_py.rego.printer import print_body, print_compiled
+from cupcake_py.rego.printer import print_body
 
 
 def compiled_text(src: str) -> str:

@@ -86,8 +86,7 @@ def _wait_bash_pending(tui: OpenCodeTUI, command: str, timeout: float = 180) -> 
             [part] = [p for p in _tool_parts(tui) if p["callID"] == request["tool"]["callID"]]
             if part["state"]["input"].get("command") == command:
                 launched = request["metadata"]["command"]
-                assert launched.startswith("/usr/bin/bwrap --args 3 -- /bin/bash -c "), launched
-                assert f" -c {shlex.quote(command)} 3< " in launched, launched
+                assert f"/usr/bin/bwrap --args 3 -- /bin/bash -c {shlex.quote(command)} 3< " in launched, launched
                 assert part["state"]["status"] == "running", part
                 return request
         assert time.monotonic() < deadline, (pending, tui.text()[-3000:])

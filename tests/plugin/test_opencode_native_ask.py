@@ -142,7 +142,7 @@ def test_tui_prompts_for_tool_asks_but_not_for_v2_requests(world: OpenCodeE2E) -
         status, asked = tui.api("GET", "/permission")
         # With cupcake's kernel floor (on, as `cupcake init` writes it) the request is about the sandbox launcher.
         assert status == 200 and [r["permission"] for r in asked] == ["bash"], asked
-        assert " -c 'echo control-ask' 3< " in asked[0]["metadata"]["command"], asked
+        assert "/bin/bash -c 'echo control-ask' 3< " in asked[0]["metadata"]["command"], asked
         for word in ("Allow once", "Allow always", "Reject"):
             assert word in tui.text()
         tui.pump(1.0)

@@ -12,13 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[3]
-COMMAND = "python -m cupcake_py.authoring.docgen"
+from cupcake_py.authoring.docgen.page import COMMAND, REPO
 
-
-def banner(source: str) -> str:
-    return (f"<!-- GENERATED from {source} by `{COMMAND}`: do not edit by hand, "
-            "edit the source and rerun the command. -->\n\n")
+__all__ = ["COMMAND", "PAGES", "REPO", "stale", "write"]
 
 
 def _lint_index() -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cupcake_py.authoring.docgen import REPO, banner
+from cupcake_py.authoring.docgen.page import REPO, banner
 
 PARTS = REPO / "docs" / "_parts"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake_py.authoring.docgen import banner
+from cupcake_py.authoring.docgen.page import banner
 from cupcake_py.authoring.findings import RULES
 
 PAGES_DIR = "../../cupcake_py/authoring/lint_docs"

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.authoring.docgen import REPO, banner
+from cupcake_py.authoring.docgen.page import REPO, banner
 
 PART = REPO / "docs" / "_parts" / "writing-policies.md"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from cupcake_py.authoring.docgen import banner
+from cupcake_py.authoring.docgen.page import banner
 from cupcake_py.authoring.schema import SCHEMA_LINE, rulebook_schema
 
 INTRO = """# `rulebook.yml` reference

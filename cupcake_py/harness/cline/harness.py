@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.harness.hookbase import AGENT_EVENT, HookHarness
+from cupcake_py.harness.hookbase import AGENT_EVENT, EVENT_ENV, HookHarness
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from cupcake_py.harness.files import FileAction
     from cupcake_py.harness.hooked import Call
 
-EVENT_ENV = "CUPCAKE_HOOK_EVENT"
 # Cline's hook file name -> the normalised hook_event_name policies route on
 EVENTS = {"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "UserPromptSubmit": "UserPromptSubmit",
           "TaskStart": "SessionStart", "TaskResume": "SessionStart", "TaskCancel": "SessionEnd",
@@ -125,12 +124,12 @@ class Cline(HookHarness):
         own hook file of that name is kept aside and restored by uninstall (`force`), else refused."""
         from cupcake_py.harness.cline.install import install
 
-        return install(directory, force)
+        return install(directory, EVENTS, force)
 
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         from cupcake_py.harness.cline.install import uninstall
 
-        return uninstall(directory)
+        return uninstall(directory, EVENTS)
 
     binaries = ("cline",)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.harness.hookbase import AGENT_EVENT, HookHarness
+from cupcake_py.harness.hookbase import AGENT_EVENT, EVENT_ENV, HookHarness
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from cupcake_py.harness.files import FileAction
     from cupcake_py.harness.hooked import Call
 
-EVENT_ENV = "CUPCAKE_HOOK_EVENT"
 # Copilot's event key -> the normalised hook_event_name policies route on
 EVENTS = {"sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "userPromptSubmitted": "UserPromptSubmit",
           "preToolUse": "PreToolUse", "postToolUse": "PostToolUse", "permissionRequest": "PermissionRequest",
@@ -103,7 +102,7 @@ class CopilotCli(HookHarness):
         project in Copilot's `trustedFolders` (repository hooks run only in trusted folders)."""
         from cupcake_py.harness.copilot.install import install
 
-        return install(directory)
+        return install(directory, EVENTS)
 
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         from cupcake_py.harness.copilot.install import uninstall

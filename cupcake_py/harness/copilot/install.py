@@ -3,7 +3,7 @@
 Copilot loads every `*.json` in `<repo>/.github/hooks/` (repository hooks) and `~/.copilot/hooks/` (user
 hooks), so cupcake's hooks live in their own file, `cupcake.json`, and the user's hook files are never
 touched: re-running writes the same file (idempotent), `--uninstall` deletes only it. One hook per event
-of harness.EVENTS: `{"type": "command", "bash": <guard>, "timeoutSec": HOOK_TIMEOUT}` where the guard
+of the events the harness gives (harness.EVENTS): `{"type": "command", "bash": <guard>, "timeoutSec": HOOK_TIMEOUT}` where the guard
 (cupcake_py/harness/guard.py) sets CUPCAKE_HOOK_EVENT (Copilot's stdin does not name the event), runs
 `cupcake` from PATH and turns every failure into response.blocking() with exit 2; cupcake's deadlines
 stay below `timeoutSec`, past which Copilot would run the tool.
@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
-from cupcake_py.harness.copilot.harness import EVENT_ENV, EVENTS
 from cupcake_py.harness.copilot.response import blocking
 from cupcake_py.harness.files import FileAction
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
 from cupcake_py.harness.hook_settings import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.hook_settings import write_settings
+from cupcake_py.harness.hookbase import EVENT_ENV
 
 HOOK_FILE = "cupcake.json"
 
@@ -39,10 +40,10 @@ def hooks_path(project: Path | None) -> Path:
     return (copilot_home() / "hooks" if project is None else project / ".github" / "hooks") / HOOK_FILE
 
 
-def hook_config() -> dict[str, object]:
+def hook_config(events: Iterable[str]) -> dict[str, object]:
     hooks = {event: [{"type": "command", "bash": sh_command(guarded_script("copilot", blocking(REASON), 2,
                                                                            {EVENT_ENV: event})),
-                      "timeoutSec": HOOK_TIMEOUT}] for event in EVENTS}
+                      "timeoutSec": HOOK_TIMEOUT}] for event in events}
     return {"version": 1, "hooks": hooks}
 
 
@@ -82,10 +83,10 @@ def trust(project: Path) -> tuple[str, FileAction]:
     return str(path), action
 
 
-def install(project: Path | None) -> list[tuple[str, FileAction]]:
+def install(project: Path | None, events: Iterable[str]) -> list[tuple[str, FileAction]]:
     require_cupcake()
     path = hooks_path(project)
-    out = [(str(path), write_settings(path, hook_config()))]
+    out = [(str(path), write_settings(path, hook_config(events)))]
     if project is not None:
         out.append(trust(project))
     return out

@@ -68,7 +68,7 @@ class FactoryDroid(HookHarness):
         """cupcake's hooks merged into `<directory>/.factory/hooks.json` (None: `~/.factory/hooks.json`)."""
         from cupcake_py.harness.factory.install import install
 
-        return install(directory)
+        return install(directory, TOOL_EVENTS + OTHER_EVENTS)
 
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
         from cupcake_py.harness.factory.install import uninstall

@@ -3,7 +3,7 @@
 
 In: the hooks file (missing = `{}`; anything but a JSON object is an error and the file is left
 untouched). Droid reads event keys at the TOP level (a `hooks` wrapper is ignored, measured). Out: the
-same file with, for every event of harness.TOOL_EVENTS + OTHER_EVENTS, one group
+same file with, for every event the harness gives (harness.TOOL_EVENTS + OTHER_EVENTS), one group
 `{"matcher": "*", "hooks": [{"type": "command", "command": <guard>, "timeout": HOOK_TIMEOUT}]}` appended
 after the user's groups. Ours are the hooks whose command runs `eval --harness factory` (MARK):
 re-running replaces exactly those (idempotent), `--uninstall` removes only them; every other key, group
@@ -17,9 +17,9 @@ cupcake's deadlines stay below the hook `timeout`, past which Droid would run th
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
-from cupcake_py.harness.factory.harness import OTHER_EVENTS, TOOL_EVENTS
 from cupcake_py.harness.factory.response import blocking
 from cupcake_py.harness.files import FileAction
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
@@ -63,9 +63,9 @@ def without_ours(config: dict[str, object]) -> dict[str, object]:
     return out
 
 
-def with_ours(config: dict[str, object]) -> dict[str, object]:
+def with_ours(config: dict[str, object], events: Iterable[str]) -> dict[str, object]:
     out = without_ours(config)
-    for event in TOOL_EVENTS + OTHER_EVENTS:
+    for event in events:
         groups = out.get(event, [])
         if not isinstance(groups, list):
             raise InstallError(f"`{event}` in the hooks file is not a list; fix it by hand first")
@@ -90,10 +90,10 @@ def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
     return out
 
 
-def install(project: Path | None) -> list[tuple[str, FileAction]]:
+def install(project: Path | None, events: Iterable[str]) -> list[tuple[str, FileAction]]:
     require_cupcake()
     path = hooks_path(project)
-    return [(str(path), write_settings(path, with_ours(read_settings(path))))]
+    return [(str(path), write_settings(path, with_ours(read_settings(path), events)))]
 
 
 def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:

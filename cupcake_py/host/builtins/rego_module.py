@@ -33,7 +33,7 @@ from cupcake_py.host.builtins._errors import BuiltinError, want_str
 from cupcake_py.host.builtins._values import from_plain
 from cupcake_py.rego import RegoErrors, parse_module
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.annotations import annotations_to_dict
+from cupcake_py.rego.printer import annotations_to_dict
 
 _F = "rego.parse_module"
 _TYPE_ORDER = {A.Null: 0, A.Boolean: 1, A.Number: 2, A.String: 3, A.Var: 4, A.Ref: 5, A.Array: 6, A.Object: 7,

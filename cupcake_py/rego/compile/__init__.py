@@ -6,7 +6,8 @@ Public API:
     compile_query(body, compiled) -> compiled query body
 """
 
+from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.compiler import check_modules, compile_modules, compile_query
-from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, Node, NotBody
+from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, Node
 
 __all__ = ["compile_modules", "check_modules", "compile_query", "Compiled", "CRule", "Group", "Node", "NotBody"]

@@ -232,7 +232,10 @@ def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
             for child in node.children.values():
                 walk(child, i + 1)
 
-    walk(tree, 1)
+    try:
+        walk(tree, 1)
+    finally:  # walk refers to itself: no cycle left for the collector
+        del walk
     return out
 
 
@@ -242,17 +245,16 @@ def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: Er
     own: dict[int, list[tuple[str, ...]]] = {}  # id(rule) -> groups it references
     out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}  # group -> groups any of its rules reference
     for path, g in groups.items():
-        union: list[tuple[str, ...]] = []
-        for c in rule_chain(g):
-            deps: list[tuple[str, ...]] = []
+        union: dict[tuple[str, ...], None] = {}  # insertion-ordered sets: a rule that walks
+        for c in rule_chain(g):  # data.cupcake.policies references every policy's groups
+            deps: dict[tuple[str, ...], None] = {}
             for e in all_exprs(c):
                 for ref in expr_refs(e):
                     for t in ref_targets(ref, tree):
-                        if t.path not in deps:
-                            deps.append(t.path)
-            own[id(c)] = deps
-            union.extend(d for d in deps if d not in union)
-        out[path] = union
+                        deps[t.path] = None
+            own[id(c)] = list(deps)
+            union.update(deps)
+        out[path] = list(union)
     for path in sorted(groups):
         for c in rule_chain(groups[path]):
             cycle = _path_back(own[id(c)], path, out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile import rules as R
 from cupcake_py.rego.compile.checks import (
@@ -19,7 +20,7 @@ from cupcake_py.rego.compile.declarations import check_declarations
 from cupcake_py.rego.compile.diagnostics import Stage, StagedErrors
 from cupcake_py.rego.compile.flatten import Flattener
 from cupcake_py.rego.compile.metadata import MetadataIndex
-from cupcake_py.rego.compile.nodes import Compiled, CRule, Group, NotBody
+from cupcake_py.rego.compile.nodes import Compiled, CRule, Group
 from cupcake_py.rego.compile.safety import Safety
 from cupcake_py.rego.compile.scope import Resolver, import_env
 from cupcake_py.rego.compile.walk import Names, body_exprs, is_generated, term_children, vars_shallow

@@ -4,7 +4,7 @@ compilation result.
 After compilation every body is a list of `ast.Expr` whose `terms` is one of:
   * `[op, arg...]`  a call; `eq` is unification, every arg is flat (no nested calls);
   * `Term`          a flat term tested for truthiness (refs iterate);
-  * `NotBody`       negation of a (flattened, safety-ordered) body;
+  * `NotBody`       negation of a (flattened, safety-ordered) body (declared in rego/ast.py);
   * `Every`         with a compiled body and flat domain.
 `with_` modifiers stay on the expression; `negated` is always False.
 """
@@ -14,12 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
-
-
-@dataclass(slots=True)
-class NotBody:
-    body: list[A.Expr]
-    location: A.Location = field(default=A.NO_LOCATION, compare=False, repr=False)
 
 
 @dataclass(slots=True)

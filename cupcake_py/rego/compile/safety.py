@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.diagnostics import ErrorSink
-from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import (
     LEAVES,
     SCALARS,

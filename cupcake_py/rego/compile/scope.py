@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cupcake_py.rego import ast as A
+from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.diagnostics import ErrorSink, SizedErrorSink
-from cupcake_py.rego.compile.nodes import NotBody
 from cupcake_py.rego.compile.walk import SCALARS, Names, map_items
 from cupcake_py.rego.errors import COMPILE, RegoError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cupcake_py.rego import ast as A
-from cupcake_py.rego.compile.nodes import NotBody
+from cupcake_py.rego.ast import NotBody
 
 WILDCARD_PREFIX = "$"
 TEMP_PREFIX = "__"

@@ -17,13 +17,11 @@ Coverage (`--coverage`, as OPA: a JSON report whatever --format says): `files` -
 
 from __future__ import annotations
 
-import base64
-from typing import Any
+from cupcake_py.authoring.testing.cases import PHASES, UNDEFINED_TEXT, FileCoverage, TestResult, TestRun
 
-import orjson
-
-from cupcake_py import values
-from cupcake_py.authoring.testrunner import PHASES, FileCoverage, TestResult, TestRun
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from typing import Any
 
 RULE = "-" * 80
 OUTCOME = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIPPED"}
@@ -44,7 +42,9 @@ def go_duration(seconds: float) -> str:
 
 
 def _value(v: Any) -> str:
-    if isinstance(v, str) and v == "<undefined>":
+    from cupcake_py import values  # (failing tests only, as orjson below: JSON and coverage reports only)
+
+    if isinstance(v, str) and v == UNDEFINED_TEXT:
         return v
     try:
         return values.dump_rego(v)
@@ -106,6 +106,10 @@ def phase_lines(run: TestRun) -> str:
 
 
 def _json_value(v: Any) -> Any:
+    import orjson
+
+    from cupcake_py import values
+
     return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
         x, frozenset) else str(x)))
 
@@ -115,6 +119,10 @@ def _loc(loc: Any) -> dict[str, Any]:
 
 
 def json_report(run: TestRun) -> str:
+    import base64
+
+    import orjson
+
     results = []
     for r in run.results:
         d: dict[str, Any] = {"location": _loc(r.case.location), "package": f"data.{r.case.package}",
@@ -157,6 +165,8 @@ def total_coverage(coverage: dict[str, FileCoverage]) -> float:
 
 
 def coverage_report(coverage: dict[str, FileCoverage]) -> str:
+    import orjson
+
     files: dict[str, Any] = {}
     covered = total = 0
     for name, c in coverage.items():

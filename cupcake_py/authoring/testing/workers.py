@@ -5,7 +5,7 @@ discovery order, the evaluation settings and a process count n. The tests are cu
 contiguous chunks of at most about CHUNK_TESTS tests, at least n (a test package is never
 split); n processes are forked after the compile step, so they share its result without
 redoing it; each chunk is planned, generated as one WASM module, compiled to native code and
-evaluated by one of them (or reused from an earlier run: test_parts). Out: the modules with
+evaluated by one of them (or reused from an earlier run: `parts`). Out: the modules with
 their tests (for the build cache), the tests that could not be compiled, every outcome, and
 the phase seconds summed over the chunks and divided by n (the processes run at the same time).
 
@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from cupcake_py.authoring.test_eval import EvalSetup, Outcome, evaluate
+from cupcake_py.authoring.testing.cases import TestResult
+from cupcake_py.authoring.testing.evaluate import EvalSetup, Outcome, evaluate
+from cupcake_py.authoring.testing.parts import build_or_reuse
 
 MIN_TESTS = 300  # below this, one process builds and runs the tests faster than several
 CHUNK_TESTS = 300  # at most about this many tests per chunk: an edit rebuilds only the chunks that depend on it
@@ -45,7 +46,7 @@ def workers_for_build(n_tests: int, parallel: int) -> int:
 
 def chunk_count(n_tests: int, processes: int) -> int:
     """How many chunks `n_tests` tests are built in: at least one per process, and small
-    enough (CHUNK_TESTS) that editing one policy rebuilds little (authoring/test_parts.py).
+    enough (CHUNK_TESTS) that editing one policy rebuilds little (`parts`).
     Depends only on the counts, so unchanged tests keep their chunks from run to run."""
     return max(processes, -(-n_tests // CHUNK_TESTS), 1)
 
@@ -63,8 +64,6 @@ def chunks_of(tests: Sequence[Any], n: int) -> list[list[int]]:
 
 def _chunk(i: int) -> ChunkResult:
     """Build and evaluate chunk i (in a worker, or here)."""
-    from cupcake_py.authoring.test_parts import build_or_reuse
-
     assert _shared is not None
     modules, compiled, chunks, sources, setup, tests, base = _shared
     cases = [tests[k] for k in chunks[i]]
@@ -75,7 +74,7 @@ def _chunk(i: int) -> ChunkResult:
     native = 0.0
     t0 = time.perf_counter()
     for wasm, part in parts:
-        got, native_s, _ = evaluate(replace(setup, wasm=wasm), [c.entrypoint for c in part], 1)
+        got, native_s, _ = evaluate(setup.with_wasm(wasm), [c.entrypoint for c in part], 1)
         outcomes += got
         native += native_s
     phases["eval"] = time.perf_counter() - t0 - native
@@ -90,8 +89,6 @@ def build_in_workers(modules: list[Any], compiled: Any, tests: list[Any], source
     processes could not be started (the caller then builds here)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-
-    from cupcake_py.authoring.testrunner import TestResult
 
     global _shared
     chunks = chunks_of(tests, chunk_count(len(tests), n))

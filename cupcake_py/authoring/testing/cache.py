@@ -15,12 +15,19 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from hashlib import sha256
 from pathlib import Path
-from typing import Any
 
+from cupcake_py.engine.bundle import (  # (the builtin sha256: hashlib loads OpenSSL)
+    compiler_fingerprint,
+    sha256,
+)
+from cupcake_py.engine.project import rego_files, shipped_policies_dir
 from cupcake_py.lazylog import LazyLogger
 from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from typing import Any
 
 log = LazyLogger(__name__)
 
@@ -32,14 +39,11 @@ def cache_dir() -> str:
 
 
 def build_key(files: Iterable[Path], data_files: Iterable[Path], options: str) -> str:
-    from cupcake_py.engine.bundle import compiler_fingerprint
-    from cupcake_py.engine.project import rego_files, shipped_policies_dir
-
     h = sha256(compiler_fingerprint().encode())
     here = Path(__file__).parent
-    for f in sorted(here.glob("*.py")):  # the runner and its AST rewrites
+    for f in sorted([*here.glob("*.py"), *here.parent.glob("*.py")]):  # the runner and its AST rewrites (authoring/)
         st = f.stat()
-        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        h.update(f"{f.parent.name}/{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     h.update(options.encode())
     for kind, group in (("rego", files), ("data", data_files),
                         ("support", rego_files(shipped_policies_dir() / "system"))):

@@ -3,7 +3,7 @@ files the chunk does not depend on changed (the edit-one-policy-and-rerun loop).
 
 In: the program compiled in THIS run (every module is still parsed and compiled on every run,
 so each load, compile and safety error is found exactly as without this cache), a chunk of
-tests, their sources and the base key (`test_cache.build_key` without policy files: the
+tests, their sources and the base key (`cache.build_key` without policy files: the
 compiler's own files, the runner, the options, every data file, the shipped support policies).
 
 Out: `chunk_key`: sha256 over the base key, the chunk's entrypoints and the path and content
@@ -16,7 +16,7 @@ test_test_parts.py builds a chunk before and after an unrelated edit and compare
 `build_or_reuse` returns the cached modules on a hit (no plan, no code generation, no native
 compile when the host cache has them) and otherwise builds and stores them (only when every
 test compiled). None from `chunk_key` (a test whose group the lookup cannot find) disables
-the reuse for that chunk. Storage is test_cache's: atomic writes in the private cache dir,
+the reuse for that chunk. Storage is `cache`'s: atomic writes in the private cache dir,
 sha256-checked; a missing, damaged or mismatched entry is a miss and the chunk is built.
 """
 
@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from hashlib import sha256
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from cupcake_py.authoring.testing import cache
+from cupcake_py.authoring.testing.build import build_tests
+from cupcake_py.authoring.testing.cases import Part, TestCase, TestResult
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.checks import all_exprs, expr_refs, ref_targets, rule_chain
 from cupcake_py.rego.compile.nodes import Compiled, Group
-
-if TYPE_CHECKING:
-    from cupcake_py.authoring.testrunner import Part, TestCase, TestResult
 
 
 def _module_file(m: A.Module) -> str:
@@ -93,19 +93,16 @@ def chunk_key(base: str, compiled: Compiled, cases: Sequence[TestCase], sources:
 
 def build_or_reuse(modules: list[A.Module], compiled: Compiled, cases: list[TestCase], sources: dict[str, str],
                    phases: dict[str, float], base: str) -> tuple[list[Part], list[TestResult]]:
-    """`testrunner.build_tests` for `cases`, served from the cache when their key matches."""
-    from cupcake_py.authoring import test_cache
-    from cupcake_py.authoring.testrunner import build_tests
-
+    """`build.build_tests` for `cases`, served from the cache when their key matches."""
     key = chunk_key(base, compiled, cases, sources) if base else None
     if key is not None:
-        hit = test_cache.load(key)
+        hit = cache.load(key)
         if hit is not None and _fits(hit[0], len(cases), len(hit[1])):
             return [(wasm, [cases[k] for k in idx]) for wasm, idx in zip(hit[1], hit[0]["parts"], strict=True)], []
     parts, errors = build_tests(modules, cases, sources, phases, compiled)
     if key is not None and not errors:
         index = {(c.package, c.name): k for k, c in enumerate(cases)}
-        test_cache.store(key, {"parts": [[index[(c.package, c.name)] for c in part] for _, part in parts]},
+        cache.store(key, {"parts": [[index[(c.package, c.name)] for c in part] for _, part in parts]},
                          [wasm for wasm, _ in parts])
     return parts, errors
 

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from typing import Any
 
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
 

@@ -1,0 +1,53 @@
+"""How many modules a cold `cupcake eval` loads: a routing miss and a routed event (WASM under
+wasmtime, host builtins), counted in the process that answered. Moving modules between packages
+or breaking an import cycle must not change these counts (issue 34); a new module on the path is
+a start-up cost and raises them. Functional (a count of sys.modules), not timing.
+
+BUDGET holds the counts measured when the layout moved (Python 3.11): all modules, and those of
+cupcake_py. A count above its budget fails with the modules to look at; a count below it (a lighter
+path) fails too, so the budget is lowered in the same change and the gain stays.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
+
+from .test_import_diet import PROBE
+
+# event -> (modules loaded, of which cupcake_py's)
+# audit on by default (issue 33) adds the audit writer and sqlite3 to both paths
+BUDGET = {"routing miss": (89, 37), "routed read": (131, 63)}
+
+
+def _loaded(event: dict[str, object], project: Path, env: dict[str, str]) -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(event)], capture_output=True, text=True,
+                          cwd=project, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    modules: list[str] = json.loads(proc.stderr.splitlines()[-1])["modules"]
+    return modules
+
+
+def test_cold_eval_loads_the_budgeted_number_of_modules(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
+    (tmp_path / "config").mkdir()
+    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    base = {"session_id": "s", "cwd": str(project), "call_id": "c", "tool": "read"}
+    events = {  # protected_files routes a Read of .env (deny); nothing routes a PermissionRequest
+        "routed read": {**base, "hook_event_name": "PreToolUse", "args": {"filePath": str(project / ".env")}},
+        "routing miss": {**base, "hook_event_name": "PermissionRequest",
+                         "args": {"filePath": str(project / "src/app.py")}},
+    }
+    _loaded(events["routed read"], project, env)  # builds the bundle and compiles native code: not cold
+    loaded = {name: _loaded(event, project, env) for name, event in events.items()}
+    assert "cupcake_py.host.capi" in loaded["routed read"] and "cupcake_py.host" not in loaded["routing miss"]
+    counts = {name: (len(mods), sum(m.startswith("cupcake_py") for m in mods)) for name, mods in loaded.items()}
+    assert counts == BUDGET, (
+        f"cold `cupcake eval` loads {counts} modules (all, cupcake_py), budget {BUDGET}: a new module on the path "
+        "is a start-up cost (docs/architecture.md section 6); a lighter path lowers BUDGET")
