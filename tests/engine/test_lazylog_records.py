@@ -14,7 +14,7 @@ from cupcake_py.engine.bundle import Bundle, decode, encode
 from cupcake_py.engine.project import ConfigDir
 from cupcake_py.engine.synthesis import Decision, DecisionSet, FinalDecision
 from cupcake_py.enrich.patch import PatchOp
-from cupcake_py.errors import Location
+from cupcake_py.errors import Location, new_location
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
@@ -98,11 +98,11 @@ def test_mutable_records_are_unhashable_and_have_fresh_defaults() -> None:
     assert decode(encode(bundle, b"k" * 32), b"k" * 32) == bundle and Bundle("k", "project") != bundle
 
 
-def test_location_is_immutable_hashable_and_keeps_its_dict_for_the_lexer() -> None:
+def test_location_is_immutable_hashable_and_slotted() -> None:
     loc = Location("f.rego", 3, 7)
     assert str(loc) == "f.rego:3:7" and repr(loc) == "Location(file='f.rego', row=3, col=7)"
     assert loc == Location("f.rego", 3, 7) and hash(loc) == hash(("f.rego", 3, 7)) and loc != ("f.rego", 3, 7)
-    assert loc.__dict__ == {"file": "f.rego", "row": 3, "col": 7}
+    assert not hasattr(loc, "__dict__") and new_location("f.rego", 3, 7) == loc  # the lexer's constructor
     with pytest.raises(AttributeError):
         loc.row = 1  # type: ignore[misc]
     assert copy.deepcopy(loc) == loc and pickle.loads(pickle.dumps(loc)) == loc

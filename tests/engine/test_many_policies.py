@@ -7,8 +7,10 @@ benches/build_many_policies.py measures 100 / 1,000 / 10,000 (time, peak RSS).""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
+import types
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +101,24 @@ def test_a_function_past_wasmtime_locals_limit_is_a_codegen_error() -> None:
     fn.next = codegen.MAX_LOCALS + 1
     with pytest.raises(CodegenError, match="50,000"):
         fn.finish("g0.data.p.r", True)
+
+
+def test_a_build_leaves_no_compiler_objects_to_the_cyclic_collector(tmp_path: Path) -> None:
+    # the build pauses the collector: the AST, compiled form, planner and IR must be freed by
+    # reference counting (a closure naming itself held all of them until the end of the build)
+    cfg = _project(tmp_path, 20)
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        bundles.build(cfg, "k")
+        gc.collect()
+        left = {o.__module__ if isinstance(o, types.FunctionType) else type(o).__module__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was_enabled:
+            gc.enable()
+    compiler = ("cupcake_py.rego", "cupcake_py.plan", "cupcake_py.ir", "cupcake_py.wasm", "cupcake_py.engine")
+    assert sorted(m for m in left if m and m.startswith(compiler)) == []
