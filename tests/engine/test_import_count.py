@@ -15,16 +15,13 @@ modules and `_sqlite3` with what its init imports; measured when audit became th
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
-
-from .test_import_diet import PROBE
+from .test_import_diet import PROBE, probe_project
 
 # event -> (modules loaded, of which cupcake_py's)
 BUDGET = {"routing miss": (81, 33), "routed read": (118, 59)}
@@ -41,14 +38,8 @@ def _loaded(event: dict[str, object], project: Path, env: dict[str, str]) -> lis
 
 @pytest.mark.parametrize("audit", ["off", "default"])
 def test_cold_eval_loads_the_budgeted_number_of_modules(tmp_path: Path, audit: str) -> None:
-    project = tmp_path / "project"
-    shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
-    if audit == "off":
-        with (project / ".cupcake" / "rulebook.yml").open("a") as f:
-            f.write("audit: off\n")
+    project, env = probe_project(tmp_path, audit)
     budget = BUDGET if audit == "off" else RECORDING
-    (tmp_path / "config").mkdir()
-    env = isolated_env(tmp_path / "cache", tmp_path / "config")
     base = {"session_id": "s", "cwd": str(project), "call_id": "c", "tool": "read"}
     events = {  # protected_files routes a Read of .env (deny); nothing routes a PermissionRequest
         "routed read": {**base, "hook_event_name": "PreToolUse", "args": {"filePath": str(project / ".env")}},

@@ -77,15 +77,21 @@ print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("audit", ["default", "off"])
-def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, audit: str) -> None:
+def probe_project(tmp_path: Path, audit: str) -> tuple[Path, dict[str, str]]:
+    """A copy of the example engine project (with `audit: off` appended when `audit` is "off") and a
+    private environment for PROBE runs in it."""
     project = tmp_path / "project"
     shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
     if audit == "off":
         with (project / ".cupcake" / "rulebook.yml").open("a") as f:
             f.write("audit: off\n")
     (tmp_path / "config").mkdir()
-    env = isolated_env(tmp_path / "cache", tmp_path / "config")
+    return project, isolated_env(tmp_path / "cache", tmp_path / "config")
+
+
+@pytest.mark.parametrize("audit", ["default", "off"])
+def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, audit: str) -> None:
+    project, env = probe_project(tmp_path, audit)
     event = json.dumps({"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": str(project),
                         "call_id": "c", "tool": "read", "args": {"filePath": str(project / "src/app.py")}})
     runs = []
