@@ -51,7 +51,7 @@ class Location:
         return f"{self.file}:{self.row}:{self.col}"
 
 
-_set_file, _set_row, _set_col = Location.file.__set__, Location.row.__set__, Location.col.__set__  # type: ignore[attr-defined]
+_set_file, _set_row, _set_col = (vars(Location)[name].__set__ for name in ("file", "row", "col"))  # slot setters
 _new = object.__new__
 
 

@@ -21,13 +21,7 @@ import yaml
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
-# libyaml's scanner and parser when PyYAML was built with it (the PyPI wheels are): the pure-Python
-# scanner took ~70% of parsing a one-rule policy (its METADATA block); the constructors and
-# resolvers below are the same Python code either way
-_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class PlainLoader(_SafeLoader):  # type: ignore[misc]
+class PlainLoader(yaml.SafeLoader):
     """SafeLoader with timestamps left as the strings written and mapping keys as text
     (so `1` and `true` stay two keys, as in JSON) (METADATA)."""
 

@@ -66,8 +66,7 @@ def agent_lines(harness: str) -> list[str]:
     from cupcake_py.harness import get
 
     raw = getattr(get(harness), "capabilities", None)
-    as_dict = getattr(raw, "as_dict", None)
-    caps: dict[str, bool] = dict(as_dict()) if as_dict is not None else dict(raw or {})
+    caps: dict[str, bool] = dict(raw) if isinstance(raw, dict) else {}
     if not caps:
         return []
     lines = [CAPABILITIES[k][1] for k, v in caps.items() if not v and k in CAPABILITIES]

@@ -143,6 +143,7 @@ class Evaluation:
         self.project_root: str | None = None
         self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
         self.floor: Floor | None = None  # the kernel floor of this call (engine/sandbox_floor.py), when enabled
+        self.oversized: int | None = None  # the data size of an event denied as too large (`fits_memory`)
 
     # -- steps -------------------------------------------------------------------
 
@@ -208,10 +209,16 @@ class Evaluation:
 
     def audit_event(self) -> dict[str, Any] | None:
         """The event an audit record describes: preprocessed when a policy was routed, else the
-        validated event with its policy-facing tool_name; None when the event was invalid."""
+        validated event with its policy-facing tool_name; None when the event was invalid. An event
+        denied as too large (`fits_memory`) is described by its short scalar fields only, its
+        arguments replaced by a note of their size (recording them would cost what was refused)."""
+        raw = self.trace.notes.get("event")
+        if self.oversized is not None and isinstance(raw, dict):
+            kept = {k: v for k, v in raw.items() if not isinstance(v, dict | list) and len(str(v)) <= 4096}
+            note = {"cupcake_omitted": f"at least {self.oversized} bytes of data: too large to evaluate"}
+            return {**kept, "tool_name": self.harness.tool_name(raw), "tool_input": note}
         for enriched in self._enriched.values():
             return enriched
-        raw = self.trace.notes.get("event")
         if not isinstance(raw, dict):
             return None
         return {**raw, "tool_name": self.harness.tool_name(raw)}
@@ -260,6 +267,7 @@ class Evaluation:
         limit = self.opts.wasm_max_memory
         floor = jsonio.size_floor({k: v for k, v in event.items() if k not in _ENGINE_FIELDS}, _FLOOR_BUDGET)
         if floor > limit:
+            self.oversized = floor
             raise EngineError(f"the {what} holds at least {floor} bytes of data, more than the policy memory cap "
                               f"({limit} bytes, --wasm-max-memory): too large to evaluate")
 
@@ -433,6 +441,7 @@ class Evaluation:
 
         def sources() -> Any:
             from cupcake_py.engine.state_paths import guardrails_input
+            from cupcake_py.sandbox.bwrap import sandbox_dir
             from cupcake_py.sandbox.profile import Sources
 
             cwd = self.harness.cwd(event)
@@ -449,7 +458,8 @@ class Evaluation:
                 sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
                 system += bc.get("system_protection", {}).get("additional_paths", [])
             return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
-                           cwd, settings, protected, sensitive, system=system, real=resolver.real)
+                           cwd, settings, protected, sensitive, system=system, real=resolver.real,
+                           memo_dir=sandbox_dir())
 
         floor.sources(sources)
 

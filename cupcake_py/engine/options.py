@@ -66,7 +66,8 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--hard-timeout", "hard_timeout", "float", "SECONDS",
      "Wall-clock limit of the whole process, bundle build included; past it the answer fails closed "
      "(default: none; `cupcake init --harness claude` sets it below the hook timeout)."),
-    ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE", "Memory cap of the policy module, e.g. 64MB (default)."),
+    ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE",
+     "Memory cap of the policy module, e.g. 64MB (default); an event holding more data is denied as too large."),
     ("--max-input-bytes", "max_input_bytes", "size", "SIZE", "Largest accepted event on stdin (default 8MB)."),
     ("--debug-files", "debug_files", "flag", "", "Write a readable trace of each evaluation to .cupcake/debug/."),
     ("--debug-dir", "debug_dir", "str", "DIR", "Directory for --debug-files (implies it)."),

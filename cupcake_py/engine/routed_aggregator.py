@@ -5,10 +5,12 @@ bundle's policy packages. Out: the Rego source of `package cupcake.system.routed
 `evaluate` has the shape of `cupcake/system/evaluate` (policies/system/evaluate.rego), with one
 guarded comprehension per (package, decision verb):
 
-    route := input.cupcake_routed   (once per verb)
+    route := input.cupcake_routed   (once per rule)
     [{"policy": "<pkg>", "decision": d} | route[<k>]; some d in data.<pkg>.<verb>]
 
-where k is the package's position in `package_order` (the bundle's packages, sorted) and
+(past CHUNK packages, the comprehensions of a verb go into rules `<key>_0`, `<key>_1`, … of CHUNK
+each, which `<key>` joins in order: no WASM function grows with the number of policies), where k
+is the package's position in `package_order` (the bundle's packages, sorted) and
 `input.cupcake_routed` is the engine's array of booleans (`routed_input`): true at the positions
 of the routed packages. (An array, not an object keyed by package names: with hundreds of
 routed packages the names made the input tens of kilobytes to encode and to parse per event.)

@@ -145,9 +145,7 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
         data = yaml_values.load(yaml_text, exact=False)  # timestamps stay strings, as OPA reads them
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        # an error at the end of the text (libyaml marks the line after it) is on the block's last line
-        line = min(mark.line, yaml_text.rstrip("\n").count("\n")) if mark else 0
-        where = Location(location.file, location.row + 1 + line, mark.column + 3) if mark else location
+        where = Location(location.file, location.row + 1 + mark.line, mark.column + 3) if mark else location
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RegoError(PARSE, f"invalid METADATA block: YAML error: {problem}", where) from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # e.g. an impossible date

@@ -134,6 +134,22 @@ class _Printer(Printer):
             self.level -= 1
         return f"{open_}\n{lines}{self.ind * self.level}{close}"
 
+    def _item(self, t: A.Term) -> str:
+        """An item of [..] {..}: only a set union is parenthesized (opa fmt), not `a > b` or `x in xs`."""
+        text = self.term(t, 0)
+        written = _infix(t) and self._chain_below(t) < self._groups_before(t)  # the author's parentheses
+        if isinstance(t.value, A.Call) and t.value.name == "or" and not written:
+            return "(" + text + ")"
+        return text
+
+    def items(self, terms: list[A.Term]) -> str:
+        return ", ".join(self._item(x) for x in terms)
+
+    def pair(self, k: A.Term, v: A.Term, min_prec: int = _LIST_ITEM) -> str:
+        if min_prec != _LIST_ITEM:  # an object comprehension's key and value
+            return super().pair(k, v, min_prec)
+        return f"{self._item(k)}: {self._item(v)}"
+
     def _composite(self, t: A.Term) -> str | None:
         """A multi-line array, set or object in opa fmt's layout; None when it is none of those."""
         v, row = t.value, t.location.row
@@ -141,7 +157,7 @@ class _Printer(Printer):
             rows = [x.location.row for x in v.items]
             opening = "[" if isinstance(v, A.Array) else "{"
             return self._laid_out(opening, "]" if opening == "[" else "}", row, rows[0] > row, rows,
-                                  lambda i: self.term(v.items[i], _LIST_ITEM), v.items)
+                                  lambda i: self._item(v.items[i]), v.items)
         if isinstance(v, A.Object) and v.items:
             rows = [k.location.row for k, _ in v.items]
             return self._laid_out("{", "}", row, rows[0] > row, rows, lambda i: self.pair(*v.items[i]), v.items)
@@ -368,8 +384,9 @@ def _else_chain(r: A.Rule, src: _Source, p: _Printer) -> list[str] | None:
         else:
             value = branch.head.value
             bare = branch.else_ is None and p._trivial(branch.body)  # `else := v` without a body
+            after = src.line(branch.location.row)[branch.location.col - 1 + len("else"):].lstrip()
             implied = value is None or (isinstance(value.value, A.Boolean) and value.value.value and not bare
-                                        and branch.head.assign == r.head.assign)  # else the AST would change
+                                        and not after.startswith(":="))  # `:= true` stays, as in rule heads
             text = "else" if implied or value is None else f"else {':=' if branch.head.assign else '='} {p.term(value)}"
             inline = branch.location.row > prev_row and not src.code(branch.location.row).startswith("else")
             if inline and out[-1] != "}":

@@ -85,12 +85,13 @@ class Sources:
     """What a profile is computed from (see the module docstring)."""
 
     __slots__ = ("state_paths", "path_dirs", "project_root", "cwd", "settings", "protected", "sensitive",
-                 "extension", "home", "system", "real")
+                 "extension", "home", "system", "real", "memo_dir")
 
     def __init__(self, state_paths: Sequence[dict[str, Any]], path_dirs: Sequence[str], project_root: str, cwd: str,
                  settings: dict[str, Any], protected: Sequence[str] = (), sensitive: Sequence[str] = (),
                  extension: dict[str, Any] | None = None, home: str | None = None,
-                 system: Sequence[str] = (), real: Callable[[str], str] | None = None) -> None:
+                 system: Sequence[str] = (), real: Callable[[str], str] | None = None,
+                 memo_dir: str | None = None) -> None:
         from cupcake_py.userdirs import home_dir
 
         self.state_paths = state_paths
@@ -106,6 +107,7 @@ class Sources:
         # os.path.realpath of a normalised absolute path; the evaluation's shared resolver
         # (engine/state_paths.py `Resolver`: each directory resolved once) when given
         self.real = real or os.path.realpath
+        self.memo_dir = memo_dir  # where the secrets scan remembers unchanged directories (sandbox/scan_memo.py)
 
 
 def _under(path: str, root: str) -> bool:
@@ -263,7 +265,7 @@ def compute(src: Sources) -> dict[str, Any]:
     ro += _paths(settings.get("read_only", []), home, src.project_root)
     ro += _paths(src.extension.get("read_only", []), home, src.project_root)
 
-    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive)
+    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive, src.memo_dir)
     hidden += secrets
     hidden += _sockets(home)
     hidden += _paths(settings.get("hidden", []), home, src.project_root)

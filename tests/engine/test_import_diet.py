@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.harness.opencode.examples import examples_dir, isolated_env
+from cupcake_py.harness.examples import examples_dir, isolated_env, project_dir
 
 # module -> why it must stay off the routing-miss path
 NOT_IMPORTED = {
@@ -110,7 +110,7 @@ def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, audit: s
 def test_claude_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
     """The same guard for `--harness claude` (its halt memory reads one file, nothing more)."""
     project = tmp_path / "project"
-    shutil.copytree(examples_dir("claude") / "project", project, symlinks=True)
+    shutil.copytree(project_dir("claude"), project, symlinks=True)
     (tmp_path / "config").mkdir()
     env = isolated_env(tmp_path / "cache", tmp_path / "config")
     event = json.dumps({"hook_event_name": "Notification", "session_id": "s", "cwd": str(project),
@@ -159,10 +159,10 @@ HOOK_AGENT_MISSES = {  # (event, hook environment): an event no policy of the ex
 
 @pytest.mark.parametrize("agent", sorted(HOOK_AGENT_MISSES))
 def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, tmp_path: Path) -> None:
-    """The same guard for the hook-command harnesses (hook_agent.py: codex, gemini, qwen; hookbase.py:
+    """The same guard for the hook-command harnesses (hook_agent.py: codex, gemini, qwen,
     copilot, factory, cline, cursor)."""
     project = tmp_path / "project"
-    shutil.copytree(examples_dir(agent) / "project", project, symlinks=True)
+    shutil.copytree(project_dir(agent), project, symlinks=True)
     (tmp_path / "config").mkdir()
     raw, hook_env = HOOK_AGENT_MISSES[agent]
     env = {**isolated_env(tmp_path / "cache", tmp_path / "config"), **hook_env}
@@ -179,4 +179,6 @@ def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, t
     loaded = set(report["modules"])
     assert f"cupcake_py.harness.{agent}.harness" in loaded and "cupcake_py.engine.bundle" in loaded
     assert not {m for m in loaded if m.startswith(("cupcake_py.harness.opencode.", "cupcake_py.harness.claude."))}
+    # one framework (hook_agent.py) for every hook agent; a miss enriches nothing (no tool paths, no shell)
+    assert "cupcake_py.harness.hook_agent" in loaded and not {m for m in loaded if m.startswith("cupcake_py.enrich")}
     assert not offenders(loaded), offenders(loaded)

@@ -63,8 +63,9 @@ def test_requests_leave_no_objects_behind(serving) -> None:  # type: ignore[no-u
     objects2, blocks2, kinds2 = _census()
     assert serving.answered[0] == WARM_UP + MEASURED
     grown = (kinds2 - kinds).most_common(8)
-    # a handful of objects come and go (a memo entry replaced by one of another shape): never one per request
-    assert objects2 - objects < MEASURED // 20, grown
+    # some objects come and go (a memo entry replaced by one of another shape; the weak references
+    # sqlite3 keeps to a connection's cursors, pruned in batches: +-150): never one per request
+    assert objects2 - objects < MEASURED // 4, grown
     assert blocks2 - blocks < MEASURED * 2, (blocks2 - blocks, grown)
 
 

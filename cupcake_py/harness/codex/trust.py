@@ -20,6 +20,8 @@ import json
 import shutil
 import subprocess
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +73,10 @@ class _AppServer:
         self.proc.wait()
 
 
-def untrusted_cupcake_hooks(directory: Path) -> list[str]:
-    """Keys of cupcake's hooks Codex lists for `directory` that it would skip (not trusted, or edited since)."""
+@contextmanager
+def _listed(directory: Path) -> Iterator[tuple[_AppServer, list[dict[str, Any]]]]:
+    """A session with the installed `codex` app-server and the hooks it lists for `directory`; TrustError for
+    any failure in the session (the caller's included), the server stopped in every case."""
     codex = shutil.which("codex")
     if codex is None:
         raise TrustError("`codex` is not on PATH")
@@ -81,26 +85,24 @@ def untrusted_cupcake_hooks(directory: Path) -> list[str]:
         server.call("initialize", {"clientInfo": {"name": "cupcake", "version": "1"}})
         server.notify("initialized")
         listing = server.call("hooks/list", {"cwds": [str(directory)]})
-        return [str(h.get("key")) for d in (listing or {}).get("data", []) for h in d.get("hooks", [])
-                if MARK in str(h.get("command") or "") and h.get("trustStatus") not in ("trusted", "managed")]
+        yield server, [h for d in (listing or {}).get("data", []) for h in d.get("hooks", [])]
     except (OSError, KeyError, TypeError) as e:
         raise TrustError(f"codex app-server: {e}") from None
     finally:
         server.close()
 
 
+def untrusted_cupcake_hooks(directory: Path) -> list[str]:
+    """Keys of cupcake's hooks Codex lists for `directory` that it would skip (not trusted, or edited since)."""
+    with _listed(directory) as (_server, listed):
+        return [str(h.get("key")) for h in listed
+                if MARK in str(h.get("command") or "") and h.get("trustStatus") not in ("trusted", "managed")]
+
+
 def trust_cupcake_hooks(directory: Path, mark: str = MARK) -> tuple[str, int]:
     """Trust the hooks whose command holds `mark` (cupcake's) that Codex lists for `directory`."""
-    codex = shutil.which("codex")
-    if codex is None:
-        raise TrustError("`codex` is not on PATH")
-    server = _AppServer(codex)
-    try:
-        server.call("initialize", {"clientInfo": {"name": "cupcake", "version": "1"}})
-        server.notify("initialized")
-        listing = server.call("hooks/list", {"cwds": [str(directory)]})
-        hooks = [h for d in (listing or {}).get("data", []) for h in d.get("hooks", [])
-                 if mark in str(h.get("command") or "")]
+    with _listed(directory) as (server, listed):
+        hooks = [h for h in listed if mark in str(h.get("command") or "")]
         if not hooks:  # Codex lists a project's hooks only once the project itself is trusted
             raise TrustError("Codex does not list cupcake's hooks here: trust the project in Codex first "
                              "(`codex --trust`, or when Codex asks), then re-run `cupcake init --harness codex`")
@@ -108,7 +110,3 @@ def trust_cupcake_hooks(directory: Path, mark: str = MARK) -> tuple[str, int]:
         written = server.call("config/batchWrite", {"edits": [{"keyPath": "hooks.state", "value": state,
                                                                 "mergeStrategy": "upsert"}]})
         return str((written or {}).get("filePath") or "config.toml"), len(hooks)
-    except (OSError, KeyError, TypeError) as e:
-        raise TrustError(f"codex app-server: {e}") from None
-    finally:
-        server.close()

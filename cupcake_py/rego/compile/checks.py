@@ -3,7 +3,7 @@ constant argument types, recursion (messages and locations as OPA reports them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cupcake_py.rego import ast as A
@@ -215,28 +215,28 @@ def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
             seen.add(id(g))
             out.append(g)
 
-    def walk(node: Node, i: int) -> None:
-        if i >= len(ref.terms):
-            for g in node.groups():
-                add(g)
-            return
-        if node.group is not None:
-            add(node.group)
-            return
-        k = ref.terms[i].value
-        if isinstance(k, A.String):
-            nxt = node.children.get(k.value)
-            if nxt is not None:
-                walk(nxt, i + 1)
-        elif isinstance(k, A.Var | A.Ref | A.Call):
-            for child in node.children.values():
-                walk(child, i + 1)
-
-    try:
-        walk(tree, 1)
-    finally:  # walk refers to itself: no cycle left for the collector
-        del walk
+    _walk_targets(ref, tree, 1, add)
     return out
+
+
+def _walk_targets(ref: A.Ref, node: Node, i: int, add: Callable[[Group | None], None]) -> None:
+    """ref_targets below `node` from `ref.terms[i]` (a function, not a closure naming itself: that
+    is a reference cycle, left to the collector that a bundle build pauses)."""
+    if i >= len(ref.terms):
+        for g in node.groups():
+            add(g)
+        return
+    if node.group is not None:
+        add(node.group)
+        return
+    k = ref.terms[i].value
+    if isinstance(k, A.String):
+        nxt = node.children.get(k.value)
+        if nxt is not None:
+            _walk_targets(ref, nxt, i + 1, add)
+    elif isinstance(k, A.Var | A.Ref | A.Call):
+        for child in node.children.values():
+            _walk_targets(ref, child, i + 1, add)
 
 
 def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: ErrorSink) -> None:

@@ -30,6 +30,9 @@ paused if {
 	input.y
 } else := false
 
+# only a set union is parenthesized in a literal
+flags := {"big": count(input.l) > 3, "member": "a" in input.l, "union": {1} | {2}}
+
 palette := {
     "danger":   "red",
     "ok":       "green",
