@@ -64,9 +64,9 @@ or the entry-point group `cupcake_py.builtins`. Importing this package imports n
 
 # old module kept as an alias of its new place: projects' own builtin modules import it by that name
 ALIASES: dict[str, str] = {
-    "custom_builtins": '''"""The public name projects' builtin modules import (`from cupcake_py.custom_builtins import
-builtin, BuiltinError`): an alias of cupcake_py.extensions.builtins, where the extension point lives
-(docs/custom-builtins.md). It holds nothing of its own.
+    "custom_builtins": '''"""The extension point's first public name, kept as an alias: projects' builtin modules written
+before it moved import `builtin` and `BuiltinError` from here. Everything is extensions/builtins.py's
+(docs/custom-builtins.md); this module holds nothing of its own.
 """
 
 from cupcake_py.extensions.builtins import *  # noqa: F403
