@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory bench-big-event bench-many-policies clean
 
 venv: $(STAMP)
 
@@ -149,6 +149,15 @@ fuzz: venv $(FUZZ_STAMP)
 # RSS of one `cupcake serve` over 100,000 mixed requests (allow, deny, malformed, fractions, huge lines).
 bench-serve-memory: venv
 	@$(PY) benches/serve_memory.py --requests 100000
+
+# 10 MB and 100 MB events against --timeout 5, both harnesses: wall time, answer, peak RSS.
+bench-big-event: venv
+	@$(PY) benches/big_event_deadline.py
+
+# Bundle build of 100 / 1,000 / 10,000 one-rule policies, each in a fresh process: time and peak RSS
+# (issue 29's goal for 10,000: <= 20 s, <= 400 MB on an idle machine; ~1 min).
+bench-many-policies: venv
+	@$(PY) benches/build_many_policies.py
 
 # Eval with and without decision-log export configured, the org tier's cost, bundle activation (docs/fleet.md).
 bench-fleet: venv

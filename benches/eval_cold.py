@@ -5,7 +5,7 @@
 
 Events: a routed Read (WASM evaluation, no signals) and a routing miss (PermissionRequest:
 no WASM) in a copy of harness/opencode/examples/engine-project, the same two for
-`--harness claude` in a copy of harness/claude/examples/project (a Read routed to the shipped
+`--harness claude` in a copy of harness/examples/project (a Read routed to the shipped
 builtins, and a Notification nothing is routed to), and a routed Read in a
 project whose only policy needs no host builtins (shows what the host builtin library
 import costs). "host floor" is the host's share of the routed Read: a process that only
@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from cupcake_py.harness.examples import cupcake_command, examples_dir  # noqa: E402
+from cupcake_py.harness.examples import cupcake_command, examples_dir, project_dir  # noqa: E402
 
 FLOOR = """
 import sys
@@ -124,7 +124,7 @@ def main() -> None:
         events["routed Read, no host builtins"] = {**events["routed Read (WASM)"], "cwd": str(native)}
         eval_cmd = [*cupcake_command(), "eval", "--harness", "opencode"]
         claude_project = root / "claude-project"
-        shutil.copytree(examples_dir("claude") / "project", claude_project, symlinks=True)
+        shutil.copytree(project_dir("claude"), claude_project, symlinks=True)
         claude = {"session_id": "bench", "cwd": str(claude_project)}
         events["claude: routed Read (WASM)"] = {**claude, "hook_event_name": "PreToolUse", "tool_name": "Read",
                                                "tool_input": {"file_path": str(claude_project / "src/app.py")}}

@@ -3,9 +3,10 @@ audit + the history signal (rate_limit, escalation, loop_guard), side by side.
 
     .venv/bin/python benches/governance_cost.py [--runs 15] [--log-rows 100000]
 
-Four copies of one project (a routed Bash policy plus a probe policy): `audit: off`,
-`audit: on` (one hash-chained record per eval), `audit: on` with the probe requiring the
-`history` signal, and the three history builtins instead of the probe.
+Five copies of one project (a routed Bash policy plus a probe policy): `audit: off`, a
+rulebook without the `audit` key (the default: on), `audit: on` (one hash-chained record per
+eval), `audit: on` with the probe requiring the `history` signal, and the three history
+builtins instead of the probe.
 The governance database is first filled with --log-rows records of other sessions, so the
 numbers include a big log (history queries must not grow with it). Runs are interleaved; prints
 medians of wall and child CPU time and the difference to the stateless path, plus in-process
@@ -63,6 +64,7 @@ deny contains {{"rule_id": "PROBE", "reason": "too many calls", "severity": "LOW
 # name -> (rulebook, probe policy reads input.history)
 RULEBOOKS = {
     "stateless (audit: off)": ("audit: off\n", False),
+    "default (no audit key: on)": ("", False),
     "audit: on (write)": ("audit: on\n", False),
     "audit: on + history signal": ("audit: on\n", True),
     "history builtins (read+write)": (("builtins:\n  rate_limit: {limits: [{tools: [Bash], max_calls: 1000}]}\n"
@@ -159,7 +161,7 @@ def main() -> None:
             project = root / f"p{i}"
             (project / ".cupcake/policies/opencode").mkdir(parents=True)
             (project / ".cupcake/policies/opencode/no_rm.rego").write_text(POLICY)
-            if i < 3:  # the same probe policy: the last two rows differ only in requiring `history`
+            if not name.startswith("history builtins"):  # the same probe policy in rows 1-4
                 signals = '\n#     required_signals: ["history"]' if reads_history else ""
                 (project / ".cupcake/policies/opencode/probe.rego").write_text(PROBE.format(signals=signals))
             (project / ".cupcake/rulebook.yml").write_text(rulebook)
@@ -185,19 +187,20 @@ def main() -> None:
             print(f"{name:32} {w * 1000:14.1f} {(w - bw) * 1000:7.1f} {(w - prev_w) * 1000:8.1f}   {c * 1000:13.1f} "
                   f"{(c - bc) * 1000:7.1f} {(c - prev_c) * 1000:8.1f}")
             prev_w, prev_c = w, c
-        print("  rows 1-3 evaluate the same two policies: row 2 - row 1 = the audit write, row 3 - row 2 = the "
-              "history signal; row 4 evaluates the three history builtins instead of the probe policy")
+        print("  rows 1-4 evaluate the same two policies: rows 2 and 3 - row 1 = the audit write (by default and "
+              "said), row 4 - row 3 = the history signal; row 5 evaluates the three history builtins instead of "
+              "the probe policy")
         from cupcake_py.governance import store
 
         conn = store.connect(db, 5.0)
-        phases = [json.loads(t) for (t,) in conn.execute("SELECT timings FROM audit WHERE session_id = 'bench2'")]
+        phases = [json.loads(t) for (t,) in conn.execute("SELECT timings FROM audit WHERE session_id = 'bench3'")]
         store.close_all()
         sig = statistics.median(p.get("signals", 0.0) for p in phases)
         print(f"the engine's own `signals` phase (history read incl. connect), median of {len(phases)}: {sig:.2f} ms")
-        read, write = _in_process(db, str(root / "p2"))
+        read, write = _in_process(db, str(root / "p3"))
         print(f"in-process, {args.log_rows}-record log: history read {read * 1000:.2f} ms, "
               f"audit write {write * 1000:.2f} ms (best of 200)")
-        imports, opening, queries = _cold_breakdown(env, str(root / "p2"), args.runs)
+        imports, opening, queries = _cold_breakdown(env, str(root / "p3"), args.runs)
         print(f"history signal from cold, CPU medians: imports {imports:.2f} ms + opening the database "
               f"{opening:.2f} ms + queries {queries:.2f} ms = {imports + opening + queries:.2f} ms (goal ≤ 3 ms)")
         imp = subprocess.run([sys.executable, "-X", "importtime", "-c",

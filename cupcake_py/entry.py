@@ -1,7 +1,9 @@
 """Console entry point.
 
 Kept tiny on purpose: `cupcake eval` is on the hot path of every agent tool call, so it
-must not pay for importing typer/pydantic. Every other command goes through the typer app.
+must not pay for importing typer/pydantic; nor does `cupcake test PATHS` (one process per
+template directory in a library's CI) nor `cupcake serve`. Every other command, and those
+three when they need help or usage errors, goes through the typer app.
 """
 
 from __future__ import annotations
@@ -47,6 +49,17 @@ def main() -> None:
                     rc = rc or 2  # the answer could not be delivered: fail closed
             termination.answered(rc)
             os._exit(rc)
+    if argv and argv[0] == "test":
+        # One process per template directory in a policy library's CI: the plain command lines
+        # run without typer/pydantic (authoring/testing/command.py); --help, --watch, no PATHS
+        # and anything unusual go to the typer command below, the source of truth.
+        from cupcake_py.authoring.testing.command import main as test_main
+
+        code = test_main(argv[1:])
+        if code is not None:
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            raise SystemExit(code)
     if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
         from cupcake_py.serve import main as serve_main
 

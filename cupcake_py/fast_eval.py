@@ -141,7 +141,9 @@ def main(argv: list[str]) -> int:
         except BaseException as e:  # noqa: BLE001 - anything at all must fail closed
             failure = _failure_text(opts, trace, e)
         else:
-            answer = evaluate(opts, trace, evaluation, lambda: evaluation.run(raw), hard_end)
+            pending = [raw]  # the evaluation takes the bytes out and frees them once decoded
+            del raw
+            answer = evaluate(opts, trace, evaluation, lambda: evaluation.run(pending), hard_end)
         finally:
             if answer is None:
                 signal.setitimer(signal.ITIMER_REAL, 0)

@@ -18,6 +18,11 @@ imported only for an error message or an indented dump).
   by the iterative `_write_exact`. No encoder state outlives a call: each call makes its own C
   encoder, whose circular-reference `markers` an interrupted encoding would otherwise leave
   behind for the next call (issue 29).
+- `copy(value)`: a deep copy of a JSON value (new containers, shared immutable scalars), for
+  the harnesses' private copies of an event's arguments (no text round trip: no copy of a
+  large string).
+- `size_floor(value)`: a lower bound of the size of `dumps(value)`, without encoding it.
+- `decode(data)`: UTF-8 bytes as text, the JSONError of `loads` on invalid UTF-8.
 - `is_fraction(v)`: whether `v` is such a Decimal (without importing `decimal`).
 - `dumps_pretty(value)`: indented, keys sorted, anything unknown as str (debug files).
 - `encode_str(s)` / `encode_str_ascii(s)`: one string as JSON text (`json.dumps(s,
@@ -41,7 +46,7 @@ except ImportError as e:  # the json package's pure-Python encoder has another i
         f"({sys.implementation.name} {sys.version.split()[0]}) lacks; use a CPython build that has it"
     ) from e
 
-__all__ = ["JSONError", "dumps", "dumps_pretty", "encode_str", "encode_str_ascii", "loads"]
+__all__ = ["JSONError", "copy", "decode", "dumps", "dumps_pretty", "encode_str", "encode_str_ascii", "loads", "size_floor"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,18 +99,38 @@ def _where(text: str, pos: int) -> str:
     return f"line {line} column {pos - text.rfind(chr(10), 0, pos)} (char {pos})"
 
 
+def decode(data: bytes | bytearray | memoryview) -> str:
+    """UTF-8 bytes as text (JSONError on invalid UTF-8), for `loads`: a caller holding a large
+    input decodes it first and drops the bytes, so bytes, text and value are never all alive."""
+    try:
+        return bytes(data).decode("utf-8") if not isinstance(data, bytes) else data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise JSONError(f"invalid UTF-8 at byte {e.start}: {e.reason}") from None
+
+
+def _leading_ws(text: str) -> int:
+    """How many JSON whitespace characters `text` starts with (no copy of `text` unless it
+    starts with whitespace)."""
+    return len(text) - len(text.lstrip(_WS)) if text and text[0] in _WS else 0
+
+
+def _trailing_ws(text: str) -> int:
+    """How many JSON whitespace characters end `text` (no copy of a large text for the usual
+    few: a newline)."""
+    n = 0
+    while n < 64 and n < len(text) and text[-1 - n] in _WS:
+        n += 1
+    if n < 64:
+        return n
+    return len(text) - len(text.rstrip(_WS))
+
+
 def loads(data: bytes | bytearray | memoryview | str) -> Any:
     """The JSON value in `data` (strict; see the module docstring)."""
-    if isinstance(data, str):
-        text = data
-    else:
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise JSONError(f"invalid UTF-8 at byte {e.start}: {e.reason}") from None
+    text = data if isinstance(data, str) else decode(data)
     if text[:1] == "\ufeff":
         raise JSONError("a byte order mark (BOM) is not allowed: line 1 column 1 (char 0)")
-    start = len(text) - len(text.lstrip(_WS))
+    start = _leading_ws(text)
     try:
         value, end = _scan(text, start)
     except StopIteration as e:
@@ -125,7 +150,7 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
         return loads(text)
     except ValueError as e:  # json.JSONDecodeError (message + position), int digit limits, …
         raise JSONError(str(e)) from None
-    rest = len(text) - len(text.rstrip(_WS))
+    rest = _trailing_ws(text)
     if end != len(text) - rest:
         tail = text[end:]
         raise JSONError(f"extra data after the JSON value: {_where(text, end + len(tail) - len(tail.lstrip(_WS)))}")
@@ -300,6 +325,78 @@ def _write_exact(value: Any, default: Callable[[Any], Any] | None) -> str:
         else:
             raise TypeError(f"{type(v).__name__} is not JSON serializable")
     return "".join(out)
+
+
+def copy(value: Any) -> Any:
+    """A deep copy of a JSON value that shares nothing mutable with it: new dicts and lists
+    (a tuple becomes a list, as a round trip through the text would make it), the same
+    immutable scalars (str, int, Decimal, ...: no copy of a large string). Iterative, so any
+    depth `loads` accepted is copied; a container met again while it is being copied is a
+    circle (TypeError). Cheaper than `loads(dumps(value))` in time and memory; it checks nothing
+    else (the value is JSON already)."""
+    if not isinstance(value, _CONTAINERS):
+        return value
+    top: list[Any] = []
+    open_ids: set[int] = set()
+    # work: (source container, its copy, source iterator); a copy is filled as its source is walked
+    stack: list[tuple[Any, Any, Any]] = []
+
+    def start(src: Any) -> Any:
+        if id(src) in open_ids:
+            raise TypeError("Circular reference detected")
+        open_ids.add(id(src))
+        dup: Any = {} if isinstance(src, dict) else []
+        stack.append((src, dup, iter(src.items()) if isinstance(src, dict) else iter(src)))
+        return dup
+
+    top.append(start(value))
+    while stack:
+        src, dup, items = stack[-1]
+        for item in items:
+            if isinstance(dup, dict):
+                k, v = item
+                if isinstance(v, _CONTAINERS):
+                    dup[k] = start(v)
+                    break
+                dup[k] = v
+            else:
+                if isinstance(item, _CONTAINERS):
+                    dup.append(start(item))
+                    break
+                dup.append(item)
+        else:
+            stack.pop()
+            open_ids.discard(id(src))
+    return top[0]
+
+
+def size_floor(value: Any, budget: int | None = None) -> int:
+    """A lower bound of `len(dumps(value))`, found without encoding: every string's characters
+    (each at least one UTF-8 byte) and quotes, one byte per other scalar, the brackets. Lets a
+    caller refuse a value too large for where its text must go before making the text. With a
+    `budget`, at most that many values are looked at (what was seen is still a lower bound)."""
+    total = 0
+    stack = [value]
+    seen: set[int] = set()
+    left = -1 if budget is None else budget
+    while stack and left != 0:
+        left -= 1
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v) + 2
+        elif isinstance(v, _CONTAINERS):
+            if id(v) in seen:
+                continue  # shared (or circular): counted once, still a lower bound
+            seen.add(id(v))
+            total += 2
+            if isinstance(v, dict):
+                stack.extend(v)
+                stack.extend(v.values())
+            else:
+                stack.extend(v)
+        else:
+            total += 1
+    return total
 
 
 def dumps_pretty(value: Any) -> str:

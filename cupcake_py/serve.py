@@ -155,11 +155,13 @@ def handle(line: bytes, opts: EvalOptions, source: WarmSource) -> dict[str, Any]
     return {"id": rid, "exit_code": answer.exit, "response": answer.stdout}
 
 
-def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO) -> int:
-    """Answer requests until end of input; 0 at EOF, 2 when stdout is gone."""
-    from cupcake_py.engine.warm import WarmSource
+def serve(opts: EvalOptions, stdin: BinaryIO, stdout: BinaryIO, source: WarmSource | None = None) -> int:
+    """Answer requests until end of input; 0 at EOF, 2 when stdout is gone. `source`: the warm
+    bundles and instances to use (a new one by default)."""
+    if source is None:
+        from cupcake_py.engine.warm import WarmSource
 
-    source = WarmSource(opts.wasm_max_memory)
+        source = WarmSource(opts.wasm_max_memory)
     while True:
         try:
             line, too_long = read_line(stdin, opts.max_input_bytes)

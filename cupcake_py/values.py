@@ -322,10 +322,17 @@ def parse_rego(text: str | bytes) -> Any:
         except UnicodeDecodeError as e:
             raise ValueParseError(f"invalid Rego term: not UTF-8: {e.reason}", e.start) from None
     if "set(" not in text and "`" not in text:
-        try:
-            return parse_json(text)  # most terms are plain JSON: take the fast path
-        except ValueParseError:
+        from cupcake_py.jsonio import JSONError, loads
+
+        try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
+            return loads(text)
+        except JSONError:
             pass
+        if "\\u" in text:  # ... except lone surrogate escapes, which it refuses and parse_json reads
+            try:
+                return parse_json(text)
+            except ValueParseError:
+                pass
     parser = _TermParser(text)
     try:
         value = parser.term()

@@ -7,7 +7,7 @@
   policies (no builtins, no global config: the curve shows the policies alone); wall and CPU time per
   request. Goal: 10 → 1000 policies ≤ 2× latency.
 - Memory: one server answers N requests over three projects (routed WASM with host builtins); its RSS
-  is sampled every N/10 requests. The 100,000-request run: `benches/serve_memory.py --requests 100000`.
+  is sampled every N/20 requests (growth: benches/serve_memory.py `growth`). The 100,000-request run: `benches/serve_memory.py --requests 100000`.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def run(ctx: Context) -> dict[str, Any]:
                            f"{growth_wall:.2f}× wall, {growth_cpu:.2f}× server CPU", growth_wall <= 2.0),
                       goal(21, f"server RSS flat over {memory['requests']:,} requests (reported)",
                            f"+{memory['growth_after_warmup_kib'] / 1024:.1f} MiB after warm-up "
-                           f"({memory['rss_kib'][1] / 1024:.0f} → {memory['rss_kib'][-1] / 1024:.0f} MiB)", None)],
+                           f"({memory['warm_up_kib'] / 1024:.0f} → {memory['final_kib'] / 1024:.0f} MiB)", None)],
             "headline": (f"serve p50 {p50:.2f} ms vs spawn {latency['spawn_ms']['median']:.1f} ms from node "
                          f"({latency['speedup']:.0f}×); warm {sizes[0]} → {sizes[-1]} policies "
                          f"{lo['wall_ms']['median']:.2f} → {hi['wall_ms']['median']:.2f} ms")}

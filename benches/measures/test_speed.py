@@ -4,7 +4,7 @@ bindings: load every file, evaluate every `test_*` rule; benches/measures/regoru
 against `cupcake test` with its build cached (a rerun over unchanged sources: no
 parse/compile, native code from the host cache), after editing one tested policy (the
 edit-and-rerun loop: everything parsed and compiled, the chunks that do not depend on the
-edited file reused, authoring/test_parts.py) and with nothing cached (a fresh cache dir:
+edited file reused, authoring/testing/parts.py) and with nothing cached (a fresh cache dir:
 parse, compile, plan, WASM, native compile). Plus the build of the whole ≥ 1,000-file policy set
 (`cupcake build` with one entrypoint per policy). Rounds alternate the variants; wall and CPU
 seconds are reported; both engines must pass every test first.

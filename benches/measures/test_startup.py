@@ -3,13 +3,16 @@ real libraries.
 
 1. Start-up of `cupcake test` on a one-policy directory, broken down against the floor: the
    interpreter (`python -c pass`), loading what a run needs (the host alone for a cached build;
-   the compiler — front end, planner, code generator — plus the host for a first run) and the
-   command line itself (`cupcake --version`: typer, which imports pydantic). Goal: a cached run
+   the compiler — front end, planner, code generator — plus the host for a first run), the lean
+   command path's own modules (`cupcake test PATHS` runs without typer: cupcake_py/entry.py,
+   authoring/testing/command.py) and, for scale, the typer command line (`cupcake --version`:
+   typer, which imports pydantic; `cupcake test --help` still pays it). Goal: a cached run
    ≤ 2× `python -c pass` + host load; a first run ≤ 2× `python -c pass` + compiler and host load.
 2. An admission-control library in Rego v0 (benches/admission_corpus.py: many template
    directories, shared helpers imported by every template, one large schema literal), tested as
    its CI does: one `cupcake test --v0-compatible lib/ <template>/` process per template, first
-   run (fresh cache) and cached, against one regorus v0 process per template
+   run (a fresh cache for every process; and a cache that is empty when the whole run starts, as
+   a CI job without a restored cache) and cached, against one regorus v0 process per template
    (measures/regorus_v0_tests.py). Whole-run CPU is the sum over the template processes.
 Each variant is a new process; CPU = user + system seconds of the children (steadier than wall
 time on this shared machine). Both engines must pass every test first.
@@ -33,6 +36,9 @@ ONE_POLICY = {
 }
 COMPILER = ("cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
             "cupcake_py.wasm.codegen, cupcake_py.host.policy")
+HOST = "host load (python -c 'import cupcake_py.host.policy')"
+LEAN = ("cupcake_py.entry, cupcake_py.authoring.testing.command, cupcake_py.authoring.testing.runner, "
+        "cupcake_py.authoring.testing.output, cupcake_py.custom_builtins, cupcake_py.host.policy")
 
 
 def _fresh(cmd: list[str], cwd: Path, env: dict[str, str], cache: Path) -> Any:
@@ -55,9 +61,10 @@ def _startup(ctx: Context) -> dict[str, Any]:
     env = {**ctx.env, "XDG_CACHE_HOME": str(ctx.work / "startup-cache")}
     variants = {
         "python -c pass": process([py, "-c", "pass"], env=env),
-        "host load (python -c 'import cupcake_py.host.policy')": process([py, "-c", "import cupcake_py.host.policy"],
+        HOST: process([py, "-c", "import cupcake_py.host.policy"],
                                                                         env=env),
         "compiler + host load": process([py, "-c", f"import {COMPILER}"], env=env),
+        "lean cupcake test modules + host load (no run)": process([py, "-c", f"import {LEAN}"], env=env),
         "cupcake --version (command line)": process([*cup, "--version"], env=env),
         "cupcake test, cached build": process([*cup, "test", "."], cwd=one, env=env),
         "cupcake test, first run": _fresh([*cup, "test", "."], one, env, ctx.work / "startup-fresh"),
@@ -98,6 +105,18 @@ def _library(ctx: Context) -> dict[str, Any]:
         return _fresh([*cup, "test", "--v0-compatible", "lib", str(d.relative_to(ours))], ours, env,
                       ctx.work / "admission-fresh")
 
+    def cold_whole_run(dirs: list[Path]) -> Any:
+        """Every template once with a cache that is empty when the run starts (a CI job)."""
+        cold = ctx.work / "admission-cold"
+        calls = [process([*cup, "test", "--v0-compatible", "lib", str(d.relative_to(ours))], cwd=ours,
+                         env={**env, "XDG_CACHE_HOME": str(cold)}) for d in dirs]
+
+        def run_all() -> None:
+            shutil.rmtree(cold, ignore_errors=True)
+            for c in calls:
+                c()
+        return run_all
+
     def regorus(d: Path) -> Any:
         rel = d.relative_to(ours)
         return process([ctx.python, str(HERE / "regorus_v0_tests.py"), "lib", str(rel)], cwd=theirs, env=env)
@@ -107,6 +126,8 @@ def _library(ctx: Context) -> dict[str, Any]:
         variants[f"regorus v0, {label}"] = each(regorus, dirs)
         variants[f"cupcake cached, {label}"] = each(cupcake_cached, dirs)
         variants[f"cupcake first run, {label}"] = each(cupcake_first, dirs)
+        if len(dirs) > 1:
+            variants[f"cupcake first run, cache cold at the start, {label}"] = cold_whole_run(dirs)
         variants[f"cupcake cached, {label}"]()  # fills the cache; every variant checks exit 0
         variants[f"regorus v0, {label}"]()
     cpu: dict[str, list[float]] = {}
@@ -126,12 +147,13 @@ def run(ctx: Context) -> dict[str, Any]:
     lib = _library(ctx)
     c = {k: v["median"] for k, v in s["cpu"].items()}
     floor = c["python -c pass"]
-    cached_goal = 2 * floor + c["host load (python -c 'import cupcake_py.host.policy')"]
+    cached_goal = 2 * floor + c[HOST]
     first_goal = 2 * floor + c["compiler + host load"]
     cached, first = c["cupcake test, cached build"], c["cupcake test, first run"]
     lc = {k: v["median"] for k, v in lib["cpu"].items()}
     reg, lib_cached, lib_first = (lc[f"{v}, {lib['plain']}"] for v in ("regorus v0", "cupcake cached",
                                                                          "cupcake first run"))
+    lib_cold = lc[f"cupcake first run, cache cold at the start, {lib['plain']}"]
     s_reg, s_cached, s_first = (lc[f"{v}, schema-literal template"] for v in ("regorus v0", "cupcake cached",
                                                                                "cupcake first run"))
     goals = [
@@ -141,16 +163,21 @@ def run(ctx: Context) -> dict[str, Any]:
              f"{first:.0f} vs {first_goal:.0f} ms ({first / first_goal:.2f}×)", first <= first_goal),
         goal(32, f"v0 admission library ({lib['plain']}, one process each): whole-run CPU ≤ regorus, cached",
              f"{lib_cached:.2f} vs {reg:.2f} CPU s ({lib_cached / reg:.2f}×)", lib_cached <= reg),
-        goal(32, f"v0 admission library ({lib['plain']}): whole-run CPU ≤ regorus, first run",
+        goal(32, f"v0 admission library ({lib['plain']}): whole-run CPU ≤ regorus, first run (every process a fresh cache)",
              f"{lib_first:.2f} vs {reg:.2f} CPU s ({lib_first / reg:.2f}×)", lib_first <= reg),
+        goal(32, f"v0 admission library ({lib['plain']}): whole-run CPU ≤ regorus, first run (cache empty at the start)",
+             f"{lib_cold:.2f} vs {reg:.2f} CPU s ({lib_cold / reg:.2f}×)", lib_cold <= reg),
         goal(32, "template with a ~170 KB schema literal: CPU ≤ regorus (cached / first run)",
              f"{s_cached:.2f} / {s_first:.2f} vs {s_reg:.2f} CPU s ({s_cached / s_reg:.2f}× / {s_first / s_reg:.2f}×)",
              s_first <= s_reg),
     ]
+    lean = c["lean cupcake test modules + host load (no run)"]
     headline = (f"cupcake test on a one-policy directory: {cached:.0f} ms CPU cached, {first:.0f} ms first run "
-                f"(python -c pass {floor:.0f} ms, command line alone {c['cupcake --version (command line)']:.0f} ms); "
+                f"(python -c pass {floor:.0f} ms, host load {c[HOST]:.0f} ms, the lean command's modules + host "
+                f"{lean:.0f} ms, compiler + host {c['compiler + host load']:.0f} ms; typer's command line alone "
+                f"{c['cupcake --version (command line)']:.0f} ms, no longer paid by `cupcake test PATHS`); "
                 f"v0 admission library, {lib['plain']} (a process each): {lib_cached:.2f} s cached / "
-                f"{lib_first:.2f} s first run vs regorus {reg:.2f} s CPU; the schema-literal template "
+                f"{lib_first:.2f} s first run ({lib_cold:.2f} s with the cache empty only at the start) vs regorus {reg:.2f} s CPU; the schema-literal template "
                 f"{s_cached:.2f} / {s_first:.2f} s vs regorus {s_reg:.2f} s")
     import datetime
 

@@ -88,12 +88,7 @@ class AgentReport:
 
 def _capabilities(h: Any) -> dict[str, bool] | None:
     caps = getattr(h, "capabilities", None)
-    if caps is None:
-        return None
-    if isinstance(caps, dict):
-        return {str(k): bool(v) for k, v in caps.items()}
-    as_dict = getattr(caps, "as_dict", None)
-    return dict(as_dict()) if as_dict else None
+    return {str(k): bool(v) for k, v in caps.items()} if isinstance(caps, dict) else None
 
 
 def installed(name: str) -> bool:

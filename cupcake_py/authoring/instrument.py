@@ -12,24 +12,15 @@ through the normal compile → plan → WASM path:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from cupcake_py.authoring.testing.marks import MARK, Coverable
 from cupcake_py.errors import Location
 from cupcake_py.rego import ast as A
-
-MARK = "\x1fcupcake-coverage\x1f"
 
 
 def _print_expr(text: str, loc: Location) -> A.Expr:
     return A.Expr([A.Term(A.ref_of("print", loc), loc), A.Term(A.String(text), loc)], location=loc)
-
-
-@dataclass
-class Coverable:
-    lines: dict[str, set[int]] = field(default_factory=dict)  # file -> rows that carry a mark
-
-    def add(self, file: str, row: int) -> None:
-        self.lines.setdefault(file, set()).add(row)
 
 
 def instrument_module(module: A.Module, cov: Coverable) -> A.Module:
@@ -53,13 +44,6 @@ def instrument_module(module: A.Module, cov: Coverable) -> A.Module:
                 e.index = i
             r.body = body
     return m
-
-
-def parse_mark(line: str) -> tuple[str, int] | None:
-    if not line.startswith(MARK):
-        return None
-    file, _, row = line[len(MARK):].rpartition(":")
-    return (file, int(row)) if row.isdigit() else None
 
 
 # ----------------------------------------------------------------------------- diagnosis

@@ -132,7 +132,7 @@ def decisions(mi: ModuleInfo, _: Project) -> Iterator[Finding]:
         if verb == "sandbox":  # {read_only?, hidden?}: checked by the engine (engine/synthesis.py)
             if isinstance(term.value, _NON_OBJECT):
                 yield _f("decision-shape", loc, mi, "sandbox elements must be objects like "
-                         "{\"read_only\": [...], \"hidden\": [...]} (docs/sandbox.md)")
+                         "{\"read_only\": [...], \"hidden\": [...]} (`cupcake docs sandbox`)")
             continue
         if isinstance(term.value, _NON_OBJECT):
             yield _f("decision-shape", loc, mi,

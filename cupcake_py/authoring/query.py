@@ -100,7 +100,7 @@ def instrument(query: str, body: list[A.Expr]) -> tuple[list[A.Expr], list[Expre
 
 
 def _read_doc(path: Path, what: str) -> Any:
-    from cupcake_py.authoring.test_data import DataError, _parse
+    from cupcake_py.authoring.testing.data import DataError, _parse
 
     if path.suffix not in (".json", ".yaml", ".yml"):
         raise QueryError(f"{what} {path}: expected a .json, .yaml or .yml file")
@@ -125,7 +125,7 @@ def load_modules(paths: list[Path]) -> list[A.Module]:
 def run_query(query: str, data_paths: list[Path], input_path: Path | None, *, stdin_input: bytes | None = None,
               strict: bool = False, deadline: float = 5.0) -> QueryResult:
     from cupcake_py import values
-    from cupcake_py.authoring.test_data import DataError, load_data
+    from cupcake_py.authoring.testing.data import DataError, load_data
     from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
     from cupcake_py.host.errors import HostError
     from cupcake_py.plan import compile_query

@@ -165,7 +165,7 @@ _TOOL_INPUT_NOTE = {
               "# input.tool_name is normalised (Bash, Edit, Write, Read, Task, mcp__server__tool, ...).",
 }
 
-# The hook-command harnesses of cupcake_py/harness/hookbase.py rename their agent's arguments to the shared names.
+# These hook-command harnesses (cupcake_py/harness/hook_agent.py) rename their agent's arguments to the shared names.
 _SHARED_NOTE = ("# input.tool_input holds the shared argument names (Bash: command; Edit: file_path, old_string,\n"
                 "# new_string); input.agent_tool_input the agent's own; input.tool_name is normalised (Bash, Edit, ...).")
 _TOOL_INPUT_NOTE |= dict.fromkeys(("copilot", "factory", "cline", "cursor"), _SHARED_NOTE)

@@ -17,8 +17,8 @@ from pathlib import Path
 from cupcake_py.authoring import lint_cupcake, lint_harness, lint_hygiene
 from cupcake_py.authoring.findings import SEVERITY_ORDER, Finding, finding
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
+from cupcake_py.authoring.support_policies import support_modules
 from cupcake_py.errors import CupcakeError
-from cupcake_py.rego import ast as A
 from cupcake_py.rego import parse_module, read_source, rego_files_of
 from cupcake_py.rego.errors import COMPILE, PARSE, RECURSION, TYPE, UNSAFE_VAR, RegoError, RegoErrors
 
@@ -95,19 +95,6 @@ def project_signals(group: Path) -> set[str] | None:
         log.warning("%s", e)
         return None
     return set(rulebook.signals) | set(signal_files(group / "signals"))
-
-
-def support_modules(packages: set[str]) -> list[A.Module]:
-    """The shipped system policies (aggregator, command helpers) a group is compiled with
-    when it does not bring its own, exactly as the engine adds them to a bundle."""
-    from cupcake_py.engine.project import rego_files, shipped_policies_dir
-
-    out: list[A.Module] = []
-    for f in rego_files(shipped_policies_dir() / "system"):
-        m = parse_module(read_source(f), str(f))
-        if m.package.dotted() not in packages:
-            out.append(m)
-    return out
 
 
 def _compile_check(modules: list[ModuleInfo], default_file: str) -> list[Finding]:

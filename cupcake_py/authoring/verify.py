@@ -66,8 +66,7 @@ def agent_lines(harness: str) -> list[str]:
     from cupcake_py.harness import get
 
     raw = getattr(get(harness), "capabilities", None)
-    as_dict = getattr(raw, "as_dict", None)
-    caps: dict[str, bool] = dict(as_dict()) if as_dict is not None else dict(raw or {})
+    caps: dict[str, bool] = dict(raw) if isinstance(raw, dict) else {}
     if not caps:
         return []
     lines = [CAPABILITIES[k][1] for k, v in caps.items() if not v and k in CAPABILITIES]
@@ -149,7 +148,7 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
     v.steps.append(_step("lint", lint, update))
 
     def tests(step: Step) -> None:
-        from cupcake_py.authoring.testrunner import run_tests
+        from cupcake_py.authoring.testing.runner import run_tests
         from cupcake_py.custom_builtins import load
 
         run = run_tests([cfg.cupcake_dir], builtins=load(B.rulebook_builtins(cfg.cupcake_path)) or None)

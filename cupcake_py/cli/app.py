@@ -28,8 +28,8 @@ COMMANDS = {"parse": "rego", "check": "rego", "wasm": "wasm", "build": "build", 
 HELP = (
     "cupcake-py: make AI coding agents follow rules.\n\n"
     "Rego policies are compiled to WebAssembly (OPA's WASM ABI) by cupcake-py itself "
-    "and evaluated under wasmtime. Errors fail closed. The docs/*.md pages named in --help: "
-    "`cupcake docs PAGE`."
+    "and evaluated under wasmtime. Errors fail closed. Documentation ships with cupcake: "
+    "`cupcake docs` lists the pages, `cupcake docs TOPIC` (as --help names them) prints one."
 )
 
 

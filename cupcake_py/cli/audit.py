@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 audit_app = typer.Typer(
     name="audit",
     help=(
-        "The audit log and session history of `cupcake eval` (docs/governance.md).\n\n"
-        "Recorded when the rulebook says `audit: on` or `audit: required`, or when a policy reads "
-        "`input.history` (rate_limit, escalation, loop_guard). One hash-chained record per evaluation, "
+        "The audit log and session history of `cupcake eval` (`cupcake docs governance`).\n\n"
+        "Recorded by default (a rulebook without the `audit` key, `audit: on` or `audit: required`); "
+        "`audit: off` stops it unless a policy reads `input.history` (rate_limit, escalation, loop_guard). "
+        "One hash-chained record per evaluation, "
         "inputs redacted, in $XDG_STATE_HOME/cupcake-py/governance.sqlite3."
     ),
     no_args_is_help=True,

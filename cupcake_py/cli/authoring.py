@@ -1,5 +1,5 @@
 """`cupcake validate | inspect | test | init | verify`: the policy author's commands; the work is
-done by cupcake_py/authoring (validate, testrunner, scaffold, inventory, verify).
+done by cupcake_py/authoring (validate, testing/, scaffold, inventory, verify).
 
 Their shared flags (--policy-dir, --global, --harness, --format) come from cli/options.py.
 Out: reports on stdout (text, JSON, SARIF, GitHub annotations, JUnit), progress on stderr. Exit status per command (see each
@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
+from cupcake_py.authoring import target_settings
 from cupcake_py.cli import options
 from cupcake_py.cli.rego_version_option import v0_option
 from cupcake_py.errors import CupcakeError
 
 if TYPE_CHECKING:
-    from cupcake_py.custom_builtins import CustomBuiltins
     from cupcake_py.engine.project import ConfigDir
-    from cupcake_py.rego.versions import RegoVersions
 
 
 _fail = options.fail
@@ -42,7 +41,7 @@ def validate_cmd(
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", metavar="MODULE",
                                        help="Python module (name or .py path) with custom builtins the policies "
                                        "call (repeatable; a .cupcake directory's rulebook `custom_builtins` are "
-                                       "added; docs/custom-builtins.md)."),
+                                       "added; `cupcake docs custom-builtins`)."),
     explain: str | None = typer.Option(None, "--explain", metavar="RULE", help="Print the documentation of one lint "
                                        "rule (e.g. prefer-deny) and exit."),
     changed: bool = typer.Option(False, "--changed", help="Only the .rego files changed since --base (committed, "
@@ -57,7 +56,7 @@ def validate_cmd(
     Every finding has a rule id, severity, file:row:col, message and a docs page
     (`cupcake validate --explain RULE`). A finding is silenced by `# cupcake ignore:RULE` on its
     line or the line above; `.cupcake/lint.yml` sets rule levels (error, warning, info, ignore) and
-    ignored files (docs/lint/README.md). Exit status: 0 when no finding reaches --fail-level, 1
+    ignored files (`cupcake docs lint/README`). Exit status: 0 when no finding reaches --fail-level, 1
     otherwise, 2 for usage errors and an invalid lint config.
 
     \b
@@ -101,8 +100,8 @@ def _validate_once(targets: list[Path], fmt: str, fail_level: str, config: Path 
 
     try:
         settings = lint_config.find_config(config, targets)
-        with declared_for([*_rulebook_specs(list(targets)), *builtins]), \
-                versions.use(_rego_versions(list(targets), v0_compatible)):
+        with declared_for([*target_settings.rulebook_specs(list(targets)), *builtins]), \
+                versions.use(target_settings.rego_versions(list(targets), v0_compatible)):
             if changed:
                 from cupcake_py.authoring.changed import validate_changed
 
@@ -132,12 +131,12 @@ def _explain(rule: str) -> str:
 
 def _seconds(text: str) -> float:
     """`5`, `5s`, `500ms`, `1m` (OPA's --timeout takes a Go duration)."""
-    import re
+    from cupcake_py.authoring.testing.command import duration
 
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*", text)
-    if m is None or float(m.group(1)) <= 0:
+    seconds = duration(text)
+    if seconds is None:
         raise typer.BadParameter(f"{text!r} is not a duration (e.g. 5s, 500ms)")
-    return float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0}[m.group(2) or "s"]
+    return seconds
 
 
 def test_cmd(
@@ -167,7 +166,7 @@ def test_cmd(
     ignore: list[str] = typer.Option([], "--ignore", help="File and directory names to skip while loading, as "
                                      "shell patterns (repeatable; e.g. '.*' skips hidden files)."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
-                                       "builtins (repeatable; see docs/custom-builtins.md)."),
+                                       "builtins (repeatable; `cupcake docs custom-builtins`)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild the test module instead of reusing the "
                                   "cached build."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
@@ -191,118 +190,22 @@ def test_cmd(
     Exit status (as opa test): 0 every test passed; 2 a test failed, errored or was skipped
     (-z: skipped is fine), or coverage is below --threshold; 1 the policies, data or custom
     builtins could not be loaded or compiled, or --fail-on-empty and no test ran.
-    See docs/testing.md.
+    See `cupcake docs testing`.
     """
-    targets: list[str | Path] = list(paths) if paths else [_default_policy_root(global_, policy_dir)]
+    from cupcake_py.authoring.testing.command import TestArgs, run_once
 
-    def once() -> int:
-        try:
-            _test_once(targets, run, fmt, coverage, threshold, verbose, strict_builtin_errors, timeout, parallel,
-                       exit_zero_on_skipped, fail_on_empty, ignore, builtins, no_cache, v0_compatible)
-        except typer.Exit as e:
-            if not watch:
-                raise
-            return e.exit_code
-        return 0
-
+    targets: list[Path] = list(paths) if paths else [_default_policy_root(global_, policy_dir)]
+    args = TestArgs(run=run, fmt=fmt, coverage=coverage, threshold=threshold, verbose=verbose,
+                    strict_builtin_errors=strict_builtin_errors, timeout=_seconds(timeout), parallel=parallel,
+                    exit_zero_on_skipped=exit_zero_on_skipped, fail_on_empty=fail_on_empty, ignore=list(ignore),
+                    builtins=list(builtins), no_cache=no_cache, v0_compatible=v0_compatible)
     if watch:
         from cupcake_py.authoring.rerun import watch as rerun
 
-        raise typer.Exit(rerun([Path(t) for t in targets], once))
-    once()
-
-
-def _test_once(targets: list[str | Path], run: str | None, fmt: str, coverage: bool, threshold: float,
-               verbose: bool, strict_builtin_errors: bool, timeout: str, parallel: int, exit_zero_on_skipped: bool,
-               fail_on_empty: bool, ignore: list[str], builtins: list[str], no_cache: bool, v0_compatible: bool) -> None:
-    from cupcake_py.authoring import test_output
-    from cupcake_py.authoring.progress import progress
-    from cupcake_py.authoring.testrunner import TestOptions, TestSetupError, run_tests
-    from cupcake_py.gc_pause import gc_paused
-    from cupcake_py.rego import versions
-
-    try:
-        opts = TestOptions(run=run, coverage=coverage or threshold > 0, strict=strict_builtin_errors,
-                           deadline=_seconds(timeout), parallel=parallel, cache=not no_cache,
-                           builtins=_custom_builtins([*_rulebook_specs(targets), *builtins]), ignore=ignore)
-        with gc_paused(freeze=True), versions.use(_rego_versions(targets, v0_compatible)), \
-                progress("cupcake test", machine_output=fmt == "json" or opts.coverage):  # this process ends after the report
-            result = run_tests(targets, opts)
-    except (TestSetupError, CupcakeError) as e:
-        raise _fail(str(e), 1) from None
-    if verbose:
-        sys.stderr.write(test_output.phase_lines(result))
-    broken = result.count("fail") + result.count("error")
-    failing = broken + (0 if exit_zero_on_skipped else result.count("skip"))
-    if result.coverage is not None:
-        result.coverage = _own_coverage(result.coverage)
-    if result.coverage is not None and not broken:
-        sys.stdout.write(test_output.coverage_report(result.coverage))
-        total = test_output.total_coverage(result.coverage)
-        if total < threshold:
-            raise _fail(f"code coverage threshold not met: got {total:.2f} instead of {threshold:.2f}", 2)
-    elif fmt == "json" and result.coverage is None:
-        sys.stdout.write(test_output.json_report(result))
-    else:
-        sys.stdout.write(test_output.text(result, verbose))
-    if not result.results:
-        typer.echo("cupcake: no tests found (test_* rules)", err=True)
-        if fail_on_empty:
-            raise typer.Exit(1)
-    if failing:
-        raise typer.Exit(2)
-
-
-def _own_coverage(coverage: dict[str, Any]) -> dict[str, Any]:
-    """Coverage without the policies cupcake ships (files equal to one of the shipped system or
-    builtin policies): a fresh project's copies would count at 0% against the author's own."""
-    from cupcake_py.engine.project import rego_files, shipped_policies_dir
-
-    shipped = {p.read_bytes() for sub in ("system", "builtins") for p in rego_files(shipped_policies_dir() / sub)}
-
-    def ours(name: str) -> bool:
-        try:
-            return Path(name).read_bytes() not in shipped
-        except OSError:
-            return True
-
-    return {name: c for name, c in coverage.items() if ours(name)}
-
-
-def _rulebook_specs(targets: list[str | Path]) -> list[str]:
-    """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
-    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
-    if not dirs:
-        return []
-    from cupcake_py.engine.bundle import rulebook_builtins
-
-    return [s for t in dirs for s in rulebook_builtins(str(t))]
-
-
-def _rego_versions(targets: list[str | Path] | list[Path], v0_compatible: bool) -> RegoVersions:
-    """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
-    directory among `targets` (the default target), else v1."""
-    from cupcake_py.rego import versions
-
-    if v0_compatible:
-        return versions.V0_COMPATIBLE
-    for t in targets:
-        if (Path(t) / "rulebook.yml").is_file():
-            from cupcake_py.engine.rulebook import load_rulebook
-
-            try:
-                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
-            except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
-                return versions.V1_ONLY
-    return versions.V1_ONLY
-
-
-def _custom_builtins(specs: list[str]) -> CustomBuiltins | None:
-    """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
-    from cupcake_py.custom_builtins import load
-
-    found = load(specs)
-    return found or None
+        raise typer.Exit(rerun(targets, lambda: run_once(targets, args)))
+    code = run_once(targets, args)  # (the same run as `cupcake test` without typer: cupcake_py/entry.py)
+    if code:
+        raise typer.Exit(code)
 
 
 NO_PROJECT = "no .cupcake directory here or in a parent: run `cupcake init --harness opencode` to create one"
@@ -432,12 +335,12 @@ def inspect_cmd(
 
     cfg = _config(policy_dir, global_, harness)
     try:
-        with versions.use(_rego_versions([cfg.cupcake_dir] if cfg else [], False)):
+        with versions.use(target_settings.rego_versions([cfg.cupcake_dir] if cfg else [], False)):
             rows = inventory.inspect_config(cfg)
         if cfg is not None and not global_:
             gcfg = find_global(None, harness=cfg.harness)
             if gcfg is not None:
-                with versions.use(_rego_versions([gcfg.cupcake_dir], False)):
+                with versions.use(target_settings.rego_versions([gcfg.cupcake_dir], False)):
                     rows += inventory.global_rows(gcfg)
     except (CupcakeError, ProjectError) as e:
         raise _fail(str(e)) from None
@@ -484,7 +387,7 @@ def verify_cmd(
     from cupcake_py.authoring.progress import progress
     from cupcake_py.rego import versions
 
-    with progress("cupcake verify") as update, versions.use(_rego_versions([cfg.cupcake_dir], False)):
+    with progress("cupcake verify") as update, versions.use(target_settings.rego_versions([cfg.cupcake_dir], False)):
         result = verify(cfg, update)
     sys.stdout.write(result.text())
     if not result.ok:

@@ -41,7 +41,7 @@ def build_cmd(
     data: Path | None = typer.Option(None, "--data", help="Base data (JSON) checked to be valid; it is not embedded."),
     v0_compatible: bool = v0_option(),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
-                                       "builtins the policies call (repeatable; docs/custom-builtins.md). The "
+                                       "builtins the policies call (repeatable; `cupcake docs custom-builtins`). The "
                                        "module imports them from the host (opa_builtinN), like OPA's SDK builtins."),
 ) -> None:
     """Compile Rego v1 policies to a WebAssembly module following OPA's WASM ABI.

@@ -28,10 +28,11 @@ def pages() -> dict[str, Path]:
 
 
 def docs_cmd(
-    page: str | None = typer.Argument(None, metavar="[PAGE]", help="A page: testing, rulebook, lint/README, … "
-                                      "(docs/testing.md and testing.md work too).", show_default=False),
+    page: str | None = typer.Argument(None, metavar="PAGE", help="A page: testing, rulebook, lint/README, … "
+                                      "(a docs/ prefix and a .md suffix are accepted too).", show_default=False),
 ) -> None:
-    """Print a documentation page (the docs/<page>.md that --help and --explain name), or list them.
+    """Print a documentation page (the TOPIC that --help and --explain name as `cupcake docs TOPIC`),
+    or list them. The pages ship with cupcake (the checkout's docs/, or the wheel's copy).
 
     \b
     Examples:

@@ -60,15 +60,17 @@ Reads one agent event (JSON) on stdin, prints one JSON answer line on stdout in 
 harness (--harness):
   opencode  {"decision": "allow"|"ask"|"deny"|"block", "reason"?, "context"?, "updated_args"?, "rule_ids"?}
   claude    Claude Code's hook output: hookSpecificOutput.permissionDecision / updatedInput /
-            additionalContext, decision "block" + reason, continue false + stopReason (docs/claude-code.md)
+            additionalContext, decision "block" + reason, continue false + stopReason
+            (`cupcake docs claude-code`)
   codex     Claude Code's format as Codex CLI reads it: deny needs a reason, no ask (the ask fallback,
-            deny unless CUPCAKE_ASK_FALLBACK=allow), modify = allow + updatedInput (docs/codex.md)
+            deny unless CUPCAKE_ASK_FALLBACK=allow), modify = allow + updatedInput (`cupcake docs codex`)
   gemini    Gemini CLI's format: decision "deny" + reason, hookSpecificOutput.tool_input (modify),
-            continue false (halt); no ask (the ask fallback) (docs/gemini-cli.md)
+            continue false (halt); no ask (the ask fallback) (`cupcake docs gemini-cli`)
   qwen      Claude Code's format as Qwen Code reads it; no modified input (a modify is a deny)
-            (docs/qwen-code.md)
+            (`cupcake docs qwen-code`)
   copilot, factory, cline, cursor
-            each agent's own hook answer (docs/copilot-cli.md, factory-droid.md, cline.md, cursor.md);
+            each agent's own hook answer (`cupcake docs copilot-cli`, `cupcake docs factory-droid`,
+            `cupcake docs cline`, `cupcake docs cursor`);
             copilot and cline read the event name from CUPCAKE_HOOK_EVENT (set by their installed hooks)
 
 Policies come from .cupcake/ (rulebook.yml, policies/<harness>/**/*.rego, signals/) and the global
@@ -101,7 +103,7 @@ exit_code means what cupcake eval's exit status means (0 decision, 1 deny/block 
 2 fail-closed error). The project is found from the event's cwd (or policy_dir). Bundles and
 policy instances stay warm; a change to policies, rulebook.yml or the global config is picked
 up by the next request. Errors answer that request with a deny and the server keeps serving;
-end of stdin ends it. See docs/serve.md.
+end of stdin ends it. See `cupcake docs serve`.
 
 Options: those of cupcake eval, applied to every request (--policy-dir is a default), and --stdio.
 """

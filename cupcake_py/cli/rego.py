@@ -65,7 +65,7 @@ def check_cmd(
     fmt: str = options.format_option("text", "json", extra_help="text: `file:row:col: code: message` plus the "
                                      "source line and a caret, on stderr. json: {\"errors\": [...]} on stdout."),
     builtins: list[str] = typer.Option([], "--custom-builtins", "--builtins", help="Python module (name or .py path) with custom "
-                                       "builtins the policies call (repeatable; docs/custom-builtins.md)."),
+                                       "builtins the policies call (repeatable; `cupcake docs custom-builtins`)."),
     v0_compatible: bool = v0_option(),
 ) -> None:
     """Check Rego v1 policies for errors without running them.

@@ -19,7 +19,7 @@ class SchemaName(StrEnum):
 
 def schema_cmd(
     name: SchemaName = typer.Argument(..., help="Which document: rulebook (rulebook.yml)."),
-    markdown: bool = typer.Option(False, "--markdown", help="Print the reference page (docs/rulebook.md) "
+    markdown: bool = typer.Option(False, "--markdown", help="Print the reference page (`cupcake docs rulebook`) "
                                   "instead of the JSON Schema."),
 ) -> None:
     """Print the JSON Schema of a configuration file (generated from the models the engine

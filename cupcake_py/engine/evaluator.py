@@ -62,17 +62,21 @@ class DeadlineError(EngineError):
     pass
 
 
-def parse_event(raw: bytes, max_bytes: int) -> Any:
-    """The decoded JSON value of the event (the harness validates it)."""
-    if len(raw) > max_bytes:
+def parse_event(raw: bytes | list[bytes], max_bytes: int) -> Any:
+    """The decoded JSON value of the event (the harness validates it). Given as a one-item list
+    the bytes are taken out of it (the caller's last reference) and dropped once decoded, so
+    the event's bytes, its text and its value are never all in memory at once."""
+    data = raw.pop() if isinstance(raw, list) else raw
+    if len(data) > max_bytes:
         raise EventError(f"the event is larger than {max_bytes} bytes (see --max-input-bytes)")
-    if not raw.strip():
+    if not data or data.isspace():
         raise EventError("no event on stdin (expected one JSON object)")
     try:
-        value = jsonio.loads(raw)
+        text = jsonio.decode(data)
+        del data
+        return jsonio.loads(text)
     except jsonio.JSONError as e:
         raise EventError(f"the event is not valid JSON: {e}") from None
-    return value
 
 
 class BundleSource:
@@ -110,6 +114,8 @@ ONE_SHOT = BundleSource()
 
 
 _ROUTED_KEY = jsonio.dumps(ROUTED_INPUT) + b":"
+_FLOOR_BUDGET = 4096  # values `fits_memory` looks at (a bound, so a cost per evaluation that does not grow)
+_ENGINE_FIELDS = frozenset({"history", "signals", "builtin_config", "sandbox", ROUTED_INPUT})  # set by `phase`
 
 
 class Evaluation:
@@ -129,6 +135,7 @@ class Evaluation:
         self.debug_dir: str | None = None  # default for --debug-files: <project>/.cupcake/debug
         self.configs: tuple[ConfigDir | None, ConfigDir | None] = (None, None)  # (project, global)
         self._guardrails: dict[str, Any] | None = None
+        self._resolver: Resolver | None = None  # realpath of the state paths and the sandbox profile's paths
         self.custom_code: list[str] = []  # custom builtin modules named by a .py path (state paths)
         # governance (audit log, input.history): merged settings of the loaded bundles, None when off
         self.governance: dict[str, Any] | None = None
@@ -136,6 +143,7 @@ class Evaluation:
         self.project_root: str | None = None
         self.now = time.time()  # the evaluation's wall-clock time (history windows, audit record)
         self.floor: Floor | None = None  # the kernel floor of this call (engine/sandbox_floor.py), when enabled
+        self.oversized: int | None = None  # the data size of an event denied as too large (`fits_memory`)
 
     # -- steps -------------------------------------------------------------------
 
@@ -201,10 +209,16 @@ class Evaluation:
 
     def audit_event(self) -> dict[str, Any] | None:
         """The event an audit record describes: preprocessed when a policy was routed, else the
-        validated event with its policy-facing tool_name; None when the event was invalid."""
+        validated event with its policy-facing tool_name; None when the event was invalid. An event
+        denied as too large (`fits_memory`) is described by its short scalar fields only, its
+        arguments replaced by a note of their size (recording them would cost what was refused)."""
+        raw = self.trace.notes.get("event")
+        if self.oversized is not None and isinstance(raw, dict):
+            kept = {k: v for k, v in raw.items() if not isinstance(v, dict | list) and len(str(v)) <= 4096}
+            note = {"cupcake_omitted": f"at least {self.oversized} bytes of data: too large to evaluate"}
+            return {**kept, "tool_name": self.harness.tool_name(raw), "tool_input": note}
         for enriched in self._enriched.values():
             return enriched
-        raw = self.trace.notes.get("event")
         if not isinstance(raw, dict):
             return None
         return {**raw, "tool_name": self.harness.tool_name(raw)}
@@ -244,11 +258,27 @@ class Evaluation:
             return known[0], known[1]
         return None
 
+    def fits_memory(self, event: dict[str, Any], what: str) -> None:
+        """EngineError (fail closed) when `event` (the event, or the enriched one) holds more data
+        than the policy module's memory cap (--wasm-max-memory) can take: the policy input holds it,
+        so it could not be evaluated. Checked before anything is encoded or run, so a huge event is
+        denied at once, without its preprocessing, its JSON text (several copies) or an instance that
+        would run out of memory. The fields the engine sets itself are not counted."""
+        limit = self.opts.wasm_max_memory
+        floor = jsonio.size_floor({k: v for k, v in event.items() if k not in _ENGINE_FIELDS}, _FLOOR_BUDGET)
+        if floor > limit:
+            self.oversized = floor
+            raise EngineError(f"the {what} holds at least {floor} bytes of data, more than the policy memory cap "
+                              f"({limit} bytes, --wasm-max-memory): too large to evaluate")
+
     def wasm(self, b: bundles.Bundle, policy_input: dict[str, Any]) -> Any:
         from cupcake_py.host.errors import HostError
 
         with self.trace.phase("wasm"):
             input_json = self.input_json(b, policy_input)
+            if len(input_json) > self.opts.wasm_max_memory:  # it is copied into the module's memory: cannot fit
+                raise EngineError(f"the policy input ({len(input_json)} bytes) does not fit in the policy memory cap "
+                                  f"({self.opts.wasm_max_memory} bytes, --wasm-max-memory)")
             left = self.remaining("the policy evaluation")
             inst = None
             try:
@@ -278,8 +308,17 @@ class Evaluation:
 
             with self.trace.phase("state_paths"):
                 self._guardrails = guardrails_input(*self.configs, self.harness.cwd(event), self.custom_code,
-                                                    self.source.path_resolver())
+                                                    self.path_resolver())
         return {**b.builtin_config, bundles.GUARDRAILS: {**cfg, **self._guardrails}}
+
+    def path_resolver(self) -> Resolver:
+        """One resolver for this evaluation (the source's, or a new one): each directory of the state
+        paths and of the sandbox profile is resolved once."""
+        if self._resolver is None:
+            from cupcake_py.engine.state_paths import Resolver
+
+            self._resolver = self.source.path_resolver() or Resolver()
+        return self._resolver
 
     def phase(self, cfg: ConfigDir, b: bundles.Bundle, hit: bool, route: Route, event: dict[str, Any],
               cwd: str) -> DecisionSet:
@@ -289,6 +328,7 @@ class Evaluation:
         if not route.packages:
             return DecisionSet()
         enriched = self.enriched(event, b.script_inspection)
+        self.fits_memory(enriched, "enriched event")
         signals = self.signals(cfg, b, route.signal_users, enriched, cwd, ph)
         policy_input = dict(enriched)
         if "history" in signals:
@@ -308,8 +348,9 @@ class Evaluation:
             ds = parse_decision_set(result, route.names)
         return ds
 
-    def run(self, raw: bytes) -> FinalDecision:
-        """Evaluate one event given as JSON text."""
+    def run(self, raw: bytes | list[bytes]) -> FinalDecision:
+        """Evaluate one event given as JSON text (a one-item list: the bytes are taken out and
+        freed once decoded, see `parse_event`)."""
         with self.trace.phase("validate"):
             self.decoded = parse_event(raw, self.opts.max_input_bytes)
             event = self.harness.validate(self.decoded)
@@ -359,6 +400,8 @@ class Evaluation:
             tool_name = self.harness.tool_name(event)
             event_name = self.harness.event_name(event)
             routes = [b.index.route(event_name, tool_name) for _, b, _ in loaded]
+        if any(r.packages for r in routes):  # a policy will read it: it must fit in the module's memory
+            self.fits_memory(event, "event")
         if any(b.sandbox.get("enabled") for _, b, _ in loaded):
             self.start_floor(loaded, event, event_name, tool_name)
         with self.trace.phase("warmup"):
@@ -398,11 +441,13 @@ class Evaluation:
 
         def sources() -> Any:
             from cupcake_py.engine.state_paths import guardrails_input
+            from cupcake_py.sandbox.bwrap import sandbox_dir
             from cupcake_py.sandbox.profile import Sources
 
             cwd = self.harness.cwd(event)
+            resolver = self.path_resolver()
             if self._guardrails is None:
-                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, self.source.path_resolver())
+                self._guardrails = guardrails_input(*self.configs, cwd, self.custom_code, resolver)
             protected: list[str] = []
             sensitive: list[str] = []
             system: list[str] = []
@@ -413,7 +458,8 @@ class Evaluation:
                 sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
                 system += bc.get("system_protection", {}).get("additional_paths", [])
             return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
-                           cwd, settings, protected, sensitive, system=system)
+                           cwd, settings, protected, sensitive, system=system, real=resolver.real,
+                           memo_dir=sandbox_dir())
 
         floor.sources(sources)
 

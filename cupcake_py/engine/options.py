@@ -45,7 +45,8 @@ class EvalOptions(Record):
                    [] if builtins is None else builtins, help, hard_timeout)
 
 
-TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "warmup", "preprocess", "signals", "wasm", "synthesis", "total")
+TRACE_PHASES = ("read", "validate", "discover", "bundle", "route", "state_paths", "sandbox", "warmup", "preprocess", "signals",
+                "wasm", "synthesis", "total")
 
 # (flag, attribute, kind, metavar, help). kind: flag | str | list | float | size | trace | choice:<a|b>
 OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -65,7 +66,8 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--hard-timeout", "hard_timeout", "float", "SECONDS",
      "Wall-clock limit of the whole process, bundle build included; past it the answer fails closed "
      "(default: none; `cupcake init --harness claude` sets it below the hook timeout)."),
-    ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE", "Memory cap of the policy module, e.g. 64MB (default)."),
+    ("--wasm-max-memory", "wasm_max_memory", "size", "SIZE",
+     "Memory cap of the policy module, e.g. 64MB (default); an event holding more data is denied as too large."),
     ("--max-input-bytes", "max_input_bytes", "size", "SIZE", "Largest accepted event on stdin (default 8MB)."),
     ("--debug-files", "debug_files", "flag", "", "Write a readable trace of each evaluation to .cupcake/debug/."),
     ("--debug-dir", "debug_dir", "str", "DIR", "Directory for --debug-files (implies it)."),
@@ -76,7 +78,7 @@ OPTIONS: tuple[tuple[str, str, str, str, str], ...] = (
     ("--no-cache", "no_cache", "flag", "", "Rebuild the policy bundle instead of using the cache."),
     ("--custom-builtins", "builtins", "list", "MODULE",
      "Python module (name or .py path; repeatable, or comma-separated) with custom Rego builtins "
-     "(docs/custom-builtins.md). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
+     "(`cupcake docs custom-builtins`). Also: rulebook key custom_builtins, entry points cupcake_py.builtins."),
     ("--builtins", "builtins", "list", "MODULE", "Same as --custom-builtins (the older spelling, still accepted)."),
     ("--debug", "log_level", "const:debug", "", "Same as --log-level debug."),
     ("--help", "help", "flag", "", "Show this help and exit."),

@@ -5,10 +5,12 @@ bundle's policy packages. Out: the Rego source of `package cupcake.system.routed
 `evaluate` has the shape of `cupcake/system/evaluate` (policies/system/evaluate.rego), with one
 guarded comprehension per (package, decision verb):
 
-    route := input.cupcake_routed   (once per verb)
+    route := input.cupcake_routed   (once per rule)
     [{"policy": "<pkg>", "decision": d} | route[<k>]; some d in data.<pkg>.<verb>]
 
-where k is the package's position in `package_order` (the bundle's packages, sorted) and
+(past CHUNK packages, the comprehensions of a verb go into rules `<key>_0`, `<key>_1`, … of CHUNK
+each, which `<key>` joins in order: no WASM function grows with the number of policies), where k
+is the package's position in `package_order` (the bundle's packages, sorted) and
 `input.cupcake_routed` is the engine's array of booleans (`routed_input`): true at the positions
 of the routed packages. (An array, not an object keyed by package names: with hundreds of
 routed packages the names made the input tens of kilobytes to encode and to parse per event.)
@@ -38,6 +40,10 @@ ROUTED_ENTRYPOINT = "cupcake/system/routed/evaluate"
 ROUTED_INPUT = "cupcake_routed"  # input key: [bool] by package_order position (routed_input)
 PACKAGE = "cupcake.system.routed"
 FILE = "<generated: cupcake.system.routed>"
+# comprehensions per generated rule: one rule over every package made one WASM function of ~180 bytes
+# and ~9 locals per package (10,000 packages: past wasmtime's 50,000 locals per function, and
+# cranelift's time and memory grow faster than linearly with a function's size)
+CHUNK = 64
 # aggregator result key per verb (policies/system/evaluate.rego)
 RESULT_KEYS = (("halts", "halt"), ("denials", "deny"), ("blocks", "block"), ("asks", "ask"),
                ("modifications", "modify"), ("add_context", "add_context"), ("sandbox", "sandbox"))
@@ -81,6 +87,24 @@ def routed_input(positions: Mapping[str, int], routed: Iterable[str]) -> list[bo
     return flags
 
 
+def _collect(name: str, parts: list[str]) -> list[str]:
+    """The rule `name := [x | route := input.cupcake_routed; some part in [<parts>]; some x in part]`."""
+    return ["", f"{name} := [x |", f"\troute := input.{ROUTED_INPUT}", "\tsome part in [", *parts,
+            "\t]", "\tsome x in part", "]"]
+
+
+def _verb_rules(key: str, parts: list[str]) -> list[str]:
+    """`key` over `parts` (one comprehension each): one rule, or, past CHUNK parts, one rule per
+    CHUNK parts (`<key>_<j>`, in order) and `key` joining them in that order."""
+    if len(parts) <= CHUNK:
+        return _collect(key, parts)
+    names = [f"{key}_{j}" for j in range(0, (len(parts) + CHUNK - 1) // CHUNK)]
+    lines = ["", f"{key} := [x |", "\tsome part in [", *(f"\t\t{n}," for n in names), "\t]", "\tsome x in part", "]"]
+    for j, name in enumerate(names):
+        lines += _collect(name, parts[j * CHUNK:(j + 1) * CHUNK])
+    return lines
+
+
 def source(modules: list[Any], packages: Iterable[str]) -> str:
     rules = decision_rules(modules)
     position = {name: k for k, name in enumerate(package_order(packages))}
@@ -88,15 +112,14 @@ def source(modules: list[Any], packages: Iterable[str]) -> str:
     lines += [f'\t"{key}": {key},' for key, _ in RESULT_KEYS]
     lines.append("}")
     for key, verb in RESULT_KEYS:
-        parts = sorted((path + (verb,) for path, verbs in rules.items() if verb in verbs), key=list)
-        lines += ["", f"{key} := [x |", f"\troute := input.{ROUTED_INPUT}", "\tsome part in ["]
-        for full in parts:
-            path = full[:-1]
+        parts: list[str] = []
+        # the walk's order: data.a.b.deny before data.a.deny ("b" < "deny")
+        for path in sorted((path for path, verbs in rules.items() if verb in verbs), key=lambda p: [*p, verb]):
             k = position.get(".".join(path))
             if k is None:
                 continue  # not a bundle policy: never routed
             name = jsonio.dumps(".".join(path)).decode()
-            lines.append(f'\t\t[{{"policy": {name}, "decision": d}} | route[{k}]; '
+            parts.append(f'\t\t[{{"policy": {name}, "decision": d}} | route[{k}]; '
                          f"some d in {_ref(path, verb)}],")
-        lines += ["\t]", "\tsome x in part", "]"]
+        lines += _verb_rules(key, parts)
     return "\n".join(lines) + "\n"

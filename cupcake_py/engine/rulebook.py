@@ -20,7 +20,7 @@ builtins:                    # a listed builtin is enabled unless `enabled: fals
   escalation: {max_denials: 5, window_minutes: 5, timeout_minutes: 10}
   loop_guard: {max_repeats: 3}
 telemetry: {enabled: false, destination: .cupcake/telemetry}
-audit: on                    # off (default) | on | required, or the object form (docs/governance.md):
+audit: on                    # on (default) | required | off, or the object form (docs/governance.md):
   # {mode: required, retention_days: 30, max_rows: 200000, write_budget_ms: 250, history_last_n: 10}
 preprocessing: {script_inspection: true}
 require_project_config: false   # global rulebook only: deny every event where no project .cupcake/ exists
@@ -293,8 +293,10 @@ class Preprocessing(_Strict):
 class Audit(_Strict):
     """The audit log and session history (cupcake_py/governance, docs/governance.md)."""
 
-    mode: Literal["off", "on", "required"] = Field(default="off", description="on: a failed write warns and the "
-                                                   "decision stands; required: a failed write fails closed.")
+    mode: Literal["off", "on", "required"] = Field(default="on", description="on (the default, also without the "
+                                                   "`audit` key): a failed write warns and the decision stands; "
+                                                   "required: a failed write fails closed; off: nothing is recorded "
+                                                   "(unless a history builtin needs the records).")
     retention_days: int = Field(default=30, ge=1, le=3650, description="Records older than this are pruned.")
     max_rows: int = Field(default=200_000, ge=100, le=100_000_000, description="At most this many records are kept.")
     write_budget_ms: int = Field(default=250, ge=10, le=10_000, description="The longest a write may wait for the "

@@ -168,7 +168,9 @@ class WarmSource(BundleSource):
             warm = _Warm(PolicyModule.load(b.wasm, HostOptions(deadline=deadline, memory_limit=memory_limit)))
         self._modules[b.key] = warm
         while len(self._modules) > MAX_MODULES:
-            del self._modules[next(iter(self._modules))]
+            dropped = self._modules.pop(next(iter(self._modules)))
+            if dropped.instance is not None:
+                dropped.instance.close()
         inst = warm.instance
         if inst is None:
             inst = warm.module.instantiate(builtins=custom_implementations(b))
@@ -185,6 +187,7 @@ class WarmSource(BundleSource):
         if inst.poisoned or warm.uses >= MAX_USES or inst.memory_bytes > MAX_RESIDENT_BYTES:
             self.resets += 1
             warm.uses = 0
+            inst.close()  # its memory freed now (not when the cyclic GC finds it)
             return  # dropped: the next request instantiates afresh
         warm.instance = inst
 
@@ -211,4 +214,6 @@ class WarmSource(BundleSource):
     def forget(self) -> None:
         """Drop every warm instance (after an interrupted request their state is not trusted)."""
         for warm in self._modules.values():
+            if warm.instance is not None:
+                warm.instance.close()
             warm.instance = None

@@ -28,56 +28,44 @@ GLOB_CHARS = re.compile(r"[*?\[]")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 QUIET_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 MAX_SCRIPT_BYTES = 1 << 20
+PATH_MAX = 4096  # a longer name names no file (the kernel refuses it): not looked up (no copies of a huge word)
+
+
+# What normalize_whitespace looks at, in the order tried: a single-quoted string (literal to its
+# end or the end of the text), a double-quoted one (backslash escapes inside), a run of whitespace
+# and line continuations, a backslash escape. Text between matches is copied as is.
+_NORMALIZED = re.compile(r"""'[^']*(?:'|\Z)|"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|(?P<ws>(?:\s|\\\n)+)|\\.?""",
+                         re.DOTALL)
+_NO_SEMICOLON_AFTER = frozenset(";&|({")
+_ASCII_WS_BUT_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # str.isspace() in ASCII, but " "
 
 
 def normalize_whitespace(command: str) -> str:
     """Each run of whitespace outside quotes becomes one space (or `; ` when the run holds a
     newline, which ends a command in the shell), then trim. Inside single quotes everything
     is literal; elsewhere a backslash keeps the next character as is, except that a
-    backslash-newline (line continuation) is whitespace."""
-    out: list[str] = []
-    quote = ""
-    escaped = False
-    run = ""  # pending whitespace outside quotes
+    backslash-newline (line continuation) is whitespace. Linear, in C but for one call per
+    whitespace run (a large command is normalised without a list of its characters)."""
+    if command.isascii() and "  " not in command and command[:1] != " " and command[-1:] != " " \
+            and not any(ch in command for ch in _ASCII_WS_BUT_SPACE):
+        return command  # no whitespace but single inner spaces: nothing changes (found by memchr, not char by char)
+    end = len(command)
 
-    def flush() -> None:
-        nonlocal run
-        if run and out:
-            out.append("; " if "\n" in run and out[-1][-1:] not in (";", "&", "|", "(", "{") else " ")
-        run = ""
+    def replace(m: re.Match[str]) -> str:
+        run = m.group("ws")
+        if run is None:
+            return m.group()  # quoted text or an escape: as written
+        if m.start() == 0 or m.end() == end:
+            return ""
+        newline = "\n" in (run.replace("\\\n", "") if "\\" in run else run)
+        return "; " if newline and command[m.start() - 1] not in _NO_SEMICOLON_AFTER else " "
 
-    for ch in command:
-        if escaped:
-            escaped = False
-            if ch == "\n" and not quote:
-                out.pop()  # drop the backslash: line continuation
-                if out and out[-1] in (" ", "; "):
-                    run = ("\n" if out.pop() == "; " else " ") + run  # back to pending whitespace
-                run += " "
-                continue
-            out.append(ch)
-            continue
-        if quote == "'":
-            out.append(ch)
-            if ch == "'":
-                quote = ""
-            continue
-        if quote == "" and ch.isspace():
-            run += ch
-            continue
-        flush()
-        out.append(ch)
-        if ch == "\\":
-            escaped = True
-        elif ch == quote:
-            quote = ""
-        elif not quote and ch in "'\"":
-            quote = ch
-    return "".join(out)
+    return _NORMALIZED.sub(replace, command)
 
 
 _SEGMENTS: dict[str, tuple[tuple[str, ...], ...]] = {}  # command -> segments (text only: nothing on disk)
 MAX_SEGMENT_MEMO = 256
+MAX_SEGMENT_MEMO_CHARS = 8192  # longer commands are not remembered (at most 256 x 8 KiB of keys)
 
 
 def segments(command: str) -> list[list[str]]:
@@ -87,13 +75,22 @@ def segments(command: str) -> list[list[str]]:
     are remembered (each caller gets its own lists)."""
     known = _SEGMENTS.get(command)
     if known is None:
-        if len(_SEGMENTS) >= MAX_SEGMENT_MEMO:
-            _SEGMENTS.clear()
-        known = _SEGMENTS[command] = tuple(tuple(seg) for seg in _split_segments(command))
+        known = tuple(tuple(seg) for seg in _split_segments(command))
+        if len(command) <= MAX_SEGMENT_MEMO_CHARS:  # a large command is split afresh (linear): memory stays flat
+            if len(_SEGMENTS) >= MAX_SEGMENT_MEMO:
+                _SEGMENTS.clear()
+            _SEGMENTS[command] = known
     return [list(seg) for seg in known]
 
 
+# shlex's words (posix, whitespace_split, punctuation_chars below) of a text without quotes or
+# backslashes: runs of punctuation, runs of anything but shlex's whitespace and punctuation.
+_PLAIN_WORDS = re.compile(r"[;&|()<>!{}]+|[^ \t\r\n;&|()<>!{}]+")
+
+
 def _split_segments(command: str) -> list[list[str]]:
+    if "'" not in command and '"' not in command and "\\" not in command:  # shlex's character loop: same words
+        return _group(_PLAIN_WORDS.findall(command))
     try:
         lex = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>!{}")
         lex.whitespace_split = True
@@ -101,6 +98,10 @@ def _split_segments(command: str) -> list[list[str]]:
         words = list(lex)
     except ValueError:
         words = command.split()
+    return _group(words)
+
+
+def _group(words: list[str]) -> list[list[str]]:
     out: list[list[str]] = [[]]
     for w in words:
         if w in OPERATORS:
@@ -157,7 +158,7 @@ def affected_directories(command: str, base: str) -> list[str]:
         for w in words[1:]:
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
-            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(here, w))):
+            if not (PATH_CHARS.search(w) or w[:1] in ".$~" or (len(w) < PATH_MAX and os.path.lexists(os.path.join(here, w)))):
                 continue
             if "://" in w or w in QUIET_DEVICES:
                 continue

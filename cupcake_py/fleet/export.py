@@ -229,7 +229,7 @@ def _conn(db: str | None, create: bool = True) -> sqlite3.Connection:
     conn = _conns.get(key)
     if conn is None:
         if not os.path.exists(path):
-            raise ExportError(f"no audit database at {path} yet (nothing was recorded: audit: on)")
+            raise ExportError(f"no audit database at {path} yet (nothing was recorded yet, or the rulebooks say audit: off)")
         try:
             conn = sqlite3.connect(path, timeout=BUDGET, isolation_level=None, check_same_thread=False)
             version = conn.execute("PRAGMA user_version").fetchone()[0]

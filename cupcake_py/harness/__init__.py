@@ -2,7 +2,9 @@
 cupcake_py.engine.harness_api.Harness (validate, normalise, answer, fail closed), handed to the engine
 by `cupcake eval` (cupcake_py/fast_eval.py; the engine never imports a harness), plus `SetupHarness`
 below (install/uninstall itself for `cupcake init`, where its example events live). Its data (tool
-map, schemas, examples) is in `harness/<name>/`; its policies in `.cupcake/policies/<name>/`.
+map, schemas, example events) is in `harness/<name>/`; its policies in `.cupcake/policies/<name>/`. The
+hook-command agents (codex to cursor below) are rows of one framework, harness/hook_agent.py; the example
+project every harness's events run against is `harness/examples/project`.
 
 | name     | agent       | how events arrive                                      |
 | opencode | OpenCode    | the plugin .opencode/plugin/cupcake.js spawns cupcake  |

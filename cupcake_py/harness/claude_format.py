@@ -22,15 +22,14 @@ from __future__ import annotations
 
 from cupcake_py import jsonio
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hook_agent import ask_fallback, nonempty, whole_input
+from cupcake_py.harness.hook_agent import STOPPING, ask_fallback, nonempty
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-
-STOPPING = frozenset({"halt", "deny", "block"})
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"})
 FEEDBACK_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
@@ -42,6 +41,10 @@ class Dialect:
     def __init__(self, agent: str, can_ask: bool, can_rewrite: bool, modify_needs_allow: bool) -> None:
         self.agent, self.can_ask, self.can_rewrite, self.modify_needs_allow = (agent, can_ask, can_rewrite,
                                                                                modify_needs_allow)
+
+    def respond(self, final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable,
+                strict: bool) -> Answer:
+        return respond(self, final, event, call, table, strict)
 
 
 def _specific(event_name: str, **fields: Any) -> dict[str, Any]:
@@ -58,7 +61,7 @@ def _context(final: FinalDecision, event_name: str) -> dict[str, Any]:
     return {}
 
 
-def _pre_tool_use(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def _pre_tool_use(d: Dialect, final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
     kind, reason = final.kind, final.reason or ""
     if kind in STOPPING:
         return _deny(reason)
@@ -66,36 +69,35 @@ def _pre_tool_use(d: Dialect, final: FinalDecision, event: dict[str, Any], drop:
         if d.can_ask and not (final.updated_input and not d.can_rewrite):
             out = _specific("PreToolUse", permissionDecision="ask", permissionDecisionReason=nonempty(reason))
             if final.updated_input:  # what runs when the user approves (the sandboxed command)
-                out["hookSpecificOutput"]["updatedInput"] = whole_input(event.get("tool_input"), final.updated_input,
-                                                                        drop)
+                out["hookSpecificOutput"]["updatedInput"] = table.agent_args(call.tool, call.args, final.updated_input)
             return out
         if d.can_ask:  # approving would run the original, not the input the decision carries
-            return _modified(d, final, event, drop)
+            return _modified(d, final, call, table)
         if ask_fallback() == "allow":  # runs: with the input the decision carries (the sandboxed command)
-            return _modified(d, final, event, drop) if final.updated_input else {}
+            return _modified(d, final, call, table) if final.updated_input else {}
         return _deny(f"{nonempty(reason, 'this call needs approval')} ({d.agent} hooks cannot ask for approval, "
                      "so cupcake denies it; CUPCAKE_ASK_FALLBACK=allow lets such calls run)")
     if kind == "modify":
-        return _modified(d, final, event, drop)
+        return _modified(d, final, call, table)
     return _context(final, "PreToolUse")
 
 
-def _modified(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def _modified(d: Dialect, final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
     if not d.can_rewrite:
         rewritten = jsonio.dumps(final.updated_input or {}).decode("utf-8", "replace")
         return _deny(f"the policy allows this call only with a rewritten input ({rewritten}), which "
                      f"{d.agent} cannot apply; denied instead of running the original")
-    updated = whole_input(event.get("tool_input"), final.updated_input, drop)
+    updated = table.agent_args(call.tool, call.args, final.updated_input)
     if d.modify_needs_allow:
         return _specific("PreToolUse", permissionDecision="allow", updatedInput=updated)
     return _specific("PreToolUse", updatedInput=updated)
 
 
-def output(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def output(d: Dialect, final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable) -> dict[str, Any]:
     name = str(event.get("hook_event_name"))
     kind, reason = final.kind, nonempty(final.reason)
     if name == "PreToolUse":
-        return _pre_tool_use(d, final, event, drop)
+        return _pre_tool_use(d, final, call, table)
     if name == "PermissionRequest":
         if kind in STOPPING:
             return _specific("PermissionRequest", decision={"behavior": "deny", "message": reason})
@@ -117,8 +119,9 @@ def output(d: Dialect, final: FinalDecision, event: dict[str, Any], drop: set[st
     return {}
 
 
-def respond(d: Dialect, final: FinalDecision, event: dict[str, Any], strict: bool, drop: set[str]) -> Answer:
-    out = output(d, final, event, drop)
+def respond(d: Dialect, final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable,
+            strict: bool) -> Answer:
+    out = output(d, final, event, call, table)
     if strict and final.kind in STOPPING and event.get("hook_event_name") == "PreToolUse":
         return Answer(out, 2, nonempty(final.reason))
     return Answer(out, 0)
@@ -128,10 +131,9 @@ def respond(d: Dialect, final: FinalDecision, event: dict[str, Any], strict: boo
 STOP_ON_FAILURE = frozenset({"SessionStart", "Stop", "SubagentStop"})
 
 
-def failure(message: str, event: Any) -> Answer:
-    """Fail closed: exit 2 (the tool call / the prompt is blocked, stderr is the reason) plus the event's
+def failure(text: str, event: Any) -> Answer:
+    """Fail closed: exit 2 (the tool call / the prompt is blocked, stderr is the reason `text`) plus the event's
     blocking JSON on stdout; STOP_ON_FAILURE events: `continue: false` (exit 0), which ends the session."""
-    text = message if message.startswith("cupcake:") else f"cupcake: {message}"
     name = event.get("hook_event_name") if isinstance(event, dict) else None
     name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name in STOP_ON_FAILURE:

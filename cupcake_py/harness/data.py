@@ -1,6 +1,7 @@
 """Where a harness's data lives (`harness/<name>/` in a checkout: tool_map.json, schemas/,
 examples/; packaged as `cupcake_py/harness/<name>/_data/` in a wheel) and its JSON files,
-each read once per process."""
+each read once per process; and where the example project every harness shares lives
+(`harness/examples/` in a checkout, `cupcake_py/harness/_examples/` in a wheel)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 _HARNESS_PKG = os.path.dirname(os.path.realpath(__file__))
+
+
+def shared_examples_dir() -> str:
+    """The examples every harness shares: `project/` (one `.cupcake/policies/<harness>/` per agent) and
+    `global-config/`."""
+    checkout = os.path.join(os.path.dirname(os.path.dirname(_HARNESS_PKG)), "harness", "examples")
+    return checkout if os.path.isdir(os.path.join(checkout, "project")) else os.path.join(_HARNESS_PKG, "_examples")
 
 
 class HarnessData:

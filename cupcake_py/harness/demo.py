@@ -3,7 +3,7 @@ table of event → decision → reason (opencode: cupcake_py/harness/opencode/de
 cupcake_py/harness/claude/demo.py).
 
 By default the events are the short list (`"demo": true`) of the example project's cases
-(harness/<name>/examples/project, every shipped builtin enabled, with the example global config
+(harness/examples/project, shared by every harness, every shipped builtin enabled, with the example global config
 dir holding the global builtins), so the table shows what the SHIPPED policies answer.
 `--project` runs every example-project case, `--all` also the other example projects.
 
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None, harness: str = "opencode",
     t0 = time.monotonic()
     load = f"; {args.busy} CPU-bound busy loops running beside it" if args.busy else ""
     print(f"cupcake eval --harness {harness}{title}: {len(cases)} events; project policies: the shipped "
-          f"builtins of harness/{harness}/examples/project; global: examples/global-config{load}\n")
+          f"builtins of harness/examples/project; global: harness/examples/global-config{load}\n")
     with tempfile.TemporaryDirectory(prefix="cupcake-demo-") as tmp, cpu_load(args.busy):
         root = Path(tmp)
         print(f"{'':2}{'event':<{ev_w}} {'decision':<9} {'exit':<4} reason")

@@ -1,4 +1,6 @@
-"""Example events with expected responses (`harness/<name>/examples/cases/*.json`) and
+"""Example events with expected responses (`harness/<name>/examples/cases/*.json`), run against the
+example project every harness shares (`harness/examples/project`, `harness/examples/global-config`;
+a harness may keep a project of its own under its `examples/`, as OpenCode's `engine-project`), and
 a runner that feeds them to the real `cupcake eval --harness <name>` process (opencode, claude, codex,
 gemini, qwen).
 
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.harness.data import HarnessData
+from cupcake_py.harness.data import HarnessData, shared_examples_dir
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,13 @@ def examples_dir(harness: str = "opencode") -> Path:
     return Path(HarnessData(harness).dir()) / "examples"
 
 
+def project_dir(harness: str = "opencode", name: str = "project") -> Path:
+    """An example project (or global config dir) `name` of `harness`: its own under its examples/, else the
+    one every harness shares."""
+    own = examples_dir(harness) / name
+    return own if own.is_dir() else Path(shared_examples_dir()) / name
+
+
 def load_cases(directory: Path | None = None, harness: str = "opencode") -> list[Case]:
     d = directory or examples_dir(harness) / "cases"
     out = []
@@ -100,7 +109,7 @@ def substitute(value: Any, mapping: dict[str, str]) -> Any:
 def materialize(case: Case, workdir: Path, env: dict[str, str] | None = None) -> Path:
     """A private copy of the case's project with its setup applied; returns its real path."""
     dest = workdir / case.name
-    shutil.copytree(examples_dir(case.harness) / case.project, dest, symlinks=True)
+    shutil.copytree(project_dir(case.harness, case.project), dest, symlinks=True)
     dest = dest.resolve()
     for step in case.setup:
         if "write" in step:
@@ -177,8 +186,11 @@ def run_eval(stdin: bytes, cwd: Path, args: list[str], env: dict[str, str], time
 
 
 def isolated_env(cache: Path, config: Path) -> dict[str, str]:
+    """The environment with private cache and config homes, and a private state home beside the
+    cache (`<cache>-state`: the audit log is on by default, and must not land in the user's)."""
     env = dict(os.environ)
-    env.update(XDG_CACHE_HOME=str(cache), XDG_CONFIG_HOME=str(config))
+    env.update(XDG_CACHE_HOME=str(cache), XDG_CONFIG_HOME=str(config),
+               XDG_STATE_HOME=str(cache.with_name(cache.name + "-state")))
     return env
 
 
@@ -197,7 +209,7 @@ def prepare_configs(cases: list[Case], config_root: Path) -> None:
             home.mkdir(parents=True, exist_ok=True)
             continue
         shutil.rmtree(home, ignore_errors=True)
-        shutil.copytree(examples_dir(case.harness) / case.global_config, home / "cupcake", symlinks=True)
+        shutil.copytree(project_dir(case.harness, case.global_config), home / "cupcake", symlinks=True)
 
 
 def run_case(case: Case, workdir: Path, env: dict[str, str]) -> Outcome:

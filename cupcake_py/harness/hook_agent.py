@@ -1,30 +1,39 @@
-"""The harness value shared by agents whose hooks are command hooks with a JSON event on stdin
-(Codex CLI, Gemini CLI, Qwen Code): validation, normalisation and routing keys are the same
-table-driven code for each; each agent supplies its data dir (`harness/<name>/`: tool_map.json,
-schemas/event.schema.json, examples/), its event-name table, its capabilities and its answer
-functions (`cupcake_py/harness/<name>/response.py`).
+"""The harness value of every agent whose hooks are commands fed one JSON event on stdin (Codex CLI, Gemini
+CLI, Qwen Code, GitHub Copilot CLI, Factory Droid, Cline, Cursor; protocol: cupcake_py/engine/harness_api.py).
+An agent's package only declares its rows: its event names, capabilities, answer forms (its response.py,
+or claude_format.py's Dialect), installer (its install.py: INSTALLER), sticky halts, MCP naming, and where its
+events are not shaped like Claude Code's (`hook_event_name`, `session_id`, `cwd`, `tool_name`, `tool_input`)
+its own `parse` and `split`.
 
-In: the decoded hook event. Out (protocol: cupcake_py/engine/harness_api.py):
-- `validate`: the event when it matches the agent's schema and, for a tool event, the argument
-  types of its known tools (`tool_args`); EventError otherwise (the caller answers the agent's
-  fail-closed `fail`).
-- `event_name`: the NORMALISED event (`EVENTS` of the agent: Gemini's BeforeTool -> PreToolUse, ...),
-  so the shipped builtins (which route on PreToolUse/PostToolUse/...) answer every agent alike.
-- `preprocess`: a copy of the event plus `harness`, `agent_event` (the event as the agent named it),
-  `hook_event_name` (normalised), `harness_capabilities` (`can_rewrite_shell`, `can_ask`,
-  `subagent_calls_hooked`: what the agent honours, so a policy can decide, e.g. ask instead of
-  relying on a sandbox rewrite the agent would ignore), and for tool events `tool` (the agent's
-  name), `tool_name` (mapped), `tool_input` (a copy with the aliases of tool_map.json `aliases`
-  added: the names the shared builtins read), `mcp` ({server, tool}) for MCP tools, then the
-  neutral enrichment (cupcake_py/enrich/tool_call.py; `workdir_arg`/`patch_arg`/`path_args`
-  from tool_map.json).
+In: the decoded hook event. Out:
+- `validate` (`parse`): the event when it matches `harness/<name>/schemas/event.schema.json` and, for a
+  tool event, the argument types of its known tools (tool_map.json `tool_args`); EventError otherwise (the
+  caller answers `fail`). An agent whose stdin lacks the event name keeps it under AGENT_EVENT.
+- `split`: the event as a `Call` (the agent's event name, the normalised one, session, cwd, the agent's
+  tool and arguments, extra fields); routing keys: the normalised event (Gemini's BeforeTool ->
+  PreToolUse, ...) and tool name (tool_map.json `map`), so the shipped builtins answer every agent alike.
+- `preprocess` (`policy_input`): everything the agent sent, plus `harness`, `agent_event`,
+  `hook_event_name` (normalised), `session_id`, `cwd`, `harness_capabilities` (what the agent honours, so a
+  policy can decide where it cannot: `can_rewrite_shell`, `can_ask`, `subagent_calls_hooked`, ...), the
+  extra fields (`mcp`: {server, tool} for MCP tools, ...); for tool events `tool` (the agent's name),
+  `tool_name` (mapped), `tool_input` (ToolTable.shared_args: the shared argument names policies read),
+  `agent_tool_input` (the arguments as sent, for agents that rename them); then the neutral enrichment
+  (cupcake_py/enrich/tool_call.py: resolved paths, shell analysis, `workdir_arg`/`patch_arg`).
+- `respond`: the agent's answer form (after a sticky halt where the agent's pre-tool answer cannot end the
+  session: session_halts.py); a modified input goes back in the agent's names (ToolTable.agent_args).
+- `fail`: the agent's blocking answer, the reason prefixed `cupcake:`.
+`ask_fallback()`: what `ask` becomes where an agent cannot ask (or its `ask` hangs a headless run): `deny`
+unless the hook's environment sets CUPCAKE_ASK_FALLBACK=allow; any other value is `deny` (fail closed).
 Nothing here raises for a validated event.
 """
 
 from __future__ import annotations
 
+import os
+
 from cupcake_py import jsonio
 from cupcake_py.harness.data import HarnessData
+from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,25 +45,178 @@ if TYPE_CHECKING:
     from cupcake_py.engine.synthesis import FinalDecision
     from cupcake_py.enrich.tool_call import PathHints
     from cupcake_py.harness.files import FileAction
-    from cupcake_py.harness.hook_settings import HookInstaller
 
-    Respond = Callable[[FinalDecision, dict[str, Any], bool, set[str]], Answer]
+    Respond = Callable[[FinalDecision, dict[str, Any], "Call", "ToolTable", bool], Answer]
     Fail = Callable[[str, Any], Answer]
 
+AGENT_EVENT = "cupcake_agent_event"  # where parse() keeps the agent's own event name when stdin lacks it
+EVENT_ENV = "CUPCAKE_HOOK_EVENT"  # the hook's environment names the event where stdin does not (Copilot, Cline)
+ASK_FALLBACK_ENV = "CUPCAKE_ASK_FALLBACK"
+STOPPING = frozenset({"halt", "deny", "block"})
 
-class Capabilities:
-    """What an agent honours of cupcake's answers (reported in the policy input and by verify)."""
 
-    __slots__ = ("can_rewrite_shell", "can_ask", "subagent_calls_hooked")
+# -- decision kinds an answer form reads ------------------------------------------------------------------
 
-    def __init__(self, can_rewrite_shell: bool, can_ask: bool, subagent_calls_hooked: bool) -> None:
-        self.can_rewrite_shell = can_rewrite_shell
-        self.can_ask = can_ask
-        self.subagent_calls_hooked = subagent_calls_hooked
 
-    def as_dict(self) -> dict[str, bool]:
-        return {"can_rewrite_shell": self.can_rewrite_shell, "can_ask": self.can_ask,
-                "subagent_calls_hooked": self.subagent_calls_hooked}
+def ask_fallback() -> str:
+    """`allow` or `deny`: what an `ask` becomes where the agent cannot ask."""
+    return "allow" if os.environ.get(ASK_FALLBACK_ENV, "").strip().lower() == "allow" else "deny"
+
+
+def effective_kind(kind: str, can_ask: bool) -> str:
+    """The decision kind after the ask fallback (`ask` stays only where the agent asks)."""
+    if kind == "ask" and not can_ask:
+        return ask_fallback()
+    return kind
+
+
+def ask_reason(reason: str) -> str:
+    return f"{reason} (approval required; this agent cannot ask, so cupcake denies: set {ASK_FALLBACK_ENV}=allow " \
+           "to let such calls run)"
+
+
+def nonempty(reason: str | None, default: str = "denied by policy") -> str:
+    """A reason an agent will accept (Codex ignores a deny without a reason: the tool would run)."""
+    return reason if reason and reason.strip() else default
+
+
+# -- normalisation ----------------------------------------------------------------------------------------
+
+
+class Call(FrozenRecord):
+    """One agent event split into what normalisation needs."""
+
+    __slots__ = ("agent_event", "event_name", "session_id", "cwd", "tool", "args", "extra", "more_paths")
+    agent_event: str
+    event_name: str
+    session_id: str
+    cwd: str
+    tool: str | None
+    args: dict[str, Any] | None
+    extra: dict[str, Any]
+    more_paths: tuple[tuple[str, str], ...]  # (argument, path) read beyond the first path argument
+
+    def __init__(self, agent_event: str, event_name: str, session_id: str, cwd: str, tool: str | None = None,
+                 args: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+                 more_paths: tuple[tuple[str, str], ...] = ()) -> None:
+        self._fill(agent_event, event_name, session_id, cwd, tool, args, extra or {}, more_paths)
+
+
+class ToolTable:
+    """A harness's tool_map.json: `map` (the agent's tool -> the shared tool name); `args` (per agent tool:
+    the agent's argument -> the shared name it is renamed to, `{"join": "command"}` for an array of shell
+    commands, `{"first": "path", "to": "file_path"}` for an array of objects whose first entry's `path` is the
+    call's path); `aliases` (per shared tool: the agent's argument -> a shared name ADDED next to it);
+    `path_args` (shared names holding a path), `workdir_arg`, `patch_arg`; `tool_args` (types)."""
+
+    def __init__(self, data: HarnessData) -> None:
+        self.data = data
+        self._hints: PathHints | None = None
+
+    def tool_name(self, tool: str) -> str:
+        return self.data.mapped_tool_name(tool)
+
+    def renames(self, tool: str) -> dict[str, Any]:
+        table: dict[str, Any] = self.data.tool_map().get("args", {}).get(tool, {})
+        return table
+
+    def added_aliases(self, tool: str, args: dict[str, Any]) -> dict[str, str]:
+        """alias -> the agent's argument, for the aliases shared_args adds to `args` (never sent back)."""
+        table: dict[str, str] = self.data.tool_map().get("aliases", {}).get(self.tool_name(tool), {})
+        return {alias: arg for arg, alias in table.items() if arg in args and alias not in args}
+
+    def hints(self) -> PathHints:
+        if self._hints is None:
+            from cupcake_py.enrich.tool_call import PathHints
+
+            m = self.data.tool_map()
+            self._hints = PathHints(tuple(m["path_args"]), workdir_arg=m.get("workdir_arg"),
+                                    patch_arg=m.get("patch_arg"))
+        return self._hints
+
+    def shared_args(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A private copy of `args` in the shared names (arguments without a rename keep theirs)."""
+        out: dict[str, Any] = {}
+        renames = self.renames(tool)
+        for key, value in jsonio.copy(args).items():
+            rule = renames.get(key)
+            if isinstance(rule, dict) and "join" in rule:
+                items = value if isinstance(value, list) else [value]
+                out[rule["join"]] = "\n".join(str(v) for v in items)
+                out[key] = value
+            elif isinstance(rule, dict) and "first" in rule:
+                first = value[0] if isinstance(value, list) and value else None
+                if isinstance(first, dict) and isinstance(first.get(rule["first"]), str):
+                    out[rule["to"]] = first[rule["first"]]
+                out[key] = value
+            elif isinstance(rule, str):
+                out.setdefault(rule, value)
+            else:
+                out.setdefault(key, value)
+        for alias, arg in self.added_aliases(tool, args).items():
+            out[alias] = out[arg]
+        return out
+
+    def more_paths(self, tool: str, args: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        """(argument, path) of every entry after the first of a `first` rule's array (read too)."""
+        out: list[tuple[str, str]] = []
+        for key, rule in self.renames(tool).items():
+            value = args.get(key)
+            if isinstance(rule, dict) and "first" in rule and isinstance(value, list):
+                for i, item in enumerate(value[1:], 1):
+                    if isinstance(item, dict) and isinstance(item.get(rule["first"]), str) and item[rule["first"]]:
+                        out.append((f"tool_input.{key}[{i}].{rule['first']}", item[rule["first"]]))
+        return tuple(out)
+
+    def agent_args(self, tool: str | None, original: Any, updated: dict[str, Any] | None) -> dict[str, Any]:
+        """The modified input: the WHOLE argument object for the agent, `original` with the policy's `updated`
+        fields (shared names) laid over it in the agent's names (a joined command goes back as a one-element
+        array), minus the aliases shared_args added (unless the agent sent them)."""
+        base = dict(original) if isinstance(original, dict) else {}
+        back: dict[str, tuple[str, bool]] = {}
+        drop: dict[str, str] = {}
+        if tool is not None:
+            for arg, rule in self.renames(tool).items():
+                if isinstance(rule, dict) and "join" in rule:
+                    back[rule["join"]] = (arg, True)
+                elif isinstance(rule, str):
+                    back[rule] = (arg, False)
+            drop = self.added_aliases(tool, base)
+        for key, value in (updated or {}).items():
+            if key in drop:
+                continue
+            arg, as_list = back.get(key, (key, False))
+            base[arg] = [value] if as_list else value
+        return base
+
+
+def policy_input(harness: str, call: Call, raw: dict[str, Any], table: ToolTable, capabilities: dict[str, bool], *,
+                 script_inspection: bool, agent_args: bool = True) -> dict[str, Any]:
+    """The enriched policy input of one validated event (see the module docstring); `agent_args`: add
+    `agent_tool_input` (agents whose arguments are renamed)."""
+    out = dict(raw)
+    out.update(harness=harness, agent_event=call.agent_event, hook_event_name=call.event_name,
+               session_id=call.session_id, cwd=call.cwd, harness_capabilities=dict(capabilities))
+    out.update(call.extra)
+    if call.tool is None or call.args is None:
+        return out
+    from cupcake_py.enrich.tool_call import enrich_tool_call
+
+    out["tool"] = call.tool
+    out["tool_name"] = table.tool_name(call.tool)
+    if agent_args:
+        out["agent_tool_input"] = call.args
+    out["tool_input"] = table.shared_args(call.tool, call.args)
+    enriched = enrich_tool_call(out, table.hints(), script_inspection=script_inspection)
+    more = call.more_paths + table.more_paths(call.tool, call.args)
+    if more:  # e.g. Cline's read_files beyond the first file: every path a call reads is listed
+        from cupcake_py.enrich.tool_paths import resolve
+
+        base = os.path.realpath(call.cwd)
+        paths = enriched.setdefault("tool_paths", [])
+        for arg, p in more:
+            paths.append({"path": resolve(p, base), "original": p, "arg": arg, "access": "read"})
+    return enriched
 
 
 def mcp_from_name(tool: str) -> dict[str, str] | None:
@@ -75,30 +237,42 @@ def mcp_from_context(event: dict[str, Any]) -> dict[str, str] | None:
     return None
 
 
-class HookAgent:
-    """One agent's harness. `events`: the agent's event names -> the normalised ones; `pre_tool`:
-    the agent's event(s) asked before a tool runs (sticky halts are recorded there); `session_end`:
-    its end-of-session event (forgets a halted session)."""
+# -- the harness ------------------------------------------------------------------------------------------
 
-    def __init__(self, name: str, title: str, events: dict[str, str], capabilities: Capabilities,
-                 respond: Respond, fail: Fail, *, pre_tool: frozenset[str], session_end: str | None,
-                 mcp: Callable[[dict[str, Any]], dict[str, str] | None]) -> None:
+
+class HookAgent:
+    """One agent's harness, from its rows: `events` (the agent's event names -> the normalised ones),
+    `capabilities` (reported in the policy input and by verify), `respond(final, event, call, table, strict)`
+    and `failure(text, event)` (its answer forms), `halts` ((the agent's pre-tool events, its session-end
+    event) where a halt must outlive the hook call: session_halts.py), `mcp(event)` ({server, tool} of an
+    MCP call), `tool_events` (the events that carry a tool call; None: any with `tool_name`), `agent_args`
+    (the policy input also carries `agent_tool_input`), `binaries` (what means it is installed),
+    `canary_args` (extra arguments of its canary shell call)."""
+
+    def __init__(self, name: str, title: str, events: dict[str, str], capabilities: dict[str, bool],
+                 respond: Respond, failure: Fail, *, halts: tuple[frozenset[str], str | None] | None = None,
+                 mcp: Callable[[dict[str, Any]], dict[str, str] | None] | None = None,
+                 tool_events: frozenset[str] | None = None, agent_args: bool = True,
+                 binaries: tuple[str, ...] | None = None, canary_args: dict[str, Any] | None = None) -> None:
         self.name = name
         self.title = title
         self.event_map = events
-        self.events = frozenset(events.values())
+        self.events = frozenset(events)
         self.capabilities = capabilities
         self._respond = respond
-        self._fail = fail
-        self.pre_tool = pre_tool
-        self.session_end = session_end
+        self._failure = failure
+        self.halts = halts
         self._mcp = mcp
+        self.tool_events = tool_events
+        self.agent_args = agent_args
+        self.binaries = binaries or (name,)
+        self.canary_args = canary_args or {}
         self.data = HarnessData(name)
-        self._hints: PathHints | None = None
+        self._table: ToolTable | None = None
 
-    # -- engine protocol ---------------------------------------------------------------------------
+    # -- the agent's event shape (Claude Code's unless an agent overrides them) -------------------------------
 
-    def validate(self, value: Any) -> dict[str, Any]:
+    def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
 
         errors = schema_errors(value, self.data.event_schema())
@@ -107,148 +281,103 @@ class HookAgent:
                                  "tool_input")
         return checked(value, errors, self.title)
 
-    def event_name(self, event: dict[str, Any]) -> str:
-        raw = str(event["hook_event_name"])
-        return self.event_map.get(raw, raw)
-
-    def tool_name(self, event: dict[str, Any]) -> str | None:
-        tool = event.get("tool_name")
-        return self.data.mapped_tool_name(tool) if isinstance(tool, str) else None
-
-    def cwd(self, event: dict[str, Any]) -> str:
-        return str(event["cwd"])
-
-    def shell_command(self, event: dict[str, Any]) -> str | None:
-        """The shell command of a pre-tool shell call exactly as the agent will run it, for the sandbox floor
-        (engine/sandbox_floor.py) — only for agents that honour a modified input (`can_rewrite_shell`):
-        for the others (Qwen) None, so the floor does not apply and `input.sandbox` says so."""
-        if not self.capabilities.can_rewrite_shell or self.event_name(event) != "PreToolUse":
-            return None
-        tool = event.get("tool_name")
-        args = event.get("tool_input")
-        if not isinstance(tool, str) or self.data.mapped_tool_name(tool) != "Bash" or not isinstance(args, dict):
-            return None
-        command = args.get("command")
-        return command if isinstance(command, str) else None
-
-    def hints(self) -> PathHints:
-        if self._hints is None:
-            from cupcake_py.enrich.tool_call import PathHints
-
-            m = self.data.tool_map()
-            self._hints = PathHints(tuple(m["path_args"]), workdir_arg=m.get("workdir_arg"),
-                                    patch_arg=m.get("patch_arg"))
-        return self._hints
-
-    def added_aliases(self, tool_name: str, tool_input: dict[str, Any]) -> dict[str, str]:
-        """alias -> the agent's argument, for the aliases preprocessing adds to this input (never sent
-        back in a modified input)."""
-        table: dict[str, str] = self.data.tool_map()["aliases"].get(tool_name, {})
-        return {alias: arg for arg, alias in table.items() if arg in tool_input and alias not in tool_input}
-
-    def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
-        out = dict(event)
-        out["harness"] = self.name
-        out["agent_event"] = event["hook_event_name"]
-        out["hook_event_name"] = self.event_name(event)
-        out["harness_capabilities"] = self.capabilities.as_dict()
-        raw = event.get("tool_name")
-        if not isinstance(raw, str) or not isinstance(event.get("tool_input"), dict):
-            return out
-        from cupcake_py.enrich.tool_call import enrich_tool_call
-
-        tool_name = self.data.mapped_tool_name(raw)
-        args: dict[str, Any] = jsonio.loads(jsonio.dumps(event["tool_input"]))
-        for alias, arg in self.added_aliases(tool_name, args).items():
-            args[alias] = args[arg]
-        out["tool"] = raw
-        out["tool_name"] = tool_name
-        out["tool_input"] = args
-        mcp = self._mcp(event)
-        if mcp is not None:
-            out["mcp"] = mcp
-        return enrich_tool_call(out, self.hints(), script_inspection=script_inspection)
-
-    def respond(self, final: FinalDecision, event: dict[str, Any], strict: bool) -> Answer:
-        from cupcake_py.harness import session_halts
-
-        final = session_halts.sticky(self.name, final, event, self.pre_tool, self.session_end)
-        drop: set[str] = set()
-        tool, args = event.get("tool_name"), event.get("tool_input")
-        if isinstance(tool, str) and isinstance(args, dict):
-            drop = set(self.added_aliases(self.data.mapped_tool_name(tool), args))
-        return self._respond(final, event, strict, drop)
-
-    def fail(self, message: str, event: Any) -> Answer:
-        return self._fail(message, event)
-
-    # -- setup (cupcake init, protect, verify): not on the eval path --------------------------------
-
-    def examples_dir(self) -> str:
-        import os
-
-        return os.path.join(self.data.dir(), "examples")
-
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
-        return self.setup().install(directory)
-
-    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        return self.setup().uninstall(directory)
-
-    # -- cupcake protect / verify --all (cupcake_py/authoring/agents.py) --------------------------------
-
-    @property
-    def binaries(self) -> tuple[str, ...]:
-        return (self.name,)
-
-    def config_home(self) -> Path:
-        return self.setup().settings_path(None).parent
-
-    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
-        return self.setup().configured(directory)
-
-    def setup_notes(self, directory: Path | None) -> list[str]:
-        return self.setup().notes(directory)
-
-    def hook_problems(self, directory: Path | None) -> list[str]:
-        """What the agent itself would do wrong with cupcake's configured hooks (Codex: untrusted ones)."""
-        mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
-        check = getattr(mod, "problems", None)
-        return list(check(directory)) if check else []
+    def split(self, event: dict[str, Any]) -> Call:
+        """Claude Code's shape (every field read with a default: the routing keys are also asked of parts)."""
+        name = str(event.get("hook_event_name", ""))
+        tool = event.get("tool_name") if self.tool_events is None or name in self.tool_events else None
+        args = event.get("tool_input") if isinstance(tool, str) else None
+        mcp = self._mcp(event) if self._mcp is not None else None
+        return Call(name, self.event_map.get(name, name), str(event.get("session_id", "")), str(event.get("cwd", "")),
+                    tool if isinstance(tool, str) else None, args if isinstance(args, dict) else None,
+                    {"mcp": mcp} if mcp is not None else None)
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         """A pre-tool shell event in this agent's own names (nothing runs: cupcake only evaluates it)."""
         pre = next(raw for raw, normal in self.event_map.items() if normal == "PreToolUse")
         shell = next((raw for raw, normal in self.data.tool_map()["map"].items() if normal == "Bash"), "Bash")
         return {"hook_event_name": pre, "session_id": "cupcake-verify-canary", "cwd": cwd,
-                "tool_name": shell, "tool_input": {"command": command}}
+                "tool_name": shell, "tool_input": {"command": command, **self.canary_args}}
 
-    def setup(self) -> HookInstaller:
-        """The agent's installer (`cupcake_py.harness.<name>.install.INSTALLER`)."""
-        mod = __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"])
-        installer: HookInstaller = mod.INSTALLER
-        return installer
+    # -- the engine's protocol ------------------------------------------------------------------------------
 
+    def table(self) -> ToolTable:
+        if self._table is None:
+            self._table = ToolTable(self.data)
+        return self._table
 
-def whole_input(original: Any, updated: dict[str, Any] | None, drop: set[str]) -> dict[str, Any]:
-    """The tool input an agent that REPLACES the input gets back: the original with the policies'
-    fields laid over it, minus the aliases preprocessing added (`drop`) unless the agent sent them."""
-    base = dict(original) if isinstance(original, dict) else {}
-    for key, value in (updated or {}).items():
-        if key in drop and key not in base:
-            continue
-        base[key] = value
-    return base
+    def validate(self, value: Any) -> dict[str, Any]:
+        return self.parse(value)
 
+    def event_name(self, event: dict[str, Any]) -> str:
+        return self.split(event).event_name
 
-def ask_fallback() -> str:
-    """What `ask` becomes for an agent that cannot ask (Codex, Gemini headless): `deny` (default) or
-    `allow`, from $CUPCAKE_ASK_FALLBACK; anything else is deny."""
-    import os
+    def tool_name(self, event: dict[str, Any]) -> str | None:
+        tool = self.split(event).tool
+        return None if tool is None else self.table().tool_name(tool)
 
-    return "allow" if os.environ.get("CUPCAKE_ASK_FALLBACK", "").strip().lower() == "allow" else "deny"
+    def cwd(self, event: dict[str, Any]) -> str:
+        return self.split(event).cwd
 
+    def shell_command(self, event: dict[str, Any]) -> str | None:
+        """The shell command as the agent will run it, for the sandbox floor (engine/sandbox_floor.py asks
+        only for pre-tool shell calls) — only where the agent runs a rewritten command
+        (`can_rewrite_shell`); for the others None, so the floor does not apply and `input.sandbox` says so."""
+        if not self.capabilities.get("can_rewrite_shell"):
+            return None
+        call = self.split(event)
+        if call.event_name != "PreToolUse" or call.tool is None or call.args is None or \
+                self.table().tool_name(call.tool) != "Bash":
+            return None
+        command = self.table().shared_args(call.tool, call.args).get("command")
+        return command if isinstance(command, str) else None
 
-def nonempty(reason: str | None, default: str = "denied by policy") -> str:
-    """A reason an agent will accept (Codex ignores a deny without a reason: the tool would run)."""
-    return reason if reason and reason.strip() else default
+    def preprocess(self, event: dict[str, Any], *, script_inspection: bool) -> dict[str, Any]:
+        raw = {k: v for k, v in event.items() if k != AGENT_EVENT}
+        return policy_input(self.name, self.split(event), raw, self.table(), self.capabilities,
+                            script_inspection=script_inspection, agent_args=self.agent_args)
+
+    def respond(self, final: FinalDecision, event: dict[str, Any], strict: bool) -> Answer:
+        if self.halts is not None:
+            from cupcake_py.harness import session_halts
+
+            final = session_halts.sticky(self.name, final, event, *self.halts)
+        return self._respond(final, event, self.split(event), self.table(), strict)
+
+    def fail(self, message: str, event: Any) -> Answer:
+        return self._failure(message if message.startswith("cupcake:") else f"cupcake: {message}", event)
+
+    # -- setup (cupcake init, protect, verify --all: cupcake_py/authoring/agents.py); not on the eval path ----
+
+    def examples_dir(self) -> str:
+        return os.path.join(self.data.dir(), "examples")
+
+    def setup(self) -> Any:
+        """The agent's installer (`cupcake_py.harness.<name>.install.INSTALLER`: install, uninstall,
+        configured, notes, config_home, problems)."""
+        return __import__(f"cupcake_py.harness.{self.name}.install", fromlist=["INSTALLER"]).INSTALLER
+
+    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
+        rows: list[tuple[str, FileAction]] = self.setup().install(directory, force=force)
+        return rows
+
+    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
+        rows: list[tuple[str, FileAction]] = self.setup().uninstall(directory)
+        return rows
+
+    def config_home(self) -> Path:
+        """The agent's user config dir (an existing one also means the agent is installed)."""
+        home: Path = self.setup().config_home()
+        return home
+
+    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
+        """(agent event, command, hook timeout in seconds) of cupcake's hooks for `directory` (None: the
+        user's), exactly as the agent runs them."""
+        rows: list[tuple[str, str, float | None]] = self.setup().configured(directory)
+        return rows
+
+    def setup_notes(self, directory: Path | None) -> list[str]:
+        return list(self.setup().notes(directory))
+
+    def hook_problems(self, directory: Path | None) -> list[str]:
+        """What the agent itself would do wrong with cupcake's configured hooks (Codex: untrusted ones)."""
+        return list(self.setup().problems(directory))

@@ -1,73 +1,51 @@
-"""`cupcake init --harness codex|gemini|qwen [--global] [--uninstall]`: cupcake's command hooks merged
-into an agent's JSON hook settings (Claude Code's layout, which Codex, Gemini CLI and Qwen Code share:
-`{"hooks": {"<Event>": [{"matcher": "...", "hooks": [{"type": "command", "command": ..., "timeout": ...}]}]}}`).
+"""`cupcake init --harness X [--global] [--uninstall]` for every agent whose hooks live in a JSON file it
+shares with the user (Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid, Cursor): cupcake's hooks
+merged into that file, one table row (`HookInstaller`) per agent.
 
-In: the settings file (missing = `{}`; anything but a JSON object, or `hooks` that is not an object of
-lists, is an error and the file is left untouched). Out: the same settings with one group per event
-cupcake answers appended after the user's own groups. Our hooks are those whose command holds
+Layouts (`under`, `grouped`): Claude Code's, which Codex, Gemini CLI and Qwen Code share,
+`{"hooks": {"<Event>": [{"matcher": "...", "hooks": [{"type": "command", "command": ..., "timeout": ...}]}]}}`;
+Factory Droid's, the same groups at the TOP level (`under=None`); Cursor's, hooks straight in the event's
+list (`grouped=False`) with a `{"version": 1}` header.
+
+In: the file (missing = `{}`; anything but a JSON object, or an event entry that is not a list, is an error
+and the file is left untouched). Out: the same file with one hook (in a group where the layout has groups)
+per event cupcake answers appended after the user's own. Our hooks are those whose command holds
 `eval --harness <name>` (the mark): re-running replaces exactly those (idempotent: the same bytes come
-out), `--uninstall` removes only them, every other key, group and hook stays. Written atomically.
-
-Fail closed despite the agent (every one of them runs the tool when a hook exits 1, times out or prints
-invalid JSON): the command is `sh -c '<script>'` where the script runs `cupcake` FROM PATH (never one
-machine's absolute path) under coreutils `timeout` (when present) and turns ANY non-zero status
-(cupcake missing: 127, killed: 124/137, a crash: 1) into exit 2 with a reason on stderr, which each of
-these agents treats as blocking. cupcake's own deadlines (`--timeout` EVAL_TIMEOUT, `--hard-timeout`
-HARD_TIMEOUT) and the kill (KILL_AFTER) all come before the hook timeout written (HOOK_TIMEOUT_S, in
-the agent's unit), after which the agent would give up on the hook and run the tool.
-Installing needs `cupcake` on PATH: InstallError names the fix when it is not.
+out), `--uninstall` removes only them, every other key, group and hook stays (`empty`: when what is left
+counts as nothing of the user's, the file is deleted instead; `rmdir`: its directory too when empty).
+Written atomically. The commands are the fail-closed wrappers of cupcake_py/harness/guard.py (cupcake
+from PATH, every failure the agent's blocking answer, cupcake's deadlines below the hook timeout written
+here: HOOK_TIMEOUT_S in the agent's unit). Installing needs `cupcake` on PATH unless the command is given:
+InstallError names the fix.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shlex
-import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.harness.files import FileAction
+from cupcake_py.harness.files import FileAction, InstallError
+from cupcake_py.harness.guard import HOOK_TIMEOUT_S, hook_command, require_cupcake
 
-EVAL_TIMEOUT = 10  # --timeout: routing, signals and WASM of one evaluation
-HARD_TIMEOUT = 40  # --hard-timeout: the whole process, a bundle (re)build included
-KILL_AFTER = 50  # coreutils timeout: SIGTERM, then SIGKILL 5 s later
-HOOK_TIMEOUT_S = 60  # the hook timeout written to the agent's settings (seconds; converted to its unit)
+Settings = dict[str, object]
 
 
-class InstallError(CupcakeError):
-    pass
-
-
-def hook_command(harness: str, eval_timeout: float = EVAL_TIMEOUT, hard_timeout: float = HARD_TIMEOUT,
-                 kill_after: float = KILL_AFTER, executable: str = "cupcake") -> str:
-    exe = shlex.quote(executable)
-    args = f"eval --harness {harness} --timeout {eval_timeout:g} --hard-timeout {hard_timeout:g}"
-    script = (
-        f'if command -v timeout >/dev/null 2>&1; then timeout -k 5 {kill_after:g} {exe} {args}; '
-        f'else {exe} {args}; fi; s=$?; [ "$s" -eq 0 ] && exit 0; '
-        '[ "$s" -eq 2 ] || echo "cupcake: the policy check failed (exit $s); blocked (fail closed)" >&2; exit 2'
-    )
-    return "sh -c " + shlex.quote(script)
-
-
-def require_cupcake_on_path() -> str:
-    found = shutil.which("cupcake")
-    if not found:
-        raise InstallError("`cupcake` is not on PATH, so the agent could not run its hook: install it "
-                           "(`pipx install cupcake-py`, or activate the environment that has it) and re-run")
-    return found
-
-
-def read_settings(path: Path) -> dict[str, object]:
+def read_settings(path: Path, comments: list[str] | None = None) -> Settings:
+    """The JSON object in `path` (missing or empty: {}); InstallError for anything else. `comments`: collects
+    the file's `//` comment lines, which are then no error (Copilot's config.json has them)."""
     try:
         text = path.read_text("utf-8")
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise InstallError(f"{path}: cannot read it: {e}") from None
+    if comments is not None:
+        lines = text.splitlines()
+        comments += [ln for ln in lines if ln.lstrip().startswith("//")]
+        text = "\n".join(ln for ln in lines if not ln.lstrip().startswith("//"))
     try:
         value = json.loads(text) if text.strip() else {}
     except ValueError as e:
@@ -77,8 +55,10 @@ def read_settings(path: Path) -> dict[str, object]:
     return value
 
 
-def write_settings(path: Path, settings: dict[str, object]) -> FileAction:
-    text = json.dumps(settings, indent=2) + "\n"
+def write_settings(path: Path, settings: Settings, comments: list[str] | None = None) -> FileAction:
+    """Write atomically (temp file + rename, the file's mode kept), after the `comments` lines read_settings
+    collected; created | overwritten | unchanged."""
+    text = "".join(c + "\n" for c in comments or []) + json.dumps(settings, indent=2) + "\n"
     action: FileAction
     if path.exists():
         if path.read_text("utf-8") == text:
@@ -100,78 +80,127 @@ def write_settings(path: Path, settings: dict[str, object]) -> FileAction:
     return action
 
 
+def _default_command(harness: str) -> Callable[[str, Path | None], str]:
+    def command(_event: str, _project: Path | None) -> str:
+        require_cupcake()
+        return hook_command(harness)
+
+    return command
+
+
 class HookInstaller:
-    """One agent's hook settings. `settings_path(project)` (None: global); `events`: (event, matcher or
-    None) in the order written; `timeout_unit`: how many of the agent's units make a second (1: seconds,
-    1000: milliseconds); `after_install(project, path)`: the agent's extra step (trust), returning more
-    (path, action) rows."""
+    """One agent's hook file. `settings_path(project)` (None: global); `events`: (event, matcher or None) in
+    the order written; `timeout_unit`: how many of the agent's units make a second (1: seconds, 1000:
+    milliseconds); `command(event, project)`: the hook command (default: guard.hook_command after checking
+    cupcake is on PATH); `hook`: extra keys of our hook (Cursor's failClosed); `under`: the key holding the
+    events (None: the top level); `grouped`: hooks sit in matcher groups; `header`: keys set when missing;
+    `noun`: the file as error messages name it; `empty(settings)`: what is left after uninstall is nothing
+    of the user's (the file is deleted; `rmdir`: its directory too when empty); `after_install(project)`:
+    the agent's extra step (trust), returning more (path, action) rows; `notes(project)`: what init prints;
+    `problems(project)`: what the agent would do wrong with the hooks installed (`cupcake verify --all`)."""
 
     def __init__(self, harness: str, settings_path: Callable[[Path | None], Path],
                  events: tuple[tuple[str, str | None], ...], timeout_unit: int,
                  after_install: Callable[[Path | None], list[tuple[str, FileAction]]] | None = None,
-                 notes: Callable[[Path | None], list[str]] | None = None) -> None:
+                 notes: Callable[[Path | None], list[str]] | None = None, *,
+                 command: Callable[[str, Path | None], str] | None = None, hook: Settings | None = None,
+                 under: str | None = "hooks", grouped: bool = True, header: Settings | None = None,
+                 noun: str = "the settings", empty: Callable[[Settings], bool] | None = None,
+                 rmdir: bool = False, timeout: int = HOOK_TIMEOUT_S,
+                 problems: Callable[[Path | None], list[str]] | None = None) -> None:
         self.harness = harness
         self.settings_path = settings_path
         self.events = events
         self.timeout_unit = timeout_unit
         self.after_install = after_install
         self.notes = notes or (lambda _p: [])
+        self.command = command or _default_command(harness)
+        self.hook_extra = hook or {}
+        self.under = under
+        self.grouped = grouped
+        self.header = header or {}
+        self.noun = noun
+        self.empty = empty
+        self.rmdir = rmdir
+        self.timeout = timeout * timeout_unit
+        self.check = problems
         self.mark = f"eval --harness {harness}"
 
     def is_ours(self, hook: object) -> bool:
         return isinstance(hook, dict) and isinstance(hook.get("command"), str) and self.mark in hook["command"]
 
-    def _group(self, matcher: str | None, command: str) -> dict[str, object]:
-        hook = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S * self.timeout_unit}
+    def _entry(self, matcher: str | None, command: str) -> Settings:
+        hook: Settings = {"command": command, "timeout": self.timeout, **self.hook_extra}
+        if not self.grouped:
+            return hook
+        hook = {"type": "command", **hook}
         return {"matcher": matcher, "hooks": [hook]} if matcher is not None else {"hooks": [hook]}
 
-    def without_ours(self, settings: dict[str, object]) -> dict[str, object]:
-        out = dict(settings)
-        hooks = out.get("hooks")
+    def _events(self, settings: Settings) -> object:
+        return settings.get(self.under) if self.under is not None else settings
+
+    def _without_ours_in(self, entries: list[object]) -> list[object]:
+        if not self.grouped:
+            return [h for h in entries if not self.is_ours(h)]
+        kept = []
+        for group in entries:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                if any(self.is_ours(h) for h in group["hooks"]):
+                    rest = [h for h in group["hooks"] if not self.is_ours(h)]
+                    if not rest:
+                        continue
+                    group = {**group, "hooks": rest}
+            kept.append(group)
+        return kept
+
+    def without_ours(self, settings: Settings) -> Settings:
+        """`settings` with cupcake's hooks removed (groups and events left empty by that too)."""
+        hooks = self._events(settings)
         if not isinstance(hooks, dict):
-            return out
-        kept: dict[str, object] = {}
-        for event, groups in hooks.items():
-            if not isinstance(groups, list):
-                kept[event] = groups
+            return dict(settings)
+        kept: Settings = {}
+        for event, entries in hooks.items():
+            if not isinstance(entries, list):
+                kept[event] = entries
                 continue
-            new_groups = []
-            for group in groups:
-                if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                    if any(self.is_ours(h) for h in group["hooks"]):
-                        rest = [h for h in group["hooks"] if not self.is_ours(h)]
-                        if not rest:
-                            continue
-                        group = {**group, "hooks": rest}
-                new_groups.append(group)
-            if new_groups or not groups:
-                kept[event] = new_groups
-        if kept:
-            out["hooks"] = kept
+            rest = self._without_ours_in(entries)
+            if rest or not entries:
+                kept[event] = rest
+        if self.under is None:
+            return kept
+        out = dict(settings)
+        if kept or self.header:
+            out[self.under] = kept
         else:
-            out.pop("hooks", None)
+            out.pop(self.under, None)
         return out
 
-    def with_ours(self, settings: dict[str, object], command: str) -> dict[str, object]:
+    def with_ours(self, settings: Settings, commands: dict[str, str]) -> Settings:
+        """`settings` with cupcake's hooks (event -> command) after the user's own."""
         out = self.without_ours(settings)
-        hooks = out.get("hooks", {})
+        for key, value in self.header.items():
+            out.setdefault(key, value)
+        hooks = out if self.under is None else out.get(self.under, {})
         if not isinstance(hooks, dict):
-            raise InstallError("`hooks` in the settings is not an object; fix it by hand first")
+            raise InstallError(f"`{self.under}` in {self.noun} is not an object; fix it by hand first")
         hooks = dict(hooks)
+        prefix = f"{self.under}." if self.under is not None else ""
         for event, matcher in self.events:
-            groups = hooks.get(event, [])
-            if not isinstance(groups, list):
-                raise InstallError(f"`hooks.{event}` in the settings is not a list; fix it by hand first")
-            hooks[event] = [*groups, self._group(matcher, command)]
-        out["hooks"] = hooks
+            entries = hooks.get(event, [])
+            if not isinstance(entries, list):
+                raise InstallError(f"`{prefix}{event}` in {self.noun} is not a list; fix it by hand first")
+            hooks[event] = [*entries, self._entry(matcher, commands[event])]
+        if self.under is None:
+            return hooks
+        out[self.under] = hooks
         return out
 
-    def install(self, project: Path | None, command: str | None = None) -> list[tuple[str, FileAction]]:
-        if command is None:
-            require_cupcake_on_path()
-            command = hook_command(self.harness)
+    def install(self, project: Path | None, command: str | None = None, *,
+                force: bool = False) -> list[tuple[str, FileAction]]:
+        """`force` changes nothing: the user's own hooks are never overwritten."""
+        commands = {event: command or self.command(event, project) for event, _ in self.events}
         path = self.settings_path(project)
-        rows = [(str(path), write_settings(path, self.with_ours(read_settings(path), command)))]
+        rows = [(str(path), write_settings(path, self.with_ours(read_settings(path), commands)))]
         if self.after_install is not None:
             rows += self.after_install(project)
         return rows
@@ -184,24 +213,35 @@ class HookInstaller:
         after = self.without_ours(before)
         if after == before:
             return [(str(path), "unchanged")]
+        if self.empty is not None and self.empty(after):  # only what cupcake wrote was there
+            path.unlink()
+            if self.rmdir:
+                try:
+                    path.parent.rmdir()
+                except OSError:
+                    pass  # the directory holds other files
+            return [(str(path), "removed")]
         write_settings(path, after)
         return [(str(path), "removed")]
 
+    def config_home(self) -> Path:
+        return self.settings_path(None).parent
+
+    def problems(self, project: Path | None) -> list[str]:
+        return list(self.check(project)) if self.check is not None else []
+
     def configured(self, project: Path | None) -> list[tuple[str, str, float | None]]:
-        """(event, command, hook timeout in seconds) of every cupcake hook the settings file holds,
-        exactly as written (what `cupcake verify --all` runs)."""
-        path = self.settings_path(project)
+        """(event, command, hook timeout in seconds) of every cupcake hook the file holds, exactly as written
+        (what `cupcake verify --all` runs)."""
         try:
-            settings = read_settings(path)
+            hooks = self._events(read_settings(self.settings_path(project)))
         except InstallError:
             return []
-        hooks = settings.get("hooks")
         out: list[tuple[str, str, float | None]] = []
-        if not isinstance(hooks, dict):
-            return out
-        for event, groups in hooks.items():
-            for group in groups if isinstance(groups, list) else []:
-                for h in group.get("hooks", []) if isinstance(group, dict) else []:
+        for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+            for entry in entries if isinstance(entries, list) else []:
+                inner = entry.get("hooks", []) if self.grouped and isinstance(entry, dict) else [entry]
+                for h in inner if isinstance(inner, list) else []:
                     if self.is_ours(h):
                         t = h.get("timeout")
                         out.append((event, h["command"], t / self.timeout_unit if isinstance(t, int | float) else None))

@@ -1,6 +1,7 @@
 """Halts that outlive one hook call, for agents whose pre-tool answer cannot end the session
-(Codex rejects `continue:false`/`stopReason` next to a PreToolUse deny, which would make the whole
-answer "Failed" and let the tool run; Qwen Code only blocks the one tool).
+(Claude Code 2.1.197 ignores `continue: false` next to a PreToolUse deny, measured in tests/e2e_claude;
+Codex rejects `continue:false`/`stopReason` there, which would make the whole answer "Failed" and let the
+tool run; Qwen Code only blocks the one tool).
 
 A pre-tool halt records the session (`$XDG_CACHE_HOME/cupcake-py/<harness>-halts/<sha256 of
 session_id>`, holding the reason); every later event of that session is answered as a halt with

@@ -58,6 +58,12 @@ EXTERN_SIZE = 32  # wasmtime_extern_t: kind (u8) at 0, the item union at 8
 EXTERN_ITEM = 8
 INSTANCE_SIZE = 16  # wasmtime_instance_t (items of an extern: func 16, memory 24, global 24 bytes)
 VAL_SIZE = 32  # wasmtime_val_t: kind (u8) at 0, the value union at 8
+# The buffer types, made once: `c_ubyte * n` makes a new type on each use once the last one was freed,
+# and a ctypes type is freed only by the cyclic GC (a long-running server piled them up between
+# collections: issue 29).
+_ExternBuf = ctypes.c_ubyte * EXTERN_SIZE
+_InstanceBuf = ctypes.c_ubyte * INSTANCE_SIZE
+_ValBuf = ctypes.c_ubyte * VAL_SIZE
 RAW_SLOT = 16  # wasmtime_val_raw_t
 
 EXTERN_FUNC, EXTERN_GLOBAL, EXTERN_TABLE, EXTERN_MEMORY = 0, 1, 2, 3
@@ -289,12 +295,23 @@ def _name(vec: ctypes._Pointer[ByteVec]) -> str:
     return vec.contents.text().decode("utf-8", "replace")
 
 
+_POINTER_ARRAYS: dict[int, type[ctypes.Array[ctypes.c_void_p]]] = {}  # by length (a handful of signatures)
+
+
+def _pointer_array(n: int) -> type[ctypes.Array[ctypes.c_void_p]]:
+    """`c_void_p * n`, made once per length (see _ExternBuf)."""
+    known = _POINTER_ARRAYS.get(n)
+    if known is None:
+        known = _POINTER_ARRAYS[n] = _vp * n
+    return known
+
+
 def i32_functype(nparams: int, nresults: int) -> int:
     """A new wasm_functype_t of i32 params and results (the caller deletes it)."""
     vecs = []
     for n in (nparams, nresults):
         vec = PtrVec()
-        items = (_vp * max(n, 1))(*[valtype_new(0) for _ in range(n)])
+        items = _pointer_array(max(n, 1))(*[valtype_new(0) for _ in range(n)])
         valtype_vec_new(ctypes.byref(vec), n, items)  # takes the value types
         vecs.append(vec)
     functype: int = functype_new(ctypes.byref(vecs[0]), ctypes.byref(vecs[1]))  # takes both vectors
@@ -400,7 +417,7 @@ class Extern:
     __slots__ = ("buf", "kind", "addr", "item")
 
     def __init__(self) -> None:
-        self.buf = (ctypes.c_ubyte * EXTERN_SIZE)()
+        self.buf = _ExternBuf()
         self.kind = -1
         self.addr = ctypes.addressof(self.buf)
         self.item = self.addr + EXTERN_ITEM
@@ -440,7 +457,7 @@ class Instance:
     __slots__ = ("buf",)
 
     def __init__(self) -> None:
-        self.buf = (ctypes.c_ubyte * INSTANCE_SIZE)()
+        self.buf = _InstanceBuf()
 
     def export(self, ctx: int, name: str) -> Extern | None:
         ext = Extern()
@@ -453,7 +470,7 @@ class Instance:
 
 def global_i32(ctx: int, ext: Extern) -> int:
     """The value of an exported i32 global (the caller checked its type)."""
-    val = (ctypes.c_ubyte * VAL_SIZE)()
+    val = _ValBuf()
     global_get(ctx, ext.item, val)
     if val[0] != 0:
         raise WasmError(f"global is not an i32 (value kind {val[0]})")

@@ -62,6 +62,18 @@ def _raise_failure(error: int | None, trap: int | None, pending: Pending) -> Non
     raise failure
 
 
+_SLOT_BUFFERS: dict[int, type[ctypes.Array[ctypes.c_ubyte]]] = {}  # by slot count (a handful of signatures)
+
+
+def _slot_buffer(slots: int) -> type[ctypes.Array[ctypes.c_ubyte]]:
+    """The buffer type of `slots` argument slots, made once (a ctypes type made per call would be
+    freed only by the cyclic GC)."""
+    known = _SLOT_BUFFERS.get(slots)
+    if known is None:
+        known = _SLOT_BUFFERS[slots] = ctypes.c_ubyte * (slots * _SLOT)
+    return known
+
+
 def i32_caller(func: capi.Extern, sig: tuple[int, int], pending: Pending) -> I32Fn:
     """`(ctx, *i32 args) -> int | None` for an exported function with signature `sig`
     (`i32_signature`). Arguments are unsigned 32-bit values (addresses, lengths, ids);
@@ -71,7 +83,7 @@ def i32_caller(func: capi.Extern, sig: tuple[int, int], pending: Pending) -> I32
     7) are packed into the buffer by one struct call."""
     nparams, nresults = sig
     size = max(nparams, nresults, 1)
-    buf = (ctypes.c_ubyte * (size * _SLOT))()
+    buf = _slot_buffer(size)()
     slots = [ctypes.c_uint32.from_buffer(buf, i * _SLOT) for i in range(size)]
     trap = ctypes.c_void_p()
     func_addr, buf_addr, trap_addr = func.item, ctypes.addressof(buf), ctypes.addressof(trap)

@@ -16,6 +16,13 @@ _memchr = ctypes.PyDLL(None).memchr  # (the GIL stays held: it returns at once)
 _memchr.restype = ctypes.c_void_p
 _memchr.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
 
+# A writable memoryview over foreign memory with no ctypes array type (one per memory size, freed
+# only by the cyclic GC, piled up in a long-running server: issue 29).
+_memory_view = ctypes.pythonapi.PyMemoryView_FromMemory
+_memory_view.restype = ctypes.py_object
+_memory_view.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int]
+_PYBUF_WRITE = 0x200
+
 
 class LinearMemory:
     def __init__(self, memory: capi.Memory, max_pages: int, store_ctx: Ctx) -> None:
@@ -31,8 +38,7 @@ class LinearMemory:
         span = memory_span(ctx, self._ref)
         if span != self._view_span or self._view is None:
             base, size = span
-            self._view = memoryview((ctypes.c_ubyte * size).from_address(base)).cast("B") if size \
-                else memoryview(bytearray())
+            self._view = _memory_view(base, size, _PYBUF_WRITE) if size else memoryview(bytearray())
             self._view_span = span
         return self._view
 

@@ -247,6 +247,19 @@ class PolicyInstance:
             self._load_data()
         self._poisoned = False
 
+    def close(self) -> None:
+        """Free the wasmtime store (the instance and its linear memory) now. The instance's host
+        callbacks refer back to it, so without this the store would live until the cyclic GC finds
+        the cycle (a server dropping instances held their memory that long: issue 29). A closed
+        instance starts afresh if it is used again."""
+        self._poisoned = True
+        self._mem = None
+        self._dispatcher = BuiltinDispatcher({}, None)
+        self._fn = {}
+        if hasattr(self, "_store"):
+            del self._store  # first: the callbacks below must outlive the store
+        self._imports = []
+
     def _read_version(self, instance: capi.Instance) -> tuple[int, int]:
         def get(name: str) -> int | None:
             ty = self._module.export_types.get(name)

@@ -16,14 +16,14 @@ from cupcake_py.rego.compile.nodes import Group
 
 
 class ExprPlanner(TermPlanner):
-    def plan_body(self, body: list[A.Expr], k: K) -> None:
-        def step(i: int) -> None:
-            if i == len(body):
-                k()
-            else:
-                self.plan_expr(body[i], lambda: step(i + 1))
-
-        step(0)
+    def plan_body(self, body: list[A.Expr], k: K, i: int = 0) -> None:
+        # recursion through a method, not a nested function that names itself: such a closure is a
+        # reference cycle holding the planner, freed only by the cyclic collector, which a bundle
+        # build pauses (the whole AST and IR then stayed alive until the end of the build)
+        if i == len(body):
+            k()
+        else:
+            self.plan_expr(body[i], lambda: self.plan_body(body, k, i + 1))
 
     def plan_expr(self, e: A.Expr, k: K) -> None:
         self.at(e.location)

@@ -129,19 +129,13 @@ class RulePlanner(ExprPlanner):
 
         return self.scoped(run)
 
-    def _args(self, r: CRule, k: K) -> None:
-        args = r.args
-        if not args:
+    def _args(self, r: CRule, k: K, i: int = 0) -> None:
+        # a method, not a self-naming closure (see ExprPlanner.plan_body)
+        args = r.args or []
+        if i == len(args):
             k()
-            return
-
-        def step(i: int) -> None:
-            if i == len(args):
-                k()
-            else:
-                self.unify_value(args[i], ir.Local(2 + i), lambda: step(i + 1))
-
-        step(0)
+        else:
+            self.unify_value(args[i], ir.Local(2 + i), lambda: self._args(r, k, i + 1))
 
     def _complete_rule(self, r: CRule, ret: int, nargs: int) -> list[ir.Block]:
         t = self.new()

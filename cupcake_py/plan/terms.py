@@ -71,28 +71,28 @@ class TermPlanner(State):
     def plan_terms(self, terms: list[A.Term], k: KOps) -> None:
         """Plan `terms`, calling k with their operands in order. Refs that bind unbound vars
         (`x == input.xs[x]`: the ref iterates and binds x) are evaluated first."""
-        order = self.eval_order(terms)
-        ops: list[ir.Operand | None] = [None] * len(terms)
+        self._plan_terms_from(terms, self.eval_order(terms), [None] * len(terms), k, 0)
 
-        def step(j: int) -> None:
-            while j < len(order):  # plain terms in a loop: a wide literal adds no stack depth
-                i = order[j]
-                if not self.is_plain(terms[i]):
-                    break
-                self.plan_term(terms[i], _setter(ops, i))
-                j += 1
-            if j == len(order):
-                k([op for op in ops if op is not None])
-                return
+    def _plan_terms_from(self, terms: list[A.Term], order: list[int], ops: list[ir.Operand | None], k: KOps,
+                         j: int) -> None:
+        """plan_terms from `order[j]` on (a method, not a self-naming closure: see
+        ExprPlanner.plan_body)."""
+        while j < len(order):  # plain terms in a loop: a wide literal adds no stack depth
             i = order[j]
+            if not self.is_plain(terms[i]):
+                break
+            self.plan_term(terms[i], _setter(ops, i))
+            j += 1
+        if j == len(order):
+            k([op for op in ops if op is not None])
+            return
+        i = order[j]
 
-            def got(op: ir.Operand) -> None:
-                ops[i] = op
-                step(j + 1)
+        def got(op: ir.Operand) -> None:
+            ops[i] = op
+            self._plan_terms_from(terms, order, ops, k, j + 1)
 
-            self.plan_term(terms[i], got)
-
-        step(0)
+        self.plan_term(terms[i], got)
 
     def is_plain(self, t: A.Term) -> bool:
         """A term whose planning calls its continuation exactly once, right away, in the

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`, which finds files here)
     from cupcake_py.rego.ast import Body, Module, Term
 # The parser is imported by the functions that parse: finding and reading files (a cached
 # `cupcake test`) does not load it.

@@ -19,12 +19,15 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePath
-from typing import Any
 
 from cupcake_py.errors import CupcakeError
+from cupcake_py.record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`'s start-up)
+    from typing import Any
 
 V0 = "v0"
 V1 = "v1"
@@ -76,13 +79,17 @@ def _rel(path: str | PurePath, root: str | PurePath | None) -> str:
     return p.as_posix().lstrip("/").removeprefix("./")
 
 
-@dataclass(frozen=True)
-class RegoVersions:
+class RegoVersions(FrozenRecord):
     """The version of each file: the longest matching `files` glob, else `default`."""
 
-    default: str = V1
-    files: tuple[tuple[str, str], ...] = ()  # (glob relative to root, version)
-    root: str | None = None
+    __slots__ = ("default", "files", "root")
+
+    def __init__(self, default: str = V1, files: tuple[tuple[str, str], ...] = (), root: str | None = None) -> None:
+        self._fill(default, files, root)  # files: (glob relative to root, version)
+
+    default: str
+    files: tuple[tuple[str, str], ...]
+    root: str | None
 
     def of(self, path: str | PurePath) -> str:
         if self.files:

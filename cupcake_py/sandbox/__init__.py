@@ -7,7 +7,10 @@ computed by cupcake from the configuration the policies read (docs/sandbox.md).
 - `secrets.py`: the sensitive set of sensitive_data_protection as concrete paths (the home's
   credential stores, shell histories, sensitive files found in the project).
 - `bwrap.py`: where bubblewrap is, whether it can run here (a cached probe), the profile as
-  bubblewrap arguments and the command the harness runs instead of the agent's.
+  bubblewrap arguments (written to a content-addressed arguments file).
+- `launcher.py`: the command line the harness runs instead of the agent's: bubblewrap reading
+  that file, the command inside (exec'd directly when bash would only split it into words),
+  the removal of absent agent configuration, the command's exit status.
 
 Fails closed: a profile that cannot be written or a bubblewrap that cannot run is reported to
 the caller (`input.sandbox`), never replaced by an unsandboxed run that claims to be one.

@@ -10,19 +10,19 @@ Out:
 - `probe(bwrap)`: (ok, reason): a sandbox with the floor's options really started (cached in
   `probe.json` per bwrap file, user and boot; a failure is probed again next time).
 - `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
-  writable binds, read-only binds over the protected paths inside them, empty read-only mounts
-  over hidden paths (deeper paths mounted later), `--cap-drop ALL` (root inside
-  cannot unmount or remount), `--new-session` (no TIOCSTI into the agent's terminal),
-  `--die-with-parent`, `--unshare-pid`/`--unshare-ipc` unless processes are shared, and
-  `--unshare-net` when the network is off. bubblewrap always sets no_new_privs.
+  writable binds, read-only binds over the protected paths inside them and empty read-only
+  files over hidden files (deeper paths mounted later), then an empty tmpfs with mode 0555 over
+  each hidden directory (nothing is mounted below a hidden path; a tmpfs is a mount without the
+  mount table scan bubblewrap does for every bind, and whatever a command writes there after a
+  chmod is its own and gone when it ends), `--cap-drop ALL` (root inside cannot unmount or
+  remount), `--new-session` (no TIOCSTI into the agent's terminal), `--die-with-parent`,
+  `--unshare-pid`/`--unshare-ipc` unless processes are shared, and `--unshare-net` when the
+  network is off. bubblewrap always sets no_new_privs.
 - `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
   `<BLAKE2b-160 of them>.args` (content-addressed: an existing file is reused only when its bytes
-  are the same) and returns the command line the harness runs:
-  `BWRAP --args 3 -- /bin/bash -c '<command>' 3< FILE`, followed, when the profile lists
-  `absent` agent configuration, by the removal of any of it the command created (reported on
-  stderr) and the command's own exit status.
-  The command itself is passed unchanged, single-quoted; cwd, environment, stdin/stdout/stderr
-  and exit status are bubblewrap's, i.e. the command's.
+  are the same) and returns the command line the harness runs (sandbox/launcher.py: bubblewrap
+  reading that file as fd 3, the command unchanged inside, the removal of absent agent
+  configuration after it, the command's exit status), and the file's path.
 Fails closed: `SandboxError` when the files cannot be written (the caller then does not claim a
 sandbox).
 """
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
-SHELL = "/bin/bash"  # the commands are analysed as bash (tree-sitter-bash), so they run as bash
 EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files
 PROBE = "probe.json"
 FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
@@ -63,8 +62,8 @@ def locate(configured: str | None = None) -> str | None:
 
 def _boot_id() -> str:
     try:
-        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
-            return f.read().strip()
+        with open("/proc/sys/kernel/random/boot_id", "rb") as f:  # bytes: no codec module to import
+            return f.read().strip().decode("ascii", "replace")
     except OSError:
         return ""
 
@@ -157,18 +156,21 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
         mounts.append((_depth(p), 0, p, ["--bind", p, p]))
     for p in profile["read_only"]:
         mounts.append((_depth(p), 1, p, ["--ro-bind", p, p]))
-    for p, is_dir in [(p, os.path.isdir(p)) for p in profile["hidden"]]:
-        how = ["--tmpfs", p, "--remount-ro", p] if is_dir else ["--ro-bind", empty, p]
-        mounts.append((_depth(p), 2, p, how))
+    hidden_dirs: list[str] = []
+    for p in profile["hidden"]:
+        if os.path.isdir(p):
+            hidden_dirs.append(p)
+        else:
+            mounts.append((_depth(p), 2, p, ["--ro-bind", empty, p]))
     for _, _, _, how in sorted(mounts):
         args += how
+    for p in sorted(hidden_dirs):  # last: nothing is mounted below a hidden path
+        args += ["--perms", "0555", "--tmpfs", p]
     return args
 
 
 def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
     """(the command the harness runs, the arguments file)."""
-    import shlex
-
     from cupcake_py.userdirs import atomic_write
 
     d = _private_dir()
@@ -191,12 +193,6 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
             atomic_write(d, name, [data], ".args")
         except OSError as e:
             raise SandboxError(f"cannot write the sandbox profile {path}: {e.strerror}") from None
-    run = f"{shlex.quote(bwrap)} --args 3 -- {SHELL} -c {shlex.quote(command)} 3< {shlex.quote(path)}"
-    absent = [e["path"] for e in profile.get("absent", [])]
-    if absent:
-        quoted = " ".join(shlex.quote(f) for f in absent)
-        run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
-               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -r --interactive=never -- "$__cupcake_f"; '
-               f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
-               f"(exit $__cupcake_rc)")
-    return run, path
+    from cupcake_py.sandbox.launcher import command_line
+
+    return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])]), path

@@ -11,7 +11,7 @@ paths:
 
 - `writable`: existing directories the command may change: the project root, $TMPDIR, and
   `settings.writable` (default: /tmp, /var/tmp and the tool caches; created when missing below
-  the home directory).
+  the home directory); one inside another is left out (the outer one's bind holds it).
   Everything else is read-only (the bubblewrap base is a read-only bind of `/`).
 - `read_only`: paths inside a writable root that stay read-only: every state path (cupcake's
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
@@ -36,7 +36,7 @@ paths:
   every protected pattern is a concrete path).
 
 A writable root inside a read-only or hidden path is dropped (protection wins); entries below a
-hidden path are dropped (the hidden mount covers them). Never raises for unreadable paths: they
+hidden path are dropped, hidden ones too (the hidden mount covers them). Never raises for unreadable paths: they
 are resolved as written.
 """
 
@@ -49,7 +49,7 @@ from cupcake_py.sandbox.secrets import concrete, hidden_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
 PROFILE_VERSION = 1
@@ -85,12 +85,13 @@ class Sources:
     """What a profile is computed from (see the module docstring)."""
 
     __slots__ = ("state_paths", "path_dirs", "project_root", "cwd", "settings", "protected", "sensitive",
-                 "extension", "home", "system")
+                 "extension", "home", "system", "real", "memo_dir")
 
     def __init__(self, state_paths: Sequence[dict[str, Any]], path_dirs: Sequence[str], project_root: str, cwd: str,
                  settings: dict[str, Any], protected: Sequence[str] = (), sensitive: Sequence[str] = (),
                  extension: dict[str, Any] | None = None, home: str | None = None,
-                 system: Sequence[str] = ()) -> None:
+                 system: Sequence[str] = (), real: Callable[[str], str] | None = None,
+                 memo_dir: str | None = None) -> None:
         from cupcake_py.userdirs import home_dir
 
         self.state_paths = state_paths
@@ -103,14 +104,22 @@ class Sources:
         self.extension = extension or {}
         self.home = home or home_dir()
         self.system = system  # system_protection's additional_paths
+        # os.path.realpath of a normalised absolute path; the evaluation's shared resolver
+        # (engine/state_paths.py `Resolver`: each directory resolved once) when given
+        self.real = real or os.path.realpath
+        self.memo_dir = memo_dir  # where the secrets scan remembers unchanged directories (sandbox/scan_memo.py)
 
 
 def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def _real(path: str) -> str:
-    return os.path.realpath(path)
+def _real(real: Callable[[str], str], path: str) -> str:
+    """os.path.realpath(path) through `real`, which takes normalised absolute paths: a `..`
+    (resolved after the links before it) goes to os.path.realpath itself."""
+    if ".." in path.split("/"):
+        return os.path.realpath(path)
+    return real(os.path.abspath(path))
 
 
 def _paths(items: Iterable[Any], home: str, base: str) -> list[str]:
@@ -189,7 +198,7 @@ def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -
 
 
 def writable_roots(project_root: str, settings: dict[str, Any], home: str,
-                   extra: Sequence[Any] = ()) -> list[str]:
+                   extra: Sequence[Any] = (), real: Callable[[str], str] = os.path.realpath) -> list[str]:
     """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
     TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
     would create on first use) and `extra`."""
@@ -211,7 +220,7 @@ def writable_roots(project_root: str, settings: dict[str, Any], home: str,
     wanted += _paths(extra, home, project_root)
     out: list[str] = []
     for p in wanted:
-        r = _real(p)
+        r = _real(real, p)
         if os.path.isdir(r) and r != "/" and r not in out:
             out.append(r)
     return out
@@ -231,7 +240,8 @@ def compute(src: Sources) -> dict[str, Any]:
     home = src.home
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
     settings = src.settings
-    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []))
+    real = src.real
+    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []), real)
 
     ro: list[str] = []
     hidden: list[str] = []
@@ -255,17 +265,18 @@ def compute(src: Sources) -> dict[str, Any]:
     ro += _paths(settings.get("read_only", []), home, src.project_root)
     ro += _paths(src.extension.get("read_only", []), home, src.project_root)
 
-    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive)
+    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive, src.memo_dir)
     hidden += secrets
     hidden += _sockets(home)
     hidden += _paths(settings.get("hidden", []), home, src.project_root)
     hidden += _paths(src.extension.get("hidden", []), home, src.project_root)
 
-    hidden_real = sorted({_real(p) for p in hidden if os.path.lexists(p)})
+    hidden_real = sorted({_real(real, p) for p in hidden if os.path.lexists(p)})
+    hidden_real = [h for h in hidden_real if not any(_under(h, o) and h != o for o in hidden_real)]  # covered
     ro_real: set[str] = set()
     absent: set[str] = set()
     for p in ro:
-        r = _real(os.path.normpath(p))
+        r = _real(real, os.path.normpath(p))
         if not any(_under(r, w) for w in writable):
             continue  # outside every writable root: read-only already
         if os.path.lexists(r):
@@ -274,6 +285,7 @@ def compute(src: Sources) -> dict[str, Any]:
             absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
+    writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
     read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
                        and r not in hidden_real)
     return {

@@ -13,7 +13,8 @@ every secret (input.sandbox.covers.secrets is false and the reading policies dec
 The name rules mirror `sensitive_name`/`harmless` of policies/builtins/sensitive_data_protection.rego
 with the tables of policies/system/tables.rego (tests/sandbox/test_secrets.py parses the Rego
 tables and fails when they differ). Never raises: an unreadable directory is skipped and makes
-the set incomplete.
+the set incomplete. With `memo_dir` (cupcake's sandbox dir) each root's walk reuses what the
+last one read of every directory that has not changed since (sandbox/scan_memo.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from cupcake_py.sandbox.scan_memo import ScanMemo
+
+    Entries = tuple[int, list[str], list[str]]
 
 # tables.rego (checked equal by tests/sandbox/test_secrets.py)
 KEY_EXTS = frozenset({"pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "sqlite", "sqlite3",
@@ -81,34 +86,70 @@ def sensitive_name(name: str) -> bool:
     return any(w in n and (_ext(n) in TEXT_EXTS or n.endswith(w) or n.endswith(w + "s")) for w in SECRET_WORDS)
 
 
-def _scan(root: str, out: set[str], budget: list[int]) -> bool:
+def rules_digest() -> str:
+    """The name rules the scan applies (a memo made under other rules is not used)."""
+    try:  # the module behind hashlib.blake2b (hashlib would load OpenSSL)
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - CPython always has it
+        from hashlib import blake2b
+
+    tables = (KEY_EXTS, TEXT_EXTS, SECRET_NAMES, SECRET_WORDS, HARMLESS_EXTS, SECRET_DIR_NAMES, SKIP_DIRS)
+    return blake2b(repr([sorted(t) for t in tables]).encode(), digest_size=12).hexdigest()
+
+
+def _classify(d: str) -> Entries:
+    """(number of entries, names of the sensitive ones, names of the directories to walk) of d; OSError."""
+    count = 0
+    found: list[str] = []
+    walk: list[str] = []
+    for e in os.scandir(d):
+        count += 1
+        try:
+            is_dir = e.is_dir(follow_symlinks=False)
+        except OSError:
+            is_dir = False
+        name = e.name
+        if is_dir and name.lower() in SECRET_DIR_NAMES and not harmless(name.lower()):
+            found.append(name)
+        elif sensitive_name(name):
+            found.append(name)
+        elif is_dir and name not in SKIP_DIRS:
+            walk.append(name)
+    return count, found, walk
+
+
+def _entries(d: str, memo: ScanMemo | None) -> Entries:
+    """`_classify(d)`, remembered by `memo` while d is unchanged; OSError."""
+    if memo is None:
+        return _classify(d)
+    known = memo.entries_of(d)
+    if known is not None:
+        return known
+    ident = memo.stat(d)  # before reading: a change from now on shows in the mtime
+    got = _classify(d)
+    memo.keep(d, ident, got)
+    return got
+
+
+def _scan(root: str, out: set[str], budget: list[int], memo: ScanMemo | None = None) -> bool:
     """Add the sensitive entries below `root`; False when the walk was cut short."""
     stack = [(root, 0)]
     complete = True
     while stack:
         d, depth = stack.pop()
         try:
-            entries = list(os.scandir(d))
+            count, found, walk = _entries(d, memo)
         except OSError:
             complete = False
             continue
-        budget[0] -= len(entries)
+        budget[0] -= count
         if budget[0] < 0:
             return False
-        for e in entries:
-            try:
-                is_dir = e.is_dir(follow_symlinks=False)
-            except OSError:
-                is_dir = False
-            if is_dir and e.name.lower() in SECRET_DIR_NAMES and not harmless(e.name.lower()):
-                out.add(e.path)
-            elif sensitive_name(e.name):
-                out.add(e.path)
-            elif is_dir and e.name not in SKIP_DIRS:
-                if depth + 1 < SCAN_DEPTH:
-                    stack.append((e.path, depth + 1))
-                else:
-                    complete = False
+        out.update(os.path.join(d, name) for name in found)
+        if walk and depth + 1 >= SCAN_DEPTH:
+            complete = False
+        elif walk:
+            stack += [(os.path.join(d, name), depth + 1) for name in walk]
     return complete
 
 
@@ -122,7 +163,8 @@ def concrete(pattern: str, home: str) -> str | None:
     return os.path.normpath(p)
 
 
-def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()) -> tuple[list[str], bool]:
+def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = (),
+                 memo_dir: str | None = None) -> tuple[list[str], bool]:
     found: set[str] = set()
     complete = True
     for rel in HOME_SECRETS:
@@ -136,6 +178,15 @@ def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()
             found.add(p)
     budget = [SCAN_LIMIT]
     for root in dict.fromkeys(roots):
-        if root and os.path.isabs(root) and root != "/" and not _scan(root, found, budget):
+        if not root or not os.path.isabs(root) or root == "/":
+            continue
+        memo = None
+        if memo_dir is not None:
+            from cupcake_py.sandbox.scan_memo import ScanMemo
+
+            memo = ScanMemo(memo_dir, root, rules_digest())
+        if not _scan(root, found, budget, memo):
             complete = False
+        if memo is not None:
+            memo.save(root)
     return sorted(p for p in found if os.path.lexists(p)), complete

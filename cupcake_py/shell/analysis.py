@@ -52,7 +52,8 @@ def _walk(result: Result, source: str, cwd: str, env: dict[str, str] | None) -> 
         result.parsed = False
         _all_opaque(result, "the command contains a NUL character")
         source = source.replace("\0", " ")
-    if len(source.encode("utf-8", "surrogatepass")) > result.budget.max_bytes:
+    # a text longer than the budget in characters is over it in bytes: no encoded copy of a huge command
+    if len(source) > result.budget.max_bytes or len(source.encode("utf-8", "surrogatepass")) > result.budget.max_bytes:
         result.parsed = False
         _all_opaque(result, "the command is larger than the analysis byte budget")
         return

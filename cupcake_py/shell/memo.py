@@ -18,7 +18,8 @@ analysed afresh. So the analysis is reused only while the names it looked at say
 
 `enable()` first checks that this Python's os.path functions reach the wrapped calls (one that
 answered them in C would leave entries unchecked): if not, nothing is installed and every
-analysis runs afresh. Single-threaded use (one server); at most MAX_ENTRIES commands are kept.
+analysis runs afresh. Single-threaded use (one server); at most MAX_ENTRIES commands of at most
+MAX_COMMAND_CHARS characters are kept.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_ENTRIES = 256
+MAX_COMMAND_CHARS = 16384  # a longer command is analysed afresh each time (the memo's memory stays small and flat)
 _WRAPPED = ("stat", "lstat", "readlink", "access")
 _STAT_FIELDS = ("st_mode", "st_ino", "st_dev", "st_nlink", "st_uid", "st_gid", "st_size", "st_mtime_ns", "st_ctime_ns")
 
@@ -128,7 +130,7 @@ class AnalysisMemo:
             result = run(command, cwd)
         finally:
             _recording.clear()
-        if not rec.escaped:
+        if not rec.escaped and len(command) <= MAX_COMMAND_CHARS:
             if len(self._entries) >= MAX_ENTRIES:
                 del self._entries[next(iter(self._entries))]
             self._entries[key] = (jsonio.dumps(result), rec.calls)

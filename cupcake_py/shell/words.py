@@ -354,6 +354,20 @@ def _tilde(chunks: list[Chunk], scope: Scope, assignment: bool = False) -> list[
 
 
 def _brace(chunks: list[Chunk]) -> list[list[Chunk]]:
+    if not any(kind == LIT and "{" in t for kind, t in chunks):  # nothing to expand: no list of characters
+        plain: list[Chunk] = []
+        for kind, t in chunks:
+            if kind != LIT:
+                plain.append((kind, t))
+            elif t and plain and plain[-1][0] == LIT:
+                plain[-1] = (LIT, plain[-1][1] + t)
+            elif t:
+                plain.append((LIT, t))
+        return [plain]
+    return _brace_expand(chunks)
+
+
+def _brace_expand(chunks: list[Chunk]) -> list[list[Chunk]]:
     tokens: list[Chunk] = []
     for kind, t in chunks:
         if kind == LIT:

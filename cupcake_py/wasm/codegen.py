@@ -43,6 +43,12 @@ class RuntimeInfo:
     table_base: int  # first free table slot (>= 1; slot 0 means "not found")
 
 
+# wasmtime (wasmparser) refuses a module with a function of more than 50,000 locals (parameters
+# included); the planner splits large rule groups (plan/rules.py) and the routed aggregator its
+# per-package list (engine/routed_aggregator.py), so no generated function comes near it
+MAX_LOCALS = 50_000
+
+
 @dataclass(slots=True)
 class GenFunc:
     name: str
@@ -102,6 +108,9 @@ class _Fn:
         self.free.extend(reversed(temps))
 
     def finish(self, name: str, result: bool) -> GenFunc:
+        if self.next > MAX_LOCALS:  # a clear error here, not wasmtime's refusal of the whole module
+            raise CodegenError(f"function {name} needs {self.next:,} locals; wasmtime accepts at most "
+                               f"{MAX_LOCALS:,} in one function")
         return GenFunc(name, self.nparams, result, self.next - self.nparams, self.asm.finish())
 
 

@@ -12,6 +12,7 @@ import {
   postContext,
   postFailure,
   postFeedback,
+  unmatchedMessage,
 } from "./messages.js";
 import { CupcakeError, type Decision, type HookEvent, type HookEventName } from "./protocol.js";
 import type { Reporter } from "./reporter.js";
@@ -82,8 +83,12 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
     "tool.execute.before": async (input, output) => {
       const args: Args = isArgs(output.args) ? output.args : {};
       let d: Decision;
+      let seen: Args = args;
       try {
-        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+        // What cupcake decides on: one copy of the args, taken once (an accessor another plugin put on the
+        // args object cannot make the call cupcake decided and the call it tracks for OpenCode differ).
+        seen = JSON.parse(JSON.stringify(args)) as Args;
+        d = await run(config, directory, makeEvent("PreToolUse", input, seen));
       } catch (err) {
         const msg = errorText(err);
         if (config.failMode === "open") {
@@ -105,10 +110,14 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
         }
       };
+      // The call cupcake decided (the args it saw with its rewrite applied, as applyArgsInPlace does): what
+      // OpenCode's permission request must be about. Messages name the call as the model made it.
+      const decided: Args = { ...seen, ...d.updated_args };
+      const asMade = seen;
       switch (d.decision) {
         case "allow":
           rewrite(d);
-          native?.track(input.callID, input.tool, "allow");
+          native?.track(input.callID, input.tool, "allow", decided, (why) => unmatchedMessage(input.tool, asMade, why));
           rememberContext(input.sessionID, d);
           return;
         case "ask":
@@ -117,24 +126,24 @@ export function createHooks(deps: HookDeps, run: Evaluate = evaluate): Hooks {
           if (config.askMode !== "deny") rewrite(d);
           if (config.askMode === "allow") {
             reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
-            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
+            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, asMade));
             rememberContext(input.sessionID, d);
             return;
           }
           if (native !== undefined) {
             const notNative = native.unroutable(input.tool);
             if (notNative === undefined) {
-              native.track(input.callID, input.tool, "ask", (why) => askMessage(input.tool, args, d, why));
+              native.track(input.callID, input.tool, "ask", decided, (why) => askMessage(input.tool, asMade, d, why));
               reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
-              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, args));
+              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, asMade));
               return;
             }
             reporter.log("info", `askMode "native" cannot use OpenCode's prompt: ${notNative}`);
-            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-            throw new Error(askMessage(input.tool, args, d, notNative));
+            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+            throw new Error(askMessage(input.tool, asMade, d, notNative));
           }
-          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-          throw new Error(askMessage(input.tool, args, d));
+          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+          throw new Error(askMessage(input.tool, asMade, d));
         case "deny":
         case "block":
           reporter.toast("error", "Cupcake blocked a tool call", d.reason ?? describeCall(input.tool, args));

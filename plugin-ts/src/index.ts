@@ -4,12 +4,12 @@ import type { Plugin } from "@opencode-ai/plugin";
 import { CONFIG_FILE, loadConfig } from "./config.js";
 import { SessionContext } from "./context.js";
 import { createHooks } from "./hooks.js";
-import { NativeAsk, approveWith, isRunCommand } from "./native.js";
+import { NativeAsk, isRunCommand, replyWith } from "./native.js";
 import { Reporter } from "./reporter.js";
 import { selfTest } from "./runner.js";
 import { ServeClient, serveEvaluator } from "./server.js";
 
-export const CupcakePlugin: Plugin = async ({ client, directory }, options) => {
+export const CupcakePlugin: Plugin = async ({ client, directory, worktree }, options) => {
   const { config, problems } = loadConfig(directory, options);
   const reporter = new Reporter(client, config.logLevel, config.showToasts);
   for (const problem of problems) reporter.log("warn", `config: ${problem}`);
@@ -29,7 +29,9 @@ export const CupcakePlugin: Plugin = async ({ client, directory }, options) => {
     },
   );
   const native =
-    config.askMode === "native" ? new NativeAsk(approveWith(client), reporter, !isRunCommand(process.argv)) : undefined;
+    config.askMode === "native"
+      ? new NativeAsk(replyWith(client), reporter, !isRunCommand(process.argv), { directory, worktree: worktree || directory })
+      : undefined;
   const deps = { config, directory, reporter, context: new SessionContext(), native };
   if (config.mode === "spawn") return createHooks(deps);
   const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));

@@ -51,6 +51,15 @@ export function askMessage(tool: string, args: Record<string, unknown>, d: Decis
   ].join("\n");
 }
 
+/** A call cupcake allowed whose OpenCode permission request was about something else (askMode "native"). */
+export function unmatchedMessage(tool: string, args: Record<string, unknown>, why: string): string {
+  return [
+    `Blocked by cupcake: this ${describeCall(tool, args)} was NOT executed: ${why}.`,
+    "Something changed the call after cupcake checked it (another OpenCode plugin?), so cupcake fails closed. " +
+      "Tell the user; do not retry the call until it is explained.",
+  ].join("\n");
+}
+
 export function failClosedMessage(tool: string, args: Record<string, unknown>, error: string): string {
   return [
     `${error}`,

@@ -15,6 +15,15 @@
 //     runs after the request and before the shell starts) blocks a routed bash call that was not approved
 //     (`gate`). The other tools have no such hook: after an "Allow always" for their permission their asks
 //     are blocked up front, and a routed call that still ran unapproved turns routing off for its tool.
+// A request is answered, or left to the user, only when it is about exactly what cupcake decided: the call id
+// is tracked AND the request's subject (`SUBJECTS`: bash's command as cupcake left it, i.e. the sandbox
+// launcher when the kernel floor rewrote the call; the file of an edit, write or read) equals the one of the
+// args cupcake decided on. A mismatch (say, a plugin loaded after cupcake's changed the args) fails closed:
+// the plugin rejects the request, and a bash call is also stopped in shell.env.
+// With the floor, OpenCode's request for a bash call carries the launcher (`bwrap --args 3 -- /bin/bash -c
+// '<command>' 3< …`), while its prompt draws the tool part's input, published before tool.execute.before ran:
+// the user sees the command the model asked for, and the toast gives the policy's reason.
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Reporter } from "./reporter.js";
 
 /** Built-in tool → the permission its calls ask under (each verified against the pinned OpenCode by the e2e). */
@@ -30,12 +39,53 @@ const MAX_TRACKED = 512;
 
 type Want = "allow" | "ask";
 
+type Args = Record<string, unknown>;
+
+/** Where OpenCode resolves file paths: the instance directory and the git worktree ("/" outside git). */
+export interface Place {
+  directory: string;
+  worktree: string;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const filePath = (args: Args): string | undefined => text(args.filePath);
+
+/** Per permission: the subject of a decided call (from its args) and of OpenCode's request for it, computed
+ *  as the pinned OpenCode does (bash: `metadata.command` is the command it runs; edit and write:
+ *  `metadata.filepath` is the file joined to the directory; read: the one pattern, relative to the worktree).
+ *  undefined = unknown, which never matches. */
+export const SUBJECTS: Readonly<Record<string, { call: (args: Args, at: Place) => string | undefined; request: (req: Args) => string | undefined }>> =
+  Object.freeze({
+    bash: {
+      call: (args) => text(args.command),
+      request: (req) => (isRecord(req.metadata) ? text(req.metadata.command) : undefined),
+    },
+    edit: {
+      call: (args, at) => {
+        const path = filePath(args);
+        return path === undefined ? undefined : isAbsolute(path) ? path : join(at.directory, path);
+      },
+      request: (req) => (isRecord(req.metadata) ? text(req.metadata.filepath) : undefined),
+    },
+    read: {
+      call: (args, at) => {
+        const path = filePath(args);
+        return path === undefined ? undefined : relative(at.worktree, isAbsolute(path) ? path : resolve(at.directory, path));
+      },
+      request: (req) => (Array.isArray(req.patterns) && req.patterns.length === 1 ? text(req.patterns[0]) : undefined),
+    },
+  });
+
 interface Tracked {
   tool: string;
   permission: string;
   want: Want;
+  /** What OpenCode's request for this call must be about (more than one only for a reused call id). */
+  subjects: Set<string | undefined>;
   approved: boolean;
-  /** The message that blocks the call, given why OpenCode's prompt did not approve it (asked calls only). */
+  /** OpenCode asked about something else than cupcake decided: the call is never approved by the plugin. */
+  mismatched: boolean;
+  /** The message that blocks the call, given why it may not run (not approved, or asked about something else). */
   blocked: (why: string) => string;
   /** The model chose this callID for more than one call: kept (strictest want) until evicted. */
   shared: boolean;
@@ -83,15 +133,15 @@ export function isRunCommand(argv: readonly string[]): boolean {
   return argv.slice(2).includes("run");
 }
 
-/** Answers one OpenCode permission request with "once"; resolves false when it could not be answered. */
-export type Approve = (sessionID: string, requestID: string) => Promise<boolean>;
+/** Answers one OpenCode permission request ("once" or "reject"); resolves false when it could not be answered. */
+export type Reply = (sessionID: string, requestID: string, response: "once" | "reject") => Promise<boolean>;
 
 /** `client.postSessionIdPermissionsPermissionId` (the reply route OpenCode's own web client uses), looked up defensively. */
-export function approveWith(client: unknown): Approve {
-  return async (sessionID, requestID) => {
+export function replyWith(client: unknown): Reply {
+  return async (sessionID, requestID, response) => {
     const fn = isRecord(client) ? client.postSessionIdPermissionsPermissionId : undefined;
     if (typeof fn !== "function") return false;
-    const res: unknown = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response: "once" } });
+    const res: unknown = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response } });
     return isRecord(res) && res.error === undefined && (!isRecord(res.response) || res.response.ok !== false);
   };
 }
@@ -105,9 +155,10 @@ export class NativeAsk {
   private readonly off = new Set<string>(); // tools native routing was turned off for
 
   constructor(
-    private readonly approve: Approve,
+    private readonly reply: Reply,
     private readonly reporter: Reporter,
     readonly interactive: boolean,
+    private readonly place: Place,
   ) {}
 
   /** Read OpenCode's merged config (the `config` hook). */
@@ -140,21 +191,24 @@ export class NativeAsk {
     return undefined;
   }
 
-  /** Track a call the policies allowed or asked about (tool.execute.before), for OpenCode's coming request. */
-  track(callID: string, tool: string, want: Want, blocked: (why: string) => string = (why) => why): void {
+  /** Track a call the policies allowed or asked about (tool.execute.before, `args` as cupcake left them), for
+   *  OpenCode's coming request. `blocked` gives the message that stops the call when it may not run. */
+  track(callID: string, tool: string, want: Want, args: Args, blocked: (why: string) => string): void {
     const permission = ASKING_TOOLS[tool];
     if (!this.interactive || permission === undefined || !this.keys.has(permission) || callID === "") return;
+    const subject = SUBJECTS[permission]?.call(args, this.place);
     const known = this.calls.get(callID);
     if (known !== undefined) {
       // Call ids come from the model. A reused one must never loosen anything: the entry asks if either call
       // asks, needs a new approval, and stays (gate and finish do not drop it) so no call can find it gone.
-      if (want === "ask") known.blocked = blocked;
+      if (want === "ask" || known.want === "allow") known.blocked = blocked;
       known.want = known.want === "ask" || want === "ask" ? "ask" : "allow";
+      known.subjects.add(subject);
       known.approved = false;
       known.shared = true;
       return;
     }
-    this.calls.set(callID, { tool, permission, want, approved: false, blocked, shared: false });
+    this.calls.set(callID, { tool, permission, want, subjects: new Set([subject]), approved: false, mismatched: false, blocked, shared: false });
     while (this.calls.size > MAX_TRACKED) {
       const oldest = this.calls.keys().next().value as string;
       this.calls.delete(oldest);
@@ -176,6 +230,11 @@ export class NativeAsk {
       const call = callID === undefined ? undefined : this.calls.get(callID);
       // Requests for another permission (external_directory, doom_loop) stay the user's.
       if (call === undefined || p.permission !== call.permission || typeof p.id !== "string") return;
+      const about = SUBJECTS[call.permission]?.request(p);
+      if (about === undefined || !call.subjects.has(about)) {
+        await this.refuse(call, callID as string, p.id, p.sessionID, about);
+        return;
+      }
       this.requests.set(p.id, callID as string);
       while (this.requests.size > MAX_TRACKED) this.requests.delete(this.requests.keys().next().value as string);
       if (call.want === "ask") {
@@ -193,7 +252,7 @@ export class NativeAsk {
       let answered = false;
       const t0 = Date.now();
       try {
-        answered = await this.approve(p.sessionID, p.id);
+        answered = await this.reply(p.sessionID, p.id, "once");
         if (answered) this.reporter.log("debug", `answered OpenCode's request ${p.id} for the allowed ${call.tool} call in ${Date.now() - t0} ms`);
       } catch (err) {
         this.reporter.log("warn", `could not answer OpenCode's request ${p.id}: ${err instanceof Error ? err.message : String(err)}`);
@@ -206,7 +265,7 @@ export class NativeAsk {
       this.requests.delete(p.requestID);
       this.awaitingUser.delete(p.requestID);
       const call = callID === undefined ? undefined : this.calls.get(callID);
-      if (call === undefined) return;
+      if (call === undefined || call.mismatched) return;
       if (p.reply === "once" || p.reply === "always") call.approved = true;
       if (p.reply === "always" && call.want === "ask") {
         this.alwaysGiven.add(call.permission);
@@ -220,10 +279,31 @@ export class NativeAsk {
     }
   }
 
+  /** A request about something cupcake did not decide: rejected (fail closed), never approved by the plugin, and
+   *  a bash call is also stopped in shell.env should the rejection not get through. */
+  private async refuse(call: Tracked, callID: string, requestID: string, sessionID: unknown, about: string | undefined): Promise<void> {
+    call.mismatched = true;
+    call.approved = false;
+    const seen = about === undefined ? "nothing cupcake can compare" : JSON.stringify(about.slice(0, 300));
+    this.reporter.log("error", `OpenCode's request ${requestID} for ${call.tool} call ${callID} is about ${seen}, not what cupcake ` +
+      `decided (${[...call.subjects].map((s) => JSON.stringify(s?.slice(0, 300))).join(" or ")}): rejecting it`);
+    this.reporter.toast("error", "Cupcake rejected a permission request", `OpenCode asked about a different ${call.tool} call than cupcake checked`);
+    let rejected = false;
+    try {
+      rejected = typeof sessionID === "string" && (await this.reply(sessionID, requestID, "reject"));
+    } catch (err) {
+      this.reporter.log("warn", `could not reject OpenCode's request ${requestID}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!rejected) this.reporter.log("warn", `OpenCode's request ${requestID} could not be rejected: it waits for the user; a bash call is stopped before its shell starts`);
+  }
+
   /** shell.env (after OpenCode's request, before the shell starts): the message blocking a routed bash call
-   *  that was not approved, or undefined when it may run. */
+   *  that was not approved or whose request was about another command, or undefined when it may run. */
   gate(callID: string): string | undefined {
     const call = this.calls.get(callID);
+    if (call?.mismatched === true) {
+      return call.blocked("OpenCode asked for permission to run a different command than the one cupcake checked");
+    }
     if (call === undefined || call.want !== "ask" || call.approved) return undefined;
     if (!call.shared) this.calls.delete(callID);
     return call.blocked(
@@ -237,8 +317,14 @@ export class NativeAsk {
   finish(callID: string): void {
     const call = this.calls.get(callID);
     if (call !== undefined && !call.shared) this.calls.delete(callID);
-    if (call === undefined || call.want !== "ask" || call.approved) return;
+    if (call === undefined || (call.want !== "ask" && !call.mismatched) || call.approved) return;
     this.off.add(call.tool);
+    if (call.mismatched) {
+      this.reporter.log("error", `${call.tool} call ${callID} ran although OpenCode's request for it was about something else than ` +
+        `cupcake checked (the rejection did not get through); from now on ${call.tool} calls a policy asks about are blocked instead`);
+      this.reporter.toast("error", "Cupcake: a call ran without approval", `${call.tool} call ${callID} ran on a request cupcake rejected`);
+      return;
+    }
     const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";
     this.reporter.log("error", `${call.tool} call ${callID} needed approval but ran without OpenCode asking${why}; ` +
       `from now on ${call.tool} calls a policy asks about are blocked instead`);

@@ -43,8 +43,10 @@ test_hook_files if {
 	denied(bash("rm .git/hooks/pre-commit", [], ["rm"], {"deletes": ["/p/.git/hooks/pre-commit"]}))
 	denied(bash("chmod -x .git/hooks/pre-commit", [], ["chmod"], {"writes": ["/p/.git/hooks/pre-commit"]}))
 	denied(bash("echo >> .git/config", [], ["echo"], {"writes": ["/p/.git/config"]}))
-	denied({"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Write", "tool_input": {}, "builtin_config": cfg,
-		"tool_paths": [{"path": "/p/.git/hooks/pre-commit", "original": ".git/hooks/pre-commit", "arg": "args.filePath", "access": "write"}]})
+	denied({
+		"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Write", "tool_input": {}, "builtin_config": cfg,
+		"tool_paths": [{"path": "/p/.git/hooks/pre-commit", "original": ".git/hooks/pre-commit", "arg": "args.filePath", "access": "write"}],
+	})
 	not denied(bash("cat .git/hooks/pre-commit", [], ["cat"], {"reads": ["/p/.git/hooks/pre-commit"]}))
 }
 
@@ -60,7 +62,9 @@ test_opaque_git_asks if {
 }
 
 test_config_worktree_written_by_another_tool_is_denied if {
-	e := {"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "cwd": "/p", "builtin_config": cfg,
-		"tool_paths": [{"path": "/p/.git/config.worktree", "original": ".git/config.worktree", "arg": "args.filePath", "access": "write"}]}
+	e := {
+		"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "cwd": "/p", "builtin_config": cfg,
+		"tool_paths": [{"path": "/p/.git/config.worktree", "original": ".git/config.worktree", "arg": "args.filePath", "access": "write"}],
+	}
 	count(gb.deny) > 0 with input as e
 }

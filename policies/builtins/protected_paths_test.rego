@@ -30,8 +30,10 @@ bash(effects, patterns, opaque) := {
 ids(event) := {d.rule_id | some d in result} if result := pp.halt with input as event
 
 test_file_tools_block_protected_files if {
-	every path in ["/etc/hosts", "/proj/secrets/token.txt", "/proj/a/secrets", "/proj/.env", "/proj/sub/.env",
-		"/home/u/.ssh/id_rsa", "/proj/config/db.prod.yml", "/proj/vendor/x.go", "/proj/Secrets/X", "/proj/poetry.lock"] {
+	every path in [
+		"/etc/hosts", "/proj/secrets/token.txt", "/proj/a/secrets", "/proj/.env", "/proj/sub/.env",
+		"/home/u/.ssh/id_rsa", "/proj/config/db.prod.yml", "/proj/vendor/x.go", "/proj/Secrets/X", "/proj/poetry.lock",
+	] {
 		every access in ["write", "delete", "unknown"] {
 			ids(tool("filesystem_write_file", path, access)) == {"BUILTIN-PROTECTED-PATHS"}
 		}
@@ -39,8 +41,10 @@ test_file_tools_block_protected_files if {
 }
 
 test_file_tools_allow_other_files_and_reads if {
-	every path in ["/etc2/x", "/proj/src/app.py", "/proj/.envrc", "/proj/mysecrets/x", "/proj/config/db.dev.yml",
-		"/proj/vendored/x", "/home/u/.sshx", "/proj/lock.py"] {
+	every path in [
+		"/etc2/x", "/proj/src/app.py", "/proj/.envrc", "/proj/mysecrets/x", "/proj/config/db.dev.yml",
+		"/proj/vendored/x", "/home/u/.sshx", "/proj/lock.py",
+	] {
 		ids(tool("Write", path, "write")) == set()
 	}
 	ids(tool("Read", "/proj/.env", "read")) == set()

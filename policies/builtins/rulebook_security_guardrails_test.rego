@@ -76,7 +76,7 @@ test_cupcake_on_path if {
 test_globs if {
 	halted(bash({}, {"deletes": ["/proj/.cup*"]}, []))
 	halted(bash({}, {"reads": ["/proj/.c*/rulebook.yml"]}, []))
-	halted(bash({}, {"deletes": ["/proj/*"]}, []))  # opencode.json
+	halted(bash({}, {"deletes": ["/proj/*"]}, [])) # opencode.json
 	not halted(bash({}, {"deletes": ["/proj/src/*"]}, []))
 	not halted(bash({}, {"writes": ["/proj/src/*.py"]}, []))
 }

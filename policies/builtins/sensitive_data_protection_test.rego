@@ -12,15 +12,18 @@ tool(name, path, access) := {
 	"tool_paths": [{"path": path, "original": path, "arg": "args.filePath", "access": access}], "builtin_config": cfg,
 }
 
-bash(source, commands, effects, extra) := object.union({
-	"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": source},
-	"tool_paths": [], "builtin_config": cfg,
-	"shell": {
-		"version": 1, "source": source, "cwd": "/p", "parsed": true, "commands": commands,
-		"effects": object.union(no_effects, effects), "patterns": no_effects,
-		"opaque": object.get(extra, "opaque", []), "git": object.get(extra, "git", []), "facts": object.get(extra, "facts", []),
+bash(source, commands, effects, extra) := object.union(
+	{
+		"hook_event_name": "PreToolUse", "cwd": "/p", "tool_name": "Bash", "tool_input": {"command": source},
+		"tool_paths": [], "builtin_config": cfg,
+		"shell": {
+			"version": 1, "source": source, "cwd": "/p", "parsed": true, "commands": commands,
+			"effects": object.union(no_effects, effects), "patterns": no_effects,
+			"opaque": object.get(extra, "opaque", []), "git": object.get(extra, "git", []), "facts": object.get(extra, "facts", []),
+		},
 	},
-}, object.remove(extra, ["opaque", "git", "facts"]))
+	object.remove(extra, ["opaque", "git", "facts"]),
+)
 
 cmd(argv) := {"name": argv[0], "argv": argv, "wrappers": [], "cwd": "/p", "redirects": [], "origin": "command", "depth": 0, "opaque": []}
 

@@ -27,11 +27,7 @@ from tests.architecture.imports import imports, modules
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 
 # frozenset of the cycle's modules -> why it exists and the issue that removes it
-EXCEPTIONS: dict[frozenset[str], str] = {
-    frozenset({"cupcake_py.authoring.testrunner", "cupcake_py.authoring.test_parts", "cupcake_py.authoring.test_workers"}):
-        "the `cupcake test` runner; its move to authoring/testing/ (issue 34, another branch) breaks it: "
-        "this entry then fails as stale and is deleted with that merge",
-}
+EXCEPTIONS: dict[frozenset[str], str] = {}
 
 Graph = dict[str, dict[str, int]]  # importer -> imported -> first line of an import that runs it
 

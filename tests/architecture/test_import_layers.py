@@ -49,9 +49,10 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
      "`engine/fleet_active.py`, docs/fleet.md)"),
     ("harness", frozenset({"harness"}),
      "agent-specific events and responses (OpenCode, Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot "
-     "CLI, Factory Droid, Cline, Cursor; `hook_agent.py` is the table-driven harness Codex, Gemini and Qwen share, "
-     "`hookbase.py` the one Copilot, Factory, Cline and Cursor share)"),
-    ("authoring", frozenset({"authoring"}), "validate, test, init, verify (lints know the harness tool maps)"),
+     "CLI, Factory Droid, Cline, Cursor; `hook_agent.py` is the table-driven harness every hook-command agent "
+     "shares)"),
+    ("authoring", frozenset({"authoring"}),
+     "validate, test (the runner: `authoring/testing/`), init, verify (lints know the harness tool maps)"),
     ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
      "argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), every typer command "
      "(`cli/`)"),

@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cupcake_py import custom_builtins as cb
-from cupcake_py.authoring import testrunner as tr
+from cupcake_py.authoring.testing.cases import TestSetupError
+from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.cli.app import app
 from cupcake_py.harness.opencode.examples import isolated_env, run_eval
 from cupcake_py.rego.compile import builtins as B
@@ -26,15 +27,15 @@ runner = CliRunner()
 
 
 def test_the_documented_example_passes_its_tests() -> None:
-    run = tr.run_tests([EXAMPLE_POLICY], builtins=cb.load([str(EXAMPLE)], entry_points=False))
+    run = run_tests([EXAMPLE_POLICY], builtins=cb.load([str(EXAMPLE)], entry_points=False))
     assert {r.case.name: r.status for r in run.results} == {
         "test_etc_file_is_a_finding": "pass", "test_other_files_are_fine": "pass",
         "test_last_of_empty_is_undefined": "pass", "test_last": "pass"}
 
 
 def test_without_the_module_the_calls_are_undefined_functions() -> None:
-    with pytest.raises(tr.TestSetupError, match="undefined function regal.last"):
-        tr.run_tests([EXAMPLE_POLICY], cache=False)
+    with pytest.raises(TestSetupError, match="undefined function regal.last"):
+        run_tests([EXAMPLE_POLICY], cache=False)
 
 
 @pytest.mark.parametrize(("text", "decl"), [
@@ -108,9 +109,9 @@ def test_a_raising_builtin_is_undefined_or_a_strict_error_and_a_crash_is_an_erro
     (tmp_path / "t" / "c_test.rego").write_text("package c_test\n\nimport rego.v1\n\n"
                                                 "test_soft if not my.soft(1)\ntest_crash if my.crash(1)\n")
     found = cb.load([str(mod)], entry_points=False)
-    got = {r.case.name: r.status for r in tr.run_tests([tmp_path / "t"], builtins=found).results}
+    got = {r.case.name: r.status for r in run_tests([tmp_path / "t"], builtins=found).results}
     assert got == {"test_soft": "pass", "test_crash": "error"}
-    got = {r.case.name: r.status for r in tr.run_tests([tmp_path / "t"], builtins=found, strict=True).results}
+    got = {r.case.name: r.status for r in run_tests([tmp_path / "t"], builtins=found, strict=True).results}
     assert got == {"test_soft": "error", "test_crash": "error"}
 
 
@@ -192,7 +193,7 @@ def test_entry_point_group_is_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "acme.double" in found.items
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "d_test.rego").write_text("package d_test\n\ntest_double if acme.double(21) == 42\n")
-    assert [r.status for r in tr.run_tests([tmp_path / "t"], builtins=found).results] == ["pass"]
+    assert [r.status for r in run_tests([tmp_path / "t"], builtins=found).results] == ["pass"]
 
 
 def test_custom_builtins_can_be_mocked_and_can_mock(tmp_path: Path) -> None:
@@ -201,7 +202,7 @@ def test_custom_builtins_can_be_mocked_and_can_mock(tmp_path: Path) -> None:
         "test_value_mock if regal.last([1, 2]) == 9 with regal.last as 9\n"
         "test_function_mock if regal.last([1, 2]) == 1 with regal.last as first\n"
         "test_mocks_an_opa_builtin if count([1, 2, 3]) == 3 with count as regal.last\n")
-    run = tr.run_tests([tmp_path], builtins=cb.load([str(EXAMPLE)], entry_points=False))
+    run = run_tests([tmp_path], builtins=cb.load([str(EXAMPLE)], entry_points=False))
     assert {r.case.name: r.status for r in run.results} == {
         "test_value_mock": "pass", "test_function_mock": "pass", "test_mocks_an_opa_builtin": "pass"}
 

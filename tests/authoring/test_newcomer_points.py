@@ -180,6 +180,39 @@ def test_8_claude_hooks_audit_and_prompt_context(tmp_path: Path) -> None:
     assert r.code == 0 and not (proj / ".claude").exists()
 
 
+@pytest.mark.parametrize("harness", ["opencode", "claude"])
+def test_8_audit_is_on_without_the_audit_key_and_off_when_a_rulebook_says_so(tmp_path: Path, harness: str) -> None:
+    """A rulebook without `audit` records (the default); `audit: false` in the project, or `audit: off` in the
+    global rulebook beside a project without the key, records nothing."""
+    proj, env = _project(tmp_path, harness)
+    rulebook = proj / ".cupcake/rulebook.yml"
+    text = rulebook.read_text()
+    assert 'audit:\n  mode: "on"' in text
+    rulebook.write_text(text.replace('audit:\n  mode: "on"\n', ""))
+    assert "\naudit:" not in rulebook.read_text()
+    db = Path(env["XDG_STATE_HOME"]) / "cupcake-py" / "governance.sqlite3"
+
+    def recorded(session: str) -> list[dict[str, object]]:
+        event = json.loads(_write_event(proj, "notes.txt", harness))
+        event["session_id"] = session
+        assert cupcake(["eval", "--harness", harness], proj, env, stdin=json.dumps(event)).code == 0
+        r = cupcake(["audit", "list", "--project", ".", "--session", session, "--format", "json"], proj, env)
+        assert r.code == 0, r.err
+        return [json.loads(line) for line in r.out.splitlines()]
+
+    rows = recorded("default-on")
+    assert len(rows) == 1 and rows[0]["decision"] == "allow" and rows[0]["harness"] == harness and db.is_file()
+    rulebook.write_text(rulebook.read_text() + "audit: false\n")
+    assert recorded("explicit-off") == []
+    glob = Path(env["XDG_CONFIG_HOME"]) / "cupcake"
+    glob.mkdir(parents=True, exist_ok=True)
+    (glob / "rulebook.yml").write_text("audit: off\n")
+    rulebook.write_text(rulebook.read_text().replace("audit: false\n", ""))
+    assert recorded("global-off") == []
+    (glob / "rulebook.yml").write_text("builtins: {}\n")
+    assert len(recorded("both-silent")) == 1
+
+
 def test_9_demo_runs_both_halves_and_explains_a_failing_row(tmp_path: Path) -> None:
     fake = tmp_path / "py"
     log = tmp_path / "log"

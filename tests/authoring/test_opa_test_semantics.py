@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.authoring import test_eval
-from cupcake_py.authoring import testrunner as tr
-from cupcake_py.authoring.test_data import load_data
+from cupcake_py.authoring.testing import build, evaluate
+from cupcake_py.authoring.testing.build import compile_wasm
+from cupcake_py.authoring.testing.cases import TestRun, TestSetupError
+from cupcake_py.authoring.testing.data import load_data
+from cupcake_py.authoring.testing.loading import discover, load_modules
+from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.errors import CupcakeError
 
 BUILTIN_ERRORS = """package errs_test
@@ -38,13 +41,13 @@ def _write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _statuses(run: tr.TestRun) -> dict[str, str]:
+def _statuses(run: TestRun) -> dict[str, str]:
     return {r.case.name: r.status for r in run.results}
 
 
 def test_builtin_errors_are_undefined_by_default(tmp_path: Path) -> None:
     _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
-    got = _statuses(tr.run_tests([tmp_path]))
+    got = _statuses(run_tests([tmp_path]))
     assert got == {"test_subset_of_a_string_is_undefined": "pass", "test_bad_time_is_undefined": "pass",
                    "test_to_number_of_garbage_is_undefined": "pass",
                    "test_undefined_call_makes_the_body_fail": "fail"}
@@ -52,7 +55,7 @@ def test_builtin_errors_are_undefined_by_default(tmp_path: Path) -> None:
 
 def test_strict_builtin_errors_are_test_errors(tmp_path: Path) -> None:
     _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
-    run = tr.run_tests([tmp_path], strict=True)
+    run = run_tests([tmp_path], strict=True)
     got = _statuses(run)
     assert got["test_subset_of_a_string_is_undefined"] == got["test_bad_time_is_undefined"] == "error"
     assert any("object.subset" in r.message for r in run.results)
@@ -73,7 +76,7 @@ def test_data_files_are_mounted_at_their_directory(tmp_path: Path) -> None:
                        "test_root_file if data.flag == true\n"
                        "test_mock_wins if data.p.high == 3 with data.limits.high as 3\n",
     })
-    run = tr.run_tests([tmp_path])
+    run = run_tests([tmp_path])
     assert set(_statuses(run).values()) == {"pass"}, [(r.case.name, r.message) for r in run.results]
     assert sorted(Path(f).name for f in run.data_files) == ["data.json", "members.yaml", "top.json"]
 
@@ -93,38 +96,38 @@ def test_a_data_file_named_on_the_command_line_is_mounted_at_the_root(tmp_path: 
 ])
 def test_data_load_errors(tmp_path: Path, files: dict[str, str], message: str) -> None:
     _write(tmp_path, {**files, "t_test.rego": "package t_test\n\ntest_a if true\n"})
-    with pytest.raises(tr.TestSetupError, match=message):
-        tr.run_tests([tmp_path])
+    with pytest.raises(TestSetupError, match=message):
+        run_tests([tmp_path])
 
 
 def test_tests_are_test_rules_of_any_file_and_todo_is_skipped(tmp_path: Path) -> None:
     _write(tmp_path, {"checks.rego": "package checks\n\nimport rego.v1\n\ntest_in_a_plain_file if true\n"
                                      "todo_test_later if false\nhelper(x) := x\ntest_fn(x) := x\n"})
-    assert _statuses(tr.run_tests([tmp_path])) == {"test_in_a_plain_file": "pass", "todo_test_later": "skip"}
+    assert _statuses(run_tests([tmp_path])) == {"test_in_a_plain_file": "pass", "todo_test_later": "skip"}
 
 
 def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
     _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n"})
-    with pytest.raises(tr.TestSetupError, match="--run"):
-        tr.run_tests([tmp_path], run="(")
+    with pytest.raises(TestSetupError, match="--run"):
+        run_tests([tmp_path], run="(")
 
 
 def test_second_run_reuses_the_build_and_agrees(tmp_path: Path) -> None:
     _write(tmp_path, {"errs_test.rego": BUILTIN_ERRORS})
-    first, second = tr.run_tests([tmp_path]), tr.run_tests([tmp_path])
+    first, second = run_tests([tmp_path]), run_tests([tmp_path])
     assert not first.cached and second.cached and second.phases.get("compile", 0.0) == 0.0
     assert _statuses(first) == _statuses(second)
     failed = [r for r in second.results if r.status == "fail"]
     assert failed and failed[0].failure is not None  # diagnosis re-parses what the cache skipped
     (tmp_path / "errs_test.rego").write_text(BUILTIN_ERRORS.replace('["a"]', '["b"]'))
-    assert not tr.run_tests([tmp_path]).cached  # a changed source is a miss
+    assert not run_tests([tmp_path]).cached  # a changed source is a miss
 
 
 def test_a_package_that_cannot_be_compiled_does_not_stop_the_others(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_1 if true\ntest_2 if true\n",
                       "b_test.rego": "package b_test\n\ntest_ok if true\ntest_too_big if true\n"})
-    real = tr.compile_wasm
+    real = compile_wasm
     calls: list[list[str]] = []
 
     def limited(modules: list, entrypoints: list[str], phases: dict[str, float], compiled: object = None) -> bytes:
@@ -133,8 +136,8 @@ def test_a_package_that_cannot_be_compiled_does_not_stop_the_others(tmp_path: Pa
             raise CupcakeError("planner limit")
         return real(modules, entrypoints, phases, compiled)
 
-    monkeypatch.setattr(tr, "compile_wasm", limited)
-    got = _statuses(tr.run_tests([tmp_path], cache=False))
+    monkeypatch.setattr(build, "compile_wasm", limited)
+    got = _statuses(run_tests([tmp_path], cache=False))
     assert got == {"test_1": "pass", "test_2": "pass", "test_ok": "pass", "test_too_big": "error"}
     assert ["a_test/test_1", "a_test/test_2"] in calls  # package a compiled once, not per test
 
@@ -142,14 +145,14 @@ def test_a_package_that_cannot_be_compiled_does_not_stop_the_others(tmp_path: Pa
 def test_parallel_evaluation_keeps_order_and_results(tmp_path: Path) -> None:
     lines = [f"test_{i} if {i} % 3 != 0" for i in range(12)]
     _write(tmp_path, {"n_test.rego": "package n_test\n\nimport rego.v1\n\n" + "\n".join(lines) + "\n"})
-    modules, _, own = tr.load_modules([tmp_path])
-    tests, _ = tr.discover(modules, None, own)
-    wasm = tr.compile_wasm(modules, [c.entrypoint for c in tests], {})
-    setup = test_eval.EvalSetup(wasm, {}, False, 5.0)
+    modules, _, own = load_modules([tmp_path])
+    tests, _ = discover(modules, None, own)
+    wasm = compile_wasm(modules, [c.entrypoint for c in tests], {})
+    setup = evaluate.EvalSetup(wasm, {}, False, 5.0)
     eps = [c.entrypoint for c in tests]
-    ev = test_eval.Evaluator(setup)
+    ev = evaluate.Evaluator(setup)
     alone = [o.status for o in (ev.run(e) for e in eps)]
-    shared = [o.status for o in test_eval._shared(ev, setup, eps, 3)]
+    shared = [o.status for o in evaluate._shared(ev, setup, eps, 3)]
     assert shared == alone == ["fail" if i % 3 == 0 else "pass" for i in range(12)]
 
 
@@ -171,7 +174,7 @@ def test_a_cupcake_directory_s_own_files_are_not_data(tmp_path: Path) -> None:
         "rulebook.yml": "signals: {}\n", "debug/trace-1.json": '{"x": 1}', "telemetry/t.json": "[1]",
         "policies/opencode/limits/data.json": '{"n": 1}',
         "policies/opencode/a_test.rego": "package a_test\n\ntest_n if data.policies.opencode.limits.n == 1\n"})
-    run = tr.run_tests([root])
+    run = run_tests([root])
     assert [Path(f).name for f in run.data_files] == ["data.json"]
     assert _statuses(run) == {"test_n": "pass"}
 
@@ -181,9 +184,9 @@ def test_ignore_patterns_skip_files_and_directories(tmp_path: Path) -> None:
                       ".hidden/b_test.rego": "package b_test\n\ntest_b if true\n",
                       ".hidden/data.json": "[1]",
                       "vendor/c_test.rego": "package c_test\n\ntest_c if false\n"})
-    run = tr.run_tests([tmp_path], ignore=[".*", "vendor"])
+    run = run_tests([tmp_path], ignore=[".*", "vendor"])
     assert _statuses(run) == {"test_a": "pass"} and run.data_files == []
-    assert set(_statuses(tr.run_tests([tmp_path], ignore=[".*"]))) == {"test_a", "test_c"}
+    assert set(_statuses(run_tests([tmp_path], ignore=[".*"]))) == {"test_a", "test_c"}
 
 
 def test_first_run_on_two_processes_agrees_with_one(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Reuse of a chunk's compiled test modules across `cupcake test` runs (authoring/test_parts.py):
+"""Reuse of a chunk's compiled test modules across `cupcake test` runs (authoring/testing/parts.py):
 the dependencies of a chunk, byte-identical modules after an unrelated edit, reuse when only
 unrelated files changed, a rebuild (and the new results) when a dependency changed, and damaged
 cache entries ignored."""
@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.authoring import test_cache, test_parts
-from cupcake_py.authoring import testrunner as tr
+from cupcake_py.authoring.testing import cache, parts
+from cupcake_py.authoring.testing.build import compile_wasm
+from cupcake_py.authoring.testing.cases import TestCase, TestRun
+from cupcake_py.authoring.testing.loading import discover, load_modules
+from cupcake_py.authoring.testing.runner import run_tests
+from cupcake_py.errors import Location
 from cupcake_py.rego.compile import compile_modules
 
 LIB = """package corp.lib
@@ -56,16 +60,16 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def _compiled(root: Path) -> tuple[list[tr.TestCase], object, dict[str, str], list[object]]:
-    modules, sources, own = tr.load_modules([root])
-    tests, _ = tr.discover(modules, None, own)
+def _compiled(root: Path) -> tuple[list[TestCase], object, dict[str, str], list[object]]:
+    modules, sources, own = load_modules([root])
+    tests, _ = discover(modules, None, own)
     return tests, compile_modules(modules), sources, modules  # type: ignore[return-value]
 
 
 def test_dependencies_are_the_reachable_files(tree: Path) -> None:
     tests, compiled, _, _ = _compiled(tree)
     p0 = [c for c in tests if c.package == "corp.p0_test"]
-    files = test_parts.dependencies(compiled, p0)  # type: ignore[arg-type]
+    files = parts.dependencies(compiled, p0)  # type: ignore[arg-type]
     assert files is not None
     own = {Path(f).name for f in files if f.startswith(str(tree))}
     assert own == {"lib.rego", "p0.rego", "p0_test.rego"}
@@ -74,59 +78,59 @@ def test_dependencies_are_the_reachable_files(tree: Path) -> None:
 def test_unrelated_edit_keeps_the_key_and_the_bytes(tree: Path) -> None:
     tests, compiled, sources, modules = _compiled(tree)
     p0 = [c for c in tests if c.package == "corp.p0_test"]
-    key = test_parts.chunk_key("base", compiled, p0, sources)  # type: ignore[arg-type]
-    wasm = tr.compile_wasm(modules, [c.entrypoint for c in p0], {}, compiled)  # type: ignore[arg-type]
+    key = parts.chunk_key("base", compiled, p0, sources)  # type: ignore[arg-type]
+    wasm = compile_wasm(modules, [c.entrypoint for c in p0], {}, compiled)  # type: ignore[arg-type]
     # an earlier file (shifts every generated name of the compile) and an edit of p1
     (tree / "corp" / "a_first.rego").write_text("package corp.a\n\nimport rego.v1\n\nr if { some x in [1]; x > 0 }\n")
     (tree / "corp" / "p1.rego").write_text(POLICY.format(i=1) + "\nextra := 1\n")
     tests, compiled, sources, modules = _compiled(tree)
     p0 = [c for c in tests if c.package == "corp.p0_test"]
-    assert test_parts.chunk_key("base", compiled, p0, sources) == key  # type: ignore[arg-type]
-    assert tr.compile_wasm(modules, [c.entrypoint for c in p0], {}, compiled) == wasm  # type: ignore[arg-type]
+    assert parts.chunk_key("base", compiled, p0, sources) == key  # type: ignore[arg-type]
+    assert compile_wasm(modules, [c.entrypoint for c in p0], {}, compiled) == wasm  # type: ignore[arg-type]
     (tree / "corp" / "lib.rego").write_text(LIB + "\nother := 2\n")
     tests, compiled, sources, _ = _compiled(tree)
     p0 = [c for c in tests if c.package == "corp.p0_test"]
-    assert test_parts.chunk_key("base", compiled, p0, sources) != key  # type: ignore[arg-type]
+    assert parts.chunk_key("base", compiled, p0, sources) != key  # type: ignore[arg-type]
 
 
-def _statuses(run: tr.TestRun) -> dict[str, str]:
+def _statuses(run: TestRun) -> dict[str, str]:
     return {r.case.full_name: r.status for r in run.results}
 
 
 def test_an_untested_file_edit_reuses_the_modules(tree: Path) -> None:
-    first = tr.run_tests([tree])
+    first = run_tests([tree])
     assert first.ok and len(first.results) == 4 and "plan" in first.phases
     (tree / "corp" / "p2.rego").write_text(POLICY.format(i=2) + "\nextra := 1\n")
-    again = tr.run_tests([tree])
+    again = run_tests([tree])
     assert not again.cached  # the whole-build cache missed ...
     assert "plan" not in again.phases and "wasm" not in again.phases  # ... the chunk was reused
     assert _statuses(again) == _statuses(first)
 
 
 def test_a_dependency_edit_rebuilds_and_changes_the_results(tree: Path) -> None:
-    assert tr.run_tests([tree]).ok
+    assert run_tests([tree]).ok
     (tree / "corp" / "lib.rego").write_text(LIB.replace("startswith(cmd, tag)", "endswith(cmd, tag)"))
-    run = tr.run_tests([tree])
+    run = run_tests([tree])
     assert "plan" in run.phases
     assert {n for n, s in _statuses(run).items() if s == "fail"} == {
         "data.corp.p0_test.test_fires", "data.corp.p1_test.test_fires"}
 
 
 def test_damaged_entries_are_rebuilt(tree: Path) -> None:
-    first = tr.run_tests([tree])
-    for entry in Path(test_cache.cache_dir()).glob("*.tests"):
+    first = run_tests([tree])
+    for entry in Path(cache.cache_dir()).glob("*.tests"):
         blob = bytearray(entry.read_bytes())
         blob[-10] ^= 0xFF  # flip a byte of the stored WASM: the checksum no longer matches
         entry.write_bytes(bytes(blob))
     (tree / "corp" / "p2.rego").write_text(POLICY.format(i=2) + "\nextra := 1\n")
-    again = tr.run_tests([tree])
+    again = run_tests([tree])
     assert "plan" in again.phases and _statuses(again) == _statuses(first)
 
 
 def test_chunks_are_small_stable_and_never_split_a_package() -> None:
-    from cupcake_py.authoring.test_workers import CHUNK_TESTS, chunk_count, chunks_of
+    from cupcake_py.authoring.testing.workers import CHUNK_TESTS, chunk_count, chunks_of
 
-    cases = [tr.TestCase(f"p{i // 3}", f"test_{i}", tr.Location("f", 1, 1), None, 0) for i in range(1000)]
+    cases = [TestCase(f"p{i // 3}", f"test_{i}", Location("f", 1, 1), None, 0) for i in range(1000)]
     n = chunk_count(len(cases), 2)
     assert n == 4 and chunk_count(10, 2) == 2 and chunk_count(10, 1) == 1
     chunks = chunks_of(cases, n)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cupcake_py.authoring import testrunner as tr
+from cupcake_py.authoring.testing.cases import UNDEFINED_TEXT, TestRun, TestSetupError
+from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.cli.app import app
 
 HERE = Path(__file__).parent
@@ -21,15 +22,15 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def demo_run() -> tr.TestRun:
-    return tr.run_tests([DEMO], coverage=True)
+def demo_run() -> TestRun:
+    return run_tests([DEMO], coverage=True)
 
 
-def _by_name(run: tr.TestRun) -> dict[str, object]:
+def _by_name(run: TestRun) -> dict[str, object]:
     return {r.case.name: r for r in run.results}
 
 
-def test_statuses(demo_run: tr.TestRun) -> None:
+def test_statuses(demo_run: TestRun) -> None:
     got = {name: r.status for name, r in _by_name(demo_run).items()}  # type: ignore[attr-defined]
     assert got == {"test_rm_denied": "pass", "test_ls_allowed": "pass", "test_data_mock": "pass",
                    "test_function_mock": "pass", "test_wrong_id": "fail", "test_strict_builtin_error": "fail",
@@ -37,7 +38,7 @@ def test_statuses(demo_run: tr.TestRun) -> None:
     assert not demo_run.ok and demo_run.wasm_size > 0
 
 
-def test_failure_shows_expression_locals_and_operands(demo_run: tr.TestRun) -> None:
+def test_failure_shows_expression_locals_and_operands(demo_run: TestRun) -> None:
     r = _by_name(demo_run)["test_wrong_id"]
     f = r.failure  # type: ignore[attr-defined]
     assert f is not None
@@ -47,19 +48,19 @@ def test_failure_shows_expression_locals_and_operands(demo_run: tr.TestRun) -> N
     assert f.operands == [frozenset({"DEMO-CURL"}), frozenset({"DEMO-RM"})]
 
 
-def test_builtin_error_is_undefined_by_default(demo_run: tr.TestRun) -> None:
+def test_builtin_error_is_undefined_by_default(demo_run: TestRun) -> None:
     r = _by_name(demo_run)["test_strict_builtin_error"]
     assert r.status == "fail" and r.failure is not None  # type: ignore[attr-defined]
-    assert r.failure.operands[0] == tr.UNDEFINED_TEXT  # type: ignore[attr-defined]
+    assert r.failure.operands[0] == UNDEFINED_TEXT  # type: ignore[attr-defined]
 
 
 def test_strict_builtin_errors_make_a_test_error() -> None:
-    run = tr.run_tests([DEMO], strict=True, run="test_strict")
+    run = run_tests([DEMO], strict=True, run="test_strict")
     (r,) = [r for r in run.results if r.status != "skip"]
     assert r.status == "error" and "time.parse_rfc3339_ns" in r.message
 
 
-def test_coverage_marks_unexecuted_rule(demo_run: tr.TestRun) -> None:
+def test_coverage_marks_unexecuted_rule(demo_run: TestRun) -> None:
     assert demo_run.coverage is not None
     cov = demo_run.coverage[str(DEMO / "demo.rego")]
     assert cov.not_covered == {20, 21}  # the ask rule: no test runs `git push`
@@ -68,19 +69,19 @@ def test_coverage_marks_unexecuted_rule(demo_run: tr.TestRun) -> None:
 
 
 def test_run_filter() -> None:
-    run = tr.run_tests([DEMO], run=r"test_(rm|ls)_")
+    run = run_tests([DEMO], run=r"test_(rm|ls)_")
     assert sorted(r.case.name for r in run.results if r.status != "skip") == ["test_ls_allowed", "test_rm_denied"]
     assert run.ok and run.coverage is None
 
 
 def test_parse_error_is_a_setup_error(tmp_path: Path) -> None:
     (tmp_path / "x_test.rego").write_text("package x_test\n\ntest_a if {\n")
-    with pytest.raises(tr.TestSetupError, match=r"x_test.rego:\d+:\d+"):
-        tr.run_tests([tmp_path])
+    with pytest.raises(TestSetupError, match=r"x_test.rego:\d+:\d+"):
+        run_tests([tmp_path])
 
 
 def test_shipped_policies_own_tests_pass() -> None:
-    run = tr.run_tests([REPO / "policies"])
+    run = run_tests([REPO / "policies"])
     counted = [r for r in run.results if r.status != "skip"]
     assert counted, "the shipped policies have no *_test.rego tests"
     assert [f"{r.case.full_name}: {r.status} {r.message}" for r in counted if r.status != "pass"] == []

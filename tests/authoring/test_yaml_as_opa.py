@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cupcake_py import yaml_values
-from cupcake_py.authoring import testrunner as tr
+from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.rego import parse_module
 
 from .test_opa_test_semantics import _statuses, _write
@@ -55,7 +55,7 @@ def test_yaml_data_files_and_data_named_on_the_command_line(tmp_path: Path) -> N
                            "test_ratio if data.limits.ratio == 0.1\n"
                            "test_root_file if data.released == \"2024-05-06\"\n",
     })
-    run = tr.run_tests([tmp_path / "extra.yml", tmp_path / "pol"])
+    run = run_tests([tmp_path / "extra.yml", tmp_path / "pol"])
     assert _statuses(run) == {"test_date": "pass", "test_ratio": "pass", "test_root_file": "pass"}
     assert sorted(Path(f).name for f in run.data_files) == ["data.yaml", "extra.yml"]
     assert all(f.endswith(".rego") for f in run.files)

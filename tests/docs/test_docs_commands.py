@@ -10,6 +10,7 @@ commands, which compile policies)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -56,14 +57,50 @@ def test_the_wheel_carries_the_docs_it_points_to(installed: Path) -> None:
     proc = subprocess.run([str(installed / "cupcake"), "validate", "--explain", "prefer-deny"],
                           capture_output=True, text=True, cwd=site.parent)
     assert proc.returncode == 0 and proc.stdout.startswith("# prefer-deny\n")
-    # every docs/<page>.md that --help names is in the wheel: `cupcake docs PAGE` prints it
-    shown = [*(REPO / "cupcake_py/cli").glob("*.py"), *(REPO / "cupcake_py/authoring/lint_docs").glob("*.md")]
-    named = {m for p in shown for m in re.findall(r"docs/([a-z-]+)\.md", p.read_text())}
-    assert {"testing", "custom-builtins", "governance", "serve", "claude-code"} <= named
-    for page in sorted(named):
-        proc = subprocess.run([str(installed / "cupcake"), "docs", page], capture_output=True, text=True,
-                              cwd=site.parent)
-        assert proc.returncode == 0 and re.search(r"^# ", proc.stdout, re.M), (page, proc.stderr)
+
+
+POINTER = re.compile(r"cupcake docs (?!cupcake\b)([A-Za-z0-9_/-]*[a-z][A-Za-z0-9_/-]*)")  # not TOPIC / PAGE
+RAW_PAGE = re.compile(r"[A-Za-z0-9_/-]+\.md\b")
+
+
+def _flat(text: str) -> str:
+    """Help text unwrapped (click breaks long lines at spaces and after hyphens)."""
+    return re.sub(r"\s+", " ", re.sub(r"-\n\s*", "-", text))
+
+
+def test_every_help_and_explain_pointer_is_cupcake_docs_of_a_shipped_page(installed: Path, tmp_path: Path) -> None:
+    """Every `--help` of every command and every `validate --explain RULE` page, from the wheel: each
+    documentation pointer is `cupcake docs TOPIC` (never a docs/*.md path the user does not have, nor
+    a URL: the project has none, docs/contributing.md), and every TOPIC prints a page of the wheel."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    probe = subprocess.run([str(installed / "python"), str(Path(__file__).with_name("help_texts_probe.py"))],
+                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert probe.returncode == 0, probe.stderr
+    texts: dict[str, str] = json.loads(probe.stdout)
+    for command in ("eval", "serve"):  # answered without typer (cupcake_py/cli/help_texts.py)
+        texts[f"cupcake {command} --help"] = subprocess.run([str(installed / "cupcake"), command, "--help"],
+                                                            capture_output=True, text=True, cwd=tmp_path, env=env,
+                                                            timeout=120).stdout
+    assert sum(k.endswith("--help") for k in texts) >= 30 and sum("--explain" in k for k in texts) >= 38
+    topics: dict[str, str] = {}
+    raw: dict[str, list[str]] = {}
+    for where, text in texts.items():
+        assert text.strip(), where
+        flat = _flat(text)
+        for topic in POINTER.findall(flat):
+            topics.setdefault(topic, where)
+        leftover = RAW_PAGE.findall(POINTER.sub("", flat)) + re.findall(r"https?://\S+", flat)
+        if leftover:
+            raw[where] = leftover
+    assert raw == {}, "pointers that are not `cupcake docs TOPIC`"
+    assert {"testing", "custom-builtins", "governance", "serve", "claude-code", "codex", "lint/README",
+            "rulebook"} <= set(topics), topics
+    for topic, where in sorted(topics.items()):
+        proc = subprocess.run([str(installed / "cupcake"), "docs", topic], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=120)
+        assert proc.returncode == 0 and re.search(r"^# ", proc.stdout, re.M), (topic, where, proc.stderr)
+    assert "cupcake docs" in texts["cupcake --help"]
 
 
 def test_doc_blocks_are_tagged() -> None:

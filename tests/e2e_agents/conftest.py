@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e_support.world import summary
+
 from .driver import DURATIONS
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if DURATIONS:
-        terminalreporter.write_sep("-", "Codex / Gemini CLI / Qwen Code e2e durations (real agents + real cupcake)")
-        for line in DURATIONS:
-            terminalreporter.write_line(line)
+    summary(terminalreporter, "Codex / Gemini CLI / Qwen Code e2e durations (real agents + real cupcake)", DURATIONS)

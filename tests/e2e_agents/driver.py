@@ -8,41 +8,30 @@ One `AgentE2E` owns a throwaway world for one agent:
   scenario policies of `project/policies/` and rulebook entries (the shipped `protected_paths`, signals);
 - the scripted mock model API (mock_models.py) on 127.0.0.1 (port 0).
 HTTP(S) proxies point at a closed loopback port with only loopback exempt: nothing can leave the machine.
-Every run is bounded (RUN_TIMEOUT_S) and every process started is stopped (process groups).
+Every run is bounded (RUN_TIMEOUT_S) and every process started is stopped (process groups); the world, the
+fence, the mock's start and the bounded run are tests/e2e_support/world.py's.
 
-Manual run: `python tests/e2e_agents/driver.py codex "STEPS: CMD: echo hi ;; CMD: rm -r x"`.
+Manual run (from the repository root): `python -m tests.e2e_agents.driver codex "STEPS: CMD: echo hi ;; CMD: rm -r x"`.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from tests.e2e_support.world import FENCE, World
 
 HERE = Path(__file__).resolve().parent
 BIN = HERE / "node_modules" / ".bin"
 VERSIONS = {"codex": "0.171.0", "gemini": "0.61.0", "qwen": "0.24.4"}
 API = {"codex": "responses", "gemini": "gemini", "qwen": "chat"}
 RUN_TIMEOUT_S = 240  # one agent run (Gemini/Qwen take 5-10 s alone, far more on a loaded 2-core machine)
-SETUP_TIMEOUT_S = 180
 DURATIONS: list[str] = []  # printed in pytest's terminal summary (conftest.py)
-DEAD_PROXY = "http://127.0.0.1:9"
 MOCK_END = "# end of the e2e mock provider\n"
-
-
-def cupcake_bin() -> Path:
-    exe = Path(sys.executable).parent / "cupcake"
-    assert exe.is_file(), f"{exe} is missing: run `make venv` (pip install -e .)"
-    return exe
 
 
 @dataclass
@@ -58,44 +47,17 @@ class RunResult:
         return any(needle in json.dumps(r["body"]) for r in self.requests)
 
 
-def _stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-class AgentE2E:
+class AgentE2E(World):
     def __init__(self, agent: str, root: Path) -> None:
+        # cupcake from the venv; the pinned agents too (`cupcake init --harness codex` asks `codex` to trust its hooks)
+        super().__init__(root, str(BIN))
         self.agent = agent
-        self.root = root
-        self.home = root / "home"
-        self.project = root / "project"
-        for d in (self.home, self.project, root / "cache", root / "config"):
-            d.mkdir(parents=True, exist_ok=True)
-        self.log = root / "requests.jsonl"
-        self.mock: subprocess.Popen[bytes] | None = None
-        self.port = 0
         self.model = "gpt-5.5" if agent == "codex" else "gemini-2.5-flash" if agent == "gemini" else "mock-model"
 
     # -- environment ----------------------------------------------------------------------------
 
-    def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
-        # cupcake from the venv; the pinned agents too (`cupcake init --harness codex` asks `codex` to trust its hooks)
-        path = f"{cupcake_bin().parent}:{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"
-        return {**keep, "PATH": path, "HOME": str(self.home), "XDG_CACHE_HOME": str(self.root / "cache"),
-                "XDG_CONFIG_HOME": str(self.root / "config"), "GIT_CONFIG_NOSYSTEM": "1"}
-
     def agent_env(self) -> dict[str, str]:
-        env = {**self.env(), "HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
-               "https_proxy": DEAD_PROXY, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+        env = {**self.env(), **FENCE}
         if self.agent == "codex":
             env.update(CODEX_HOME=str(self.home / ".codex"), MOCK_API_KEY="dummy")
         elif self.agent == "gemini":
@@ -127,31 +89,16 @@ class AgentE2E:
 
     # -- setup ----------------------------------------------------------------------------------
 
-    def cupcake_run(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([str(cupcake_bin()), *args], cwd=self.project, env=self.env(), input=stdin,
-                              capture_output=True, timeout=SETUP_TIMEOUT_S)
-
     def init(self, policies: tuple[str, ...] = (), protected: tuple[str, ...] = (),
              signals: dict[str, dict[str, Any]] | None = None) -> None:
         if self.agent == "codex":  # the user trusts the project in Codex first (codex --trust would persist this)
             (self.home / ".codex").mkdir(exist_ok=True)
             (self.home / ".codex" / "config.toml").write_text(
                 f'[projects.{json.dumps(str(self.project.resolve()))}]\ntrust_level = "trusted"\n')
-        proc = self.cupcake_run("init", "--harness", self.agent, "--no-global")
-        assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+        texts = {name: (HERE / "project" / "policies" / name).read_text() for name in policies}
+        proc = self.init_project(self.agent, texts, protected, signals, "--no-global")
         if self.agent == "codex":  # init had Codex itself trust cupcake's hooks (no bypass flag in the runs)
             assert b"Codex now runs cupcake's" in proc.stdout, proc.stdout.decode()
-        cupcake = self.project / ".cupcake"
-        for name in policies:
-            shutil.copy(HERE / "project" / "policies" / name, cupcake / "policies" / self.agent / name)
-        rulebook = yaml.safe_load((cupcake / "rulebook.yml").read_text()) or {}
-        builtins = rulebook.get("builtins") or {}
-        if protected:
-            builtins["protected_paths"] = {"paths": list(protected)}
-        rulebook["builtins"] = builtins
-        if signals:
-            rulebook["signals"] = signals
-        (cupcake / "rulebook.yml").write_text(yaml.safe_dump(rulebook))
         self.add_capture_hooks()
 
     def add_capture_hooks(self) -> None:
@@ -215,15 +162,7 @@ class AgentE2E:
         assert proc.returncode == 0, proc.stderr.decode()
 
     def start_mock(self) -> None:
-        port_file = self.root / "port"
-        self.mock = subprocess.Popen([sys.executable, str(HERE / "mock_models.py"), "--api", API[self.agent],
-                                      "--log", str(self.log), "--port-file", str(port_file)], start_new_session=True)
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < deadline, "the mock API did not start"
-            assert self.mock.poll() is None, "the mock API exited"
-            time.sleep(0.05)
-        self.port = int(port_file.read_text())
+        self.start_model("tests.e2e_agents.mock_models", "--api", API[self.agent])
         self.write_agent_config()
 
     # -- runs -----------------------------------------------------------------------------------
@@ -244,37 +183,8 @@ class AgentE2E:
         if model is not None:
             self.model = model
             self.write_agent_config()
-        start = self.log.stat().st_size if self.log.exists() else 0
-        t0 = time.monotonic()
-        proc = subprocess.Popen(self.argv(prompt), cwd=self.project, env=self.agent_env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            _stop_group(proc)
-            out, err = proc.communicate()
-            raise AssertionError(f"{self.agent} did not finish in {RUN_TIMEOUT_S}s: {err.decode()[-2000:]}") from None
-        finally:
-            _stop_group(proc)
-        seconds = time.monotonic() - t0
-        requests = []
-        if self.log.exists():
-            with self.log.open("rb") as f:
-                f.seek(start)
-                requests = [json.loads(x) for x in f.read().decode().splitlines() if x.strip()]
-        return RunResult(proc.returncode, seconds, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
-                         requests)
-
-    def close(self) -> None:
-        if self.mock is not None:
-            _stop_group(self.mock)
-            self.mock = None
-
-    def __enter__(self) -> AgentE2E:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        run = self.run_bounded(self.argv(prompt), self.agent_env(), RUN_TIMEOUT_S, self.agent)
+        return RunResult(run.returncode, run.seconds, run.stdout, run.stderr, run.requests)
 
 
 if __name__ == "__main__":

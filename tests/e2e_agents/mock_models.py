@@ -19,7 +19,8 @@ subagent the same way, separated by `##`), `WAIT: agent` (Codex only: `wait_agen
 are done, or there is no script, the reply is the text `MOCK DONE`. Every request body is appended to a
 JSONL log so a test sees exactly what the model received.
 
-Run: `python mock_models.py --api responses|gemini|chat --log requests.jsonl --port-file port`.
+Run (from the repository root): `python -m tests.e2e_agents.mock_models --api responses|gemini|chat --log
+requests.jsonl --port-file port` (the server: tests/e2e_support/mock_http.py).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ import argparse
 import itertools
 import json
 import re
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
+
+from tests.e2e_support.mock_http import Reply, Route, json_reply, serve, sse, text_of
 
 STEP = re.compile(r"\b(CMD|EDIT|WRITE|AGENT|WAIT):\s*(.+?)\s*(?=;;|$)", re.S)
 _ids = itertools.count(1)
@@ -61,10 +62,7 @@ def _responses_view(body: dict[str, Any]) -> tuple[list[str], list[int]]:
     results_after: list[int] = []
     for item in body.get("input") or []:
         if item.get("type") == "message" and item.get("role") == "user":
-            content = item.get("content")
-            text = content if isinstance(content, str) else " ".join(
-                str(p.get("text", "")) for p in content or [] if isinstance(p, dict))
-            texts.append(text)
+            texts.append(text_of(item.get("content"), " "))
             results_after.append(0)
         elif item.get("type") in ("function_call_output", "custom_tool_call_output") and results_after:
             results_after[-1] += 1
@@ -91,10 +89,7 @@ def _chat_view(body: dict[str, Any]) -> tuple[list[str], list[int]]:
     results_after: list[int] = []
     for m in body.get("messages") or []:
         if m.get("role") == "user":
-            content = m.get("content")
-            text = content if isinstance(content, str) else " ".join(
-                str(p.get("text", "")) for p in content or [] if isinstance(p, dict))
-            texts.append(text)
+            texts.append(text_of(m.get("content"), " "))
             results_after.append(0)
         elif m.get("role") == "tool" and results_after:
             results_after[-1] += 1
@@ -116,11 +111,6 @@ def next_step(api: str, body: dict[str, Any]) -> tuple[str, str] | None:
 
 
 # -- replies ------------------------------------------------------------------------------------------------
-
-
-def _sse(data: dict[str, Any], event: str | None = None) -> bytes:
-    head = f"event: {event}\n" if event else ""
-    return f"{head}data: {json.dumps(data)}\n\n".encode()
 
 
 def _patch(path: str) -> str:
@@ -158,10 +148,10 @@ def responses_reply(step: tuple[str, str] | None, body: dict[str, Any]) -> bytes
                 "status": "completed"}
     usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
-    out = [_sse({"type": "response.created", "response": {"id": rid}}, "response.created"),
-           _sse({"type": "response.output_item.added", "output_index": 0, "item": item}, "response.output_item.added"),
-           _sse({"type": "response.output_item.done", "output_index": 0, "item": item}, "response.output_item.done"),
-           _sse({"type": "response.completed", "response": {"id": rid, "usage": usage, "output": [item]}},
+    out = [sse({"type": "response.created", "response": {"id": rid}}, "response.created"),
+           sse({"type": "response.output_item.added", "output_index": 0, "item": item}, "response.output_item.added"),
+           sse({"type": "response.output_item.done", "output_index": 0, "item": item}, "response.output_item.done"),
+           sse({"type": "response.completed", "response": {"id": rid, "usage": usage, "output": [item]}},
                 "response.completed")]
     return b"".join(out)
 
@@ -210,7 +200,7 @@ def chat_reply(step: tuple[str, str] | None, model: str) -> bytes:
     cid = f"chatcmpl-{next(_ids)}"
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-        return _sse({"id": cid, "object": "chat.completion.chunk", "created": 1, "model": model,
+        return sse({"id": cid, "object": "chat.completion.chunk", "created": 1, "model": model,
                      "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 
     if step is None:
@@ -220,74 +210,36 @@ def chat_reply(step: tuple[str, str] | None, model: str) -> bytes:
         body = chunk({"role": "assistant", "content": None, "tool_calls": [{
             "index": 0, "id": f"call_{next(_ids)}", "type": "function",
             "function": {"name": name, "arguments": json.dumps(args)}}]}) + chunk({}, "tool_calls")
-    usage = _sse({"id": cid, "object": "chat.completion.chunk", "created": 1, "model": model, "choices": [],
+    usage = sse({"id": cid, "object": "chat.completion.chunk", "created": 1, "model": model, "choices": [],
                   "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
     return body + usage + b"data: [DONE]\n\n"
 
 
-def make_handler(api: str, log: Path) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+def make_route(api: str) -> Route:
+    def route(path: str, body: dict[str, Any]) -> Reply:
+        step = next_step(api, body)
+        if api == "responses" and path.startswith("/v1/responses"):
+            return 200, "text/event-stream", responses_reply(step, body)
+        if api == "gemini" and ":streamGenerateContent" in path:
+            return 200, "text/event-stream", sse(gemini_reply(step, body))
+        if api == "gemini" and ":generateContent" in path:
+            return json_reply(gemini_reply(step, body))
+        if api == "chat" and path.startswith("/v1/chat/completions"):
+            if body.get("stream"):
+                return 200, "text/event-stream", chat_reply(step, str(body.get("model")))
+            return json_reply({
+                "id": "x", "object": "chat.completion", "created": 1, "model": body.get("model"),
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "MOCK DONE"},
+                             "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+        return 404, "application/json", b'{"error":{"message":"unknown endpoint"}}'
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-            pass
-
-        def _send(self, status: int, ctype: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
-            self._send(200, "text/plain", b"")
-
-        def do_GET(self) -> None:  # noqa: N802
-            self._send(404, "application/json", b'{"error":{"message":"not found"}}')
-
-        def do_POST(self) -> None:  # noqa: N802
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, "application/json", b'{"error":{"message":"bad json"}}')
-                return
-            with log.open("a", encoding="utf-8") as f:
-                f.write(json.dumps({"path": self.path, "body": body}) + "\n")
-            step = next_step(api, body)
-            if api == "responses" and self.path.startswith("/v1/responses"):
-                self._send(200, "text/event-stream", responses_reply(step, body))
-            elif api == "gemini" and ":streamGenerateContent" in self.path:
-                self._send(200, "text/event-stream", _sse(gemini_reply(step, body)))
-            elif api == "gemini" and ":generateContent" in self.path:
-                self._send(200, "application/json", json.dumps(gemini_reply(step, body)).encode())
-            elif api == "chat" and self.path.startswith("/v1/chat/completions"):
-                if body.get("stream"):
-                    self._send(200, "text/event-stream", chat_reply(step, str(body.get("model"))))
-                else:
-                    text = "MOCK DONE"
-                    self._send(200, "application/json", json.dumps({
-                        "id": "x", "object": "chat.completion", "created": 1, "model": body.get("model"),
-                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                     "finish_reason": "stop"}],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode())
-            else:
-                self._send(404, "application/json", b'{"error":{"message":"unknown endpoint"}}')
-
-    return Handler
+    return route
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--api", choices=sorted(VIEWS), required=True)
-    ap.add_argument("--log", type=Path, required=True)
-    ap.add_argument("--port-file", type=Path, required=True)
-    args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args.api, args.log))
-    args.port_file.write_text(str(server.server_address[1]))
-    server.serve_forever()
 
 
 if __name__ == "__main__":
-    main()
+    serve(lambda args: make_route(args.api), _options)

@@ -11,6 +11,8 @@ One `ChatE2E(root, agent)` owns a throwaway world:
 Every run is bounded (RUN_TIMEOUT_S), every process group started is stopped, and Cline's hub daemon (which
 outlives the run) is found by its `--cwd <this project>` and stopped by PID.
 
+The world, the fence, the mock's start and the bounded run are tests/e2e_support/world.py's.
+
 Copilot runs WITHOUT `--trust-folder`: the project's hooks run because `cupcake init` trusted the project. It
 runs with `--allow-all-paths`: with the sandbox floor on (`cupcake init`'s default), the rewritten command names
 paths outside the project, which Copilot's path check refuses headless (fail-closed: nothing runs).
@@ -24,12 +26,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from tests.e2e_support.world import FENCE, World
 
 HERE = Path(__file__).resolve().parent
 MODULES = HERE / "node_modules"
@@ -39,13 +40,7 @@ BINARIES = {
     "cline": MODULES / "cline" / "bin" / "cline",
 }
 RUN_TIMEOUT_S = 180
-SETUP_TIMEOUT_S = 300
 DURATIONS: list[str] = []  # printed in pytest's terminal summary (conftest.py)
-DEAD_PROXY = "http://127.0.0.1:9"  # nothing listens: a stray non-loopback request fails at once
-
-
-def venv_bin() -> Path:
-    return Path(sys.executable).parent
 
 
 def binary(agent: str) -> Path:
@@ -79,19 +74,6 @@ class RunResult:
         return any(needle in json.dumps(r["body"].get("messages")) for r in self.requests)
 
 
-def _stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def stop_cline_hubs(project: Path) -> list[int]:
     """PIDs of Cline hub daemons started for `project` (`--cline-hub-daemon --cwd <project>`), stopped."""
     stopped = []
@@ -111,31 +93,16 @@ def stop_cline_hubs(project: Path) -> list[int]:
     return stopped
 
 
-class ChatE2E:
+class ChatE2E(World):
     def __init__(self, root: Path, agent: str) -> None:
-        self.root = root
+        super().__init__(root)
         self.agent = agent
-        self.home = root / "home"
-        self.project = root / "project"
-        for d in (self.home, self.project, root / "cache", root / "config"):
-            d.mkdir(parents=True, exist_ok=True)
-        self.log = root / "requests.jsonl"
-        self.mock: subprocess.Popen[bytes] | None = None
-        self.port = 0
         self.without_cupcake = False  # run the agent with no `cupcake` on PATH (the hook must block)
 
     # -- environment ----------------------------------------------------------------
 
-    def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("LANG", "LC_ALL", "TMPDIR", "TERM")}
-        path = f"{venv_bin()}:{os.environ.get('PATH', '/usr/bin:/bin')}"
-        return {**keep, "PATH": path, "HOME": str(self.home), "XDG_CACHE_HOME": str(self.root / "cache"),
-                "XDG_CONFIG_HOME": str(self.root / "config"), "GIT_CONFIG_NOSYSTEM": "1"}
-
     def agent_env(self) -> dict[str, str]:
-        fence = {"HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
-                 "https_proxy": DEAD_PROXY, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
-        env = {**self.env(), **fence}
+        env = {**self.env(), **FENCE}
         if self.without_cupcake:
             env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
         if self.agent == "copilot":
@@ -145,27 +112,11 @@ class ChatE2E:
 
     # -- setup ---------------------------------------------------------------------
 
-    def cupcake_run(self, *args: str, stdin: bytes | None = None,
-                    env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([str(venv_bin() / "cupcake"), *args], cwd=self.project, env=env or self.env(),
-                              input=stdin, capture_output=True, timeout=SETUP_TIMEOUT_S)
-
     def init(self, policies: tuple[str, ...], protected: tuple[str, ...] = (),
              signals: dict[str, dict[str, Any]] | None = None) -> None:
-        proc = self.cupcake_run("init", "--harness", self.agent)
-        assert proc.returncode == 0, proc.stderr.decode()
-        cupcake = self.project / ".cupcake"
-        for name in policies:
-            text = (HERE / "project" / "policies" / name).read_text().replace("AGENT", self.agent)
-            (cupcake / "policies" / self.agent / name).write_text(text)
-        rulebook = yaml.safe_load((cupcake / "rulebook.yml").read_text()) or {}
-        builtins = rulebook.get("builtins") or {}
-        if protected:
-            builtins["protected_paths"] = {"paths": list(protected)}
-        rulebook["builtins"] = builtins
-        if signals:
-            rulebook["signals"] = signals
-        (cupcake / "rulebook.yml").write_text(yaml.safe_dump(rulebook))
+        texts = {name: (HERE / "project" / "policies" / name).read_text().replace("AGENT", self.agent)
+                 for name in policies}
+        self.init_project(self.agent, texts, protected, signals)
 
     def hook_files(self) -> list[Path]:
         if self.agent == "copilot":
@@ -195,15 +146,7 @@ class ChatE2E:
         assert proc.returncode == 0, proc.stderr.decode()
 
     def start_mock(self) -> None:
-        port_file = self.root / "port"
-        self.mock = subprocess.Popen([sys.executable, str(HERE / "mock_openai.py"), "--log", str(self.log),
-                                      "--port-file", str(port_file)], start_new_session=True)
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < deadline, "the mock API did not start"
-            assert self.mock.poll() is None, "the mock API exited"
-            time.sleep(0.05)
-        self.port = int(port_file.read_text())
+        self.start_model("tests.e2e_chat.mock_openai")
         self.configure_model()
 
     def configure_model(self) -> None:
@@ -234,41 +177,14 @@ class ChatE2E:
     def run(self, prompt: str) -> RunResult:
         exe = binary(self.agent)
         assert exe.exists(), f"{exe} is missing: run `make node-deps` (npm ci in tests/e2e_chat)"
-        start = self.log.stat().st_size if self.log.exists() else 0
-        t0 = time.monotonic()
-        proc = subprocess.Popen(self.argv(prompt), cwd=self.project, env=self.agent_env(), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            _stop_group(proc)
-            out, err = proc.communicate()
-            raise AssertionError(f"{self.agent} did not finish in {RUN_TIMEOUT_S}s: {err.decode()[-2000:]}") from None
-        finally:
-            _stop_group(proc)
-            if self.agent == "cline":
-                stop_cline_hubs(self.project)
-        seconds = time.monotonic() - t0
-        requests = []
-        if self.log.exists():
-            with self.log.open("rb") as f:
-                f.seek(start)
-                requests = [json.loads(x) for x in f.read().decode().splitlines() if x.strip()]
-        return RunResult(self.agent, proc.returncode, seconds, out.decode("utf-8", "replace"),
-                         err.decode("utf-8", "replace"), requests)
+        run = self.run_bounded(self.argv(prompt), self.agent_env(), RUN_TIMEOUT_S, self.agent,
+                               after=(lambda: stop_cline_hubs(self.project)) if self.agent == "cline" else None)
+        return RunResult(self.agent, run.returncode, run.seconds, run.stdout, run.stderr, run.requests)
 
     def close(self) -> None:
-        if self.mock is not None:
-            _stop_group(self.mock)
-            self.mock = None
+        super().close()
         if self.agent == "cline":
             stop_cline_hubs(self.project)
-
-    def __enter__(self) -> ChatE2E:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def copy_tree(src: Path, dst: Path) -> None:

@@ -9,30 +9,22 @@ hold a `SUBSTEPS:` script run the same way). Which agent asks is read from the t
 Copilot, `Execute` = Droid, `run_commands` = Cline). The number of `role: tool` messages after the script
 says which step comes next; when all are done (or there is no script) the reply is the text `MOCK DONE`.
 
-Run: `python mock_openai.py --log requests.jsonl --port-file port`.
+Run (from the repository root): `python -m tests.e2e_chat.mock_openai --log requests.jsonl --port-file port`
+(the server: tests/e2e_support/mock_http.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import re
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
+
+from tests.e2e_support.mock_http import Reply, json_reply, serve, text_of
 
 STEP = re.compile(r"\b(CMD|EDIT|TASK):\s*(.+?)\s*(?=;;|$)", re.S)
 _ids = itertools.count(1)
-
-
-def text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
 
 
 def tool_names(body: dict[str, Any]) -> set[str]:
@@ -132,63 +124,21 @@ def plain_body(model: str, kind: str, payload: Any) -> bytes:
                        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
 
 
-def make_handler(log: Path) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-            pass
-
-        def _send(self, status: int, ctype: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
-            self._send(200, "text/plain", b"")
-
-        def do_GET(self) -> None:  # noqa: N802
-            if self.path.rstrip("/").endswith("/models"):
-                self._send(200, "application/json", json.dumps({"object": "list", "data": [
-                    {"id": "mock-model", "object": "model", "owned_by": "mock"}]}).encode())
-                return
-            self._send(404, "application/json", b'{"error":{"message":"not found"}}')
-
-        def do_POST(self) -> None:  # noqa: N802
-            n = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(n)
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, "application/json", b'{"error":{"message":"bad json"}}')
-                return
-            with log.open("a", encoding="utf-8") as f:
-                f.write(json.dumps({"path": self.path, "body": body}) + "\n")
-            if not self.path.rstrip("/").endswith("/chat/completions"):
-                self._send(404, "application/json", b'{"error":{"message":"not found"}}')
-                return
-            kind, payload = next_reply(body)
-            model = str(body.get("model") or "mock-model")
-            if body.get("stream"):
-                self._send(200, "text/event-stream", stream_body(model, kind, payload))
-            else:
-                self._send(200, "application/json", plain_body(model, kind, payload))
-
-    return Handler
+def route(path: str, body: dict[str, Any]) -> Reply:
+    if not path.rstrip("/").endswith("/chat/completions"):
+        return 404, "application/json", b'{"error":{"message":"not found"}}'
+    kind, payload = next_reply(body)
+    model = str(body.get("model") or "mock-model")
+    if body.get("stream"):
+        return 200, "text/event-stream", stream_body(model, kind, payload)
+    return 200, "application/json", plain_body(model, kind, payload)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--log", type=Path, required=True)
-    ap.add_argument("--port-file", type=Path, required=True)
-    args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args.log))
-    args.port_file.write_text(str(server.server_address[1]))
-    server.serve_forever()
+def models(path: str) -> Reply:
+    if path.rstrip("/").endswith("/models"):
+        return json_reply({"object": "list", "data": [{"id": "mock-model", "object": "model", "owned_by": "mock"}]})
+    return 404, "application/json", b'{"error":{"message":"not found"}}'
 
 
 if __name__ == "__main__":
-    main()
+    serve(lambda _args: route, get=models)

@@ -8,43 +8,31 @@ One `ClaudeE2E` owns a throwaway world:
   `.claude/settings.json`), to which the test adds the scenario policies of `project/policies/` and rulebook
   entries (the shipped `protected_paths` builtin, signals);
 - the scripted mock Messages API (mock_api.py) on 127.0.0.1.
+The world, the fence, the mock's start and the bounded run are tests/e2e_support/world.py's.
 Claude Code gets `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1` (the reference saw no other traffic with it) and,
 as a second fence, HTTP(S) proxies pointing at a closed loopback port with only loopback exempt: nothing it
 does can leave the machine. Every run is bounded (RUN_TIMEOUT_S: an unreachable base URL means minutes of
 retries) and every process started is stopped (process groups).
 
-Manual run: `python tests/e2e_claude/driver.py "STEPS: CMD: echo hi ;; CMD: rm -rf x"` prints the result line.
+Manual run (from the repository root): `python -m tests.e2e_claude.driver "STEPS: CMD: echo hi ;; CMD: rm -rf x"` prints the result line.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
-import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from tests.e2e_support.world import FENCE, World
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CLAUDE = HERE / "node_modules" / "@anthropic-ai" / "claude-code" / "bin" / "claude.exe"
 CLAUDE_VERSION = "2.1.197"
 RUN_TIMEOUT_S = 180  # bound on one `claude -p` (a loaded 2-core machine; a normal run takes seconds)
-SETUP_TIMEOUT_S = 180  # bound on each cupcake setup command (init, verify, warm-up eval)
 DURATIONS: list[str] = []  # printed in pytest's terminal summary (conftest.py)
-DEAD_PROXY = "http://127.0.0.1:9"  # discard port: nothing listens, so a stray non-loopback request fails at once
-
-
-def cupcake_bin() -> Path:
-    exe = Path(sys.executable).parent / "cupcake"
-    assert exe.is_file(), f"{exe} is missing: run `make venv` (pip install -e .)"
-    return exe
 
 
 @dataclass
@@ -99,66 +87,17 @@ def result_text(block: dict[str, Any]) -> str:
     return str(content)
 
 
-def _stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-class ClaudeE2E:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.home = root / "home"
-        self.project = root / "project"
-        for d in (self.home, self.project, root / "cache", root / "config"):
-            d.mkdir(parents=True, exist_ok=True)
-        self.log = root / "requests.jsonl"
-        self.mock: subprocess.Popen[bytes] | None = None
-        self.port = 0
-
-    # -- environment ----------------------------------------------------------------
-
-    def env(self) -> dict[str, str]:
-        keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM")}
-        # a project's hooks run `cupcake` from PATH (as a team's would): this checkout's comes first
-        keep["PATH"] = f"{cupcake_bin().parent}{os.pathsep}{keep.get('PATH', '')}"
-        return {**keep, "HOME": str(self.home), "XDG_CACHE_HOME": str(self.root / "cache"),
-                "XDG_CONFIG_HOME": str(self.root / "config"), "GIT_CONFIG_NOSYSTEM": "1"}
-
+class ClaudeE2E(World):
     def claude_env(self) -> dict[str, str]:
         return {**self.env(), "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{self.port}", "ANTHROPIC_API_KEY": "dummy",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-                "HTTP_PROXY": DEAD_PROXY, "HTTPS_PROXY": DEAD_PROXY, "http_proxy": DEAD_PROXY,
-                "https_proxy": DEAD_PROXY, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1", **FENCE}
 
     # -- setup ---------------------------------------------------------------------
 
-    def cupcake_run(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([str(cupcake_bin()), *args], cwd=self.project, env=self.env(), input=stdin,
-                              capture_output=True, timeout=SETUP_TIMEOUT_S)
-
     def init(self, policies: tuple[str, ...], protected: tuple[str, ...] = (),
              signals: dict[str, dict[str, Any]] | None = None) -> None:
-        proc = self.cupcake_run("init", "--harness", "claude")
-        assert proc.returncode == 0, proc.stderr.decode()
-        cupcake = self.project / ".cupcake"
-        for name in policies:
-            shutil.copy(HERE / "project" / "policies" / name, cupcake / "policies" / "claude" / name)
-        rulebook = yaml.safe_load((cupcake / "rulebook.yml").read_text()) or {}
-        builtins = rulebook.get("builtins") or {}
-        if protected:
-            builtins["protected_paths"] = {"paths": list(protected)}
-        rulebook["builtins"] = builtins
-        if signals:
-            rulebook["signals"] = signals
-        (cupcake / "rulebook.yml").write_text(yaml.safe_dump(rulebook))
+        texts = {name: (HERE / "project" / "policies" / name).read_text() for name in policies}
+        self.init_project("claude", texts, protected, signals)
 
     def settings(self) -> dict[str, Any]:
         return json.loads((self.project / ".claude" / "settings.json").read_text())  # type: ignore[no-any-return]
@@ -179,60 +118,23 @@ class ClaudeE2E:
         return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
     def start_mock(self) -> None:
-        port_file = self.root / "port"
-        self.mock = subprocess.Popen([sys.executable, str(HERE / "mock_api.py"), "--log", str(self.log),
-                                      "--port-file", str(port_file)], start_new_session=True)
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < deadline, "the mock API did not start"
-            assert self.mock.poll() is None, "the mock API exited"
-            time.sleep(0.05)
-        self.port = int(port_file.read_text())
+        self.start_model("tests.e2e_claude.mock_api")
 
     # -- runs ----------------------------------------------------------------------
 
     def run(self, prompt: str, *extra: str) -> RunResult:
         assert CLAUDE.is_file() and CLAUDE.stat().st_size > 1_000_000, \
             f"{CLAUDE} is missing or the stub: run `make node-deps` (npm install in tests/e2e_claude)"
-        start = self.log.stat().st_size if self.log.exists() else 0
-        t0 = time.monotonic()
-        proc = subprocess.Popen(
-            [str(CLAUDE), "-p", prompt, "--output-format", "stream-json", "--verbose", "--permission-mode",
-             "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read", *extra],
-            cwd=self.project, env=self.claude_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            _stop_group(proc)
-            out, err = proc.communicate()
-            raise AssertionError(f"claude -p did not finish in {RUN_TIMEOUT_S}s: {err.decode()[-2000:]}") from None
-        finally:
-            _stop_group(proc)
-        seconds = time.monotonic() - t0
+        run = self.run_bounded([str(CLAUDE), "-p", prompt, "--output-format", "stream-json", "--verbose",
+                                "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read", *extra],
+                               self.claude_env(), RUN_TIMEOUT_S, "claude -p")
         lines = []
-        for raw in out.decode("utf-8", "replace").splitlines():
+        for raw in run.stdout.splitlines():
             try:
                 lines.append(json.loads(raw))
             except ValueError:
                 continue
-        requests = []
-        if self.log.exists():
-            with self.log.open("rb") as f:
-                f.seek(start)
-                requests = [json.loads(x) for x in f.read().decode().splitlines() if x.strip()]
-        return RunResult(proc.returncode, seconds, lines, err.decode("utf-8", "replace"), requests)
-
-    def close(self) -> None:
-        if self.mock is not None:
-            _stop_group(self.mock)
-            self.mock = None
-
-    def __enter__(self) -> ClaudeE2E:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return RunResult(run.returncode, run.seconds, lines, run.stderr, run.requests)
 
 
 if __name__ == "__main__":

@@ -10,30 +10,22 @@ by `;;`: `CMD: <command>` → Bash, `EDIT: <path>` → Edit (`original` → `tam
 `READ: <path>` → Read. The number of tool results after the script says which step comes next; when all
 are done (or there is no script, or the request has no tools) the reply is the text `MOCK DONE`.
 
-Run: `python mock_api.py --log requests.jsonl --port-file port`.
+Run (from the repository root): `python -m tests.e2e_claude.mock_api --log requests.jsonl --port-file port`
+(the server: tests/e2e_support/mock_http.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import re
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
+
+from tests.e2e_support.mock_http import Reply, serve, sse, text_of
 
 MODEL = "claude-mock"
 STEP = re.compile(r"\b(CMD|EDIT|WRITE|READ):\s*(.+?)\s*(?=;;|$)")
 _ids = itertools.count(1)
-
-
-def text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
 
 
 def tool_results(content: Any) -> list[dict[str, Any]]:
@@ -74,7 +66,7 @@ def next_reply(body: dict[str, Any]) -> tuple[str, Any]:
 
 
 def _sse(event: str, data: dict[str, Any]) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+    return sse(data, event)
 
 
 def stream_body(kind: str, payload: Any) -> bytes:
@@ -108,58 +100,15 @@ def plain_body(text: str) -> bytes:
                        "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}).encode()
 
 
-def make_handler(log: Path) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-            pass
-
-        def _send(self, status: int, ctype: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
-            self._send(200, "text/plain", b"")
-
-        def do_GET(self) -> None:  # noqa: N802
-            self._send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error","message":"no"}}')
-
-        def do_POST(self) -> None:  # noqa: N802
-            n = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(n)
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, "application/json", b'{"type":"error","error":{"type":"invalid_request_error"}}')
-                return
-            with log.open("a", encoding="utf-8") as f:
-                f.write(json.dumps({"path": self.path, "body": body}) + "\n")
-            if not self.path.startswith("/v1/messages"):
-                self._send(404, "application/json", b'{"type":"error","error":{"type":"not_found_error"}}')
-                return
-            kind, payload = next_reply(body)
-            if body.get("stream"):
-                self._send(200, "text/event-stream", stream_body(kind, payload))
-            else:
-                self._send(200, "application/json", plain_body(payload if kind == "text" else "ok"))
-
-    return Handler
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--log", type=Path, required=True)
-    ap.add_argument("--port-file", type=Path, required=True)
-    args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args.log))
-    args.port_file.write_text(str(server.server_address[1]))
-    server.serve_forever()
+def route(path: str, body: dict[str, Any]) -> Reply:
+    if not path.startswith("/v1/messages"):
+        return 404, "application/json", b'{"type":"error","error":{"type":"not_found_error"}}'
+    kind, payload = next_reply(body)
+    if body.get("stream"):
+        return 200, "text/event-stream", stream_body(kind, payload)
+    return 200, "application/json", plain_body(payload if kind == "text" else "ok")
 
 
 if __name__ == "__main__":
-    main()
+    serve(lambda _args: route, not_found=b'{"type":"error","error":{"type":"not_found_error","message":"no"}}',
+          bad_json=b'{"type":"error","error":{"type":"invalid_request_error"}}')

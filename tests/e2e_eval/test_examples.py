@@ -9,7 +9,8 @@ import pytest
 
 from cupcake_py.engine.builtin_policy_config import GLOBAL_ONLY
 from cupcake_py.engine.rulebook import Builtins, load_rulebook
-from cupcake_py.harness.opencode.examples import Case, Outcome, examples_dir, load_cases, run_cases
+from cupcake_py.harness.examples import project_dir
+from cupcake_py.harness.opencode.examples import Case, Outcome, load_cases, run_cases
 
 CASES = load_cases()
 PROJECT_CASES = [c for c in CASES if c.project == "project"]
@@ -33,8 +34,8 @@ def test_there_are_enough_examples() -> None:
 
 def test_example_project_enables_every_builtin_and_cases_cover_them() -> None:
     every = set(Builtins.model_fields)
-    project = load_rulebook(examples_dir() / "project" / ".cupcake" / "rulebook.yml").builtins.enabled()
-    glob = load_rulebook(examples_dir() / "global-config" / "rulebook.yml").builtins.enabled()
+    project = load_rulebook(project_dir() / ".cupcake" / "rulebook.yml").builtins.enabled()
+    glob = load_rulebook(project_dir(name="global-config") / "rulebook.yml").builtins.enabled()
     # the rulebook security guardrails are on everywhere unless switched off. The history builtins are
     # stateful (their answer depends on earlier calls of the session), so the example cases, which run
     # concurrently and in any order, cannot hold them: tests/governance and the OpenCode e2e

@@ -292,7 +292,15 @@ class OpenCodeE2E:
             "tool": "read",
             "args": {"filePath": str(self.project / "opencode.json")},
         }
-        res = self.cupcake_run("eval", "--harness", "opencode", stdin=json.dumps(event))
+        deadline = time.monotonic() + SETUP_TIMEOUT_S
+        while True:
+            res = self.cupcake_run("eval", "--harness", "opencode", stdin=json.dumps(event))
+            # A loaded machine can outlast the evaluation deadline (while the bundle compiles, the build goes on
+            # in the background and the engine says to retry).
+            transient = "are being compiled" in res.stdout or "evaluation deadline" in res.stdout
+            if res.returncode == 0 or not transient or time.monotonic() > deadline:
+                break
+            time.sleep(1.0)
         assert res.returncode == 0, f"warm-up eval failed ({res.returncode}):\n{res.stdout}\n{res.stderr}"
         return json.loads(res.stdout)
 
@@ -371,13 +379,3 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
-
-def floor_off(e2e: OpenCodeE2E) -> None:
-    """Turn the kernel sandbox floor off in every rulebook of the world (project and global), for tests of
-    OpenCode's own approval prompts: with the floor on, OpenCode asks about the rewritten bubblewrap command
-    (docs/sandbox.md, "Known differences")."""
-    for path in (e2e.project / ".cupcake" / "rulebook.yml", e2e.home / ".config" / "cupcake" / "rulebook.yml"):
-        if path.is_file():
-            rulebook = yaml.safe_load(path.read_text()) or {}
-            rulebook["sandbox"] = {"enabled": False}
-            path.write_text(yaml.safe_dump(rulebook, sort_keys=False))

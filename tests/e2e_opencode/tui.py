@@ -136,4 +136,5 @@ class OpenCodeTUI:
                 assert time.monotonic() < deadline, f"the TUI's server never listened\n{self.text()[-3000:]}"
                 self.pump(0.3)
         sep = "&" if "?" in path else "?"
-        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body, password=password)
+        # generous: under a load average of 20 the TUI server once took over 60 s to answer
+        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body, timeout=180, password=password)

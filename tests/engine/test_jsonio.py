@@ -10,7 +10,7 @@ import sys
 from decimal import Decimal as D
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cupcake_py import jsonio
@@ -233,3 +233,42 @@ def test_decimal_values_of_any_depth_are_written() -> None:
 def test_default_must_return_json() -> None:
     with pytest.raises(TypeError, match="not JSON either"):
         jsonio.dumps([D("0.5"), object()], default=lambda v: v)
+
+
+def _containers(value: object) -> list[int]:
+    out, stack = [], [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict | list):
+            out.append(id(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return out
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(_json_values)
+def test_copy_is_a_deep_copy_and_size_floor_a_lower_bound(value: object) -> None:
+    """`copy` (the harnesses' private copy of an event's arguments) equals the value, shares none of
+    its containers and makes no text; `size_floor` never exceeds the encoded size (issue 29)."""
+    dup = jsonio.copy(value)
+    assert _same(dup, value)
+    assert not set(_containers(dup)) & set(_containers(value))
+    assert jsonio.size_floor(value) <= len(jsonio.dumps(value))
+
+
+def test_copy_keeps_large_strings_and_handles_depth_and_circles() -> None:
+    big = "x" * (1 << 20)
+    value = {"a": [big, {"b": big}], "t": (1, 2)}
+    dup = jsonio.copy(value)
+    assert dup == {"a": [big, {"b": big}], "t": [1, 2]} and dup["a"][0] is big  # a tuple becomes a list
+    deep: list[object] = []
+    cur = deep
+    for _ in range(100_000):
+        nxt: list[object] = []
+        cur.append(nxt)
+        cur = nxt
+    assert jsonio.size_floor(jsonio.copy(deep)) == 200_002
+    circle: list[object] = []
+    circle.append(circle)
+    with pytest.raises(TypeError, match="Circular"):
+        jsonio.copy(circle)

@@ -12,6 +12,7 @@ import pytest
 
 from cupcake_py import jsonio
 from cupcake_py.engine import bundle as bundles
+from cupcake_py.engine import routed_aggregator
 from cupcake_py.engine.project import find_project
 from cupcake_py.engine.routed_aggregator import ROUTED_ENTRYPOINT, ROUTED_INPUT, package_order, routed_input
 from cupcake_py.engine.routing import lookup
@@ -42,11 +43,13 @@ def _instance(tmp_path: Path, extra: dict[str, str] | None = None,  # type: igno
     return b, PolicyModule(b.wasm, HostOptions(cache_dir=None, deadline=30.0)).instantiate()
 
 
+@pytest.mark.parametrize("chunk", [routed_aggregator.CHUNK, 1])  # 1: a rule per package, joined in order
 @pytest.mark.parametrize("command", ["x", "y x", "h", "ls", "git commit --no-verify", "cat secrets/k"])
-def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str,
+def test_same_decisions_as_the_walking_aggregator(tmp_path: Path, command: str, chunk: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from cupcake_py.engine.synthesis import parse_decision_set
 
+    monkeypatch.setattr(routed_aggregator, "CHUNK", chunk)
     b, inst = _instance(tmp_path, monkeypatch=monkeypatch)
     assert ROUTED_ENTRYPOINT in inst.entrypoints
     routed = lookup(b.routing, "PreToolUse", "Bash")

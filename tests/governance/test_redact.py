@@ -4,8 +4,10 @@ keep readable (benign)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cupcake_py.governance.redact import call_digest, is_secret_path, redact_text
+from cupcake_py.governance.redact import _HARMLESS, SECRET_PATH, call_digest, is_secret_path, redact_text
 
 SECRETS = [
     ("export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
@@ -48,6 +50,21 @@ def test_secret_named_keys_and_secret_paths_are_redacted() -> None:
                                   "/p/config/secrets.yaml", "/h/.netrc"])
 def test_secret_paths(path: str) -> None:
     assert is_secret_path(path)
+
+
+# path pieces that make the patterns' alternatives (and near misses) likely
+_PIECES = st.sampled_from(["/", ".", "_", "-", "env", "rc", "pem", "key", "store", "id", "rsa", "ssh", "gnupg", "aws",
+                           "credentials", "config", "gcloud", "azure", "kube", "docker", "json", "npmrc", "netrc",
+                           "git", "pgpass", "my", "cnf", "gem", "cargo", "toml", "secret", "token", "passwd",
+                           "password", "api", "private", "yaml", "s", "src", "main", "py", "A", "Key", "ENV"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=10).map("".join))
+def test_the_cheap_needle_check_never_changes_the_answer(path: str) -> None:
+    """is_secret_path skips the regex when no needle occurs: the answer is the regex's own."""
+    p = path.lower()
+    assert is_secret_path(path) == (not p.endswith(_HARMLESS) and SECRET_PATH.get().search(p) is not None)
 
 
 @pytest.mark.parametrize("path", ["/p/src/main.py", "/p/.env.example", "/p/README.md", "/h/.ssh/id_ed25519.pub",

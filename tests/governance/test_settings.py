@@ -12,7 +12,7 @@ from cupcake_py.governance.settings import bundle_settings, merge
 P = Path("rulebook.yml")
 
 
-@pytest.mark.parametrize("text, mode", [("", "off"), ("audit: on", "on"), ("audit: off", "off"),
+@pytest.mark.parametrize("text, mode", [("", "on"), ("audit: on", "on"), ("audit: off", "off"),
                                         ("audit: required", "required"), ("audit: true", "on"),
                                         ("audit: {mode: on, retention_days: 7}", "on")])
 def test_audit_shorthands(text: str, mode: str) -> None:
@@ -40,7 +40,9 @@ def test_history_builtins_record_even_with_audit_off() -> None:
     s = bundle_settings(rb, uses_history=True)
     assert s["mode"] == "on" and s["windows"] == [1, 2, 5, 15, 60] and s["history_last_n"] == 20
     assert s["timeout_rules"] == {"BUILTIN-ESCALATION": 180}
-    assert bundle_settings(parse_rulebook("", P), uses_history=False)["mode"] == "off"
+    assert bundle_settings(parse_rulebook("audit: off", P), uses_history=False)["mode"] == "off"
+    forced = bundle_settings(parse_rulebook("audit: off", P), uses_history=True)
+    assert forced["mode"] == "on" and forced["explicit"]
 
 
 def test_merge_takes_the_strictest() -> None:
@@ -48,4 +50,27 @@ def test_merge_takes_the_strictest() -> None:
     other = bundle_settings(parse_rulebook("audit: {mode: required, retention_days: 30}", P), False)
     m = merge([base, other])
     assert m is not None and m["mode"] == "required" and m["retention_days"] == 9 and m["write_budget_ms"] == 250
-    assert merge([bundle_settings(parse_rulebook("", P), False), {}]) is None
+    assert merge([bundle_settings(parse_rulebook("audit: off", P), False), {}]) is None
+
+
+def _merged_mode(*rulebooks: str, history: bool = False) -> str:
+    m = merge([bundle_settings(parse_rulebook(text, P), history) for text in rulebooks])
+    return "off" if m is None else str(m["mode"])
+
+
+@pytest.mark.parametrize("rulebooks, mode", [
+    (("",), "on"),                                   # no audit key: on by default
+    (("audit: {retention_days: 7}",), "on"),         # the object form without a mode: the default mode
+    (("audit: off",), "off"), (("audit: false",), "off"), (("audit: {mode: off}",), "off"),
+    (("", ""), "on"),                                # global and project both silent
+    (("", "audit: off"), "off"),                     # the project's explicit off is not overruled by a default
+    (("audit: off", ""), "off"),                     # nor the global rulebook's explicit off
+    (("audit: required", "audit: off"), "required"),  # explicit choices: the strictest
+    (("audit: off", "audit: on"), "on"),
+])
+def test_audit_is_on_unless_a_rulebook_says_off(rulebooks: tuple[str, ...], mode: str) -> None:
+    assert _merged_mode(*rulebooks) == mode
+
+
+def test_history_records_even_beside_an_explicit_off() -> None:
+    assert _merged_mode("audit: off", "", history=True) == "on"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cupcake_py.engine.synthesis import FinalDecision
 from cupcake_py.errors import EventError
 from cupcake_py.harness import get
-from cupcake_py.harness import hook_settings as hs
+from cupcake_py.harness import guard as hs
 from cupcake_py.harness.hook_agent import HookAgent
 
 AGENTS = ("codex", "gemini", "qwen")
@@ -92,7 +92,7 @@ def answer(name: str, kind: str, reason: str | None = "why", event: dict[str, ob
     h = agent(name)
     ev = event or pre(name, "Bash" if name == "codex" else "run_shell_command", {"command": "npm install", "x": 1})
     final = FinalDecision(kind, reason, updated_input={"command": "npm ci"} if kind == "modify" else None)  # type: ignore[arg-type]
-    a = h._respond(final, ev, False, set())  # the table itself (respond adds the sticky halt memory)
+    a = h._respond(final, ev, h.split(ev), h.table(), False)  # the table itself (respond adds the sticky halt memory)
     assert a.stdout is not None
     return a.stdout, a.exit
 
@@ -377,14 +377,14 @@ def test_an_ask_carrying_the_sandboxed_command_never_runs_the_original(monkeypat
     qwen_ev = pre("qwen", "run_shell_command", {"command": "ls"})
     gemini_ev = pre("gemini", "run_shell_command", {"command": "ls"})
     monkeypatch.setenv("CUPCAKE_ASK_FALLBACK", "allow")
-    assert agent("codex")._respond(ask, codex_ev, False, set()).stdout == {"hookSpecificOutput": {
+    assert agent("codex")._respond(ask, codex_ev, agent("codex").split(codex_ev), agent("codex").table(), False).stdout == {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": wrapped}}
-    assert agent("gemini")._respond(ask, gemini_ev, False, set()).stdout == {"decision": "allow", "hookSpecificOutput": {
+    assert agent("gemini")._respond(ask, gemini_ev, agent("gemini").split(gemini_ev), agent("gemini").table(), False).stdout == {"decision": "allow", "hookSpecificOutput": {
         "hookEventName": "BeforeTool", "tool_input": wrapped}}
-    qwen = agent("qwen")._respond(ask, qwen_ev, False, set()).stdout
+    qwen = agent("qwen")._respond(ask, qwen_ev, agent("qwen").split(qwen_ev), agent("qwen").table(), False).stdout
     assert qwen is not None and qwen["hookSpecificOutput"]["permissionDecision"] == "deny"  # approving would run `ls`
     monkeypatch.delenv("CUPCAKE_ASK_FALLBACK")
-    out = agent("codex")._respond(ask, codex_ev, False, set()).stdout
+    out = agent("codex")._respond(ask, codex_ev, agent("codex").split(codex_ev), agent("codex").table(), False).stdout
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 

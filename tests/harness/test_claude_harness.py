@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from cupcake_py.engine.synthesis import FinalDecision
 from cupcake_py.errors import EventError
 from cupcake_py.harness import claude as _claude_pkg  # noqa: F401 - the package imports cleanly
-from cupcake_py.harness import get
-from cupcake_py.harness.claude import data, halts, install
+from cupcake_py.harness import get, session_halts
+from cupcake_py.harness.claude import data, install
 from cupcake_py.harness.claude.preprocess import preprocess
 from cupcake_py.harness.claude.response import claude_output, failure, whole_input
 from cupcake_py.harness.claude.validate import validate_event
 from cupcake_py.harness.schema import schema_errors
+from cupcake_py.userdirs import user_cache_dir
 
 H = get("claude")
 
@@ -214,18 +215,18 @@ def test_a_halted_session_stays_halted_until_session_end(tmp_path: Path, monkeyp
     stop = H.respond(FinalDecision("allow"), _ev("Stop", session_id="sess-1"), False).stdout
     assert stop == {"continue": False, "stopReason": "this session was halted by policy: halt reason"}
     H.respond(FinalDecision("allow"), _ev("SessionEnd", session_id="sess-1"), False)
-    assert halts.halted("sess-1") is None
+    assert session_halts.halted("claude", "sess-1") is None
     assert H.respond(FinalDecision("allow"), pre, False).stdout == {}
 
 
 def test_an_unreadable_halt_record_fails_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    halts.record("s9", "r")
-    rec = Path(halts._dir()) / halts._name("s9")
+    session_halts.record("claude", "s9", "r")
+    rec = Path(user_cache_dir("claude-halts")) / session_halts._name("s9")
     rec.unlink()
     rec.mkdir()  # reading a directory fails with IsADirectoryError, not FileNotFoundError
-    with pytest.raises(halts.HaltRecordError):
-        halts.halted("s9")
+    with pytest.raises(session_halts.HaltRecordError):
+        session_halts.halted("claude", "s9")
 
 
 # ------------------------------------------------------------------ init / uninstall

@@ -176,7 +176,7 @@ def test_the_guard_turns_every_failure_into_the_blocking_answer(agent: str, tmp_
 
 
 def test_guard_deadlines_are_ordered() -> None:
-    from cupcake_py.harness import hook_settings as h
+    from cupcake_py.harness import guard as h
 
     assert h.EVAL_TIMEOUT < h.HARD_TIMEOUT < h.KILL_AFTER + 5 < h.HOOK_TIMEOUT_S
 

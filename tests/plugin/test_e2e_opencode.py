@@ -350,8 +350,9 @@ def test_a_protected_write_fails_inside_the_sandbox(world: World) -> None:
     """A Makefile recipe (code the reading never sees) overwriting opencode.json: `make` is allowed and runs
     sandboxed; the write fails in the kernel and opencode.json keeps its bytes."""
     before = world.e2e.project / "opencode.json"
-    part = next(t for t in world.main.tools if t.tool == "bash" and str(t.input.get("command", "")).endswith(
-        "-c make 3< " + str(t.input.get("command", "")).rsplit("3< ", 1)[-1]))
+    # `make` is a plain command: the sandbox execs it directly (bash when it is not found)
+    part = next(t for t in world.main.tools if t.tool == "bash"
+                and " --args 3 -- make 3< " in str(t.input.get("command", "")))
     assert part.status == "completed", part.error
     assert "Read-only file system" in part.output and "FLOOR_HELD" in part.output, part.output
     assert before.read_text().strip().startswith("{")

@@ -16,8 +16,9 @@ design rests on, so a new OpenCode pin that changes any of them fails here and s
    - a session rule added while the tool call is being checked does not apply to it
      (`test_session_rules_added_during_a_call_do_not_apply`);
    - OpenCode's bash tool does not ask about every command: a command without command words runs unasked
-     (`test_bash_ask_skips_commands_without_command_words`), which is why native mode guards bash in the
-     `shell.env` hook.
+     (`test_bash_ask_skips_commands_without_command_words`, seen with cupcake's plugin disabled; with the kernel
+     floor the call becomes the sandbox launcher, which is asked about), which is why native mode guards bash
+     in the `shell.env` hook.
 
 The `permission.ask` plugin hook, the documented one, has no call site in 1.18.33 (shared/reference/opencode.md
 section 3.2). `tests/e2e_opencode/ask_probe.js` is the test plugin used for 2–4."""
@@ -34,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group, floor_off
+from tests.e2e_opencode.driver import OPENCODE, OPENCODE_VERSION, OpenCodeE2E, _stop_group
 from tests.e2e_opencode.tui import OpenCodeTUI, free_port, http
 
 PROBE = Path(__file__).resolve().parents[1] / "e2e_opencode" / "ask_probe.js"
@@ -62,7 +63,6 @@ def _records(log: Path) -> list[dict[str, Any]]:
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[OpenCodeE2E]:
     with OpenCodeE2E(tmp_path) as e2e:
-        floor_off(e2e)
         e2e.warm_up()
         yield e2e
 
@@ -140,7 +140,9 @@ def test_tui_prompts_for_tool_asks_but_not_for_v2_requests(world: OpenCodeE2E) -
     with OpenCodeTUI(world, "CMD: echo control-ask") as tui:
         assert tui.wait_for("Permission required", 180), tui.text()[-3000:]
         status, asked = tui.api("GET", "/permission")
-        assert status == 200 and [(r["permission"], r["patterns"]) for r in asked] == [("bash", ["echo control-ask"])]
+        # With cupcake's kernel floor (on, as `cupcake init` writes it) the request is about the sandbox launcher.
+        assert status == 200 and [r["permission"] for r in asked] == ["bash"], asked
+        assert "/bin/bash -c 'echo control-ask' 3< " in asked[0]["metadata"]["command"], asked
         for word in ("Allow once", "Allow always", "Reject"):
             assert word in tui.text()
         tui.pump(1.0)
@@ -207,7 +209,13 @@ def test_session_rules_added_during_a_call_do_not_apply(world: OpenCodeE2E) -> N
 
 
 def test_bash_ask_skips_commands_without_command_words(world: OpenCodeE2E) -> None:
+    """OpenCode's own fact, seen with cupcake's plugin disabled (nothing rewritten): `x=1` runs unasked. With the
+    plugin and its floor, the same call is rewritten to the launcher, which OpenCode does ask about."""
     _set_permission(world, bash="ask")
+    with_floor = world.run("CMD: x=1")
+    assert [(t.status, t.error) for t in with_floor.tools] == [("error", REJECTED)]
+    plugin_config = world.project / ".cupcake" / "opencode.json"
+    plugin_config.write_text(json.dumps({**json.loads(plugin_config.read_text()), "enabled": False}))
     result = world.run("CMD: x=1 ;; CMD: echo asked")
     assert [(t.input.get("command"), t.status, t.error) for t in result.tools] == [
         ("x=1", "completed", None), ("echo asked", "error", REJECTED)]

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py.authoring import testrunner
+from cupcake_py.authoring.testing.cases import TestOptions
+from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.rego import versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
@@ -33,12 +34,12 @@ def test_every_template_directory_passes_unchanged(tmp_path: Path, deprecated: b
     ran = 0
     with versions.use(versions.V0_COMPATIBLE):
         for d in template_dirs(tmp_path):
-            run = testrunner.run_tests([tmp_path / "lib", d], testrunner.TestOptions(cache=False, parallel=1))
+            run = run_tests([tmp_path / "lib", d], TestOptions(cache=False, parallel=1))
             assert run.ok and run.results, (d, [(r.case.name, r.status, r.message) for r in run.results])
             ran += len(run.results)
     assert ran == counts["tests"]
     with pytest.raises(Exception, match="keyword is required"):  # the same files are refused as v1
-        testrunner.run_tests([tmp_path / "lib", template_dirs(tmp_path)[0]], testrunner.TestOptions(cache=False, parallel=1))
+        run_tests([tmp_path / "lib", template_dirs(tmp_path)[0]], TestOptions(cache=False, parallel=1))
 
 
 def test_the_command_line_runs_one_template_directory(tmp_path: Path) -> None:

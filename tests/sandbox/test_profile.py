@@ -102,6 +102,40 @@ def test_git_worktree_paths(tmp_path: Path) -> None:
     assert str(wt / ".git") in got and str(gitdir / "config.worktree") in got and str(common / "hooks") in got
 
 
+def test_nested_roots_and_hidden_paths_are_mounted_once(tmp_path: Path) -> None:
+    """A writable root inside another and a hidden path inside a hidden directory add no mount
+    (the outer one holds them): fewer mounts, the same view."""
+    home, proj = _tree(tmp_path)
+    (proj / "build").mkdir()
+    src = Sources([], [], str(proj), str(proj), {"writable": [str(proj / "build"), str(home / ".cache")],
+                                                 "hidden": [str(home / ".ssh" / "id_ed25519")]}, home=str(home))
+    p = compute(src)
+    assert p["writable"] == sorted([str(proj), str(home / ".cache")])
+    assert str(home / ".ssh") in p["hidden"] and str(home / ".ssh" / "id_ed25519") not in p["hidden"]
+
+
+def test_a_shared_resolver_gives_the_same_profile(tmp_path: Path) -> None:
+    """The evaluation's resolver (engine/state_paths.py, each directory resolved once) answers
+    what os.path.realpath answers, links included."""
+    from cupcake_py.engine.state_paths import Resolver
+
+    home, proj = _tree(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    (proj / "linked").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere" / ".env").write_text("A=1")
+    settings = {"writable": [str(home / ".cache"), str(proj / "linked" / ".." / "src")],
+                "read_only": [str(proj / "linked")], "hidden": [str(proj / "linked" / ".env")]}
+
+    def make() -> Sources:
+        return Sources([], [], str(proj), str(proj), settings, home=str(home))
+
+    plain = compute(make())
+    shared = make()
+    shared.real = Resolver().real
+    assert compute(shared) == plain
+    assert str(tmp_path / "elsewhere" / ".env") in plain["hidden"]
+
+
 def test_mounts_are_ordered_by_depth_and_protection_comes_last(tmp_path: Path) -> None:
     p, home, proj = _profile(tmp_path)
     args = arguments(p, "/empty")
@@ -112,7 +146,8 @@ def test_mounts_are_ordered_by_depth_and_protection_comes_last(tmp_path: Path) -
     i = args.index(str(proj / ".env"))
     assert args[i - 2:i] == ["--ro-bind", "/empty"]
     j = args.index(str(home / ".ssh"))
-    assert args[j - 1] == "--tmpfs" and args[j + 1:j + 3] == ["--remount-ro", str(home / ".ssh")]
+    assert args[j - 3:j] == ["--perms", "0555", "--tmpfs"]  # an empty directory nobody inside can write
+    assert j > max(k for k, a in enumerate(args) if a in ("--bind", "--ro-bind"))  # after every bind
     offline = arguments({**p, "network": False, "share_processes": True}, "/empty")
     assert "--unshare-net" in offline and "--unshare-pid" not in offline
 

@@ -46,8 +46,10 @@ test_unknown_read_is_not_this_policys_business if {
 }
 
 test_mcp_delete_outside_asks if {
-	inp := {"hook_event_name": "PreToolUse", "tool_name": "fs_delete", "cwd": "/home/me/proj",
-		"tool_paths": [{"path": "/etc/hosts", "original": "/etc/hosts", "arg": "args.path", "access": "delete"}]}
+	inp := {
+		"hook_event_name": "PreToolUse", "tool_name": "fs_delete", "cwd": "/home/me/proj",
+		"tool_paths": [{"path": "/etc/hosts", "original": "/etc/hosts", "arg": "args.path", "access": "delete"}],
+	}
 	count(policy.ask) == 1 with input as inp
 }
 

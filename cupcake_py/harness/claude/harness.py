@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from cupcake_py.engine.harness_api import Answer
     from cupcake_py.engine.synthesis import FinalDecision
     from cupcake_py.harness.files import FileAction
+    from cupcake_py.harness.hook_settings import HookInstaller
 
 
 class ClaudeCode:
@@ -79,30 +80,24 @@ class ClaudeCode:
     def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
         """cupcake's hooks merged into `<directory>/.claude/settings.json` (None: ~/.claude/settings.json);
         `force` changes nothing (the user's own settings are never overwritten)."""
-        from cupcake_py.harness.claude.install import install
-
-        path, action = install(directory)
-        return [(str(path), action)]
+        return self.setup().install(directory)
 
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        from cupcake_py.harness.claude.install import uninstall
-
-        path, action = uninstall(directory)
-        return [(str(path), action)]
+        return self.setup().uninstall(directory)
 
     # What `cupcake verify --all` / `cupcake protect` read (cupcake_py/authoring/agents.py).
     capabilities = {"can_rewrite_shell": True, "can_ask": True, "subagent_calls_hooked": True}
 
     def config_home(self) -> Path:
-        from cupcake_py.harness.claude.install import settings_path
-
-        return settings_path(None).parent
+        return self.setup().settings_path(None).parent
 
     def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
-        from cupcake_py.harness.claude.install import settings_path
-        from cupcake_py.harness.hook_settings import HookInstaller
+        return self.setup().configured(directory)
 
-        return HookInstaller("claude", settings_path, (), 1).configured(directory)
+    def setup(self) -> HookInstaller:
+        from cupcake_py.harness.claude.install import INSTALLER
+
+        return INSTALLER
 
     def examples_dir(self) -> str:
         import os
@@ -113,25 +108,14 @@ class ClaudeCode:
 
 
 def sticky_halt(final: FinalDecision, event: dict[str, Any]) -> FinalDecision:
-    """A halt ends the whole session (halts.py): remember a tool-call halt, answer every later event of a
-    halted session as a halt, forget the session at SessionEnd."""
-    from cupcake_py.harness.claude import halts
+    """A halt ends the whole session (session_halts.py): remember a tool-call halt, answer every later event
+    of a halted session as a halt, forget the session at SessionEnd."""
+    from cupcake_py.harness import session_halts
 
-    session = event.get("session_id")
-    if not isinstance(session, str):
-        return final
-    name = event.get("hook_event_name")
-    if name == "SessionEnd":
-        halts.forget(session)
-        return final
-    earlier = halts.halted(session)
-    if earlier is not None:
-        from cupcake_py.engine.synthesis import FinalDecision
+    return session_halts.sticky("claude", final, event, PRE_TOOL, "SessionEnd")
 
-        return FinalDecision("halt", f"this session was halted by policy: {earlier}")
-    if final.kind == "halt" and name in ("PreToolUse", "PermissionRequest"):
-        halts.record(session, final.reason or "halted by policy")
-    return final
+
+PRE_TOOL = frozenset({"PreToolUse", "PermissionRequest"})
 
 
 HARNESS = ClaudeCode()

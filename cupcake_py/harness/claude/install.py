@@ -17,33 +17,31 @@ prints invalid JSON): the hook command runs cupcake under `sh -c` so that ANY no
 with exit 1) becomes exit 2 with a message on stderr, which Claude Code treats as blocking;
 coreutils `timeout` (when present) kills cupcake at KILL_AFTER seconds and cupcake's own
 `--hard-timeout` answers at HARD_TIMEOUT, both below the hook `timeout` (HOOK_TIMEOUT) after
-which Claude Code would give up on the hook and run the tool.
+which Claude Code would give up on the hook and run the tool. The merge is
+cupcake_py/harness/hook_settings.py's (one row), the wrapper cupcake_py/harness/guard.py's.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.harness.files import FileAction
+from cupcake_py.harness.files import FileAction, InstallError
+from cupcake_py.harness.guard import EVAL_TIMEOUT, HARD_TIMEOUT, KILL_AFTER
+from cupcake_py.harness.guard import HOOK_TIMEOUT_S as HOOK_TIMEOUT
+from cupcake_py.harness.guard import hook_command as guard_command
+from cupcake_py.harness.hook_settings import HookInstaller
+
+__all__ = ["CUPCAKE_MARK", "EVAL_TIMEOUT", "HARD_TIMEOUT", "HOOK_TIMEOUT", "INSTALLER", "KILL_AFTER", "OTHER_EVENTS",
+           "TOOL_EVENTS", "InstallError", "cupcake_executable", "hook_command", "install", "is_ours",
+           "settings_path", "uninstall"]
 
 CUPCAKE_MARK = "eval --harness claude"
-EVAL_TIMEOUT = 10  # --timeout: routing, signals and WASM of one evaluation
-HARD_TIMEOUT = 40  # --hard-timeout: the whole process, a bundle (re)build included
-KILL_AFTER = 50  # coreutils timeout: SIGTERM, then SIGKILL 5 s later
-HOOK_TIMEOUT = 60  # Claude Code's hook timeout (seconds); past it Claude Code runs the tool
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest")
 OTHER_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification")
-
-
-class InstallError(CupcakeError):
-    pass
+PATH_EXECUTABLE = "cupcake"
 
 
 def settings_path(project: Path | None) -> Path:
@@ -51,9 +49,6 @@ def settings_path(project: Path | None) -> Path:
     if project is None:
         return Path(os.environ.get("HOME") or Path.home()) / ".claude" / "settings.json"
     return project / ".claude" / "settings.json"
-
-
-PATH_EXECUTABLE = "cupcake"
 
 
 def cupcake_executable() -> str:
@@ -68,133 +63,27 @@ def cupcake_executable() -> str:
 
 def hook_command(executable: str | None = None, eval_timeout: float = EVAL_TIMEOUT,
                  hard_timeout: float = HARD_TIMEOUT, kill_after: float = KILL_AFTER) -> str:
-    exe = shlex.quote(executable or cupcake_executable())
-    args = f"eval --harness claude --timeout {eval_timeout:g} --hard-timeout {hard_timeout:g}"
-    script = (
-        f'if command -v timeout >/dev/null 2>&1; then timeout -k 5 {kill_after:g} {exe} {args}; '
-        f'else {exe} {args}; fi; s=$?; [ "$s" -eq 0 ] && exit 0; '
-        '[ "$s" -eq 2 ] || echo "cupcake: the policy check failed (exit $s); blocked (fail closed)" >&2; exit 2'
-    )
-    return "sh -c " + shlex.quote(script)
+    return guard_command("claude", eval_timeout, hard_timeout, kill_after, executable or cupcake_executable())
 
 
-def is_ours(hook: object) -> bool:
-    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and CUPCAKE_MARK in hook["command"]
-
-
-def _our_group(event: str, command: str) -> dict[str, object]:
-    hook = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT}
-    return {"matcher": "*", "hooks": [hook]} if event in TOOL_EVENTS else {"hooks": [hook]}
-
-
-def without_ours(settings: dict[str, object]) -> dict[str, object]:
-    """`settings` with cupcake's hooks removed (groups and events left empty by that too)."""
-    out = dict(settings)
-    hooks = out.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    kept: dict[str, object] = {}
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            kept[event] = groups
-            continue
-        new_groups = []
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                mine = [h for h in group["hooks"] if is_ours(h)]
-                if mine:
-                    rest = [h for h in group["hooks"] if not is_ours(h)]
-                    if not rest:
-                        continue
-                    group = {**group, "hooks": rest}
-            new_groups.append(group)
-        if new_groups or not groups:
-            kept[event] = new_groups
-    if kept:
-        out["hooks"] = kept
-    else:
-        del out["hooks"]
-    return out
-
-
-def with_ours(settings: dict[str, object], command: str) -> dict[str, object]:
-    out = without_ours(settings)
-    hooks = out.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise InstallError("`hooks` in the settings is not an object; fix it by hand first")
-    hooks = dict(hooks)
-    for event in TOOL_EVENTS + OTHER_EVENTS:
-        groups = hooks.get(event, [])
-        if not isinstance(groups, list):
-            raise InstallError(f"`hooks.{event}` in the settings is not a list; fix it by hand first")
-        hooks[event] = [*groups, _our_group(event, command)]
-    out["hooks"] = hooks
-    return out
-
-
-def read_settings(path: Path) -> dict[str, object]:
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as e:
-        raise InstallError(f"{path}: cannot read it: {e}") from None
-    try:
-        value = json.loads(text) if text.strip() else {}
-    except ValueError as e:
-        raise InstallError(f"{path}: not valid JSON ({e}); left untouched") from None
-    if not isinstance(value, dict):
-        raise InstallError(f"{path}: not a JSON object; left untouched")
-    return value
-
-
-def write_settings(path: Path, settings: dict[str, object]) -> FileAction:
-    """Write atomically; returns created | overwritten | unchanged | removed."""
-    text = json.dumps(settings, indent=2) + "\n"
-    action: FileAction
-    if path.exists():
-        if path.read_text("utf-8") == text:
-            return "unchanged"
-        action = "overwritten"
-    else:
-        action = "created"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return action
-
-
-def install(project: Path | None, command: str | None = None) -> tuple[Path, FileAction]:
+def _command(_event: str, project: Path | None) -> str:
     """A project's settings run `cupcake` from PATH (teams commit .claude/settings.json; an absolute
     path would be this machine's), as the OpenCode plugin does; the user's own ~/.claude/settings.json
     runs this installation's absolute path. A `cupcake` that is not found exits 127: blocked."""
-    path = settings_path(project)
-    default = hook_command(PATH_EXECUTABLE if project is not None else None)
-    return path, write_settings(path, with_ours(read_settings(path), command or default))
+    return hook_command(PATH_EXECUTABLE if project is not None else None)
+
+
+INSTALLER = HookInstaller("claude", settings_path, tuple((e, "*") for e in TOOL_EVENTS) +
+                          tuple((e, None) for e in OTHER_EVENTS), 1, command=_command,
+                          empty=lambda settings: not settings, rmdir=True)
+is_ours = INSTALLER.is_ours
+
+
+def install(project: Path | None, command: str | None = None) -> tuple[Path, FileAction]:
+    (path, action), = INSTALLER.install(project, command)
+    return Path(path), action
 
 
 def uninstall(project: Path | None) -> tuple[Path, FileAction]:
-    path = settings_path(project)
-    if not path.exists():
-        return path, "unchanged"
-    before = read_settings(path)
-    after = without_ours(before)
-    if after == before:
-        return path, "unchanged"
-    if not after:  # nothing of the user's was in it: no `{}` left behind (nor an empty .claude/)
-        path.unlink()
-        try:
-            path.parent.rmdir()
-        except OSError:
-            pass  # the directory holds other files
-        return path, "removed"
-    write_settings(path, after)
-    return path, "removed"
+    (path, action), = INSTALLER.uninstall(project)
+    return Path(path), action

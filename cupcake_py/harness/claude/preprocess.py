@@ -49,7 +49,7 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
     if not isinstance(raw, str) or not isinstance(event.get("tool_input"), dict):
         return out
     tool_name = data.mapped_tool_name(raw)
-    args: dict[str, Any] = jsonio.loads(jsonio.dumps(event["tool_input"]))
+    args: dict[str, Any] = jsonio.copy(event["tool_input"])
     for alias, arg in added_aliases(tool_name, args).items():
         args[alias] = args[arg]
     out["tool"] = raw

@@ -16,7 +16,7 @@ answer (exit 2, reason on stderr). Only fields Claude Code 2.1.197 knows are wri
 | SessionEnd                    | {} (nothing can be stopped any more)                                                                                |
 
 Halts last: Claude Code 2.1.197 ignores `continue: false` next to a PreToolUse deny, so harness.py
-(sticky_halt, halts.py) remembers a halted session and answers every later event of it as a halt.
+(sticky_halt, cupcake_py/harness/session_halts.py) remembers a halted session and answers every later event of it as a halt.
 
 Exit status: 0 with the JSON above. `--strict` turns PreToolUse deny/block/halt into exit 2 with
 the reason on stderr (never exit 1: Claude Code runs the tool on exit 1). Failures: exit 2, the

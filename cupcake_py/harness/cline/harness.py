@@ -1,5 +1,5 @@
 """The Cline harness (`cupcake eval --harness cline`; protocol: engine/harness_api.py, shared parts:
-cupcake_py/harness/hookbase.py).
+cupcake_py/harness/hook_agent.py).
 
 Events (Cline CLI 3.0.65): one executable per event in `.clinerules/hooks/` or `~/.cline/hooks/`, named
 after the event (PreToolUse, PostToolUse, UserPromptSubmit, TaskStart, TaskResume, TaskCancel,
@@ -17,17 +17,13 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.harness.hookbase import AGENT_EVENT, EVENT_ENV, HookHarness
+from cupcake_py.harness.cline import response
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
-    from cupcake_py.engine.harness_api import Answer
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.files import FileAction
-    from cupcake_py.harness.hooked import Call
 
 # Cline's hook file name -> the normalised hook_event_name policies route on
 EVENTS = {"PreToolUse": "PreToolUse", "PostToolUse": "PostToolUse", "UserPromptSubmit": "UserPromptSubmit",
@@ -50,13 +46,14 @@ def mcp_parts(tool: str, known: dict[str, Any]) -> dict[str, str] | None:
         return None
     server, sep, name = tool.partition("__")
     return {"server": server, "tool": name} if sep and server and name else None
+# what the agent can enforce (policy input `harness_capabilities`, `cupcake verify`)
+CAPABILITIES = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": False, "subagent_calls_hooked": True}
 
 
-class Cline(HookHarness):
-    name = "cline"
-    title = "Cline"
-    events = frozenset(EVENTS)
-    capabilities = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": False, "subagent_calls_hooked": True}
+class Cline(HookAgent):
+    def __init__(self) -> None:
+        super().__init__("cline", "Cline", EVENTS, CAPABILITIES, response.respond, response.failure,
+                         binaries=("cline",))
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
@@ -87,8 +84,6 @@ class Cline(HookHarness):
         return valid
 
     def split(self, event: dict[str, Any]) -> Call:
-        from cupcake_py.harness.hooked import Call
-
         name = str(event[AGENT_EVENT])
         roots = event.get("workspaceRoots")
         cwd = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0] else os.getcwd()
@@ -108,44 +103,6 @@ class Cline(HookHarness):
             extra["prompt"] = prompt["prompt"]
         return Call(name, EVENTS[name], str(event["taskId"]), cwd, tool if isinstance(tool, str) else None,
                     args if isinstance(args, dict) else None, extra)
-
-    def answer(self, final: FinalDecision, event: dict[str, Any], call: Call) -> Answer:
-        from cupcake_py.harness.cline.response import answer
-
-        return answer(final, call, self.table())
-
-    def failure(self, message: str, event: Any) -> Answer:
-        from cupcake_py.harness.cline.response import failure
-
-        return failure(message)
-
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
-        """One hook script per event in `<directory>/.clinerules/hooks/` (None: `~/.cline/hooks/`); a user's
-        own hook file of that name is kept aside and restored by uninstall (`force`), else refused."""
-        from cupcake_py.harness.cline.install import install
-
-        return install(directory, EVENTS, force)
-
-    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        from cupcake_py.harness.cline.install import uninstall
-
-        return uninstall(directory, EVENTS)
-
-    binaries = ("cline",)
-
-    def config_home(self) -> Path:
-        from cupcake_py.harness.cline.install import hooks_dir
-
-        return hooks_dir(None).parent
-
-    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
-        """Cline runs each hook file itself: the command is the file (no hook timeout: Cline waits)."""
-        import shlex
-
-        from cupcake_py.harness.cline.install import hooks_dir, is_ours
-
-        d = hooks_dir(directory)
-        return [(event, shlex.quote(str(d / event)), None) for event in EVENTS if is_ours(d / event)]
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         return {"taskId": "cupcake-verify-canary", "workspaceRoots": [cwd], "hookName": "tool_call",

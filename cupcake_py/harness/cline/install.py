@@ -1,7 +1,7 @@
 """`cupcake init --harness cline [--global] [--uninstall] [--force]`: cupcake's hook scripts for Cline.
 
 Cline runs the executable named after each event in `<project>/.clinerules/hooks/` (or `~/.cline/hooks/`
-with --global): one file per event the harness gives (harness.EVENTS), mode 0755, holding the guard
+with --global): one file per event of harness.EVENTS, mode 0755, holding the guard
 (cupcake_py/harness/guard.py) with CUPCAKE_HOOK_EVENT set to the file's event. Ours are the files that
 contain MARK: re-running rewrites them with the same bytes (idempotent), `--uninstall` deletes only them.
 A user's own hook file of the same name is never overwritten silently: without `--force` the install
@@ -16,13 +16,13 @@ failure and coreutils `timeout` plus cupcake's own deadlines bound the wait (KIL
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 
+from cupcake_py.harness.cline.harness import EVENTS
 from cupcake_py.harness.cline.response import cancel
-from cupcake_py.harness.files import FileAction, write_file
+from cupcake_py.harness.files import FileAction, OwnFilesInstaller, write_file
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake
-from cupcake_py.harness.hookbase import EVENT_ENV
+from cupcake_py.harness.hook_agent import EVENT_ENV
 
 MARK = "eval --harness cline"
 SAVED = ".cupcake-saved"
@@ -47,10 +47,10 @@ def is_ours(path: Path) -> bool:
         return False
 
 
-def install(project: Path | None, events: Iterable[str], force: bool = False) -> list[tuple[str, FileAction]]:
+def install(project: Path | None, force: bool = False) -> list[tuple[str, FileAction]]:
     require_cupcake()
     d = hooks_dir(project)
-    theirs = [d / e for e in events if (d / e).exists() and not is_ours(d / e)]
+    theirs = [d / e for e in EVENTS if (d / e).exists() and not is_ours(d / e)]
     if theirs and not force:
         names = ", ".join(str(p) for p in theirs)
         raise InstallError(f"Cline hook files that are not cupcake's exist: {names}. Cline runs one file per event, "
@@ -62,15 +62,15 @@ def install(project: Path | None, events: Iterable[str], force: bool = False) ->
         saved.parent.mkdir(parents=True, exist_ok=True)
         os.replace(path, saved)
         out.append((str(saved), "created"))
-    for event in events:
+    for event in EVENTS:
         out.append((str(d / event), write_file(d / event, script(event), force=True, mode=0o755)))
     return out
 
 
-def uninstall(project: Path | None, events: Iterable[str]) -> list[tuple[str, FileAction]]:
+def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:
     d = hooks_dir(project)
     out: list[tuple[str, FileAction]] = []
-    for event in events:
+    for event in EVENTS:
         path = d / event
         if path.exists() and is_ours(path):
             path.unlink()
@@ -82,3 +82,26 @@ def uninstall(project: Path | None, events: Iterable[str]) -> list[tuple[str, Fi
     if (d / SAVED).is_dir() and not any((d / SAVED).iterdir()):
         (d / SAVED).rmdir()
     return out or [(str(d), "unchanged")]
+
+
+def configured(project: Path | None) -> list[tuple[str, str, float | None]]:
+    """Cline runs each hook file itself: the command is the file (no hook timeout: Cline waits)."""
+    import shlex
+
+    d = hooks_dir(project)
+    return [(event, shlex.quote(str(d / event)), None) for event in EVENTS if is_ours(d / event)]
+
+
+class Installer(OwnFilesInstaller):
+    """What HookAgent.setup() reads: one script per event, no notes, nothing Cline would skip."""
+
+    install = staticmethod(install)
+    uninstall = staticmethod(uninstall)
+    configured = staticmethod(configured)
+
+    @staticmethod
+    def config_home() -> Path:
+        return hooks_dir(None).parent
+
+
+INSTALLER = Installer()

@@ -20,14 +20,14 @@ Failure: `{"cancel": true, "errorMessage": <reason>}` (exit 2 for other readers;
 from __future__ import annotations
 
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hooked import STOPPING, ask_reason, effective_kind
+from cupcake_py.harness.hook_agent import STOPPING, ask_reason, effective_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hooked import Call, ToolTable
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 
 CANCELLING = frozenset({"PreToolUse", "UserPromptSubmit", "TaskStart", "TaskResume"})
 CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart", "TaskResume"})
@@ -59,9 +59,9 @@ def cline_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[str
     return _go_on(final, event)
 
 
-def answer(final: FinalDecision, call: Call, table: ToolTable) -> Answer:
+def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
     return Answer(cline_output(final, call, table), 0)
 
 
-def failure(message: str) -> Answer:
+def failure(message: str, event: Any) -> Answer:
     return Answer(cancel(message), 2, message)

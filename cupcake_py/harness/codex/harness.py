@@ -13,25 +13,14 @@ times out or prints anything it does not accept; install.py wraps the command so
 from __future__ import annotations
 
 from cupcake_py.harness import claude_format
-from cupcake_py.harness.hook_agent import Capabilities, HookAgent, mcp_from_name
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from cupcake_py.engine.harness_api import Answer
-    from cupcake_py.engine.synthesis import FinalDecision
+from cupcake_py.harness.hook_agent import HookAgent, mcp_from_name
 
 EVENTS = {e: e for e in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop",
                          "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd")}
 DIALECT = claude_format.Dialect("Codex", can_ask=False, can_rewrite=True, modify_needs_allow=True)
 
-
-def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set[str]) -> Answer:
-    return claude_format.respond(DIALECT, final, event, strict, drop)
-
-
-HARNESS = HookAgent("codex", "Codex CLI", EVENTS, Capabilities(can_rewrite_shell=True, can_ask=False,
-                                                               subagent_calls_hooked=True),
-                    respond, claude_format.failure, pre_tool=frozenset({"PreToolUse", "PermissionRequest"}),
-                    session_end="SessionEnd", mcp=lambda e: mcp_from_name(str(e.get("tool_name", ""))))
+HARNESS = HookAgent("codex", "Codex CLI", EVENTS,
+                    {"can_rewrite_shell": True, "can_ask": False, "subagent_calls_hooked": True},
+                    DIALECT.respond, claude_format.failure, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
+                                                                   "SessionEnd"),
+                    mcp=lambda e: mcp_from_name(str(e.get("tool_name", ""))), agent_args=False)

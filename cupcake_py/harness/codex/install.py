@@ -71,4 +71,5 @@ def problems(project: Path | None) -> list[str]:
             "`cupcake init --harness codex` or trust it in /hooks" for k in keys]
 
 
-INSTALLER = HookInstaller("codex", settings_path, EVENTS, timeout_unit=1, after_install=trust, notes=notes)
+INSTALLER = HookInstaller("codex", settings_path, EVENTS, timeout_unit=1, after_install=trust, notes=notes,
+                          problems=problems)

@@ -1,5 +1,5 @@
 """The GitHub Copilot CLI harness (`cupcake eval --harness copilot`; protocol: engine/harness_api.py,
-shared parts: cupcake_py/harness/hookbase.py).
+shared parts: cupcake_py/harness/hook_agent.py).
 
 Events (Copilot CLI 1.0.102, `.github/hooks/*.json` or `~/.copilot/hooks/*.json`): camelCase keys,
 camelCase fields (sessionId, toolName, toolArgs, toolResult), and NO event name on stdin: the hook
@@ -14,17 +14,13 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.harness.hookbase import AGENT_EVENT, EVENT_ENV, HookHarness
+from cupcake_py.harness.copilot import response
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
-    from cupcake_py.engine.harness_api import Answer
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.files import FileAction
-    from cupcake_py.harness.hooked import Call
 
 # Copilot's event key -> the normalised hook_event_name policies route on
 EVENTS = {"sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "userPromptSubmitted": "UserPromptSubmit",
@@ -38,13 +34,14 @@ REQUIRED = {"preToolUse": ("toolName", "toolArgs"), "postToolUse": ("toolName", 
 EXTRA = {"prompt": "prompt", "toolResult": "tool_response", "source": "source", "reason": "reason",
          "stop_hook_active": "stop_hook_active", "agentId": "agent_id", "agentType": "agent_type",
          "parentAgentId": "parent_agent_id", "initialPrompt": "initial_prompt", "transcriptPath": "transcript_path"}
+# what the agent can enforce (policy input `harness_capabilities`, `cupcake verify`)
+CAPABILITIES = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_calls_hooked": True}
 
 
-class CopilotCli(HookHarness):
-    name = "copilot"
-    title = "GitHub Copilot CLI"
-    events = frozenset(EVENTS)
-    capabilities = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_calls_hooked": True}
+class CopilotCli(HookAgent):
+    def __init__(self) -> None:
+        super().__init__("copilot", "GitHub Copilot CLI", EVENTS, CAPABILITIES, response.respond, response.failure,
+                         binaries=("copilot",))
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py import jsonio
@@ -78,48 +75,12 @@ class CopilotCli(HookHarness):
         return valid
 
     def split(self, event: dict[str, Any]) -> Call:
-        from cupcake_py.harness.hooked import Call
-
         name = str(event[AGENT_EVENT])
         tool = event.get("toolName") if name in REQUIRED and name != "userPromptSubmitted" else None
         args = event.get("toolArgs", event.get("toolInput")) if tool is not None else None
         extra = {shared: event[key] for key, shared in EXTRA.items() if key in event}
         return Call(name, EVENTS[name], str(event["sessionId"]), str(event["cwd"]),
                     tool if isinstance(tool, str) else None, args if isinstance(args, dict) else None, extra)
-
-    def answer(self, final: FinalDecision, event: dict[str, Any], call: Call) -> Answer:
-        from cupcake_py.harness.copilot.response import answer
-
-        return answer(final, call, self.table())
-
-    def failure(self, message: str, event: Any) -> Answer:
-        from cupcake_py.harness.copilot.response import failure
-
-        return failure(message)
-
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
-        """`<directory>/.github/hooks/cupcake.json` (None: `~/.copilot/hooks/cupcake.json`), plus the
-        project in Copilot's `trustedFolders` (repository hooks run only in trusted folders)."""
-        from cupcake_py.harness.copilot.install import install
-
-        return install(directory, EVENTS)
-
-    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        from cupcake_py.harness.copilot.install import uninstall
-
-        return uninstall(directory)
-
-    binaries = ("copilot",)
-
-    def config_home(self) -> Path:
-        from cupcake_py.harness.copilot.install import copilot_home
-
-        return copilot_home()
-
-    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
-        from cupcake_py.harness.copilot.install import configured
-
-        return configured(directory)
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         return {"sessionId": "cupcake-verify-canary", "timestamp": 0, "cwd": cwd, "toolName": "bash",

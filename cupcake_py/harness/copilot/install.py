@@ -3,7 +3,7 @@
 Copilot loads every `*.json` in `<repo>/.github/hooks/` (repository hooks) and `~/.copilot/hooks/` (user
 hooks), so cupcake's hooks live in their own file, `cupcake.json`, and the user's hook files are never
 touched: re-running writes the same file (idempotent), `--uninstall` deletes only it. One hook per event
-of the events the harness gives (harness.EVENTS): `{"type": "command", "bash": <guard>, "timeoutSec": HOOK_TIMEOUT}` where the guard
+of harness.EVENTS: `{"type": "command", "bash": <guard>, "timeoutSec": HOOK_TIMEOUT}` where the guard
 (cupcake_py/harness/guard.py) sets CUPCAKE_HOOK_EVENT (Copilot's stdin does not name the event), runs
 `cupcake` from PATH and turns every failure into response.blocking() with exit 2; cupcake's deadlines
 stay below `timeoutSec`, past which Copilot would run the tool.
@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
 from pathlib import Path
 
+from cupcake_py.harness.copilot.harness import EVENTS
 from cupcake_py.harness.copilot.response import blocking
-from cupcake_py.harness.files import FileAction
+from cupcake_py.harness.files import FileAction, OwnFilesInstaller
+from cupcake_py.harness.guard import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
-from cupcake_py.harness.hook_settings import HOOK_TIMEOUT_S as HOOK_TIMEOUT
-from cupcake_py.harness.hook_settings import write_settings
-from cupcake_py.harness.hookbase import EVENT_ENV
+from cupcake_py.harness.hook_agent import EVENT_ENV
+from cupcake_py.harness.hook_settings import read_settings, write_settings
 
 HOOK_FILE = "cupcake.json"
 
@@ -40,53 +40,30 @@ def hooks_path(project: Path | None) -> Path:
     return (copilot_home() / "hooks" if project is None else project / ".github" / "hooks") / HOOK_FILE
 
 
-def hook_config(events: Iterable[str]) -> dict[str, object]:
+def hook_config() -> dict[str, object]:
     hooks = {event: [{"type": "command", "bash": sh_command(guarded_script("copilot", blocking(REASON), 2,
                                                                            {EVENT_ENV: event})),
-                      "timeoutSec": HOOK_TIMEOUT}] for event in events}
+                      "timeoutSec": HOOK_TIMEOUT}] for event in EVENTS}
     return {"version": 1, "hooks": hooks}
-
-
-def read_config(path: Path) -> tuple[list[str], dict[str, object]]:
-    """(leading `//` comment lines, the JSON object) of Copilot's config.json (missing: none, {})."""
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return [], {}
-    lines = text.splitlines()
-    comments = [ln for ln in lines if ln.lstrip().startswith("//")]
-    body = "\n".join(ln for ln in lines if not ln.lstrip().startswith("//"))
-    try:
-        value = json.loads(body) if body.strip() else {}
-    except ValueError as e:
-        raise InstallError(f"{path}: not valid JSON ({e}); left untouched") from None
-    if not isinstance(value, dict):
-        raise InstallError(f"{path}: not a JSON object; left untouched")
-    return comments, value
 
 
 def trust(project: Path) -> tuple[str, FileAction]:
     path = copilot_home() / "config.json"
-    comments, config = read_config(path)
+    comments: list[str] = []
+    config = read_settings(path, comments)
     folders = config.get("trustedFolders", [])
     if not isinstance(folders, list):
         raise InstallError(f"{path}: `trustedFolders` is not a list; fix it by hand first")
     real = os.path.realpath(project)
     if real in folders:
         return str(path), "unchanged"
-    config["trustedFolders"] = [*folders, real]
-    action: FileAction = "overwritten" if path.exists() else "created"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.cupcake.tmp")
-    tmp.write_text("".join(c + "\n" for c in comments) + json.dumps(config, indent=2) + "\n", "utf-8")
-    os.replace(tmp, path)
-    return str(path), action
+    return str(path), write_settings(path, {**config, "trustedFolders": [*folders, real]}, comments)
 
 
-def install(project: Path | None, events: Iterable[str]) -> list[tuple[str, FileAction]]:
+def install(project: Path | None, force: bool = False) -> list[tuple[str, FileAction]]:
     require_cupcake()
     path = hooks_path(project)
-    out = [(str(path), write_settings(path, hook_config(events)))]
+    out = [(str(path), write_settings(path, hook_config()))]
     if project is not None:
         out.append(trust(project))
     return out
@@ -114,3 +91,15 @@ def uninstall(project: Path | None) -> list[tuple[str, FileAction]]:
         return [(str(path), "unchanged")]
     path.unlink()
     return [(str(path), "removed")]
+
+
+class Installer(OwnFilesInstaller):
+    """What HookAgent.setup() reads: cupcake's own hook file, no notes, nothing Copilot would skip."""
+
+    install = staticmethod(install)
+    uninstall = staticmethod(uninstall)
+    configured = staticmethod(configured)
+    config_home = staticmethod(copilot_home)
+
+
+INSTALLER = Installer()

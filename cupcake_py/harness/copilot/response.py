@@ -21,14 +21,14 @@ requests, each with the reason): Copilot reads the JSON of an exit-2 hook (measu
 from __future__ import annotations
 
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hooked import STOPPING
+from cupcake_py.harness.hook_agent import STOPPING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hooked import Call, ToolTable
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 
 BLOCKING_EVENTS = frozenset({"userPromptSubmitted", "sessionStart", "agentStop", "subagentStop"})
 CONTEXT_EVENTS = frozenset({"preToolUse", "postToolUse", "userPromptSubmitted", "sessionStart"})
@@ -70,9 +70,9 @@ def copilot_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[s
     return _context(final, event)
 
 
-def answer(final: FinalDecision, call: Call, table: ToolTable) -> Answer:
+def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
     return Answer(copilot_output(final, call, table), 0)
 
 
-def failure(message: str) -> Answer:
+def failure(message: str, event: Any) -> Answer:
     return Answer(blocking(message), 2, message)

@@ -1,5 +1,5 @@
 """The Cursor harness (`cupcake eval --harness cursor`; protocol: engine/harness_api.py, shared parts:
-cupcake_py/harness/hookbase.py).
+cupcake_py/harness/hook_agent.py).
 
 Built from Cursor's DOCUMENTED hooks.json contract (docs/cursor.md): no Cursor agent runs headless here, so
 nothing below was observed in a running Cursor; tests/harness prove the adapter against the documented
@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.harness.hookbase import HookHarness
+from cupcake_py.harness.cursor import response
+from cupcake_py.harness.hook_agent import Call, HookAgent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
-    from cupcake_py.engine.harness_api import Answer
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.files import FileAction
-    from cupcake_py.harness.hooked import Call
 
 # Cursor's event -> the normalised hook_event_name policies route on
 EVENTS = {"sessionStart": "SessionStart", "sessionEnd": "SessionEnd", "preToolUse": "PreToolUse",
@@ -54,13 +50,14 @@ GENERIC_TOOL_EVENTS = frozenset({"preToolUse", "postToolUse", "postToolUseFailur
 EXTRA = {"output": "tool_response", "result_json": "tool_response", "tool_output": "tool_response",
          "status": "status", "loop_count": "loop_count"}
 SUBAGENT_FIELDS = ("subagent_type", "prompt", "task", "description", "name")
+# what the agent can enforce (policy input `harness_capabilities`, `cupcake verify`)
+CAPABILITIES = {"can_ask": True, "can_rewrite_shell": False, "can_deny_tool": True, "subagent_calls_hooked": True}
 
 
-class Cursor(HookHarness):
-    name = "cursor"
-    title = "Cursor"
-    events = frozenset(EVENTS)
-    capabilities = {"can_ask": True, "can_rewrite_shell": False, "can_deny_tool": True, "subagent_calls_hooked": True}
+class Cursor(HookAgent):
+    def __init__(self) -> None:
+        super().__init__("cursor", "Cursor", EVENTS, CAPABILITIES, response.respond, response.failure,
+                         binaries=("cursor-agent", "cursor"))
 
     def parse(self, value: Any) -> dict[str, Any]:
         from cupcake_py import jsonio
@@ -82,8 +79,6 @@ class Cursor(HookHarness):
         return checked(event, errors, self.title)
 
     def split(self, event: dict[str, Any]) -> Call:
-        from cupcake_py.harness.hooked import Call
-
         name = str(event["hook_event_name"])
         roots = event.get("workspace_roots")
         cwd = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0] else \
@@ -108,39 +103,6 @@ class Cursor(HookHarness):
             extra["prompt"] = event["prompt"]
         return Call(name, EVENTS[name], str(event["conversation_id"]), str(cwd), tool,
                     args if isinstance(args, dict) else None, extra)
-
-    def answer(self, final: FinalDecision, event: dict[str, Any], call: Call) -> Answer:
-        from cupcake_py.harness.cursor.response import answer
-
-        return answer(final, call, self.table())
-
-    def failure(self, message: str, event: Any) -> Answer:
-        from cupcake_py.harness.cursor.response import failure
-
-        return failure(message)
-
-    def install(self, directory: Path | None, force: bool) -> list[tuple[str, FileAction]]:
-        """cupcake's hooks merged into `<directory>/.cursor/hooks.json` (None: `~/.cursor/hooks.json`)."""
-        from cupcake_py.harness.cursor.install import install
-
-        return install(directory)
-
-    def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        from cupcake_py.harness.cursor.install import uninstall
-
-        return uninstall(directory)
-
-    binaries = ("cursor-agent", "cursor")
-
-    def config_home(self) -> Path:
-        from cupcake_py.harness.cursor.install import hooks_path
-
-        return hooks_path(None).parent
-
-    def configured_hooks(self, directory: Path | None) -> list[tuple[str, str, float | None]]:
-        from cupcake_py.harness.cursor.install import configured
-
-        return configured(directory)
 
     def canary(self, command: str, cwd: str) -> dict[str, Any]:
         return {"hook_event_name": "beforeShellExecution", "conversation_id": "cupcake-verify-canary",

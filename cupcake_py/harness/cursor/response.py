@@ -19,14 +19,14 @@ Failure: exit 2 (documented: "2 = deny/block") with one JSON object that blocks 
 from __future__ import annotations
 
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hooked import STOPPING, ask_reason, effective_kind
+from cupcake_py.harness.hook_agent import STOPPING, ask_reason, effective_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hooked import Call, ToolTable
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 
 PERMISSION_ASK = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "subagentStart"})
 PERMISSION_ONLY = frozenset({"beforeReadFile", "beforeTabFileRead"})
@@ -73,9 +73,9 @@ def cursor_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[st
     return {}
 
 
-def answer(final: FinalDecision, call: Call, table: ToolTable) -> Answer:
+def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
     return Answer(cursor_output(final, call, table), 0)
 
 
-def failure(message: str) -> Answer:
+def failure(message: str, event: Any) -> Answer:
     return Answer(blocking(message), 2, message)

@@ -21,14 +21,14 @@ Stop would make Droid keep working without end). An event too broken to name get
 from __future__ import annotations
 
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hooked import STOPPING, ask_reason, effective_kind
+from cupcake_py.harness.hook_agent import STOPPING, ask_reason, effective_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hooked import Call, ToolTable
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 
 CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"})
 
@@ -79,7 +79,7 @@ def droid_output(final: FinalDecision, event: dict[str, Any], call: Call, table:
     return {}
 
 
-def answer(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable) -> Answer:
+def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
     return Answer(droid_output(final, event, call, table), 0)
 
 

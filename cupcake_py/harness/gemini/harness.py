@@ -12,13 +12,13 @@ failure is exit 2.
 from __future__ import annotations
 
 from cupcake_py.harness.gemini import response
-from cupcake_py.harness.hook_agent import Capabilities, HookAgent, mcp_from_context
+from cupcake_py.harness.hook_agent import HookAgent, mcp_from_context
 
 EVENTS = {"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "BeforeAgent": "UserPromptSubmit",
           "AfterAgent": "Stop", "SessionStart": "SessionStart", "SessionEnd": "SessionEnd",
           "Notification": "Notification", "PreCompress": "PreCompact"}
 
-HARNESS = HookAgent("gemini", "Gemini CLI", EVENTS, Capabilities(can_rewrite_shell=True, can_ask=False,
-                                                                 subagent_calls_hooked=True),
-                    response.respond, response.failure, pre_tool=frozenset({"BeforeTool"}),
-                    session_end="SessionEnd", mcp=mcp_from_context)
+HARNESS = HookAgent("gemini", "Gemini CLI", EVENTS,
+                    {"can_rewrite_shell": True, "can_ask": False, "subagent_calls_hooked": True},
+                    response.respond, response.failure, halts=(frozenset({"BeforeTool"}), "SessionEnd"),
+                    mcp=mcp_from_context, agent_args=False)

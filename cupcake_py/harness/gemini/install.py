@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cupcake_py.harness.files import FileAction
-from cupcake_py.harness.hook_settings import HookInstaller, InstallError, read_settings, write_settings
+from cupcake_py.harness.files import FileAction, InstallError
+from cupcake_py.harness.hook_settings import HookInstaller, read_settings, write_settings
 
 EVENTS: tuple[tuple[str, str | None], ...] = (
     ("SessionStart", None), ("BeforeAgent", None), ("BeforeTool", ".*"), ("AfterTool", ".*"), ("AfterAgent", None),

@@ -20,15 +20,14 @@ stdout; AfterAgent (where exit 2 would make the model retry forever): `continue:
 from __future__ import annotations
 
 from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hook_agent import ask_fallback, nonempty, whole_input
+from cupcake_py.harness.hook_agent import STOPPING, ask_fallback, nonempty
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from cupcake_py.engine.synthesis import FinalDecision
-
-STOPPING = frozenset({"halt", "deny", "block"})
+    from cupcake_py.harness.hook_agent import Call, ToolTable
 
 
 def _deny(reason: str) -> dict[str, Any]:
@@ -45,7 +44,7 @@ def _context(final: FinalDecision, name: str) -> dict[str, Any]:
     return {}
 
 
-def _before_tool(final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def _before_tool(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
     kind, reason = final.kind, final.reason or ""
     if kind == "halt":
         return _halt(reason)
@@ -53,25 +52,25 @@ def _before_tool(final: FinalDecision, event: dict[str, Any], drop: set[str]) ->
         return _deny(reason)
     if kind == "ask":
         if ask_fallback() == "allow":  # runs: with the input the decision carries (the sandboxed command)
-            return _modified(final, event, drop) if final.updated_input else {}
+            return _modified(final, call, table) if final.updated_input else {}
         return _deny(f"{nonempty(reason, 'this call needs approval')} (Gemini CLI cannot ask for approval from a "
                      "hook without hanging a headless run, so cupcake denies it; CUPCAKE_ASK_FALLBACK=allow lets "
                      "such calls run)")
     if kind == "modify":
-        return _modified(final, event, drop)
+        return _modified(final, call, table)
     return _context(final, "BeforeTool")
 
 
-def _modified(final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def _modified(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
     return {"decision": "allow", "hookSpecificOutput": {
-        "hookEventName": "BeforeTool", "tool_input": whole_input(event.get("tool_input"), final.updated_input, drop)}}
+        "hookEventName": "BeforeTool", "tool_input": table.agent_args(call.tool, call.args, final.updated_input)}}
 
 
-def gemini_output(final: FinalDecision, event: dict[str, Any], drop: set[str]) -> dict[str, Any]:
-    name = str(event.get("hook_event_name"))
+def gemini_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
+    name = call.agent_event
     kind, reason = final.kind, final.reason or ""
     if name == "BeforeTool":
-        return _before_tool(final, event, drop)
+        return _before_tool(final, call, table)
     if name in ("AfterTool", "BeforeAgent"):
         if kind == "halt":
             return _halt(reason)
@@ -89,15 +88,14 @@ def gemini_output(final: FinalDecision, event: dict[str, Any], drop: set[str]) -
     return {}
 
 
-def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set[str]) -> Answer:
-    out = gemini_output(final, event, drop)
+def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
+    out = gemini_output(final, call, table)
     if strict and final.kind in STOPPING and event.get("hook_event_name") == "BeforeTool":
         return Answer(out, 2, nonempty(final.reason))
     return Answer(out, 0)
 
 
-def failure(message: str, event: Any) -> Answer:
-    text = message if message.startswith("cupcake:") else f"cupcake: {message}"
+def failure(text: str, event: Any) -> Answer:
     name = event.get("hook_event_name") if isinstance(event, dict) else None
     name = name if isinstance(name, str) else None  # a malformed event may carry any JSON value here
     if name == "AfterAgent":

@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _copy(v: Any) -> Any:
-    return jsonio.loads(jsonio.dumps(v))
-
-
 def event_name(event: dict[str, Any]) -> str:
     return str(event["hook_event_name"])
 
@@ -44,8 +40,8 @@ def preprocess(event: dict[str, Any], *, script_inspection: bool = True) -> dict
     """The enriched copy of a validated event (idempotent on its own output)."""
     out = dict(event)
     out["tool_name"] = data.mapped_tool_name(event["tool"])
-    out["tool_input"] = _copy(event["args"])
+    out["tool_input"] = jsonio.copy(event["args"])
     if "result" in event:
-        out["tool_response"] = _copy(event["result"])
+        out["tool_response"] = jsonio.copy(event["result"])
     out["harness"] = "opencode"
     return enrich_tool_call(out, hints(), script_inspection=script_inspection)

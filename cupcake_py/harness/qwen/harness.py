@@ -14,14 +14,11 @@ invalid JSON; install.py wraps the command so every failure is exit 2.
 from __future__ import annotations
 
 from cupcake_py.harness import claude_format
-from cupcake_py.harness.hook_agent import Capabilities, HookAgent, mcp_from_context, mcp_from_name
+from cupcake_py.harness.hook_agent import HookAgent, mcp_from_context, mcp_from_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-    from cupcake_py.engine.harness_api import Answer
-    from cupcake_py.engine.synthesis import FinalDecision
 
 EVENTS = {e: e for e in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
                          "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "Notification",
@@ -29,15 +26,12 @@ EVENTS = {e: e for e in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "Per
 DIALECT = claude_format.Dialect("Qwen Code", can_ask=True, can_rewrite=False, modify_needs_allow=False)
 
 
-def respond(final: FinalDecision, event: dict[str, Any], strict: bool, drop: set[str]) -> Answer:
-    return claude_format.respond(DIALECT, final, event, strict, drop)
-
-
 def _mcp(event: dict[str, Any]) -> dict[str, str] | None:
     return mcp_from_context(event) or mcp_from_name(str(event.get("tool_name", "")))
 
 
-HARNESS = HookAgent("qwen", "Qwen Code", EVENTS, Capabilities(can_rewrite_shell=False, can_ask=True,
-                                                              subagent_calls_hooked=True),
-                    respond, claude_format.failure, pre_tool=frozenset({"PreToolUse", "PermissionRequest"}),
-                    session_end="SessionEnd", mcp=_mcp)
+HARNESS = HookAgent("qwen", "Qwen Code", EVENTS,
+                    {"can_rewrite_shell": False, "can_ask": True, "subagent_calls_hooked": True},
+                    DIALECT.respond, claude_format.failure, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
+                                                                   "SessionEnd"),
+                    mcp=_mcp, agent_args=False)

@@ -3,7 +3,7 @@ constant argument types, recursion (messages and locations as OPA reports them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cupcake_py.rego import ast as A
@@ -215,25 +215,28 @@ def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:
             seen.add(id(g))
             out.append(g)
 
-    def walk(node: Node, i: int) -> None:
-        if i >= len(ref.terms):
-            for g in node.groups():
-                add(g)
-            return
-        if node.group is not None:
-            add(node.group)
-            return
-        k = ref.terms[i].value
-        if isinstance(k, A.String):
-            nxt = node.children.get(k.value)
-            if nxt is not None:
-                walk(nxt, i + 1)
-        elif isinstance(k, A.Var | A.Ref | A.Call):
-            for child in node.children.values():
-                walk(child, i + 1)
-
-    walk(tree, 1)
+    _walk_targets(ref, tree, 1, add)
     return out
+
+
+def _walk_targets(ref: A.Ref, node: Node, i: int, add: Callable[[Group | None], None]) -> None:
+    """ref_targets below `node` from `ref.terms[i]` (a function, not a closure naming itself: that
+    is a reference cycle, left to the collector that a bundle build pauses)."""
+    if i >= len(ref.terms):
+        for g in node.groups():
+            add(g)
+        return
+    if node.group is not None:
+        add(node.group)
+        return
+    k = ref.terms[i].value
+    if isinstance(k, A.String):
+        nxt = node.children.get(k.value)
+        if nxt is not None:
+            _walk_targets(ref, nxt, i + 1, add)
+    elif isinstance(k, A.Var | A.Ref | A.Call):
+        for child in node.children.values():
+            _walk_targets(ref, child, i + 1, add)
 
 
 def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: ErrorSink) -> None:
@@ -242,17 +245,16 @@ def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: Er
     own: dict[int, list[tuple[str, ...]]] = {}  # id(rule) -> groups it references
     out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}  # group -> groups any of its rules reference
     for path, g in groups.items():
-        union: list[tuple[str, ...]] = []
-        for c in rule_chain(g):
-            deps: list[tuple[str, ...]] = []
+        union: dict[tuple[str, ...], None] = {}  # insertion-ordered sets: a rule that walks
+        for c in rule_chain(g):  # data.cupcake.policies references every policy's groups
+            deps: dict[tuple[str, ...], None] = {}
             for e in all_exprs(c):
                 for ref in expr_refs(e):
                     for t in ref_targets(ref, tree):
-                        if t.path not in deps:
-                            deps.append(t.path)
-            own[id(c)] = deps
-            union.extend(d for d in deps if d not in union)
-        out[path] = union
+                        deps[t.path] = None
+            own[id(c)] = list(deps)
+            union.update(deps)
+        out[path] = list(union)
     for path in sorted(groups):
         for c in rule_chain(groups[path]):
             cycle = _path_back(own[id(c)], path, out)

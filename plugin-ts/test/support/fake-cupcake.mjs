@@ -81,6 +81,13 @@ switch (behaviour) {
   case "rewrite":
     say({ decision: "allow", updated_args: { command: "echo rewritten", timeout: 1000 } });
     break;
+  case "allow-sandboxed":
+    say({ decision: "allow", updated_args: { command: `bwrap --args 3 -- /bin/bash -c '${command}' 3< /state/p.args` } });
+    break;
+  case "ask-sandboxed-native":
+    say({ decision: "ask", reason: "needs approval", rule_ids: ["e.ask"],
+      updated_args: { command: `bwrap --args 3 -- /bin/bash -c '${command}' 3< /state/p.args` } });
+    break;
   case "ask-sandboxed":
     say({ decision: "ask", reason: "needs approval", updated_args: { command: "bwrap -- sandboxed" } });
     break;

@@ -72,16 +72,16 @@ function applyLayer(target, layer, origin, problems, tightenOnly = false) {
   }
 }
 function readConfigFile(path, problems) {
-  let text;
+  let text2;
   try {
-    text = readFileSync(path, "utf8");
+    text2 = readFileSync(path, "utf8");
   } catch (err) {
     const code = err.code;
     if (code !== "ENOENT") problems.push(`${path}: cannot read (${code ?? String(err)})`);
     return void 0;
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(text2);
   } catch (err) {
     problems.push(`${path}: invalid JSON (${err.message}); using the defaults`);
     return void 0;
@@ -148,27 +148,27 @@ var CupcakeError = class extends Error {
 var KINDS = /* @__PURE__ */ new Set(["allow", "ask", "deny", "block"]);
 var isStringArray = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
 var isPlainObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-function clip(text, max = 200) {
-  const flat = text.replace(/\s+/g, " ").trim();
+function clip(text2, max = 200) {
+  const flat = text2.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 function parseDecision(stdout) {
-  const text = stdout.trim();
-  if (text === "") throw new CupcakeError("no output on stdout (expected one JSON decision line)");
+  const text2 = stdout.trim();
+  if (text2 === "") throw new CupcakeError("no output on stdout (expected one JSON decision line)");
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text2);
   } catch {
-    throw new CupcakeError(`stdout is not JSON: ${JSON.stringify(clip(text))}`);
+    throw new CupcakeError(`stdout is not JSON: ${JSON.stringify(clip(text2))}`);
   }
-  if (!isPlainObject(value)) throw new CupcakeError(`expected a JSON object on stdout, got ${clip(text)}`);
+  if (!isPlainObject(value)) throw new CupcakeError(`expected a JSON object on stdout, got ${clip(text2)}`);
   const { decision, reason, context, updated_args, rule_ids } = value;
-  if (decision === void 0) throw new CupcakeError(`response has no "decision": ${clip(text)}`);
+  if (decision === void 0) throw new CupcakeError(`response has no "decision": ${clip(text2)}`);
   if (typeof decision !== "string" || !KINDS.has(decision)) {
     throw new CupcakeError(`unknown decision ${JSON.stringify(decision)} (expected allow, ask, deny or block)`);
   }
   const bad = (field, expected) => {
-    throw new CupcakeError(`response field "${field}" must be ${expected}: ${clip(text)}`);
+    throw new CupcakeError(`response field "${field}" must be ${expected}: ${clip(text2)}`);
   };
   if (reason !== void 0 && typeof reason !== "string") bad("reason", "a string");
   if (context !== void 0 && !isStringArray(context)) bad("context", "an array of strings");
@@ -215,6 +215,12 @@ function askMessage(tool, args, d, notNative) {
     `Approval required by cupcake policy${ruleText(d)}: this ${describeCall(tool, args)} was NOT executed.`,
     `Reason: ${reasonText(d)}`,
     `${why} Tell the user what you wanted to do and why, and let them decide. To approve it, the user can add an exception for this call to the allow-list in the project's cupcake policy configuration (.cupcake/), or ${disable} and re-run the request; in ${CONFIG_FILE}, "askMode": "native" sends such calls to OpenCode's own approval prompt (for tools whose OpenCode permission is "ask") and "askMode": "allow" lets them all run.`
+  ].join("\n");
+}
+function unmatchedMessage(tool, args, why) {
+  return [
+    `Blocked by cupcake: this ${describeCall(tool, args)} was NOT executed: ${why}.`,
+    "Something changed the call after cupcake checked it (another OpenCode plugin?), so cupcake fails closed. Tell the user; do not retry the call until it is explained."
   ].join("\n");
 }
 function failClosedMessage(tool, args, error) {
@@ -499,8 +505,10 @@ function createHooks(deps, run = evaluate) {
     "tool.execute.before": async (input, output) => {
       const args = isArgs(output.args) ? output.args : {};
       let d;
+      let seen = args;
       try {
-        d = await run(config, directory, makeEvent("PreToolUse", input, args));
+        seen = JSON.parse(JSON.stringify(args));
+        d = await run(config, directory, makeEvent("PreToolUse", input, seen));
       } catch (err) {
         const msg = errorText(err);
         if (config.failMode === "open") {
@@ -522,34 +530,36 @@ function createHooks(deps, run = evaluate) {
           reporter.log("warn", `cannot rewrite the ${input.tool} call's args: OpenCode passed no args object`);
         }
       };
+      const decided = { ...seen, ...d.updated_args };
+      const asMade = seen;
       switch (d.decision) {
         case "allow":
           rewrite(d);
-          native?.track(input.callID, input.tool, "allow");
+          native?.track(input.callID, input.tool, "allow", decided, (why) => unmatchedMessage(input.tool, asMade, why));
           rememberContext(input.sessionID, d);
           return;
         case "ask":
           if (config.askMode !== "deny") rewrite(d);
           if (config.askMode === "allow") {
             reporter.log("warn", `approval requested (${d.reason ?? "no reason"}) — allowed by askMode "allow"`);
-            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, args));
+            reporter.toast("warning", "Cupcake: approval requested (allowed)", d.reason ?? describeCall(input.tool, asMade));
             rememberContext(input.sessionID, d);
             return;
           }
           if (native !== void 0) {
             const notNative = native.unroutable(input.tool);
             if (notNative === void 0) {
-              native.track(input.callID, input.tool, "ask", (why) => askMessage(input.tool, args, d, why));
+              native.track(input.callID, input.tool, "ask", decided, (why) => askMessage(input.tool, asMade, d, why));
               reporter.log("info", `approval requested (${d.reason ?? "no reason"}) — left to OpenCode's prompt`);
-              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, args));
+              reporter.toast("warning", "Cupcake: approve or reject in OpenCode's prompt", d.reason ?? describeCall(input.tool, asMade));
               return;
             }
             reporter.log("info", `askMode "native" cannot use OpenCode's prompt: ${notNative}`);
-            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-            throw new Error(askMessage(input.tool, args, d, notNative));
+            reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+            throw new Error(askMessage(input.tool, asMade, d, notNative));
           }
-          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, args));
-          throw new Error(askMessage(input.tool, args, d));
+          reporter.toast("warning", "Cupcake: approval required", d.reason ?? describeCall(input.tool, asMade));
+          throw new Error(askMessage(input.tool, asMade, d));
         case "deny":
         case "block":
           reporter.toast("error", "Cupcake blocked a tool call", d.reason ?? describeCall(input.tool, args));
@@ -561,8 +571,8 @@ function createHooks(deps, run = evaluate) {
       const args = isArgs(input.args) ? input.args : {};
       const event = makeEvent("PostToolUse", input, args);
       event.result = { title: output.title, output: output.output, metadata: output.metadata, success: true };
-      const append = (text) => {
-        output.output = `${typeof output.output === "string" ? output.output : String(output.output ?? "")}${text}`;
+      const append = (text2) => {
+        output.output = `${typeof output.output === "string" ? output.output : String(output.output ?? "")}${text2}`;
       };
       let d;
       try {
@@ -620,6 +630,7 @@ function createHooks(deps, run = evaluate) {
 }
 
 // src/native.ts
+import { isAbsolute as isAbsolute2, join as join2, relative, resolve as resolve2 } from "node:path";
 var ASKING_TOOLS = Object.freeze({
   bash: "bash",
   edit: "edit",
@@ -627,6 +638,28 @@ var ASKING_TOOLS = Object.freeze({
   read: "read"
 });
 var MAX_TRACKED = 512;
+var text = (v) => typeof v === "string" ? v : void 0;
+var filePath = (args) => text(args.filePath);
+var SUBJECTS = Object.freeze({
+  bash: {
+    call: (args) => text(args.command),
+    request: (req) => isRecord(req.metadata) ? text(req.metadata.command) : void 0
+  },
+  edit: {
+    call: (args, at) => {
+      const path = filePath(args);
+      return path === void 0 ? void 0 : isAbsolute2(path) ? path : join2(at.directory, path);
+    },
+    request: (req) => isRecord(req.metadata) ? text(req.metadata.filepath) : void 0
+  },
+  read: {
+    call: (args, at) => {
+      const path = filePath(args);
+      return path === void 0 ? void 0 : relative(at.worktree, isAbsolute2(path) ? path : resolve2(at.directory, path));
+    },
+    request: (req) => Array.isArray(req.patterns) && req.patterns.length === 1 ? text(req.patterns[0]) : void 0
+  }
+});
 var isRecord = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function asksAlways(value) {
   if (value === "ask") return true;
@@ -657,24 +690,26 @@ function askedKeys(config) {
 function isRunCommand(argv) {
   return argv.slice(2).includes("run");
 }
-function approveWith(client) {
-  return async (sessionID, requestID) => {
+function replyWith(client) {
+  return async (sessionID, requestID, response) => {
     const fn = isRecord(client) ? client.postSessionIdPermissionsPermissionId : void 0;
     if (typeof fn !== "function") return false;
-    const res = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response: "once" } });
+    const res = await fn.call(client, { path: { id: sessionID, permissionID: requestID }, body: { response } });
     return isRecord(res) && res.error === void 0 && (!isRecord(res.response) || res.response.ok !== false);
   };
 }
 var NativeAsk = class {
   // tools native routing was turned off for
-  constructor(approve, reporter, interactive) {
-    this.approve = approve;
+  constructor(reply, reporter, interactive, place) {
+    this.reply = reply;
     this.reporter = reporter;
     this.interactive = interactive;
+    this.place = place;
   }
-  approve;
+  reply;
   reporter;
   interactive;
+  place;
   keys = /* @__PURE__ */ new Set();
   calls = /* @__PURE__ */ new Map();
   // by callID
@@ -712,19 +747,22 @@ var NativeAsk = class {
     }
     return void 0;
   }
-  /** Track a call the policies allowed or asked about (tool.execute.before), for OpenCode's coming request. */
-  track(callID, tool, want, blocked = (why) => why) {
+  /** Track a call the policies allowed or asked about (tool.execute.before, `args` as cupcake left them), for
+   *  OpenCode's coming request. `blocked` gives the message that stops the call when it may not run. */
+  track(callID, tool, want, args, blocked) {
     const permission = ASKING_TOOLS[tool];
     if (!this.interactive || permission === void 0 || !this.keys.has(permission) || callID === "") return;
+    const subject = SUBJECTS[permission]?.call(args, this.place);
     const known = this.calls.get(callID);
     if (known !== void 0) {
-      if (want === "ask") known.blocked = blocked;
+      if (want === "ask" || known.want === "allow") known.blocked = blocked;
       known.want = known.want === "ask" || want === "ask" ? "ask" : "allow";
+      known.subjects.add(subject);
       known.approved = false;
       known.shared = true;
       return;
     }
-    this.calls.set(callID, { tool, permission, want, approved: false, blocked, shared: false });
+    this.calls.set(callID, { tool, permission, want, subjects: /* @__PURE__ */ new Set([subject]), approved: false, mismatched: false, blocked, shared: false });
     while (this.calls.size > MAX_TRACKED) {
       const oldest = this.calls.keys().next().value;
       this.calls.delete(oldest);
@@ -743,6 +781,11 @@ var NativeAsk = class {
       const callID = isRecord(p.tool) && typeof p.tool.callID === "string" ? p.tool.callID : void 0;
       const call = callID === void 0 ? void 0 : this.calls.get(callID);
       if (call === void 0 || p.permission !== call.permission || typeof p.id !== "string") return;
+      const about = SUBJECTS[call.permission]?.request(p);
+      if (about === void 0 || !call.subjects.has(about)) {
+        await this.refuse(call, callID, p.id, p.sessionID, about);
+        return;
+      }
       this.requests.set(p.id, callID);
       while (this.requests.size > MAX_TRACKED) this.requests.delete(this.requests.keys().next().value);
       if (call.want === "ask") {
@@ -757,7 +800,7 @@ var NativeAsk = class {
       let answered = false;
       const t0 = Date.now();
       try {
-        answered = await this.approve(p.sessionID, p.id);
+        answered = await this.reply(p.sessionID, p.id, "once");
         if (answered) this.reporter.log("debug", `answered OpenCode's request ${p.id} for the allowed ${call.tool} call in ${Date.now() - t0} ms`);
       } catch (err) {
         this.reporter.log("warn", `could not answer OpenCode's request ${p.id}: ${err instanceof Error ? err.message : String(err)}`);
@@ -770,7 +813,7 @@ var NativeAsk = class {
       this.requests.delete(p.requestID);
       this.awaitingUser.delete(p.requestID);
       const call = callID === void 0 ? void 0 : this.calls.get(callID);
-      if (call === void 0) return;
+      if (call === void 0 || call.mismatched) return;
       if (p.reply === "once" || p.reply === "always") call.approved = true;
       if (p.reply === "always" && call.want === "ask") {
         this.alwaysGiven.add(call.permission);
@@ -778,10 +821,29 @@ var NativeAsk = class {
       }
     }
   }
+  /** A request about something cupcake did not decide: rejected (fail closed), never approved by the plugin, and
+   *  a bash call is also stopped in shell.env should the rejection not get through. */
+  async refuse(call, callID, requestID, sessionID, about) {
+    call.mismatched = true;
+    call.approved = false;
+    const seen = about === void 0 ? "nothing cupcake can compare" : JSON.stringify(about.slice(0, 300));
+    this.reporter.log("error", `OpenCode's request ${requestID} for ${call.tool} call ${callID} is about ${seen}, not what cupcake decided (${[...call.subjects].map((s) => JSON.stringify(s?.slice(0, 300))).join(" or ")}): rejecting it`);
+    this.reporter.toast("error", "Cupcake rejected a permission request", `OpenCode asked about a different ${call.tool} call than cupcake checked`);
+    let rejected = false;
+    try {
+      rejected = typeof sessionID === "string" && await this.reply(sessionID, requestID, "reject");
+    } catch (err) {
+      this.reporter.log("warn", `could not reject OpenCode's request ${requestID}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!rejected) this.reporter.log("warn", `OpenCode's request ${requestID} could not be rejected: it waits for the user; a bash call is stopped before its shell starts`);
+  }
   /** shell.env (after OpenCode's request, before the shell starts): the message blocking a routed bash call
-   *  that was not approved, or undefined when it may run. */
+   *  that was not approved or whose request was about another command, or undefined when it may run. */
   gate(callID) {
     const call = this.calls.get(callID);
+    if (call?.mismatched === true) {
+      return call.blocked("OpenCode asked for permission to run a different command than the one cupcake checked");
+    }
     if (call === void 0 || call.want !== "ask" || call.approved) return void 0;
     if (!call.shared) this.calls.delete(callID);
     return call.blocked(
@@ -792,8 +854,13 @@ var NativeAsk = class {
   finish(callID) {
     const call = this.calls.get(callID);
     if (call !== void 0 && !call.shared) this.calls.delete(callID);
-    if (call === void 0 || call.want !== "ask" || call.approved) return;
+    if (call === void 0 || call.want !== "ask" && !call.mismatched || call.approved) return;
     this.off.add(call.tool);
+    if (call.mismatched) {
+      this.reporter.log("error", `${call.tool} call ${callID} ran although OpenCode's request for it was about something else than cupcake checked (the rejection did not get through); from now on ${call.tool} calls a policy asks about are blocked instead`);
+      this.reporter.toast("error", "Cupcake: a call ran without approval", `${call.tool} call ${callID} ran on a request cupcake rejected`);
+      return;
+    }
     const why = this.alwaysGiven.has(call.permission) ? ` (an earlier "Allow always" covered it)` : "";
     this.reporter.log("error", `${call.tool} call ${callID} needed approval but ran without OpenCode asking${why}; from now on ${call.tool} calls a policy asks about are blocked instead`);
     this.reporter.toast("error", "Cupcake: a call ran without approval", `OpenCode did not ask for ${call.tool} call ${callID}${why}`);
@@ -887,12 +954,12 @@ var ServeClient = class {
   ask(event) {
     const child = this.child ?? this.start();
     const id = this.nextId++;
-    return new Promise((resolve2, reject) => {
+    return new Promise((resolve3, reject) => {
       const timer = setTimeout(
         () => this.fail(`cupcake serve did not answer within ${this.config.timeoutMs} ms; restarting it`),
         this.config.timeoutMs
       );
-      this.pending.set(id, { resolve: resolve2, reject, timer });
+      this.pending.set(id, { resolve: resolve3, reject, timer });
       const line = `${JSON.stringify({ id, harness: "opencode", event })}
 `;
       child.stdin?.write(line, (err) => {
@@ -1002,7 +1069,7 @@ function serveEvaluator(client, spawnEval = evaluate) {
 }
 
 // src/index.ts
-var CupcakePlugin = async ({ client, directory }, options) => {
+var CupcakePlugin = async ({ client, directory, worktree }, options) => {
   const { config, problems } = loadConfig(directory, options);
   const reporter = new Reporter(client, config.logLevel, config.showToasts);
   for (const problem of problems) reporter.log("warn", `config: ${problem}`);
@@ -1020,7 +1087,7 @@ var CupcakePlugin = async ({ client, directory }, options) => {
       reporter.toast("error", "Cupcake is not working", err.message);
     }
   );
-  const native = config.askMode === "native" ? new NativeAsk(approveWith(client), reporter, !isRunCommand(process.argv)) : void 0;
+  const native = config.askMode === "native" ? new NativeAsk(replyWith(client), reporter, !isRunCommand(process.argv), { directory, worktree: worktree || directory }) : void 0;
   const deps = { config, directory, reporter, context: new SessionContext(), native };
   if (config.mode === "spawn") return createHooks(deps);
   const server = new ServeClient(config, directory, (why) => reporter.log("warn", `${why} (the calls in flight are spawned)`));

@@ -1,0 +1,93 @@
+"""The build cache of `cupcake test`: one compiled test module per set of sources, reused
+across runs (the native code of the module is cached by the host, host/cache.py).
+
+In: the key (`build_key`: sha256 over the compiler's own files, every policy and data file
+read, the shipped support policies, the options that change the build: --run, --coverage,
+custom builtin declarations). Out: on a hit, the WASM modules (one, or several when the
+build was split) and the discovered tests (no
+parsing, compiling, planning or code generation); `store` writes an entry atomically under
+`$XDG_CACHE_HOME/cupcake-py/tests/` (0700). A missing, truncated or corrupt entry is a miss;
+cache write failures are ignored (the run does not depend on them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from cupcake_py.engine.bundle import (  # (the builtin sha256: hashlib loads OpenSSL)
+    compiler_fingerprint,
+    sha256,
+)
+from cupcake_py.engine.project import rego_files, shipped_policies_dir
+from cupcake_py.lazylog import LazyLogger
+from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from typing import Any
+
+log = LazyLogger(__name__)
+
+MAGIC = b"CUPCAKE-TESTS-2\n"
+
+
+def cache_dir() -> str:
+    return user_cache_dir("tests")
+
+
+def build_key(files: Iterable[Path], data_files: Iterable[Path], options: str) -> str:
+    h = sha256(compiler_fingerprint().encode())
+    here = Path(__file__).parent
+    for f in sorted([*here.glob("*.py"), *here.parent.glob("*.py")]):  # the runner and its AST rewrites (authoring/)
+        st = f.stat()
+        h.update(f"{f.parent.name}/{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    h.update(options.encode())
+    for kind, group in (("rego", files), ("data", data_files),
+                        ("support", rego_files(shipped_policies_dir() / "system"))):
+        for f in group:
+            h.update(f"\n{kind} {f}\n".encode())
+            h.update(sha256(Path(f).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def load(key: str) -> tuple[dict[str, Any], list[bytes]] | None:
+    """(metadata, WASM modules) of the entry `key`, None when missing or damaged."""
+    try:
+        with open(os.path.join(cache_dir(), f"{key}.tests"), "rb") as f:
+            blob = f.read()
+    except OSError:
+        return None
+    if not blob.startswith(MAGIC):
+        return None
+    at = len(MAGIC)
+    n = int.from_bytes(blob[at:at + 8], "big")
+    header, digest, wasm = blob[at + 8:at + 8 + n], blob[at + 8 + n:at + 40 + n], blob[at + 40 + n:]
+    if len(digest) != 32 or sha256(header + wasm).digest() != digest:
+        return None
+    try:
+        meta = json.loads(header)
+    except ValueError:
+        return None
+    if not isinstance(meta, dict) or meta.get("key") != key or sum(meta.get("sizes") or []) != len(wasm):
+        return None
+    blobs, at = [], 0
+    for size in meta["sizes"]:
+        blobs.append(wasm[at:at + size])
+        at += size
+    return meta, blobs
+
+
+def store(key: str, meta: dict[str, Any], modules: list[bytes]) -> None:
+    d = cache_dir()
+    if not private_dir(d, "test build cache"):
+        return
+    wasm = b"".join(modules)
+    header = json.dumps({**meta, "key": key, "sizes": [len(m) for m in modules]}, sort_keys=True).encode()
+    blob = MAGIC + len(header).to_bytes(8, "big") + header + sha256(header + wasm).digest() + wasm
+    try:
+        atomic_write(d, f"{key}.tests", (blob,), ".tests")
+    except OSError as e:  # a cache that cannot be written only costs the next run its build
+        log.debug("test build cache write failed: %s", e)

@@ -1,0 +1,174 @@
+"""What a `cupcake test` run is made of, shared by every step of the runner (no logic).
+
+In: nothing (types and constants). Out: TestCase (a discovered `test_*`/`todo_*` rule),
+TestResult (its outcome, with a Failure diagnosis when it failed), FileCoverage, TestRun (the
+whole run), TestOptions (the flags that change a run), Part (one compiled module and its tests)
+and TestSetupError (tests that could not be loaded or compiled: exit status 1, as `opa test`).
+"""
+
+from __future__ import annotations
+
+from cupcake_py.errors import CupcakeError, Location
+from cupcake_py.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: Record classes)
+    from typing import Any, Literal
+
+    from cupcake_py.rego import ast as A
+
+    Status = Literal["pass", "fail", "error", "skip"]
+TEST_PREFIX = "test_"
+TODO_PREFIX = "todo_"
+PHASES = ("parse", "compile", "plan", "wasm", "native", "eval", "diagnose")
+UNDEFINED_TEXT = "<undefined>"
+
+
+class TestSetupError(CupcakeError):
+    """The tests could not be loaded or compiled at all (exit status 1, as `opa test`)."""
+
+    __test__ = False  # (a product class: pytest must not collect it where a test module imports it)
+
+
+class TestCase(Record):
+    __test__ = False
+    __slots__ = ("package", "name", "location", "rule", "module_index")
+
+    def __init__(self, package: str, name: str, location: Location, rule: A.Rule | None, module_index: int) -> None:
+        # rule: None when the build came from the cache (re-parsed for a diagnosis)
+        self._fill(package, name, location, rule, module_index)
+
+    package: str
+    name: str
+    location: Location
+    rule: A.Rule | None
+    module_index: int
+
+    @property
+    def entrypoint(self) -> str:
+        return "/".join([*self.package.split("."), self.name])
+
+    @property
+    def full_name(self) -> str:
+        return f"data.{self.package}.{self.name}"
+
+    def to_json(self) -> list[Any]:
+        loc = self.location
+        return [self.package, self.name, loc.file, loc.row, loc.col, self.module_index]
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> TestCase:
+        pkg, name, file, line, col, index = row
+        return cls(pkg, name, Location(file, line, col), None, index)
+
+
+class Failure(Record):
+    """Where a failing test stopped: the first body expression that did not hold."""
+
+    __slots__ = ("location", "source", "bindings", "operands")
+
+    def __init__(self, location: Location, source: str, bindings: list[Any] | None = None,
+                 operands: list[Any] | None = None) -> None:
+        # bindings: local variables bound before it (one per solution); operands: the values of
+        # its operands ("<undefined>" when none)
+        self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands)
+
+    location: Location
+    source: str
+    bindings: list[Any]
+    operands: list[Any]
+
+
+class TestResult(Record):
+    __test__ = False
+    __slots__ = ("case", "status", "duration_s", "message", "value", "failure", "output")
+
+    def __init__(self, case: TestCase, status: Status, duration_s: float = 0.0, message: str = "", value: Any = None,
+                 failure: Failure | None = None, output: list[str] | None = None) -> None:
+        self._fill(case, status, duration_s, message, value, failure, [] if output is None else output)
+
+    case: TestCase
+    status: Status
+    duration_s: float
+    message: str
+    value: Any
+    failure: Failure | None
+    output: list[str]
+
+
+class FileCoverage(Record):
+    __slots__ = ("covered", "not_covered")
+
+    def __init__(self, covered: set[int] | None = None, not_covered: set[int] | None = None) -> None:
+        self._fill(set() if covered is None else covered, set() if not_covered is None else not_covered)
+
+    covered: set[int]
+    not_covered: set[int]
+
+    @property
+    def percent(self) -> float:
+        total = len(self.covered) + len(self.not_covered)
+        return 100.0 * len(self.covered) / total if total else 100.0
+
+
+class TestRun(Record):
+    __test__ = False
+    __slots__ = ("results", "files", "data_files", "build_s", "wasm_size", "cached", "workers", "phases", "coverage")
+
+    def __init__(self, results: list[TestResult] | None = None, files: list[str] | None = None,
+                 data_files: list[str] | None = None, build_s: float = 0.0, wasm_size: int = 0, cached: bool = False,
+                 workers: int = 1, phases: dict[str, float] | None = None,
+                 coverage: dict[str, FileCoverage] | None = None) -> None:
+        # cached: the test module came from the build cache
+        self._fill([] if results is None else results, [] if files is None else files,
+                   [] if data_files is None else data_files, build_s, wasm_size, cached, workers,
+                   {} if phases is None else phases, coverage)
+
+    results: list[TestResult]
+    files: list[str]
+    data_files: list[str]
+    build_s: float
+    wasm_size: int
+    cached: bool
+    workers: int
+    phases: dict[str, float]
+    coverage: dict[str, FileCoverage] | None
+
+    def count(self, status: Status) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def ok(self) -> bool:
+        return self.count("fail") == 0 and self.count("error") == 0
+
+
+class TestOptions(Record):
+    """What `cupcake test` flags change (docs/testing.md)."""
+
+    __test__ = False
+    __slots__ = ("run", "coverage", "strict", "deadline", "parallel", "cache", "builtins", "ignore")
+
+    def __init__(self, run: str | None = None, coverage: bool = False, strict: bool = False, deadline: float = 5.0,
+                 parallel: int = 0, cache: bool = True, builtins: Any = None, ignore: list[str] | None = None) -> None:
+        # run: --run/-r, a regex over data.pkg.test_name; strict: --strict-builtin-errors; deadline:
+        # --timeout, per test; parallel: --parallel/-p, worker processes (0: one per CPU); builtins:
+        # cupcake_py.custom_builtins.CustomBuiltins; ignore: --ignore, fnmatch patterns of file/dir names
+        self._fill(run, coverage, strict, deadline, parallel, cache, builtins, [] if ignore is None else ignore)
+
+    run: str | None
+    coverage: bool
+    strict: bool
+    deadline: float
+    parallel: int
+    cache: bool
+    builtins: Any
+    ignore: list[str]
+
+    def key_text(self) -> str:
+        from cupcake_py.rego import versions  # (the Rego version settings only, not the parser)
+
+        fp = self.builtins.fingerprint() if self.builtins else ""
+        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\nrego={versions.current()!r}\n"
+
+
+Part = tuple[bytes, list[TestCase]]  # one compiled module and the tests it holds

@@ -1,0 +1,169 @@
+"""Data documents of `cupcake test`, loaded as `opa test` loads them (OPA's loader, non-bundle mode).
+
+In: the paths given on the command line. Every `*.json`, `*.yaml` and `*.yml` file is a data
+document. A file named on the command line is merged at the root of `data` (it must hold an
+object). A file found under a directory argument is mounted at its directory path *relative to
+that argument*: `cupcake test policies/` with `policies/limits/data.json` holding `{"high": 20}`
+gives `data.limits.high == 20`, and `policies/a/b/x.yaml` holding `[1]` gives `data.a.b == [1]`
+(OPA mounts the content of every data file at its directory, whatever the file's name).
+
+A cupcake configuration directory's own files are not data: `rulebook.yml` and the `debug/`
+and `telemetry/` output directories directly inside a `.cupcake` directory are skipped (so
+`cupcake test` with no paths, which tests `.cupcake/`, does not load them).
+
+Out: one merged document (objects merge recursively; Python values as in cupcake_py.values)
+plus the files read. Fails (DataError, reported by `cupcake test` as a load error, exit 1)
+on: a file that is not valid JSON/YAML, a root-level file that is not an object, two
+documents that give different non-object values to one path ("merge error", as OPA), and a
+rule defined at a path that data also defines ("conflicting rule for data path", as OPA's
+path-conflict check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from cupcake_py.errors import CupcakeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+    from typing import Any
+
+DATA_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+class DataError(CupcakeError):
+    """A data file could not be loaded or merged."""
+
+
+CONFIG_FILES = frozenset({"rulebook.yml", "rulebook.yaml", "rulebook.schema.json"})
+CONFIG_DIRS = frozenset({"debug", "telemetry"})
+
+
+def _cupcake_own(f: Path) -> bool:
+    """A file of a `.cupcake` configuration itself (rulebook, debug traces, telemetry)."""
+    parts = f.parts
+    for i, part in enumerate(parts[:-1]):
+        if part == ".cupcake":
+            rest = parts[i + 1:]
+            return (len(rest) == 1 and rest[0] in CONFIG_FILES) or rest[0] in CONFIG_DIRS
+    return False
+
+
+def ignored(f: Path, patterns: Iterable[str], roots: Iterable[str | Path]) -> bool:
+    """Whether `--ignore` patterns (fnmatch, as OPA's `--ignore`: `.*` skips hidden files and
+    directories) match the file's name or a directory name between its root argument and it."""
+    patterns = list(patterns)
+    if not patterns:
+        return False
+    from fnmatch import fnmatch
+
+    parts: tuple[str, ...] = (f.name,)
+    for r in roots:
+        try:
+            parts = f.relative_to(r).parts or (f.name,)
+            break
+        except ValueError:
+            continue
+    return any(fnmatch(part, p) for part in parts for p in patterns)
+
+
+def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[tuple[Path, tuple[str, ...]]]:
+    """(file, mount path) of every data document under `paths`, in load order."""
+    paths, ignore = list(paths), list(ignore)
+    out: list[tuple[Path, tuple[str, ...]]] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        root = Path(raw)
+        if root.is_dir():
+            found = sorted(f for f in root.rglob("*") if f.suffix in DATA_SUFFIXES and f.is_file()
+                           and not _cupcake_own(f.resolve()))
+            items = [(f, f.parent.relative_to(root).parts) for f in found]
+        elif root.suffix in DATA_SUFFIXES and root.is_file():
+            items = [(root, ())]
+        else:
+            items = []
+        for f, mount in items:
+            if f not in seen and not ignored(f, ignore, [root]):
+                seen.add(f)
+                out.append((f, mount))
+    return out
+
+
+def _parse(path: Path) -> Any:
+    from cupcake_py import values
+
+    raw = path.read_bytes()
+    if path.suffix == ".json":
+        try:
+            return values.parse_json(raw)
+        except values.ValueParseError as e:
+            raise DataError(f"{path}: not valid JSON: {e}") from None
+    import yaml
+
+    from cupcake_py import yaml_values
+
+    try:
+        # as OPA's YAML -> JSON: timestamps stay strings, numbers exact (int / Decimal), keys strings
+        return yaml_values.load(raw)
+    except (yaml.YAMLError, ValueError) as e:
+        raise DataError(f"{path}: error converting YAML to JSON: {e}") from None
+
+
+def _mounted(mount: tuple[str, ...], doc: Any) -> Any:
+    for part in reversed(mount):
+        doc = {part: doc}
+    return doc
+
+
+def _merge(into: dict[Any, Any], doc: dict[Any, Any], path: Path) -> None:
+    for k, v in doc.items():
+        have = into.get(k)
+        if k not in into:
+            into[k] = v
+        elif isinstance(have, dict) and isinstance(v, dict):
+            _merge(have, v, path)
+        else:
+            raise DataError(f"{path}: merge error (data.{k} is already defined by another data file)")
+
+
+def load_data(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> tuple[dict[Any, Any], list[Path]]:
+    """The merged data document of every data file under `paths`, and those files."""
+    merged: dict[Any, Any] = {}
+    files = data_files(paths, ignore)
+    for f, mount in files:
+        doc = _parse(f)
+        if not mount and not isinstance(doc, dict):
+            raise DataError(f"{f}: bad document type (a data file at the root must hold an object)")
+        _merge(merged, _mounted(mount, doc), f)
+    return merged, [f for f, _ in files]
+
+
+def _defined(data: Any, path: Iterable[str]) -> bool:
+    node = data
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def rule_paths(modules: Iterable[Any]) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """(data path, location) of every rule of `modules` (package + first head term)."""
+    from cupcake_py.rego import ast as A
+
+    for m in modules:
+        pkg = tuple(t.value.value for t in m.package.path.terms[1:] if isinstance(t.value, A.String))
+        for r in m.rules:
+            yield (*pkg, r.head.name), r.location
+
+
+def check_conflicts(data: dict[Any, Any], modules: Iterable[Any]) -> None:
+    """OPA's path-conflict check: no rule may be defined where data already holds a value."""
+    if not data:
+        return
+    errors = [f"{loc}: rego_compile_error: conflicting rule for data path {'/'.join(path)} found"
+              for path, loc in rule_paths(modules) if _defined(data, path)]
+    if errors:
+        raise DataError("\n".join(sorted(set(errors))))

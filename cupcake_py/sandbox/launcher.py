@@ -1,0 +1,105 @@
+"""The command line a harness runs instead of the agent's shell command: bubblewrap reading the
+compiled profile, the command inside, the removal of absent agent configuration afterwards.
+
+In: the agent's command (a string, unchanged), the bwrap executable, the arguments file (the
+profile compiled to bubblewrap options, sandbox/bwrap.py) and the `absent` paths of the profile.
+Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike):
+
+    if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- PROG ARG... 3< FILE
+    else BWRAP --args 3 -- /bin/bash -c 'COMMAND' 3< FILE; fi
+
+The first branch exists only for a *plain* command (`direct_argv`): words of ordinary characters
+and single-quoted strings, no expansion, redirection, operator or assignment, and a first word
+that is not a bash builtin or keyword. bash would only split such a command into words and exec
+its program, so the sandbox execs it itself (bubblewrap looks it up on the same PATH) and saves a
+bash start-up per command. `command -v` (a builtin of every shell: no process) checks that the
+program is found before; when it is not, bash runs the command and says so as usual
+("command not found", 126/127). Any other command runs as `/bin/bash -c 'COMMAND'` (it was
+analysed as bash).
+With absent paths the line goes on: it removes whatever of them the command created (reported
+on stderr) once the sandbox, and every process in it, has ended, then returns the command's exit
+status (a subshell `(exit N)` only when N is not 0).
+Nothing here fails: every command has the bash form.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+SHELL = "/bin/bash"  # the commands are analysed as bash (tree-sitter-bash), so they run as bash
+# `compgen -b -k` of bash 5.2: a first word bash runs itself, never a PATH lookup.
+BASH_OWN = frozenset(
+    ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo "
+    "enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd "
+    "printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset "
+    "ulimit umask unalias unset wait if then else elif fi case esac for select while until do done in function time "
+    "{ } ! [[ ]] coproc".split())
+# Characters bash gives no meaning to outside quotes (no expansion, glob, brace, tilde, comment,
+# history, operator or quoting): a word of these is its own value.
+PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+PROGRAM = PLAIN - frozenset("@%=:,")  # the first word: no assignment (`A=b cmd`), nothing unusual
+
+
+def _word(text: str, i: int) -> tuple[str, int] | None:
+    """The word starting at text[i] and the index after it, or None when it is not plain."""
+    out: list[str] = []
+    n = len(text)
+    while i < n and text[i] not in " \t":
+        c = text[i]
+        if c == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                return None
+            out.append(text[i + 1:end])
+            i = end + 1
+        elif c in PLAIN:
+            out.append(c)
+            i += 1
+        else:
+            return None
+    return "".join(out), i
+
+
+def direct_argv(command: str) -> list[str] | None:
+    """The argv bash would exec for a plain command, else None (module docstring)."""
+    if "\0" in command:
+        return None
+    words: list[str] = []
+    i, n = 0, len(command)
+    while True:
+        while i < n and command[i] in " \t":
+            i += 1
+        if i >= n:
+            break
+        got = _word(command, i)
+        if got is None:
+            return None
+        word, i = got
+        words.append(word)
+    if not words:
+        return None
+    first = command.lstrip(" \t").split(" ", 1)[0].split("\t", 1)[0]
+    if first != words[0] or not set(first) <= PROGRAM or first.startswith("-") or first in BASH_OWN:
+        return None  # quoted, unusual or bash's own first word: bash runs it
+    return words
+
+
+def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = ()) -> str:
+    import shlex
+
+    box = f"{shlex.quote(bwrap)} --args 3 --"
+    feed = f"3< {shlex.quote(args_file)}"
+    run = f"{box} {SHELL} -c {shlex.quote(command)} {feed}"
+    argv = direct_argv(command)
+    if argv is not None:
+        direct = " ".join(shlex.quote(a) for a in argv)
+        run = f"if command -v {shlex.quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
+    if absent:
+        quoted = " ".join(shlex.quote(f) for f in absent)
+        run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
+               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -r --interactive=never -- "$__cupcake_f"; '
+               f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
+               f'[ "$__cupcake_rc" = 0 ] || (exit "$__cupcake_rc")')
+    return run

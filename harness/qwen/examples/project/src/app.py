@@ -1,5 +1,0 @@
-"""The example application."""
-
-
-def greet(name: str) -> str:
-    return f"hello {name}"

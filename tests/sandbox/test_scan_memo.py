@@ -1,0 +1,104 @@
+"""The secrets scan remembered between evaluations (cupcake_py/sandbox/scan_memo.py): after any
+change to the tree, a scan through the memo finds exactly what a fresh scan finds; a directory
+changed too recently is read again; a small tree or a broken memo changes nothing."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cupcake_py.sandbox import scan_memo
+from cupcake_py.sandbox.secrets import hidden_paths, rules_digest
+
+OLD = time.time_ns() - 3600 * 10**9  # an hour ago: well past the racy window
+
+
+def _tree(root: Path) -> list[Path]:
+    dirs = [root]
+    for a in range(6):
+        for b in range(3):
+            d = root / f"pkg{a}" / f"mod{b}"
+            d.mkdir(parents=True)
+            dirs += [d] if d.parent in dirs else [d.parent, d]
+            for f in range(12):
+                (d / f"file{f}.py").write_text("")
+    (root / "pkg2" / "mod1" / ".env").write_text("S=1")
+    for i, d in enumerate(dirs):
+        os.utime(d, ns=(OLD + i, OLD + i))
+    return dirs
+
+
+def _scans(root: Path, memo_dir: Path) -> tuple[tuple[list[str], bool], tuple[list[str], bool]]:
+    fresh = hidden_paths("/nonexistent-home", [str(root)])
+    memo = hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(memo_dir))
+    return fresh, memo
+
+
+OPS = st.lists(st.tuples(st.sampled_from(["add_secret", "add_plain", "remove", "add_dir", "secret_dir", "link"]),
+                         st.integers(0, 30)), min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(ops=OPS)
+def test_after_any_change_the_memo_finds_what_a_fresh_scan_finds(ops: list[tuple[str, int]]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as base:
+        root, memo_dir = Path(base) / "proj", Path(base) / "memo"
+        memo_dir.mkdir()
+        dirs = _tree(root)
+        fresh, memo = _scans(root, memo_dir)
+        assert memo == fresh and any(name.startswith("scan-") for name in os.listdir(memo_dir))
+        for step, (op, i) in enumerate(ops):
+            d = dirs[i % len(dirs)]
+            if op == "add_secret":
+                (d / f"api_token{step}.txt").write_text("x")
+            elif op == "add_plain":
+                (d / f"notes{step}.md").write_text("x")
+            elif op == "remove":
+                victims = [p for p in d.iterdir() if p.is_file()]
+                if victims:
+                    victims[0].unlink()
+            elif op == "add_dir":
+                (d / f"sub{step}").mkdir()
+                (d / f"sub{step}" / ".env.local").write_text("x")
+                dirs.append(d / f"sub{step}")
+            elif op == "secret_dir":
+                (d / "secrets").mkdir(exist_ok=True)
+            else:
+                (d / f"id_rsa{step}").symlink_to("/nonexistent-target")
+            if step % 2:  # time passes: the changed directory is old again, with its own new mtime
+                os.utime(d, ns=(OLD + 10_000 + step, OLD + 10_000 + step))
+            fresh, memo = _scans(root, memo_dir)
+            assert memo == fresh, (op, d)
+
+
+def test_a_directory_changed_just_now_is_read_again(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    dirs = _tree(root)
+    os.utime(dirs[0])  # now
+    hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
+    m = scan_memo.ScanMemo(str(tmp_path), str(root), rules_digest())
+    assert str(root) not in m.old and str(dirs[1]) in m.old
+    assert m.entries_of(str(dirs[1])) is not None and m.entries_of(str(root)) is None
+
+
+def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / ".env").write_text("x")
+    got = hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
+    assert got == hidden_paths("/nonexistent-home", [str(root)]) and str(root / ".env") in got[0]
+    assert not [n for n in os.listdir(tmp_path) if n.startswith("scan-")]  # nothing worth remembering
+    big = tmp_path / "big"
+    _tree(big)
+    name = scan_memo.ScanMemo(str(tmp_path), str(big), rules_digest()).path
+    for junk in (b"not json", b'{"root": "/elsewhere", "dirs": {}}', b'{"root": "' + str(big).encode()
+                 + b'", "dirs": {"' + str(big).encode() + b'": [1, 2, 3, "x", [], []]}}'):
+        Path(name).write_bytes(junk)
+        assert hidden_paths("/nonexistent-home", [str(big)], memo_dir=str(tmp_path)) == \
+            hidden_paths("/nonexistent-home", [str(big)])
