@@ -50,7 +50,7 @@ class ScanMemo:
         self.now = time.time_ns()
         self.entries = 0
         try:
-            from cupcake_py import jsonio
+            from cupcake_py.core import jsonio
 
             with open(self.path, "rb") as f:
                 data = jsonio.loads(f.read())
@@ -97,7 +97,7 @@ class ScanMemo:
             if not self.old:
                 return
             self.new = {}  # small again: forget it
-        from cupcake_py import jsonio
+        from cupcake_py.core import jsonio
 
         tmp = f"{self.path}.{os.getpid()}.tmp"
         try:

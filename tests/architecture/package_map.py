@@ -31,7 +31,7 @@ def _file(unit: str, root: pathlib.Path) -> pathlib.Path:
 
 
 def _shown(unit: str, root: pathlib.Path) -> str:
-    """`rego/` for a package, `entry.py` for a module, `__init__.py` for the package root."""
+    """`rego/` for a package, `app/entry.py` for a module, `__init__.py` for the package root."""
     return f"{unit}/" if (root / unit / "__init__.py").is_file() else f"{unit}.py"
 
 

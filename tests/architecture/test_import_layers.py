@@ -24,17 +24,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 
 # Lowest first. Each layer: the top-level packages/modules of cupcake_py it holds, and what it is.
 LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
-    ("base", frozenset({"__init__", "errors", "record", "jsonio", "lazylog", "logs", "userdirs", "values",
-                        "cache_mac", "gc_pause", "termination", "yaml_values"}),
+    ("base", frozenset({"__init__", "core"}),
      "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, YAML as OPA "
      "reads it (timestamps stay strings), cache MACs, the GC pause for builds, termination signals turned into a "
      "fail-closed answer"),
-    ("ir", frozenset({"ir"}), "OPA's planner IR, a leaf (only `cupcake_py.errors` below it: tests/ir/test_ir_leaf.py)"),
+    ("ir", frozenset({"ir"}), "OPA's planner IR, a leaf (only `cupcake_py.core.errors` below it: tests/ir/test_ir_leaf.py)"),
     ("rego", frozenset({"rego"}), "Rego source → AST → compiled modules"),
     ("plan", frozenset({"plan"}), "compiled modules → IR"),
     ("wasm", frozenset({"wasm"}), "IR → WebAssembly module, C runtime"),
     ("host", frozenset({"host"}), "wasmtime host, Rego builtin functions"),
-    ("custom_builtins", frozenset({"custom_builtins"}),
+    ("extensions", frozenset({"custom_builtins", "extensions"}),
      "project-supplied Rego builtin functions (declared for rego, run by host)"),
     ("shell", frozenset({"shell"}), "static analysis of shell commands"),
     ("enrich", frozenset({"enrich"}), "harness-neutral enrichment of the policy input (tool paths, link identities)"),
@@ -53,7 +52,7 @@ LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
      "shares)"),
     ("authoring", frozenset({"authoring"}),
      "validate, test (the runner: `authoring/testing/`), init, verify (lints know the harness tool maps)"),
-    ("cli", frozenset({"cli", "entry", "__main__", "fast_eval", "serve"}),
+    ("cli", frozenset({"__main__", "app", "cli"}),
      "argv dispatch, the `cupcake eval` and `cupcake serve` drivers (they pick the harness), every typer command "
      "(`cli/`)"),
 )  # fmt: skip

@@ -22,7 +22,7 @@ FORBIDDEN = {
 # The only cupcake_py modules the IR may load: the package root, the shared error base
 # (IRError is a CupcakeError) and the IR itself.
 ALLOWED_PREFIXES = ("cupcake_py.ir",)
-ALLOWED_MODULES = {"cupcake_py", "cupcake_py.errors"}
+ALLOWED_MODULES = {"cupcake_py", "cupcake_py.core.errors"}
 
 
 def _loaded_after(statement: str) -> list[str]:

@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TIMEOUT_S = 30
 MARK = "eval --harness codex"
