@@ -24,7 +24,7 @@ from cupcake_py.harness.examples import isolated_env, project_dir  # noqa: E402
 PROBE = """
 import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
-from cupcake_py.fast_eval import main
+from cupcake_py.app.fast_eval import main
 code = main(["--harness", sys.argv[2]])
 modules = sorted(sys.modules)  # before the probe's own json import
 sys.stdout.flush()

@@ -100,7 +100,7 @@ def main() -> None:
                                       "cpu": round(base["cpu_ms"] - med["no org tier"]["cpu_ms"], 2)}}
         # in-process: the org tier's discovery on the eval path (pointer MAC, tree hashes, parsed fleet.yml),
         # the only code that reads fleet.yml, with and without decision_logs in it (median of 500)
-        from cupcake_py import cache_mac
+        from cupcake_py.core import cache_mac
         from cupcake_py.engine import fleet_active
 
         discover: dict[str, float] = {}

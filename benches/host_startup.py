@@ -41,7 +41,7 @@ print(json.dumps({"cache": s.cache, "import": t_import, "load": t_load, "compile
 
 def _case(note: str) -> dict:
     sys.path.insert(0, str(REPO))
-    from cupcake_py import values
+    from cupcake_py.core import values
 
     for path in sorted(SUITE.rglob("*.json")):
         for case in values.parse_json(path.read_bytes())["cases"]:
@@ -55,7 +55,8 @@ def main() -> None:
     ap.add_argument("--note", default="aggregates/count virtual")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    from cupcake_py import ir, values
+    from cupcake_py import ir
+    from cupcake_py.core import values
     from cupcake_py.wasm import compile_policy
 
     case = _case(args.note)

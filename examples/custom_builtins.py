@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cupcake_py.custom_builtins import BuiltinError, builtin
+from cupcake_py.extensions.builtins import BuiltinError, builtin
 
 
 @builtin("regal.last", args=["array[any]"], result="any")

@@ -7,7 +7,7 @@ exception escape) when the entry point breaks its contract:
 | target | entry point | contract |
 | --- | --- | --- |
 | `rego_parser` | `cupcake_py.rego.parse_module` | a Module, or RegoErrors |
-| `json_reader` | `cupcake_py.jsonio.loads` / `dumps` | a value that round-trips exactly, or JSONError |
+| `json_reader` | `cupcake_py.core.jsonio.loads` / `dumps` | a value that round-trips exactly, or JSONError |
 | `shell_analysis` | `cupcake_py.shell.analyze` | never raises; the result is JSON |
 | `opencode_event`, `claude_event` | the harness's `validate`, then `preprocess` | EventError, or an input preprocessed without an exception |
 | `eval_opencode`, `eval_claude` | `engine.evaluator.Evaluation.run` on a warm project | a final decision, or a CupcakeError (the fail-closed answer) |
@@ -62,7 +62,7 @@ def _same(a: Any, b: Any) -> bool:
 
 @_timed
 def json_reader(data: bytes) -> None:
-    from cupcake_py import jsonio
+    from cupcake_py.core import jsonio
 
     try:
         value = jsonio.loads(data)
@@ -78,7 +78,7 @@ def json_reader(data: bytes) -> None:
 
 @_timed
 def shell_analysis(data: bytes) -> None:
-    from cupcake_py import jsonio
+    from cupcake_py.core import jsonio
     from cupcake_py.shell import analyze
 
     result = analyze(_text(data).replace("\0", ""), tempfile.gettempdir())
@@ -88,8 +88,8 @@ def shell_analysis(data: bytes) -> None:
 def _event_target(harness: str) -> Callable[[bytes], None]:
     @_timed
     def target(data: bytes) -> None:
-        from cupcake_py import jsonio
-        from cupcake_py.errors import EventError
+        from cupcake_py.core import jsonio
+        from cupcake_py.core.errors import EventError
         from cupcake_py.harness import get
 
         try:
@@ -149,11 +149,11 @@ ask contains {{"rule_id": "F2", "reason": json.marshal(input.tool_input)}} if in
 def _eval_target(harness: str) -> Callable[[bytes], None]:
     @_timed
     def target(data: bytes) -> None:
-        from cupcake_py import jsonio
+        from cupcake_py.core import jsonio
+        from cupcake_py.core.errors import CupcakeError
         from cupcake_py.engine.evaluator import Evaluation
         from cupcake_py.engine.observe import Trace
         from cupcake_py.engine.options import EvalOptions
-        from cupcake_py.errors import CupcakeError
         from cupcake_py.harness import get
 
         root = project()

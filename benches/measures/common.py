@@ -191,11 +191,11 @@ def cupcake_cmd() -> list[str]:
 def environ(env: dict[str, str]) -> Iterator[None]:
     """Run in-process product code with the isolated XDG dirs of the child processes.
 
-    The cache MAC key (`cupcake_py.cache_mac`, in the config home) is memoised per process, so it
+    The cache MAC key (`cupcake_py.core.cache_mac`, in the config home) is memoised per process, so it
     is dropped on the way in and out: otherwise product code run after this block would MAC the
     caches of one config home with the key of another (every entry "modified", rewritten with
     the wrong key)."""
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
 
     keys = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME")
     saved = {k: os.environ.get(k) for k in keys}

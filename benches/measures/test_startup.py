@@ -4,7 +4,7 @@ real libraries.
 1. Start-up of `cupcake test` on a one-policy directory, broken down against the floor: the
    interpreter (`python -c pass`), loading what a run needs (the host alone for a cached build;
    the compiler — front end, planner, code generator — plus the host for a first run), the lean
-   command path's own modules (`cupcake test PATHS` runs without typer: cupcake_py/entry.py,
+   command path's own modules (`cupcake test PATHS` runs without typer: cupcake_py/app/entry.py,
    authoring/testing/command.py) and, for scale, the typer command line (`cupcake --version`:
    typer, which imports pydantic; `cupcake test --help` still pays it). Goal: a cached run
    ≤ 2× `python -c pass` + host load; a first run ≤ 2× `python -c pass` + compiler and host load.
@@ -37,8 +37,8 @@ ONE_POLICY = {
 COMPILER = ("cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
             "cupcake_py.wasm.codegen, cupcake_py.host.policy")
 HOST = "host load (python -c 'import cupcake_py.host.policy')"
-LEAN = ("cupcake_py.entry, cupcake_py.authoring.testing.command, cupcake_py.authoring.testing.runner, "
-        "cupcake_py.authoring.testing.output, cupcake_py.custom_builtins, cupcake_py.host.policy")
+LEAN = ("cupcake_py.app.entry, cupcake_py.authoring.testing.command, cupcake_py.authoring.testing.runner, "
+        "cupcake_py.authoring.testing.output, cupcake_py.extensions.builtins, cupcake_py.host.policy")
 
 
 def _fresh(cmd: list[str], cwd: Path, env: dict[str, str], cache: Path) -> Any:

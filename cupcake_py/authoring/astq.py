@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 Node = A.Module | A.Rule | A.Expr | A.Term | list[Any]  # a list: of nodes

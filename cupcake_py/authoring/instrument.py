@@ -15,7 +15,7 @@ import copy
 from dataclasses import dataclass
 
 from cupcake_py.authoring.testing.marks import MARK, Coverable
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 

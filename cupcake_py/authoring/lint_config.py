@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cupcake_py.authoring.findings import RULES, SEVERITY_ORDER, Finding, hint
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 CONFIG_NAME = "lint.yml"
 LEVELS = ("error", "warning", "info", "ignore")

@@ -10,7 +10,7 @@ from typing import Any
 from cupcake_py.authoring import astq
 from cupcake_py.authoring.findings import Finding
 from cupcake_py.authoring.harness_facts import VERBS
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 ROUTING_KEYS = ("required_events", "required_tools", "required_signals")

@@ -9,7 +9,7 @@ from cupcake_py.authoring import astq
 from cupcake_py.authoring import harness_facts as H
 from cupcake_py.authoring.findings import Finding, Severity, finding, hint
 from cupcake_py.authoring.lint_context import POLICY_ROOTS, ROUTING_KEYS, Check, ModuleInfo, Project, _under
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 

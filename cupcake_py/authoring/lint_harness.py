@@ -10,7 +10,7 @@ from cupcake_py.authoring import astq
 from cupcake_py.authoring import harness_facts as H
 from cupcake_py.authoring.findings import Finding, Severity, did_you_mean, finding, hint
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 GUARD_FIELDS = frozenset({"tool_name", "tool", "hook_event_name"})

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from cupcake_py.authoring import astq
 from cupcake_py.authoring.findings import Finding, finding
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 
 # OPA's deprecated builtins and what to use instead.

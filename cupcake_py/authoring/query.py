@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import ast as A
 
 # Expressions that hold or fail (their value is `true`): comparisons, unification, assignment, membership.
@@ -124,8 +124,8 @@ def load_modules(paths: list[Path]) -> list[A.Module]:
 
 def run_query(query: str, data_paths: list[Path], input_path: Path | None, *, stdin_input: bytes | None = None,
               strict: bool = False, deadline: float = 5.0) -> QueryResult:
-    from cupcake_py import values
     from cupcake_py.authoring.testing.data import DataError, load_data
+    from cupcake_py.core import values
     from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
     from cupcake_py.host.errors import HostError
     from cupcake_py.plan import compile_query

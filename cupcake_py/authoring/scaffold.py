@@ -253,8 +253,8 @@ SUMMARY: dict[str, str] = {
 
 
 def _enabled(rulebook: Path) -> set[str] | None:
+    from cupcake_py.core.errors import CupcakeError
     from cupcake_py.engine.rulebook import load_rulebook
-    from cupcake_py.errors import CupcakeError
 
     try:
         return set(load_rulebook(rulebook).builtins.enabled())
@@ -303,8 +303,8 @@ def protections_summary(directory: Path | None, harness: str = "opencode") -> st
 
 def sandbox_summary(rulebook: Path) -> list[str]:
     """The kernel floor's lines of the summary: on and working, on but UNAVAILABLE (loud), or off."""
+    from cupcake_py.core.errors import CupcakeError
     from cupcake_py.engine.rulebook import load_rulebook
-    from cupcake_py.errors import CupcakeError
     from cupcake_py.sandbox.bwrap import locate, probe
 
     try:

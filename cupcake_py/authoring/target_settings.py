@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`'s start-up)
-    from cupcake_py.custom_builtins import CustomBuiltins
+    from cupcake_py.extensions.builtins import CustomBuiltins
     from cupcake_py.rego.versions import RegoVersions
 
 
@@ -53,7 +53,7 @@ def rego_versions(targets: list[str | Path] | list[Path], v0_compatible: bool) -
 
 def custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
-    from cupcake_py.custom_builtins import load
+    from cupcake_py.extensions.builtins import load
 
     found = load(specs)
     return found or None

@@ -18,7 +18,7 @@ from cupcake_py.authoring import lint_cupcake, lint_harness, lint_hygiene
 from cupcake_py.authoring.findings import SEVERITY_ORDER, Finding, finding
 from cupcake_py.authoring.lint_context import Check, ModuleInfo, Project
 from cupcake_py.authoring.support_policies import support_modules
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import parse_module, read_source, rego_files_of
 from cupcake_py.rego.errors import COMPILE, PARSE, RECURSION, TYPE, UNSAFE_VAR, RegoError, RegoErrors
 

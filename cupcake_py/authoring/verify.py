@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.engine.project import ConfigDir
-from cupcake_py.errors import CupcakeError
 
 
 @dataclass
@@ -132,7 +132,7 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
 
     def lint(step: Step) -> None:
         from cupcake_py.authoring.validate import validate_paths
-        from cupcake_py.custom_builtins import declared_for
+        from cupcake_py.extensions.builtins import declared_for
 
         with declared_for(B.rulebook_builtins(cfg.cupcake_path)):
             report = validate_paths([cfg.cupcake_dir])
@@ -149,7 +149,7 @@ def verify(cfg: ConfigDir, update: Callable[[str], None] = lambda _t: None) -> V
 
     def tests(step: Step) -> None:
         from cupcake_py.authoring.testing.runner import run_tests
-        from cupcake_py.custom_builtins import load
+        from cupcake_py.extensions.builtins import load
 
         run = run_tests([cfg.cupcake_dir], builtins=load(B.rulebook_builtins(cfg.cupcake_path)) or None)
         counted = [r for r in run.results if r.status != "skip"]

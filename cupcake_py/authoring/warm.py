@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def warm(cfg: ConfigDir, built: Bundle | None = None) -> str:
     """Warm both caches; a one-line summary of what was done."""
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
     from cupcake_py.engine import bundle as B
     from cupcake_py.host import HostOptions, PolicyModule
 

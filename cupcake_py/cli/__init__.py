@@ -4,6 +4,6 @@ command group (`app` is the root app; `rego`, `build`, `wasm`, `authoring`, `sch
 functions and never import typer; tests/architecture/test_import_layers.py checks it.
 
 Importing this package imports nothing: `cupcake eval --help` reads `cli.help_texts` without
-typer, and the console entry (`cupcake_py.entry`) imports `cli.app` only for the commands that
+typer, and the console entry (`cupcake_py.app.entry`) imports `cli.app` only for the commands that
 are not `cupcake eval` / `cupcake serve` (docs/architecture.md section 6).
 """

@@ -2,7 +2,7 @@
 group of this package (`app`, built on first use; `run()` registers only the group of the
 command on argv).
 
-In: argv (through `run()`, called by `cupcake_py.entry` for every command but the fast
+In: argv (through `run()`, called by `cupcake_py.app.entry` for every command but the fast
 `cupcake eval` / `cupcake serve` paths). Out: the command's output and exit status; usage
 errors exit 2 with click's message, never a traceback (pretty exceptions off)."""
 
@@ -15,7 +15,8 @@ from typing import Any
 import typer
 import typer.main
 
-from cupcake_py import __version__, logs
+from cupcake_py import __version__
+from cupcake_py.core import logs
 
 # Every command group of cupcake_py/cli/, in `cupcake --help` order: each exposes `register(app)`.
 GROUPS = ("rego", "wasm", "build", "eval_serve", "authoring", "fmt", "query", "schema", "audit", "fleet", "docs")

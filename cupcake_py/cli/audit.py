@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from cupcake_py.cli import options
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 if TYPE_CHECKING:
     import sqlite3
@@ -333,7 +333,7 @@ def session_event_cmd(
     """
     import time
 
-    from cupcake_py import jsonio
+    from cupcake_py.core import jsonio
 
     try:
         event = jsonio.loads(sys.stdin.buffer.read(1 << 16))

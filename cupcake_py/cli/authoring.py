@@ -17,7 +17,7 @@ import typer
 from cupcake_py.authoring import target_settings
 from cupcake_py.cli import options
 from cupcake_py.cli.rego_version_option import v0_option
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 if TYPE_CHECKING:
     from cupcake_py.engine.project import ConfigDir
@@ -95,7 +95,7 @@ def _validate_once(targets: list[Path], fmt: str, fail_level: str, config: Path 
     from cupcake_py.authoring import lint_config
     from cupcake_py.authoring.reporters import FORMATS
     from cupcake_py.authoring.validate import validate_paths
-    from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.extensions.builtins import declared_for
     from cupcake_py.rego import versions
 
     try:
@@ -203,7 +203,7 @@ def test_cmd(
         from cupcake_py.authoring.rerun import watch as rerun
 
         raise typer.Exit(rerun(targets, lambda: run_once(targets, args)))
-    code = run_once(targets, args)  # (the same run as `cupcake test` without typer: cupcake_py/entry.py)
+    code = run_once(targets, args)  # (the same run as `cupcake test` without typer: cupcake_py/app/entry.py)
     if code:
         raise typer.Exit(code)
 

@@ -16,7 +16,7 @@ import orjson
 import typer
 
 from cupcake_py.cli.rego_version_option import v0_option
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 
 
@@ -53,8 +53,8 @@ def build_cmd(
     Examples:  cupcake build -e policy/allow -o allow.wasm policies/
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
-    from cupcake_py.custom_builtins import declared_for
-    from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.core.gc_pause import gc_paused
+    from cupcake_py.extensions.builtins import declared_for
     from cupcake_py.rego import versions
 
     try:

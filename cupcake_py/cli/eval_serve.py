@@ -1,5 +1,5 @@
 """`cupcake eval` and `cupcake serve` in the typer app: they serve `cupcake --help` and run the
-same fast paths (`cupcake_py.fast_eval`, `cupcake_py.serve`) when the command comes after global
+same fast paths (`cupcake_py.app.fast_eval`, `cupcake_py.app.serve`) when the command comes after global
 options. Their --help is printed by the fast paths from `cli/help_texts.py` (without typer), in
 the layout click gives every other command."""
 
@@ -15,10 +15,10 @@ def register(app: typer.Typer) -> None:
         "serve",
         help=SERVE_SUMMARY,
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-        add_help_option=False,  # --help reaches cupcake_py.serve, which prints SERVE_HELP
+        add_help_option=False,  # --help reaches cupcake_py.app.serve, which prints SERVE_HELP
     )
     def serve_command(ctx: typer.Context) -> None:
-        from cupcake_py.serve import main
+        from cupcake_py.app.serve import main
 
         raise typer.Exit(main(list(ctx.args)))
 
@@ -29,6 +29,6 @@ def register(app: typer.Typer) -> None:
         add_help_option=False,  # --help reaches fast_eval, which prints EVAL_HELP (one option list)
     )
     def eval_command(ctx: typer.Context) -> None:
-        from cupcake_py.fast_eval import main
+        from cupcake_py.app.fast_eval import main
 
         raise typer.Exit(main(list(ctx.args)))

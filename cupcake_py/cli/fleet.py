@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 import typer
 
 from cupcake_py.cli import options
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 bundle_app = typer.Typer(help="OPA-format policy bundles: build, sign, verify, push to and pull from a registry.",
                          no_args_is_help=True)
@@ -177,7 +177,7 @@ ORG_HELP = "The org tier's directory (default $CUPCAKE_ORG_CONFIG, else /etc/cup
 
 
 def _org(org_config: Path | None) -> str:
-    from cupcake_py.userdirs import org_config_dir
+    from cupcake_py.core.userdirs import org_config_dir
 
     return os.path.abspath(org_config) if org_config is not None else org_config_dir()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 
 from cupcake_py.cli import options
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 
 

@@ -1,7 +1,7 @@
 """The help texts of `cupcake eval` and `cupcake serve`, without typer.
 
 `cupcake eval --help` and `cupcake serve --help` are answered by the fast paths
-(`cupcake_py.fast_eval`, `cupcake_py.serve`), which print these strings; the typer app
+(`cupcake_py.app.fast_eval`, `cupcake_py.app.serve`), which print these strings; the typer app
 (`cli/eval_serve.py`) shows their first line in `cupcake --help`. They are laid out as click lays
 out every other command's --help (the root app has rich_markup_mode=None): the description indented
 by two spaces, then `Options:` with the flags in one column and their help wrapped beside it, so

@@ -13,7 +13,7 @@ import typer
 
 from cupcake_py.cli import options
 from cupcake_py.cli.rego_version_option import v0_option
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego.errors import RegoErrors, format_text
 
 

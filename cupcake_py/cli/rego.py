@@ -13,7 +13,7 @@ import typer
 
 from cupcake_py.cli import options
 from cupcake_py.cli.rego_version_option import v0_option
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import parse_module, read_source, versions
 from cupcake_py.rego.check import check_paths
 from cupcake_py.rego.errors import RegoError, RegoErrors, format_json, format_text
@@ -77,7 +77,7 @@ def check_cmd(
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """
-    from cupcake_py.custom_builtins import declared_for
+    from cupcake_py.extensions.builtins import declared_for
 
     try:
         with declared_for(builtins), versions.use(versions.flag(v0_compatible)):

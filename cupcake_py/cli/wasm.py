@@ -13,9 +13,9 @@ from typing import Any, NoReturn
 import orjson
 import typer
 
-from cupcake_py import values
 from cupcake_py.cli import options
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core import values
+from cupcake_py.core.errors import CupcakeError
 
 EXIT_CODES = (
     "Exit codes: 0 success; 1 the evaluation failed (abort/runtime error, deadline, memory limit, "

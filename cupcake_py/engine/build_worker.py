@@ -48,7 +48,7 @@ MAX_BUILD_SECONDS = 900  # the worker's own limit
 
 
 def _record_error(key: str, message: str) -> None:
-    from cupcake_py.userdirs import atomic_write
+    from cupcake_py.core.userdirs import atomic_write
 
     try:
         atomic_write(bundles.cache_dir(), f"{key}.error", (message.encode("utf-8", "replace"),), ".error")
@@ -60,7 +60,7 @@ def _build(cfg: ConfigDir, key: str, builtins: list[str]) -> int:
     """Build and write the entry (or the error); the lock is held. 0 when the entry exists."""
     import signal
 
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
 
     mac_key = cache_mac.key()
     if mac_key is None:
@@ -96,8 +96,8 @@ def main(argv: list[str]) -> int:
     """Starter: take the lock, fork the worker (it inherits the lock), print its pid, exit."""
     import fcntl
 
+    from cupcake_py.core.userdirs import private_dir
     from cupcake_py.engine.project import ConfigDir
-    from cupcake_py.userdirs import private_dir
 
     scope, cupcake_path, root_path, harness, key, *builtins = argv
     if scope not in ("project", "global") or not private_dir(bundles.cache_dir(), "bundle cache"):

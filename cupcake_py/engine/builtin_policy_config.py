@@ -24,7 +24,7 @@ Builtins that can only be enabled in the global rulebook: GLOBAL_ONLY.
 
 from __future__ import annotations
 
-from cupcake_py.userdirs import expand_home, global_config_dir, home_dir
+from cupcake_py.core.userdirs import expand_home, global_config_dir, home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ written to a temp file and renamed into place, so concurrent `cupcake eval` proc
 never see a partial entry.
 
 File format: MAGIC, 8-byte big-endian header length, header JSON, MAC of header JSON + WASM
-(keyed by the per-user secret of `cupcake_py.cache_mac`), WASM bytes (empty when no policy
+(keyed by the per-user secret of `cupcake_py.core.cache_mac`), WASM bytes (empty when no policy
 needs compiling). Any mismatch (truncation, bit flips, a rewritten entry, another version's
 layout) is never loaded: the bundle is rebuilt, the entry replaced and a warning printed on
 stderr. Without a usable key the cache is neither read nor written.
@@ -27,7 +27,19 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import __version__, cache_mac, jsonio
+from cupcake_py import __version__
+from cupcake_py.core import cache_mac, jsonio
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.lazylog import LazyLogger
+from cupcake_py.core.record import Record
+from cupcake_py.core.userdirs import (
+    atomic_write,
+    global_config_dir,
+    home_dir,
+    private_dir,
+    user_cache_dir,
+    warn,
+)
 from cupcake_py.engine.bundle_index import BundleIndex
 from cupcake_py.engine.bundle_index import index as bundle_index
 from cupcake_py.engine.project import (
@@ -40,10 +52,6 @@ from cupcake_py.engine.project import (
     signal_paths,
     stem,
 )
-from cupcake_py.errors import CupcakeError
-from cupcake_py.lazylog import LazyLogger
-from cupcake_py.record import Record
-from cupcake_py.userdirs import atomic_write, global_config_dir, home_dir, private_dir, user_cache_dir, warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the same constructor, as typeshed describes it (the private modules have no stubs)
@@ -92,7 +100,7 @@ class Bundle(Record):
     script_inspection: bool
     sources: list[str]
     host_builtins: list[str]  # builtins the module calls on the host
-    custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.custom_builtins) at build time
+    custom_builtins: list[str]  # modules providing custom builtins (cupcake_py.extensions.builtins) at build time
     require_project_config: bool  # global rulebook: deny where no project .cupcake/ exists
     governance: dict[str, Any]  # audit/history settings (cupcake_py/governance/settings.py)
     sandbox: dict[str, Any]  # the rulebook's `sandbox:` section ({} when absent; engine/sandbox_floor.py)
@@ -335,7 +343,7 @@ def _custom_builtins(cfg: ConfigDir, listed: list[str], extra: list[str]) -> Any
     `--custom-builtins`; None when there are none. Installed entry points are NOT scanned here: an
     evaluation runs only the code its configuration names (a package the agent installs must
     not be able to add code to the policy engine)."""
-    from cupcake_py.custom_builtins import CustomBuiltinError, load
+    from cupcake_py.extensions.builtins import CustomBuiltinError, load
 
     specs = resolve_specs(cfg.cupcake_path, listed)
     try:
@@ -351,7 +359,7 @@ def build(cfg: ConfigDir, key: str, builtins: list[str] | None = None) -> Bundle
     long-lived objects, and its repeated full passes over them took a third of the compile time
     of a 20,000-rule policy (measured); the garbage left is freed when the process exits or at
     the next collection."""
-    from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.core.gc_pause import gc_paused
 
     with gc_paused():
         return _build(cfg, key, builtins)

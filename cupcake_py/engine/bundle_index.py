@@ -16,7 +16,7 @@ Pure data; raises nothing for a well-formed bundle (a malformed header fails whe
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine.routed_aggregator import package_order, routed_input
 from cupcake_py.engine.routing import lookup
 

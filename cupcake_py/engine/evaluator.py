@@ -24,7 +24,9 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.errors import CupcakeError, EventError
+from cupcake_py.core.userdirs import warn
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.fleet_active import FleetError, org_configs
 from cupcake_py.engine.observe import Trace
@@ -33,9 +35,7 @@ from cupcake_py.engine.project import ConfigDir, find_global, find_project
 from cupcake_py.engine.routed_aggregator import ROUTED_INPUT
 from cupcake_py.engine.routed_aggregator import entrypoint as aggregator
 from cupcake_py.engine.synthesis import STOPPING, DecisionSet, FinalDecision, parse_decision_set, synthesize
-from cupcake_py.errors import CupcakeError, EventError
 from cupcake_py.governance.settings import merge as merge_governance
-from cupcake_py.userdirs import warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -474,7 +474,7 @@ def custom_implementations(b: bundles.Bundle) -> dict[str, Any] | None:
     names = [n for n in b.host_builtins if n not in FAMILY_OF]
     if not names:
         return None
-    from cupcake_py.custom_builtins import CustomBuiltinError, implementations_for
+    from cupcake_py.extensions.builtins import CustomBuiltinError, implementations_for
 
     try:
         return dict(implementations_for(names, b.custom_builtins))

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import cache_mac, jsonio
-from cupcake_py.engine.project import ConfigDir, is_config_dir
-from cupcake_py.errors import CupcakeError
-from cupcake_py.userdirs import (
+from cupcake_py.core import cache_mac, jsonio
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.userdirs import (
     atomic_write,
     org_config_dir,
     private_dir,
@@ -36,6 +35,7 @@ from cupcake_py.userdirs import (
     user_state_dir,
     warn,
 )
+from cupcake_py.engine.project import ConfigDir, is_config_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ engine, the engine imports no harness module; tests/engine/test_engine_imports.p
 A harness turns its agent's raw hook event into the normalised policy input and the engine's
 final decision back into the agent's wire format:
 - `validate(value)`: the decoded JSON event when it is one of the harness's events, else
-  `cupcake_py.errors.EventError` naming every problem.
+  `cupcake_py.core.errors.EventError` naming every problem.
 - `event_name(event)`, `tool_name(event)` (normalised: Bash, Edit, Write, Read, …; None for
   events without a tool) and `cwd(event)`: what routing and signals need before enrichment.
 - `preprocess(event, script_inspection=...)`: the policy input (harness-neutral fields
@@ -25,7 +25,7 @@ the protocol in TYPE_CHECKING blocks.
 
 from __future__ import annotations
 
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

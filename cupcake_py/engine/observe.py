@@ -7,8 +7,8 @@ import os
 import sys
 import time
 
-from cupcake_py import jsonio
-from cupcake_py.record import Record
+from cupcake_py.core import jsonio
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

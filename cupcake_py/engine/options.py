@@ -5,8 +5,8 @@ OPTIONS is the one table: the parser reads it and `cupcake eval --help` prints i
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import Record
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import Record
 
 
 class UsageError(CupcakeError):

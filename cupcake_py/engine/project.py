@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake_py.cache_mac import KEY_NAME
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import FrozenRecord
-from cupcake_py.userdirs import global_config_dir
+from cupcake_py.core.cache_mac import KEY_NAME
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import FrozenRecord
+from cupcake_py.core.userdirs import global_config_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

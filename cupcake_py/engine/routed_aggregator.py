@@ -28,7 +28,7 @@ only this entrypoint; a configuration with its own system/evaluate.rego keeps th
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine.routing import POLICY_ROOTS, VERB_RULES
 
 TYPE_CHECKING = False

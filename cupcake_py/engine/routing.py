@@ -17,9 +17,9 @@ packages, so routing really decides which policies can answer.
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.lazylog import LazyLogger
-from cupcake_py.record import Record
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.lazylog import LazyLogger
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -122,8 +122,8 @@ class Floor:
                                "applies": self.applies, "reason": self.reason}
         if self.settings is not None:
             if self._writable is None:
+                from cupcake_py.core.userdirs import home_dir
                 from cupcake_py.sandbox.profile import writable_roots
-                from cupcake_py.userdirs import home_dir
 
                 self._writable = writable_roots(self.project_root, self.settings, home_dir())
             out["writable"] = self._writable

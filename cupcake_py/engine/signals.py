@@ -22,9 +22,9 @@ import signal
 import subprocess
 import time
 
-from cupcake_py import jsonio
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core import jsonio
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

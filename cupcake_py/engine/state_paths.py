@@ -36,9 +36,15 @@ import os
 import stat
 import sys
 
-from cupcake_py.cache_mac import key_path
+from cupcake_py.core.cache_mac import key_path
+from cupcake_py.core.userdirs import (
+    global_config_dir,
+    home_dir,
+    org_config_dir,
+    user_cache_dir,
+    user_state_dir,
+)
 from cupcake_py.engine.project import PACKAGE_DIR, shipped_policies_path
-from cupcake_py.userdirs import global_config_dir, home_dir, org_config_dir, user_cache_dir, user_state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

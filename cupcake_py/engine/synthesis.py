@@ -28,8 +28,8 @@ strings in order (only when Allow wins).
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import FrozenRecord, Record
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import FrozenRecord, Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.record import Record
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine.evaluator import BundleSource, custom_implementations
 from cupcake_py.engine.project import ConfigDir, shipped_policies_path
 from cupcake_py.engine.state_paths import Resolver
 from cupcake_py.engine.watch import EntryWatch, TreeWatch
-from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 
 class YamlSourceError(CupcakeError):

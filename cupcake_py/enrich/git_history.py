@@ -16,7 +16,7 @@ Out: `input.git_history = {"repositories": [{"work_tree", "git_dir", "paths", "c
 The list is a cached git signal: it is computed with `git log --all --reflog --name-only
 --diff-filter=A` plus `git ls-files`, and kept in the user's cache (`git-history/`), keyed by
 the repository's refs, reflog, packed refs and index (their names, sizes, times and ref
-contents), and MAC-tagged with the per-user cache key (cupcake_py/cache_mac.py) so that an
+contents), and MAC-tagged with the per-user cache key (cupcake_py/core/cache_mac.py) so that an
 entry the agent wrote is never trusted. Any change to a ref or the index recomputes it. git
 runs read-only (GIT_OPTIONAL_LOCKS=0), without the user's or system git configuration, and
 within the evaluation's deadline (the engine's hard alarm stops it and fails closed).
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.enrich.secrets_below import DIR_WORDS, candidate
 
 TYPE_CHECKING = False
@@ -123,8 +123,8 @@ def _list(work_tree: str) -> tuple[list[str], bool, str]:
 
 def repository(git_dir: str, work_tree: str) -> dict[str, Any]:
     """The `git_history` entry of one repository (from the cache when its state is unchanged)."""
-    from cupcake_py import cache_mac
-    from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
+    from cupcake_py.core import cache_mac
+    from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
 
     state = _state_key(git_dir)
     mac_key = cache_mac.key()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.record import FrozenRecord
 
 _HEADER = re.compile(r"^\*\*\*\s*(Add File|Delete File|Update File|Move to):\s*(.+?)\s*$")
 _ACTIONS = {"Add File": "add", "Delete File": "delete", "Update File": "update", "Move to": "move"}

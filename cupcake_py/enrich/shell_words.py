@@ -11,8 +11,8 @@ import re
 import shlex
 import stat
 
-from cupcake_py.record import FrozenRecord
-from cupcake_py.userdirs import expand_home
+from cupcake_py.core.record import FrozenRecord
+from cupcake_py.core.userdirs import expand_home
 
 OPERATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "!", "{", "}"})
 REDIRECTS = frozenset({">", ">>", "<", "<<", "<<<", ">|", "&>", "&>>", ">&", "<&"})

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.record import FrozenRecord
-from cupcake_py.userdirs import expand_home
+from cupcake_py.core.record import FrozenRecord
+from cupcake_py.core.userdirs import expand_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -27,12 +27,12 @@ import re
 import shutil
 import time
 
-from cupcake_py import cache_mac
+from cupcake_py.core import cache_mac
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.userdirs import atomic_write, private_dir
 from cupcake_py.engine import fleet_active
-from cupcake_py.errors import CupcakeError
 from cupcake_py.fleet import opa_bundle, signing
 from cupcake_py.fleet.build import RULEBOOK_DATA
-from cupcake_py.userdirs import atomic_write, private_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

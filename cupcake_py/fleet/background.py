@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 
 def start(org_dir: str) -> threading.Event | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py import __version__
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.fleet.opa_bundle import MANIFEST, Bundle, Manifest
 
 RULEBOOK_DATA = "cupcake/rulebook/data.yaml"

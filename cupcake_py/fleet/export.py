@@ -29,7 +29,7 @@ import socket
 import time
 
 from cupcake_py import __version__
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.governance import store
 
 TYPE_CHECKING = False
@@ -327,7 +327,7 @@ def run(cfg: DecisionLogs, labels: dict[str, str], stop: Any, db: str | None = N
     try:
         sinks = sinks_for(cfg, labels)
     except CupcakeError as e:
-        from cupcake_py.userdirs import warn
+        from cupcake_py.core.userdirs import warn
 
         warn(f"decision logs are not exported: {e}")
         return

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

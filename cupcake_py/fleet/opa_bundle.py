@@ -20,8 +20,8 @@ import json
 import os
 import tarfile
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import Record
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

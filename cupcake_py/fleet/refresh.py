@@ -16,7 +16,7 @@ import random
 import threading
 import time
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.fleet import activate, sources, status
 
 TYPE_CHECKING = False
@@ -83,7 +83,7 @@ def pull_source(org_dir: str, config: FleetConfig, name: str,
 
 
 def _intact(name: str) -> bool:
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
     from cupcake_py.engine import fleet_active
 
     record, problem = fleet_active.read_pointer(name, cache_mac.key())

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import time
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.fleet import hashing
 from cupcake_py.fleet.opa_bundle import Bundle, normalise
 

@@ -16,9 +16,10 @@ import json
 import os
 import time
 
-from cupcake_py import __version__, cache_mac
+from cupcake_py import __version__
+from cupcake_py.core import cache_mac
+from cupcake_py.core.userdirs import atomic_write, global_config_dir, private_dir
 from cupcake_py.engine import fleet_active
-from cupcake_py.userdirs import atomic_write, global_config_dir, private_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ Fails: StoreError (the caller warns, or fails closed under `audit: required`).
 
 from __future__ import annotations
 
-from cupcake_py import __version__, jsonio
+from cupcake_py import __version__
+from cupcake_py.core import jsonio
 from cupcake_py.governance import chain, store
 from cupcake_py.governance.redact import call_digest, redact_text
 

@@ -20,10 +20,10 @@ cannot write to anchor it externally.
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.record import Record
 from cupcake_py.engine.bundle import sha256  # the builtin sha256 (hashlib loads OpenSSL: ~2 ms)
 from cupcake_py.governance.store import AUDIT_COLUMNS
-from cupcake_py.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.governance.store import AUDIT_COLUMNS
 
 

@@ -20,7 +20,7 @@ Pure functions; never fail on odd input (non-dict args, non-string values are ke
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine.bundle import sha256  # the builtin sha256 (hashlib loads OpenSSL: ~2 ms)
 
 TYPE_CHECKING = False

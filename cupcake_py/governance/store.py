@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.userdirs import private_dir, user_state_dir
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.userdirs import private_dir, user_state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the same names; typeshed types the public package

@@ -1,6 +1,6 @@
 """Harnesses: one per coding agent (`--harness NAME`). Each is a value implementing
 cupcake_py.engine.harness_api.Harness (validate, normalise, answer, fail closed), handed to the engine
-by `cupcake eval` (cupcake_py/fast_eval.py; the engine never imports a harness), plus `SetupHarness`
+by `cupcake eval` (cupcake_py/app/fast_eval.py; the engine never imports a harness), plus `SetupHarness`
 below (install/uninstall itself for `cupcake init`, where its example events live). Its data (tool
 map, schemas, example events) is in `harness/<name>/`; its policies in `.cupcake/policies/<name>/`. The
 hook-command agents (codex to cursor below) are rows of one framework, harness/hook_agent.py; the example

@@ -20,7 +20,7 @@ agents block on it), the reason on stderr, the event's blocking JSON on stdout.
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine.harness_api import Answer
 from cupcake_py.harness.hook_agent import STOPPING, ask_fallback, nonempty
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 # What happened to one file `cupcake init` (or uninstall) handles.
 FileAction = Literal["created", "unchanged", "kept", "overwritten", "removed"]

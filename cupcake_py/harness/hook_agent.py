@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.record import FrozenRecord
 from cupcake_py.harness.data import HarnessData
-from cupcake_py.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ NUL character is an input error ("invalid ... event"), never an internal error o
 
 from __future__ import annotations
 
-from cupcake_py.errors import EventError
-from cupcake_py.jsonio import is_fraction
+from cupcake_py.core.errors import EventError
+from cupcake_py.core.jsonio import is_fraction
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.lazylog import LazyLogger
-from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.lazylog import LazyLogger
+from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -24,11 +24,11 @@ run once; the call still crosses into the host). Failed calls are not remembered
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.host.errors import ABIError, BuiltinEvalError, MissingBuiltinError
 from cupcake_py.host.memory import LinearMemory
 from cupcake_py.host.value_reader import PROBE, NeedsDump, probe_value, read_value
-from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def encode_result(value: Any) -> bytes:
     try:
         return jsonio.dumps(value)  # TypeError on sets, Decimal, non-string keys, NaN
     except TypeError:
-        from cupcake_py import values
+        from cupcake_py.core import values
 
         return values.dump_rego(value).encode("utf-8")
 
@@ -244,7 +244,7 @@ class BuiltinDispatcher:
             return False
 
     def _dumped(self, ctx: Ctx, bid: int, io: ModuleIO, addr: int) -> Any:
-        from cupcake_py import values
+        from cupcake_py.core import values
 
         if addr == 0:
             raise ABIError(f"{self._names[bid]}: module passed an undefined argument")

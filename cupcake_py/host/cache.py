@@ -2,7 +2,7 @@
 
 Key: BLAKE2b-256(wasm bytes) + BLAKE2b(engine fingerprint: wasmtime version, compiler,
 config). Entry file: MAGIC + MAC(entry name + payload) + payload, written to a temp file and
-renamed into place. The MAC is keyed by the per-user secret of `cupcake_py.cache_mac`: wasmtime
+renamed into place. The MAC is keyed by the per-user secret of `cupcake_py.core.cache_mac`: wasmtime
 deserializes the payload as trusted machine code, so an entry that fails the MAC (rewritten,
 copied from another entry, corrupt) is never deserialized: it is recompiled, rewritten, and a
 warning goes to stderr. Without a usable key nothing is read from or written to the cache.
@@ -15,12 +15,12 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake_py import cache_mac
+from cupcake_py.core import cache_mac
+from cupcake_py.core.lazylog import LazyLogger
+from cupcake_py.core.userdirs import atomic_write, private_dir, warn
 from cupcake_py.host import capi
 from cupcake_py.host.engine import engine_fingerprint, get_engine
 from cupcake_py.host.errors import ModuleError
-from cupcake_py.lazylog import LazyLogger
-from cupcake_py.userdirs import atomic_write, private_dir, warn
 
 try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
     from _blake2 import blake2b

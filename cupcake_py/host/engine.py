@@ -14,8 +14,8 @@ import os
 import threading
 import time
 
+from cupcake_py.core.userdirs import user_cache_dir
 from cupcake_py.host import capi
-from cupcake_py.userdirs import user_cache_dir
 
 TYPE_CHECKING = False  # (typing and pathlib are not imported on the eval path)
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ crashes the caller."""
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 
 class HostError(CupcakeError):

@@ -13,7 +13,8 @@ rebuilt before its next use. A PolicyInstance is not thread-safe.
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
+from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.host import abi, capi
 from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, ModuleIO, resolve
 from cupcake_py.host.cache import load_module
@@ -30,7 +31,6 @@ from cupcake_py.host.errors import (
 )
 from cupcake_py.host.fastcall import Ctx, Pending, define_import, i32_caller, i32_signature, memory_span
 from cupcake_py.host.memory import LinearMemory
-from cupcake_py.lazylog import LazyLogger
 from cupcake_py.wasm import abi as table  # the one ABI table (names, signatures)
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
@@ -59,7 +59,7 @@ def encode_value(v: Any) -> bytes:
     try:
         return jsonio.dumps(v)
     except TypeError:
-        from cupcake_py import values
+        from cupcake_py.core import values
 
         return values.dump_rego(v).encode("utf-8")
 
@@ -68,7 +68,7 @@ def check_json(raw: bytes, what: str) -> None:
     try:
         jsonio.loads(raw)
     except jsonio.JSONError:
-        from cupcake_py import values
+        from cupcake_py.core import values
 
         try:
             values.parse_json(raw)
@@ -443,7 +443,7 @@ class PolicyInstance:
     ) -> list[dict[str, Any]]:
         """The result set as Python values: `[{"result": value}]`, `[]` when undefined.
         Sets arrive as sorted-by-module arrays unless keep_sets (then as frozensets)."""
-        from cupcake_py import values
+        from cupcake_py.core import values
 
         raw = self.eval_raw(entrypoint, input, input_json=input_json, rego_format=keep_sets)
         try:

@@ -100,7 +100,7 @@ def _read(mem: memoryview, addr: int) -> Any:
         n, _, ptr = unpack_from("<III", mem, addr + 4)
         if not n:
             return frozenset()
-        from cupcake_py.values import freeze
+        from cupcake_py.core.values import freeze
 
         return frozenset(freeze(_read(mem, a)) for a in unpack_from(f"<{3 * n}I", mem, ptr)[::3])
     raise ABIError(f"value at {addr:#x} has unknown type tag {tag}")
@@ -120,7 +120,7 @@ def _object(mem: memoryview, addr: int) -> dict[Any, Any]:
     if all(type(k) is str for k in keys):
         pairs = zip(keys, vals, strict=True)
         return dict(sorted(pairs, key=_first) if not mem[addr + 1] and n > 1 else pairs)
-    from cupcake_py.values import freeze, sort_key
+    from cupcake_py.core.values import freeze, sort_key
 
     frozen = [(freeze(k), v) for k, v in zip(keys, vals, strict=True)]
     if not mem[addr + 1] and n > 1:

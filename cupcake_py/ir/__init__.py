@@ -1,7 +1,7 @@
 """ir: OPA's planner IR, the contract between the planner (``cupcake_py.plan``) and the WASM
 backend (``cupcake_py.wasm``), as in OPA's ``v1/ir``.
 
-A leaf package: it imports nothing of cupcake_py except ``cupcake_py.errors`` (for
+A leaf package: it imports nothing of cupcake_py except ``cupcake_py.core.errors`` (for
 ``IRError``, a ``CupcakeError``), so ``import cupcake_py.ir`` loads no front end, planner,
 backend or host module (tests/ir/test_ir_leaf.py checks it).
 

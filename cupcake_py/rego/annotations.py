@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from cupcake_py import yaml_values
-from cupcake_py.errors import Location
+from cupcake_py.core import yaml_values
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors
 

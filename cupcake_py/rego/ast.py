@@ -1,7 +1,7 @@
 """Typed AST of Rego v1, modelled on the concepts of OPA's `ast` package.
 
 Every node carries `location: Location` (file, row, col; 1-based) from
-`cupcake_py.errors`. Locations never take part in `==` (dataclass fields with
+`cupcake_py.core.errors`. Locations never take part in `==` (dataclass fields with
 `compare=False`), so two parses of differently formatted but equivalent source compare
 equal. Nodes are mutable (compile passes rewrite them in place or with
 `dataclasses.replace`); they are not hashable.
@@ -97,7 +97,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, TypeAlias
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 
 __all__ = [
     "Location", "Null", "Boolean", "Number", "String", "Var", "Ref", "Array", "Object", "Set",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 
 _RENAME = {"else_": "else", "with_": "with"}
 

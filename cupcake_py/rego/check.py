@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import find_rego_files, parse_module, read_source
 from cupcake_py.rego.ast import Module
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors

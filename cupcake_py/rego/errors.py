@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from cupcake_py.errors import CupcakeError, Location
+from cupcake_py.core.errors import CupcakeError, Location
 
 PARSE = "rego_parse_error"
 UNSAFE_VAR = "rego_unsafe_var_error"

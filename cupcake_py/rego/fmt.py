@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import parse_module
 from cupcake_py.rego.printer import _LIST_ITEM, _PRIMARY, INFIX_OPERATORS, Printer

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from cupcake_py.errors import Location, new_location
+from cupcake_py.core.errors import Location, new_location
 from cupcake_py.rego.errors import PARSE, RegoError
 
 IDENT, NUM, STR, RAW, TMPL, EOF = "ident", "num", "str", "raw", "tmpl", "eof"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.lexer import NUM, RAW, STR, TMPL
 

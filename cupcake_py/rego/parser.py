@@ -23,7 +23,7 @@ import copy
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 from cupcake_py.rego.lexer import EOF, IDENT, NUM, RAW, STR, TMPL, Tokens, decode_string, tokenize

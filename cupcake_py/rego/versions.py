@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import PurePath
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`'s start-up)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class SandboxError(CupcakeError):
 
 
 def sandbox_dir() -> str:
-    from cupcake_py.userdirs import user_state_dir
+    from cupcake_py.core.userdirs import user_state_dir
 
     return os.path.join(user_state_dir(), "sandbox")
 
@@ -71,7 +71,7 @@ def _boot_id() -> str:
 def probe(bwrap: str) -> tuple[bool, str | None]:
     """Whether bubblewrap starts a sandbox with the floor's options here (cached while the bwrap
     file, the user and the boot are the same and it worked)."""
-    from cupcake_py import jsonio
+    from cupcake_py.core import jsonio
 
     try:
         st = os.stat(bwrap)
@@ -100,7 +100,7 @@ def probe(bwrap: str) -> tuple[bool, str | None]:
         return False, f"bubblewrap cannot create a sandbox here: {err[-1] if err else 'exit ' + str(r.returncode)}"
     try:
         _private_dir()
-        from cupcake_py.userdirs import atomic_write
+        from cupcake_py.core.userdirs import atomic_write
 
         atomic_write(sandbox_dir(), PROBE, [jsonio.dumps({"ident": ident, "ok": True})], ".json")
     except (OSError, SandboxError):
@@ -109,7 +109,7 @@ def probe(bwrap: str) -> tuple[bool, str | None]:
 
 
 def _private_dir() -> str:
-    from cupcake_py.userdirs import private_dir
+    from cupcake_py.core.userdirs import private_dir
 
     d = sandbox_dir()
     if not private_dir(d, "the sandbox profile dir"):
@@ -131,7 +131,7 @@ def _empty_file(d: str) -> str:
         pass
     except OSError as e:
         raise SandboxError(f"{path}: {e.strerror}") from None
-    from cupcake_py.userdirs import atomic_write
+    from cupcake_py.core.userdirs import atomic_write
 
     try:
         atomic_write(d, EMPTY, [], "")
@@ -171,7 +171,7 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
 
 def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
     """(the command the harness runs, the arguments file)."""
-    from cupcake_py.userdirs import atomic_write
+    from cupcake_py.core.userdirs import atomic_write
 
     d = _private_dir()
     args = arguments(profile, _empty_file(d))

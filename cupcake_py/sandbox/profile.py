@@ -92,7 +92,7 @@ class Sources:
                  extension: dict[str, Any] | None = None, home: str | None = None,
                  system: Sequence[str] = (), real: Callable[[str], str] | None = None,
                  memo_dir: str | None = None) -> None:
-        from cupcake_py.userdirs import home_dir
+        from cupcake_py.core.userdirs import home_dir
 
         self.state_paths = state_paths
         self.path_dirs = path_dirs
@@ -124,7 +124,7 @@ def _real(real: Callable[[str], str], path: str) -> str:
 
 def _paths(items: Iterable[Any], home: str, base: str) -> list[str]:
     """Strings as absolute paths: `~` expanded, relative ones below `base`."""
-    from cupcake_py.userdirs import expand_home
+    from cupcake_py.core.userdirs import expand_home
 
     out = []
     for item in items:
@@ -202,7 +202,7 @@ def writable_roots(project_root: str, settings: dict[str, Any], home: str,
     """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
     TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
     would create on first use) and `extra`."""
-    from cupcake_py.userdirs import expand_home
+    from cupcake_py.core.userdirs import expand_home
 
     env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
     wanted = [project_root, *(t for t in env_tmp if os.path.isabs(t))]

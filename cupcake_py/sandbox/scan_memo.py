@@ -46,7 +46,7 @@ class ScanMemo:
         self.now = clock()
         self.entries = 0
         try:
-            from cupcake_py import jsonio
+            from cupcake_py.core import jsonio
 
             with open(self.path, "rb") as f:
                 data = jsonio.loads(f.read())

@@ -165,7 +165,7 @@ def _scan(root: str, out: set[str], budget: list[int], memo: ScanMemo | None = N
 
 def concrete(pattern: str, home: str) -> str | None:
     """The absolute path a `~`/absolute glob-free pattern names, else None."""
-    from cupcake_py.userdirs import expand_home
+    from cupcake_py.core.userdirs import expand_home
 
     p = expand_home(pattern, home)
     if not os.path.isabs(p) or any(c in p for c in "*?["):

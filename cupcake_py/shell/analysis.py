@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.shell.model import KINDS, Budget, Deadline, Result
 
 TYPE_CHECKING = False

@@ -24,7 +24,7 @@ Nothing here is evaluated; embedded.py compiles a row's regular expression on fi
 
 from __future__ import annotations
 
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.record import FrozenRecord
 
 RUNS = ("shell", "program", "writes", "reads", "executes", "output", "env_dump")
 HOWS = ("option", "key", "text", "env", "handler")

@@ -28,7 +28,7 @@ import os
 import sys
 import threading
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

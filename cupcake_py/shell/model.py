@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from cupcake_py.record import Record
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

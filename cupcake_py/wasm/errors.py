@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 
 class CodegenError(CupcakeError):

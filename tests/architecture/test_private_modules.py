@@ -26,9 +26,9 @@ import pytest
 _BLAKE2_PROBE = "import hashlib; print(m.blake2b is hashlib.blake2b, m.blake2b(b'abc', digest_size=8).hexdigest())"
 _BLAKE2_OUT = "True " + __import__("hashlib").blake2b(b"abc", digest_size=8).hexdigest()
 CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
-    (("_json",), "cupcake_py.jsonio", None, None),
+    (("_json",), "cupcake_py.core.jsonio", None, None),
     (("_signal",), "cupcake_py.engine.reaper", "print(int(m.SIGKILL))", "9"),
-    (("_signal",), "cupcake_py.termination", "print(m.signal.__name__, int(m.SIGNALS['SIGTERM']))", "signal 15"),
+    (("_signal",), "cupcake_py.core.termination", "print(m.signal.__name__, int(m.SIGNALS['SIGTERM']))", "signal 15"),
     (
         ("_sha2", "_sha256"),
         "cupcake_py.engine.bundle",
@@ -36,7 +36,7 @@ CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
         "True ba7816bf8f01cfea",
     ),
     (("_blake2",), "cupcake_py.host.cache", _BLAKE2_PROBE, _BLAKE2_OUT),
-    (("_blake2",), "cupcake_py.cache_mac", _BLAKE2_PROBE, _BLAKE2_OUT),
+    (("_blake2",), "cupcake_py.core.cache_mac", _BLAKE2_PROBE, _BLAKE2_OUT),
     (
         ("_sqlite3",),
         "cupcake_py.governance.store",
@@ -45,13 +45,13 @@ CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
     ),
     (
         ("_operator",),
-        "cupcake_py.cache_mac",
+        "cupcake_py.core.cache_mac",
         "import hmac; print(m._compare_digest is hmac.compare_digest, m._compare_digest(b'a', b'a'))",
         "True True",
     ),
 )
 # `fast_eval` imports `_signal` too (as the `signal` name it calls setitimer/signal on). It imports
-# cupcake_py.termination first, whose fallback loads the public `signal`, which loads `_signal` itself
+# cupcake_py.core.termination first, whose fallback loads the public `signal`, which loads `_signal` itself
 # (the blocker refuses only cupcake_py's own imports): so whichever fast_eval then gets, it must work.
 FAST_EVAL_PROBE = "print(m.signal.__name__ in ('signal', '_signal'), m.signal.SIGALRM == 14, callable(m.signal.setitimer))"
 
@@ -98,14 +98,14 @@ def test_fallback_to_the_public_module_works(names: tuple[str, ...], module: str
 
 
 def test_fast_eval_falls_back_to_signal() -> None:
-    out = _run_without(("_signal",), "cupcake_py.fast_eval", FAST_EVAL_PROBE)
+    out = _run_without(("_signal",), "cupcake_py.app.fast_eval", FAST_EVAL_PROBE)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True True True"
 
 
 def test_missing_json_accelerator_is_a_clear_error() -> None:
     """No silent switch to another encoder (its number and key handling differ): a clear error."""
-    out = _run_without(("_json",), "cupcake_py.jsonio", None)
+    out = _run_without(("_json",), "cupcake_py.core.jsonio", None)
     assert out.returncode != 0
     assert "cupcake-py needs CPython's `_json` accelerator module" in out.stderr
 

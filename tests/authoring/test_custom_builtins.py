@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cupcake_py import custom_builtins as cb
 from cupcake_py.authoring.testing.cases import TestSetupError
 from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.cli.app import app
+from cupcake_py.extensions import builtins as cb
 from cupcake_py.harness.opencode.examples import isolated_env, run_eval
 from cupcake_py.rego.compile import builtins as B
 from tests.e2e_eval.test_engine_behaviour import bash, make_config, policy
@@ -100,7 +100,7 @@ def test_missing_and_broken_modules_fail_closed(tmp_path: Path) -> None:
 
 def test_a_raising_builtin_is_undefined_or_a_strict_error_and_a_crash_is_an_error(tmp_path: Path) -> None:
     mod = tmp_path / "crashy.py"
-    mod.write_text("from cupcake_py.custom_builtins import BuiltinError, builtin\n\n"
+    mod.write_text("from cupcake_py.extensions.builtins import BuiltinError, builtin\n\n"
                    "@builtin('my.soft', args=['any'], result='any')\n"
                    "def soft(x):\n    raise BuiltinError('no')\n\n"
                    "@builtin('my.crash', args=['any'], result='any')\n"
@@ -180,7 +180,7 @@ def test_entry_point_group_is_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyP
     pkg = tmp_path / "site"
     (pkg / "acme_rego").mkdir(parents=True)
     (pkg / "acme_rego" / "__init__.py").write_text(
-        "from cupcake_py.custom_builtins import builtin\n\n"
+        "from cupcake_py.extensions.builtins import builtin\n\n"
         "@builtin('acme.double', args=['number'], result='number')\n"
         "def double(n):\n    return n * 2\n")
     dist = pkg / "acme_rego-1.0.dist-info"
@@ -238,7 +238,7 @@ def test_an_installed_entry_point_never_runs_inside_cupcake_eval(tmp_path: Path)
     marker = tmp_path / "imported"
     (site / "evil_rego" / "__init__.py").write_text(
         f"open({str(marker)!r}, 'w').write('x')\n"
-        "from cupcake_py.custom_builtins import builtin\n\n"
+        "from cupcake_py.extensions.builtins import builtin\n\n"
         "@builtin('evil.noop', args=[], result='boolean')\ndef noop():\n    return True\n")
     dist = site / "evil_rego-1.0.dist-info"
     dist.mkdir()
@@ -266,7 +266,7 @@ def test_an_installed_entry_point_never_runs_inside_cupcake_eval(tmp_path: Path)
 def test_a_misbehaving_custom_builtin_fails_eval_closed(tmp_path: Path, body: str, needle: str) -> None:
     project, env = _project(tmp_path, "custom_builtins: [bad.py]\n")
     (project / ".cupcake" / "bad.py").write_text(
-        "from cupcake_py.custom_builtins import builtin\n\n"
+        "from cupcake_py.extensions.builtins import builtin\n\n"
         f"@builtin('regal.last', args=['array[any]'], result='any')\ndef last(arr):\n    {body}\n")
     resp, code, err = run_eval(bash(project, "deploy now"), project, [], env)
     assert code == 2 and resp["decision"] == "deny" and needle in resp["reason"], (resp, err)

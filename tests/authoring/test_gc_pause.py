@@ -1,4 +1,4 @@
-"""The cyclic GC pause around builds (cupcake_py/gc_pause.py): off inside, restored after
+"""The cyclic GC pause around builds (cupcake_py/core/gc_pause.py): off inside, restored after
 (also on an error), nested pauses keep it off, freezing only when asked."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from cupcake_py.gc_pause import gc_paused
+from cupcake_py.core.gc_pause import gc_paused
 
 
 def test_paused_inside_and_restored_after_even_on_error() -> None:

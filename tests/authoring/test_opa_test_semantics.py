@@ -16,7 +16,7 @@ from cupcake_py.authoring.testing.cases import TestRun, TestSetupError
 from cupcake_py.authoring.testing.data import load_data
 from cupcake_py.authoring.testing.loading import discover, load_modules
 from cupcake_py.authoring.testing.runner import run_tests
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 BUILTIN_ERRORS = """package errs_test
 

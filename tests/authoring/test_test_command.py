@@ -1,9 +1,9 @@
-"""`cupcake test` without typer (authoring/testing/command.py, dispatched by cupcake_py/entry.py)
+"""`cupcake test` without typer (authoring/testing/command.py, dispatched by cupcake_py/app/entry.py)
 answers exactly as the typer command does: the same stdout, stderr and exit status on the
 repo's own test corpora (the shipped builtin policies' tests, the demo fixture with failing
 tests and their diagnosis, the custom-builtins example, a data file, a v0 library template),
 in every output format and with the flags that change a run. Each command line runs as a real
-process twice: through `cupcake_py.entry.main` (the lean path) and through the typer app
+process twice: through `cupcake_py.app.entry.main` (the lean path) and through the typer app
 (`cupcake_py.cli.app.run`, what every command line the lean path hands over runs). Durations
 (`-v` times, JSON `duration`) are the only text that may differ; they are masked.
 
@@ -28,9 +28,9 @@ REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "tests" / "authoring" / "rego_fixtures" / "demo"
 CUSTOM = REPO / "examples" / "custom_builtins_policy"
 
-LEAN = "import sys; sys.argv = ['cupcake', *sys.argv[1:]]; from cupcake_py.entry import main; main()"
+LEAN = "import sys; sys.argv = ['cupcake', *sys.argv[1:]]; from cupcake_py.app.entry import main; main()"
 TYPER = ("import sys; sys.argv = ['cupcake', *sys.argv[1:]]; import cupcake_py.authoring.testing.command as c; "
-         "c.main = lambda argv: None; from cupcake_py.entry import main; main()")  # entry hands every line to typer
+         "c.main = lambda argv: None; from cupcake_py.app.entry import main; main()")  # entry hands every line to typer
 TIMES = re.compile(r"\d+(\.\d+)?(ns|µs|ms|s)\b")
 
 

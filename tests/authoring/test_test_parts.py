@@ -14,7 +14,7 @@ from cupcake_py.authoring.testing.build import compile_wasm
 from cupcake_py.authoring.testing.cases import TestCase, TestRun
 from cupcake_py.authoring.testing.loading import discover, load_modules
 from cupcake_py.authoring.testing.runner import run_tests
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego.compile import compile_modules
 
 LIB = """package corp.lib

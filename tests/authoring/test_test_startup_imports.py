@@ -1,5 +1,5 @@
 """`cupcake test` start-up (issue 32): what a run imports. `cupcake test PATHS` runs without
-typer, click, pydantic or rich (cupcake_py/entry.py hands it to authoring/testing/command.py),
+typer, click, pydantic or rich (cupcake_py/app/entry.py hands it to authoring/testing/command.py),
 first run or cached; a run whose build is cached loads neither the Rego parser nor the
 compiler, the rulebook models (pydantic's rulebook) nor the lint modules, nor the stdlib
 modules the lean paths avoid (dataclasses, typing, importlib.metadata: the entry-point scan is
@@ -18,7 +18,7 @@ from pathlib import Path
 PROBE = """
 import json, sys
 sys.argv = ["cupcake", "test", sys.argv[1]]
-from cupcake_py.entry import main
+from cupcake_py.app.entry import main
 try:
     main()
 except SystemExit:

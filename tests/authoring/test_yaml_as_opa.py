@@ -12,8 +12,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import yaml_values
 from cupcake_py.authoring.testing.runner import run_tests
+from cupcake_py.core import yaml_values
 from cupcake_py.rego import parse_module
 
 from .test_opa_test_semantics import _statuses, _write

@@ -61,7 +61,7 @@ def test_quick_run_writes_valid_results(quick_run: tuple[dict, str, str], capsys
 
 def test_environ_switches_the_cache_mac_key_with_the_config_home(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "outer"))
     cache_mac.forget()

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cupcake_py import values
+from cupcake_py.core import values
 
 CONFLICT_MESSAGES = ("var assignment conflict", "object insert conflict")
 

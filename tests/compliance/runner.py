@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from cupcake_py import values
+from cupcake_py.core import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as host_errors
 from cupcake_py.rego.errors import RegoErrors

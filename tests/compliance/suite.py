@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cupcake_py import values
+from cupcake_py.core import values
 
 DEFAULT_SUITE = Path(os.environ.get("CUPCAKE_COMPLIANCE_SUITE")
                      or Path(__file__).resolve().parents[2].parent / "shared" / "rego-compliance" / "v1")

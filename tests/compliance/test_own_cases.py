@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py import values
+from cupcake_py.core import values
 
 from .judge import same_result_sets
 from .run import run_suite, summarize

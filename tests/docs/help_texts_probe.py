@@ -17,7 +17,7 @@ import typer.main
 from cupcake_py.authoring.findings import RULES
 from cupcake_py.cli.app import build_app, run
 
-FAST_PATHS = {("eval",), ("serve",)}  # cupcake_py.entry answers these without typer
+FAST_PATHS = {("eval",), ("serve",)}  # cupcake_py.app.entry answers these without typer
 
 
 def _commands(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.harness import get
 from cupcake_py.harness.examples import cupcake_command
 
@@ -44,7 +44,7 @@ deny contains {{"rule_id": "R{i}", "reason": "no cmd{i}", "severity": "HIGH"}} i
 # A custom builtin module the build imports (rulebook `custom_builtins`): it waits while the gate
 # file exists, so the test decides when the build may finish, whatever the machine's speed.
 GATE = """import os, time
-from cupcake_py.custom_builtins import builtin
+from cupcake_py.extensions.builtins import builtin
 
 _gate = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build.gate")
 _end = time.monotonic() + 600

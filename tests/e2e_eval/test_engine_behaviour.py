@@ -218,7 +218,7 @@ def test_cache_hit_does_no_compiling_and_concurrent_evals_agree(tmp_path: Path) 
     # A hit must not import the compiler at all. Of the WASM backend, the host loads only the ABI
     # table it checks modules against (cupcake_py.wasm.abi, a leaf) with its package.
     code = ("import sys, runpy; sys.argv=['cupcake','eval']; "
-            "from cupcake_py.fast_eval import main; rc = main([]); "
+            "from cupcake_py.app.fast_eval import main; rc = main([]); "
             "bad = [m for m in ('cupcake_py.rego', 'cupcake_py.plan', 'yaml', 'pydantic', 'typer') if m in sys.modules]"
             " + sorted(m for m in sys.modules if m.startswith('cupcake_py.wasm') and m not in "
             "('cupcake_py.wasm', 'cupcake_py.wasm.abi', 'cupcake_py.wasm.errors')); "

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.harness.examples import cupcake_command
 
 ECHO = """# METADATA

@@ -237,7 +237,7 @@ def test_hanging_native_provider_hits_the_hard_deadline_and_leaves_no_process(tm
 
 def _run_patched(project: Path, env: dict[str, str], patch: str) -> tuple[object, int, str]:
     """fast_eval.main in a fresh interpreter after `patch` (Python code) has run."""
-    code = (f"import sys\n{patch}\nfrom cupcake_py.fast_eval import main\n"
+    code = (f"import sys\n{patch}\nfrom cupcake_py.app.fast_eval import main\n"
             "sys.exit(main(sys.argv[1:]))\n")
     proc = subprocess.run([sys.executable, "-c", code], input=bash(project, "rm x"), capture_output=True,
                           cwd=project, env=env, timeout=300)
@@ -268,7 +268,7 @@ def test_any_exception_fails_closed(tmp_path: Path, patch: str, needle: str) -> 
 
 def test_failing_observability_does_not_change_the_answer(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"rm": DENY_RM})
-    patch = ("import cupcake_py.fast_eval as f\ndef boom(*a, **k): raise TypeError('cannot trace')\n"
+    patch = ("import cupcake_py.app.fast_eval as f\ndef boom(*a, **k): raise TypeError('cannot trace')\n"
              "f.print_trace = boom")
     code = (f"import sys\n{patch}\nsys.exit(f.main(['--trace', 'all']))\n")
     proc = subprocess.run([sys.executable, "-c", code], input=bash(project, "rm x"), capture_output=True,

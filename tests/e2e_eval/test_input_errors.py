@@ -27,8 +27,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import jsonio
-from cupcake_py.errors import EventError
+from cupcake_py.core import jsonio
+from cupcake_py.core.errors import EventError
 from cupcake_py.harness import get
 from cupcake_py.harness.data import HarnessData
 from cupcake_py.harness.examples import cupcake_command

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.harness import get
 from cupcake_py.harness.examples import cupcake_command
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import cupcake_py
 
 PKG = Path(cupcake_py.__file__).parent
-FORBIDDEN = ("cupcake_py.harness", "cupcake_py.fast_eval", "cupcake_py.serve", "cupcake_py.authoring",
-             "cupcake_py.cli", "cupcake_py.entry")
+FORBIDDEN = ("cupcake_py.harness", "cupcake_py.app.fast_eval", "cupcake_py.app.serve", "cupcake_py.authoring",
+             "cupcake_py.cli", "cupcake_py.app.entry")
 
 
 def _module_file(name: str) -> Path | None:
@@ -66,5 +66,5 @@ def test_no_engine_module_reaches_a_harness() -> None:
 
 def test_the_walk_sees_imports_inside_functions(tmp_path: Path) -> None:
     f = tmp_path / "m.py"
-    f.write_text("def g():\n    from cupcake_py.harness import get\n    import cupcake_py.fast_eval\n")
-    assert {"cupcake_py.harness", "cupcake_py.fast_eval"} <= imports_of(f, "x.m")
+    f.write_text("def g():\n    from cupcake_py.harness import get\n    import cupcake_py.app.fast_eval\n")
+    assert {"cupcake_py.harness", "cupcake_py.app.fast_eval"} <= imports_of(f, "x.m")

@@ -19,10 +19,10 @@ from cupcake_py.harness.examples import examples_dir, isolated_env, project_dir
 
 # module -> why it must stay off the routing-miss path
 NOT_IMPORTED = {
-    "orjson": "pulls dataclasses, datetime, uuid, platform, inspect; JSON goes through cupcake_py.jsonio",
+    "orjson": "pulls dataclasses, datetime, uuid, platform, inspect; JSON goes through cupcake_py.core.jsonio",
     "json": "its pure-Python parts pull re; jsonio drives _json directly",
-    "dataclasses": "engine/harness records are slotted classes (cupcake_py.record)",
-    "logging": "cupcake_py.lazylog imports it only to emit a message",
+    "dataclasses": "engine/harness records are slotted classes (cupcake_py.core.record)",
+    "logging": "cupcake_py.core.lazylog imports it only to emit a message",
     "hashlib": "bundle keys use the builtin sha256 (hashlib loads OpenSSL)",
     "wasmtime": "nothing routed: no WASM, no host",
     "cupcake_py.host": "nothing routed: no host",
@@ -68,7 +68,7 @@ def offenders(loaded: set[str], allowed: frozenset[str] | set[str] = frozenset()
 PROBE = """
 import io, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
-from cupcake_py.fast_eval import main
+from cupcake_py.app.fast_eval import main
 code = main(["--harness", "opencode"])
 modules = sorted(sys.modules)  # before the probe's own json import
 sys.stdout.flush()
@@ -140,7 +140,7 @@ def test_claude_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -
 def test_eval_help_comes_without_typer(tmp_path: Path) -> None:
     """`cupcake eval --help` through the console entry prints the help text of
     cupcake_py/cli/help_texts.py; typer and the typer app (cupcake_py/cli/app.py) stay unloaded."""
-    probe = ("import os, sys\nfrom cupcake_py.entry import main\nsys.argv = ['cupcake', 'eval', '--help']\n"
+    probe = ("import os, sys\nfrom cupcake_py.app.entry import main\nsys.argv = ['cupcake', 'eval', '--help']\n"
              "def _exit(rc):\n"
              "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'rich')"
              " or m == 'cupcake_py.cli.app')\n"

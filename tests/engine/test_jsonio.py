@@ -1,4 +1,4 @@
-"""cupcake_py.jsonio: strict JSON on CPython's _json (the eval path's only JSON)."""
+"""cupcake_py.core.jsonio: strict JSON on CPython's _json (the eval path's only JSON)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 
 # (input, needle of the JSONError message)
 REJECTED: list[tuple[bytes | str, str]] = [
@@ -122,7 +122,7 @@ def test_dumps_writes_decimals_exactly_beside_everything_else() -> None:
 
 
 def test_decimal_is_imported_only_for_a_fraction() -> None:
-    code = ("import sys; from cupcake_py import jsonio\n"
+    code = ("import sys; from cupcake_py.core import jsonio\n"
             "jsonio.dumps(jsonio.loads(b'{\"a\": [1, -20, true, \"0.5\"]}'))\n"
             "print('decimal' in sys.modules)\n"
             "jsonio.loads(b'[0.5]')\n"
@@ -139,7 +139,7 @@ def test_dumps_pretty_is_indented_sorted_and_total() -> None:
 def test_json_errors_without_the_json_package_loaded() -> None:
     """On Python 3.11 the C scanner raises its error only when json.decoder is imported;
     jsonio must still report the real error (and not import json for valid input)."""
-    code = ("import sys; from cupcake_py import jsonio\n"
+    code = ("import sys; from cupcake_py.core import jsonio\n"
             "assert jsonio.loads(b'[1]') == [1] and 'json' not in sys.modules and 're' not in sys.modules\n"
             "try:\n    jsonio.loads(b'[1 2]')\nexcept jsonio.JSONError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -1,4 +1,4 @@
-"""cupcake_py.lazylog / logs.setup (logging imported only to emit) and the slotted records
+"""cupcake_py.core.lazylog / logs.setup (logging imported only to emit) and the slotted records
 that replace dataclasses on the eval path."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 def test_deferred_setup_imports_logging_only_to_emit_and_formats_as_before() -> None:
     out = _run(
         "import sys\n"
-        "from cupcake_py import logs\n"
-        "from cupcake_py.lazylog import LazyLogger\n"
+        "from cupcake_py.core import logs\n"
+        "from cupcake_py.core.lazylog import LazyLogger\n"
         "log = LazyLogger('cupcake_py.engine.bundle')\n"
         "logs.setup('warning')\n"
         "log.debug('dropped %s', 1); log.info('dropped too')\n"
@@ -39,13 +39,13 @@ def test_deferred_setup_imports_logging_only_to_emit_and_formats_as_before() -> 
 
 
 def test_error_level_setup_drops_warnings_without_importing_logging() -> None:
-    out = _run("import sys\nfrom cupcake_py import logs\nfrom cupcake_py.lazylog import LazyLogger\n"
+    out = _run("import sys\nfrom cupcake_py.core import logs\nfrom cupcake_py.core.lazylog import LazyLogger\n"
                "logs.setup('error')\nLazyLogger('cupcake_py.x').warning('no')\nprint('logging' in sys.modules)\n")
     assert (out.stdout, out.stderr) == ("False\n", "")
 
 
 def test_debug_setup_is_eager_and_shows_exceptions() -> None:
-    out = _run("import sys\nfrom cupcake_py import logs\nfrom cupcake_py.lazylog import LazyLogger\n"
+    out = _run("import sys\nfrom cupcake_py.core import logs\nfrom cupcake_py.core.lazylog import LazyLogger\n"
                "logs.setup('debug')\nprint('logging' in sys.modules)\nlog = LazyLogger('cupcake_py.engine')\n"
                "log.debug('d %s', 1)\n"
                "try:\n    1 / 0\nexcept ZeroDivisionError:\n    log.exception('boom')\n")
@@ -57,13 +57,13 @@ def test_debug_setup_is_eager_and_shows_exceptions() -> None:
 
 def test_without_setup_warnings_reach_logging_defaults() -> None:
     """No setup at all (library use): logging's own default (WARNING, last-resort handler)."""
-    out = _run("from cupcake_py.lazylog import LazyLogger\nlog = LazyLogger('cupcake_py.y')\n"
+    out = _run("from cupcake_py.core.lazylog import LazyLogger\nlog = LazyLogger('cupcake_py.y')\n"
                "log.info('hidden'); log.warning('shown %s', 2)\n")
     assert out.stderr == "shown 2\n"
 
 
 def test_lazy_logger_reports_its_caller_and_proxies_the_rest(caplog: pytest.LogCaptureFixture) -> None:
-    from cupcake_py.lazylog import LazyLogger
+    from cupcake_py.core.lazylog import LazyLogger
 
     log = LazyLogger("tests.lazylog")
     assert log.real().name == "tests.lazylog" and log.getEffectiveLevel() == log.real().getEffectiveLevel()
@@ -114,7 +114,7 @@ def _record_classes() -> list[type]:
     import pkgutil
 
     import cupcake_py
-    from cupcake_py.record import FrozenRecord, Record
+    from cupcake_py.core.record import FrozenRecord, Record
 
     for info in pkgutil.walk_packages(cupcake_py.__path__, "cupcake_py."):
         if info.name.endswith(("__main__", ".demo")) or ".runtime.build" in info.name:

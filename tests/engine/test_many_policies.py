@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine import routed_aggregator
 from cupcake_py.engine.project import ConfigDir

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.engine import bundle as bundles
 from cupcake_py.engine import routed_aggregator
 from cupcake_py.engine.project import find_project

@@ -1,4 +1,4 @@
-"""cupcake_py.userdirs: home expansion, cache locations, private directories, atomic writes."""
+"""cupcake_py.core.userdirs: home expansion, cache locations, private directories, atomic writes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py import userdirs
+from cupcake_py.core import userdirs
 
 
 @pytest.mark.parametrize(("raw", "want"), [

@@ -25,7 +25,7 @@ CFG = {"sensitive_data_protection": {}}
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    from cupcake_py import cache_mac
+    from cupcake_py.core import cache_mac
 
     cache_mac.forget()
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake_py import cache_mac
+from cupcake_py.core import cache_mac
 from cupcake_py.fleet import export
 from cupcake_py.governance import store
 from tests.fleet.servers import fleet_env

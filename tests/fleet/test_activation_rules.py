@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cupcake_py import cache_mac
+from cupcake_py.core import cache_mac
 from cupcake_py.engine import fleet_active
 from cupcake_py.fleet import activate, build, opa_bundle
 from tests.fleet.conftest import Machine

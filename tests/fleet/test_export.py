@@ -168,7 +168,7 @@ def test_eval_never_imports_the_exporters(machine: Machine, receiver: OTLPReceiv
 
     (machine.org / "policies/opencode/curl.rego").write_text(ORG_DENY_CURL)
     code = ("import sys, runpy; sys.argv = ['cupcake', 'eval']\n"
-            "from cupcake_py.fast_eval import main\n"
+            "from cupcake_py.app.fast_eval import main\n"
             "rc = main([])\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('opentelemetry', 'jwt', 'requests') "
             "or m.startswith('cupcake_py.fleet'))\n"

@@ -10,7 +10,7 @@ import os
 import shlex
 from pathlib import Path
 
-from cupcake_py import cache_mac
+from cupcake_py.core import cache_mac
 from cupcake_py.fleet import activate, build, opa_bundle
 from tests.fleet.helpers import ORG_DENY_CURL, org_config
 from tests.sandbox.floor import Project, require_bwrap

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cupcake_py.core.errors import EventError
 from cupcake_py.engine.synthesis import FinalDecision
-from cupcake_py.errors import EventError
 from cupcake_py.harness import get
 from cupcake_py.harness import guard as hs
 from cupcake_py.harness.hook_agent import HookAgent

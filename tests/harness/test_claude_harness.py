@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cupcake_py.core.errors import EventError
+from cupcake_py.core.userdirs import user_cache_dir
 from cupcake_py.engine.synthesis import FinalDecision
-from cupcake_py.errors import EventError
 from cupcake_py.harness import claude as _claude_pkg  # noqa: F401 - the package imports cleanly
 from cupcake_py.harness import get, session_halts
 from cupcake_py.harness.claude import data, install
@@ -21,7 +22,6 @@ from cupcake_py.harness.claude.preprocess import preprocess
 from cupcake_py.harness.claude.response import claude_output, failure, whole_input
 from cupcake_py.harness.claude.validate import validate_event
 from cupcake_py.harness.schema import schema_errors
-from cupcake_py.userdirs import user_cache_dir
 
 H = get("claude")
 

@@ -50,4 +50,4 @@ def test_host_import_path_stays_lean() -> None:
     """What `cupcake eval` pays for the host: no builtin family, no logging/values/decimal."""
     mods = _modules_after("import cupcake_py.host")
     assert not {m for m in mods if m.startswith("cupcake_py.host.builtins")}
-    assert not {"logging", "decimal", "cupcake_py.values", "tempfile", "importlib.metadata"} & mods
+    assert not {"logging", "decimal", "cupcake_py.core.values", "tempfile", "importlib.metadata"} & mods

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from cupcake_py import values as V
+from cupcake_py.core import values as V
 from cupcake_py.host import HostOptions, PolicyInstance, PolicyModule
 from cupcake_py.host.value_reader import PROBE, NeedsDump, probe_value, read_value
 

@@ -1,4 +1,4 @@
-"""Numbers stay exact on the eval path: the engine's JSON (cupcake_py.jsonio) reads a fraction
+"""Numbers stay exact on the eval path: the engine's JSON (cupcake_py.core.jsonio) reads a fraction
 or exponent as a Decimal, writes it back with its own text, and the policy runtime keeps it; so
 an input number comes out of a policy with the same value and digits (no double in between:
 0.1 stays 0.1, 1e400 does not overflow, -0.0 keeps its sign, 31 significant digits stay 31).
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.host import HostOptions, PolicyInstance, PolicyModule
 
 ECHO = 'package t\n\nx := {"v": input.v, "in_array": [input.v], "self_equal": input.v == input.v}\n'

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import wasmtime
 
-from cupcake_py import values
+from cupcake_py.core import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as host_errors
 from tests.compliance.suite import DEFAULT_SUITE

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cupcake_py import values
+from cupcake_py.core import values
 from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as E
 from tests.compliance.suite import DEFAULT_SUITE

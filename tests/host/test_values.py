@@ -1,4 +1,4 @@
-"""cupcake_py.values: parsing, dumping, ordering and freezing of Rego values."""
+"""cupcake_py.core.values: parsing, dumping, ordering and freezing of Rego values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import values as V
+from cupcake_py.core import values as V
 
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import values
+from cupcake_py.core import values
 
 regorus = pytest.importorskip("regorus")
 host = pytest.importorskip("cupcake_py.host")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import parse_module
 from cupcake_py.rego.errors import RegoErrors

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import parse_module, parse_query, parse_term
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors, format_json, format_text
 

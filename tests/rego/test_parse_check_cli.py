@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from cupcake_py.cli import rego as rego_cli
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import check
 from cupcake_py.rego.ast import Module
 from cupcake_py.rego.errors import RegoError

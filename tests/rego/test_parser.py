@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cupcake_py.errors import Location
+from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import parse_module, parse_query, parse_term
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from cupcake_py.values import dump_rego, parse_rego
+from cupcake_py.core.values import dump_rego, parse_rego
 from tests.compliance.suite import DEFAULT_SUITE
 
 SUITE = DEFAULT_SUITE  # $CUPCAKE_COMPLIANCE_SUITE or <repo>/../shared/rego-compliance/v1

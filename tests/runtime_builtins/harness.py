@@ -4,7 +4,7 @@ The module is instantiated on its own (no generated code): env.memory is a wasmt
 Memory, env.opa_abort raises, env.gen_eval is a stub never called. Arguments are Rego
 literal texts parsed by the runtime's own `opa_value_parse`; results come back through
 `opa_json_dump` (sets as sorted arrays, numbers exactly as printed) and are parsed with
-`cupcake_py.values.parse_json`, or as None for undefined (a NULL result).
+`cupcake_py.core.values.parse_json`, or as None for undefined (a NULL result).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import wasmtime
 
-from cupcake_py.values import parse_json
+from cupcake_py.core.values import parse_json
 
 RUNTIME_WASM = Path(__file__).resolve().parents[2] / "cupcake_py" / "wasm" / "runtime" / "runtime.wasm"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cupcake_py.values import sort_key
+from cupcake_py.core.values import sort_key
 
 from . import compliance_calls as cc
 from .harness import Runtime

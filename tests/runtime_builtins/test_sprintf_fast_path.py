@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cupcake_py import values as V
+from cupcake_py.core import values as V
 from cupcake_py.host.builtins import BuiltinContext, BuiltinError, lookup
 from cupcake_py.wasm import abi
 

@@ -26,7 +26,7 @@ MEASURED = 1200
 
 @pytest.fixture
 def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
-    from cupcake_py import serve
+    from cupcake_py.app import serve
     from cupcake_py.engine.options import parse_args
     from cupcake_py.engine.warm import WarmSource
     from cupcake_py.shell import memo

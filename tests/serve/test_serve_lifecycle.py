@@ -110,8 +110,8 @@ def test_runaway_policy_is_killed_at_the_deadline_and_the_server_keeps_serving(t
 def test_internal_error_answers_deny_and_serving_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In process: an unexpected exception inside one evaluation (here from synthesis)."""
     import cupcake_py.engine.evaluator as ev
+    from cupcake_py.app.serve import serve
     from cupcake_py.engine.options import EvalOptions
-    from cupcake_py.serve import serve
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     proj = project(tmp_path / "p", {"rm": DENY_RM})
@@ -165,7 +165,7 @@ def test_without_inotify_the_stat_walk_still_sees_every_change(tmp_path: Path, m
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     proj = project(tmp_path / "p", {"rm": DENY_RM})
     source = WarmSource(EvalOptions().wasm_max_memory)
-    from cupcake_py.serve import handle
+    from cupcake_py.app.serve import handle
 
     def ask(rid: int, command: str) -> str:
         got = handle(request(rid, proj, command), EvalOptions(no_global=True), source)
@@ -180,9 +180,9 @@ def test_without_inotify_the_stat_walk_still_sees_every_change(tmp_path: Path, m
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux-only")
 def test_with_inotify_an_unchanged_config_costs_no_stat_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cupcake_py.app.serve import handle
     from cupcake_py.engine import warm
     from cupcake_py.engine.options import EvalOptions
-    from cupcake_py.serve import handle
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     proj = project(tmp_path / "p", {"rm": DENY_RM})

@@ -83,7 +83,7 @@ def test_engine_stops_pass_through(project: Path, monkeypatch: Any) -> None:
     swallowed as an analysis failure; other internal errors become opacity."""
     import pytest
 
-    from cupcake_py.errors import CupcakeError
+    from cupcake_py.core.errors import CupcakeError
     from cupcake_py.shell import walker
 
     def boom(*_a: Any, **_k: Any) -> None:

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from cupcake_py.authoring.testing.cases import Part, TestCase, TestResult, TestSetupError
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 from cupcake_py.plan import compile_entrypoints
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import compile_modules

@@ -17,13 +17,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from cupcake_py.core.lazylog import LazyLogger
+from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
 from cupcake_py.engine.bundle import (  # (the builtin sha256: hashlib loads OpenSSL)
     compiler_fingerprint,
     sha256,
 )
 from cupcake_py.engine.project import rego_files, shipped_policies_dir
-from cupcake_py.lazylog import LazyLogger
-from cupcake_py.userdirs import atomic_write, private_dir, user_cache_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached run's start-up)

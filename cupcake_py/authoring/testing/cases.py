@@ -8,8 +8,8 @@ and TestSetupError (tests that could not be loaded or compiled: exit status 1, a
 
 from __future__ import annotations
 
-from cupcake_py.errors import CupcakeError, Location
-from cupcake_py.record import Record
+from cupcake_py.core.errors import CupcakeError, Location
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: Record classes)
@@ -152,7 +152,7 @@ class TestOptions(Record):
                  parallel: int = 0, cache: bool = True, builtins: Any = None, ignore: list[str] | None = None) -> None:
         # run: --run/-r, a regex over data.pkg.test_name; strict: --strict-builtin-errors; deadline:
         # --timeout, per test; parallel: --parallel/-p, worker processes (0: one per CPU); builtins:
-        # cupcake_py.custom_builtins.CustomBuiltins; ignore: --ignore, fnmatch patterns of file/dir names
+        # cupcake_py.extensions.builtins.CustomBuiltins; ignore: --ignore, fnmatch patterns of file/dir names
         self._fill(run, coverage, strict, deadline, parallel, cache, builtins, [] if ignore is None else ignore)
 
     run: str | None

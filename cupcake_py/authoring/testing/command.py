@@ -9,7 +9,7 @@ and every other form) takes the command line instead, for: --help/-h, --watch, n
 `--`, a flag it does not know, a value that the typer command would refuse or convert
 differently (a format not offered, a threshold outside 0..100, a parallel that is not a plain
 count, a timeout that is not a duration, a value that starts with "-"). `main(argv)` is what
-cupcake_py.entry calls before it imports typer: the exit status, or None for "ask typer".
+cupcake_py.app.entry calls before it imports typer: the exit status, or None for "ask typer".
 
 `run_once(targets, args)`: the tests run (runner.run_tests), the report on stdout in the asked
 format (output.py), `-v` phase times and messages on stderr. Exit status as `opa test`: 0 all
@@ -27,8 +27,8 @@ import re
 import sys
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.record import Record
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing and dataclasses stay off the start-up this module exists for)
@@ -161,7 +161,7 @@ def run_once(targets: list[Path], args: TestArgs) -> int:
     from cupcake_py.authoring.testing import output
     from cupcake_py.authoring.testing.cases import TestOptions
     from cupcake_py.authoring.testing.runner import run_tests
-    from cupcake_py.gc_pause import gc_paused
+    from cupcake_py.core.gc_pause import gc_paused
     from cupcake_py.rego import versions
 
     paths: list[str | Path] = list(targets)
@@ -219,7 +219,7 @@ def main(argv: list[str]) -> int | None:
     parsed = parse(argv)
     if parsed is None:
         return None
-    from cupcake_py import logs
+    from cupcake_py.core import logs
 
     logs.setup("warning")  # as the root command's default --log-level
     try:

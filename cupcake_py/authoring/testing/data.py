@@ -11,7 +11,7 @@ A cupcake configuration directory's own files are not data: `rulebook.yml` and t
 and `telemetry/` output directories directly inside a `.cupcake` directory are skipped (so
 `cupcake test` with no paths, which tests `.cupcake/`, does not load them).
 
-Out: one merged document (objects merge recursively; Python values as in cupcake_py.values)
+Out: one merged document (objects merge recursively; Python values as in cupcake_py.core.values)
 plus the files read. Fails (DataError, reported by `cupcake test` as a load error, exit 1)
 on: a file that is not valid JSON/YAML, a root-level file that is not an object, two
 documents that give different non-object values to one path ("merge error", as OPA), and a
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
@@ -92,7 +92,7 @@ def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[
 
 
 def _parse(path: Path) -> Any:
-    from cupcake_py import values
+    from cupcake_py.core import values
 
     raw = path.read_bytes()
     if path.suffix == ".json":
@@ -102,7 +102,7 @@ def _parse(path: Path) -> Any:
             raise DataError(f"{path}: not valid JSON: {e}") from None
     import yaml
 
-    from cupcake_py import yaml_values
+    from cupcake_py.core import yaml_values
 
     try:
         # as OPA's YAML -> JSON: timestamps stay strings, numbers exact (int / Decimal), keys strings

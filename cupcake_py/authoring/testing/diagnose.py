@@ -18,7 +18,7 @@ from cupcake_py.authoring import instrument
 from cupcake_py.authoring.testing.build import compile_wasm
 from cupcake_py.authoring.testing.cases import UNDEFINED_TEXT, Failure, TestResult
 from cupcake_py.authoring.testing.evaluate import EvalSetup, Evaluator
-from cupcake_py.errors import CupcakeError, Location
+from cupcake_py.core.errors import CupcakeError, Location
 from cupcake_py.host.errors import HostError
 from cupcake_py.rego import ast as A
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake_py.record import Record
+from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: Record classes)
@@ -54,7 +54,7 @@ class EvalSetup(Record):
 
     def __init__(self, wasm: bytes, data: Any, strict: bool, deadline: float,
                  builtin_specs: list[str] | None = None) -> None:
-        # builtin_specs: custom builtin modules (cupcake_py.custom_builtins)
+        # builtin_specs: custom builtin modules (cupcake_py.extensions.builtins)
         self._fill(wasm, data, strict, deadline, [] if builtin_specs is None else builtin_specs)
 
     wasm: bytes
@@ -108,7 +108,7 @@ class Evaluator:
 def _implementations(specs: list[str]) -> Mapping[str, Callable[..., Any]]:
     if not specs:
         return {}
-    from cupcake_py.custom_builtins import load
+    from cupcake_py.extensions.builtins import load
 
     return load(specs, entry_points=False).implementations()
 

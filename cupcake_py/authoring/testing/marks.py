@@ -8,7 +8,7 @@ no AST, so a run served from the build cache reads marks without loading the Reg
 
 from __future__ import annotations
 
-from cupcake_py.record import Record
+from cupcake_py.core.record import Record
 
 MARK = "\x1fcupcake-coverage\x1f"
 

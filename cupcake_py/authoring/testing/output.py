@@ -42,7 +42,9 @@ def go_duration(seconds: float) -> str:
 
 
 def _value(v: Any) -> str:
-    from cupcake_py import values  # (failing tests only, as orjson below: JSON and coverage reports only)
+    from cupcake_py.core import (
+        values,  # (failing tests only, as orjson below: JSON and coverage reports only)
+    )
 
     if isinstance(v, str) and v == UNDEFINED_TEXT:
         return v
@@ -108,7 +110,7 @@ def phase_lines(run: TestRun) -> str:
 def _json_value(v: Any) -> Any:
     import orjson
 
-    from cupcake_py import values
+    from cupcake_py.core import values
 
     return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
         x, frozenset) else str(x)))

@@ -40,7 +40,7 @@ from cupcake_py.authoring.testing.data import DataError, ignored, load_data
 from cupcake_py.authoring.testing.evaluate import EvalSetup, Outcome, evaluate
 from cupcake_py.authoring.testing.loading import discover, is_test_file, load_modules, rego_files
 from cupcake_py.authoring.testing.marks import Coverable, parse_mark
-from cupcake_py.gc_pause import gc_paused
+from cupcake_py.core.gc_pause import gc_paused
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached run's start-up)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import time
 
-from cupcake_py.errors import CupcakeError
+from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

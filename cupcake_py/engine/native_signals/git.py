@@ -24,8 +24,8 @@ import os
 import subprocess
 import time
 
+from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.engine.signals import kill_group
-from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

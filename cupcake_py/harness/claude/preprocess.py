@@ -17,7 +17,7 @@ pass as sent. The engine adds `signals` and `builtin_config`.
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.enrich.tool_call import PathHints, enrich_tool_call
 from cupcake_py.harness.claude import data
 

@@ -44,7 +44,7 @@ class CopilotCli(HookAgent):
                          binaries=("copilot",))
 
     def parse(self, value: Any) -> dict[str, Any]:
-        from cupcake_py import jsonio
+        from cupcake_py.core import jsonio
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
 
         if not isinstance(value, dict):

@@ -60,7 +60,7 @@ class Cursor(HookAgent):
                          binaries=("cursor-agent", "cursor"))
 
     def parse(self, value: Any) -> dict[str, Any]:
-        from cupcake_py import jsonio
+        from cupcake_py.core import jsonio
         from cupcake_py.harness.schema import args_errors, checked, schema_errors
 
         event = dict(value) if isinstance(value, dict) else value

@@ -82,7 +82,7 @@ class OpenCode:
         return [(str(dest), write_file(dest, bundle.read_bytes(), force))]
 
     def uninstall(self, directory: Path | None) -> list[tuple[str, FileAction]]:
-        from cupcake_py.errors import CupcakeError
+        from cupcake_py.core.errors import CupcakeError
 
         raise CupcakeError("--uninstall: the OpenCode plugin is one file; delete .opencode/plugin/cupcake.js")
 

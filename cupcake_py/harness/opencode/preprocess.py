@@ -14,7 +14,7 @@ The harness never adds `signals` or `builtin_config`; the engine does.
 
 from __future__ import annotations
 
-from cupcake_py import jsonio
+from cupcake_py.core import jsonio
 from cupcake_py.enrich.tool_call import PathHints, enrich_tool_call
 from cupcake_py.harness.opencode import data
 

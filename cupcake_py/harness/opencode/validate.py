@@ -3,7 +3,7 @@ argument types of `tool_map.json` (the validator itself: cupcake_py/harness/sche
 
 from __future__ import annotations
 
-from cupcake_py.errors import EventError
+from cupcake_py.core.errors import EventError
 from cupcake_py.harness.opencode import data
 from cupcake_py.harness.schema import args_errors, checked, json_type, path_errors, schema_errors
 

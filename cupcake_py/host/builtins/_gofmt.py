@@ -11,7 +11,7 @@ import math
 import struct
 from decimal import Decimal
 
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.record import FrozenRecord
 
 _INT64 = 1 << 63
 _TOO_LARGE = 1_000_000

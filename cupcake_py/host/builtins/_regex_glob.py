@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from cupcake_py.record import FrozenRecord
+from cupcake_py.core.record import FrozenRecord
 
 _MAX = 0x10FFFF
 

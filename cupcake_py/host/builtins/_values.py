@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from cupcake_py.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False)
-from cupcake_py.jsonio import encode_str_ascii as _json_str_ascii  # json.dumps(s)
-from cupcake_py.values import FrozenObject, compare, freeze, sort_key, thaw
+from cupcake_py.core.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False)
+from cupcake_py.core.jsonio import encode_str_ascii as _json_str_ascii  # json.dumps(s)
+from cupcake_py.core.values import FrozenObject, compare, freeze, sort_key, thaw
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ def from_plain(v: Any) -> Value:
 
 
 def parse_json(text: str | bytes) -> Value:
-    """JSON text → Rego value (numbers exact), via the shared cupcake_py.values parser."""
-    from cupcake_py.values import parse_json as _parse
+    """JSON text → Rego value (numbers exact), via the shared cupcake_py.core.values parser."""
+    from cupcake_py.core.values import parse_json as _parse
 
     return _parse(text)

@@ -8,7 +8,7 @@ from urllib.parse import quote_plus
 
 import yaml
 
-from cupcake_py import yaml_values
+from cupcake_py.core import yaml_values
 from cupcake_py.host.builtins import BuiltinContext, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, accepts, type_err, want_obj, want_str
 from cupcake_py.host.builtins._values import from_plain, sorted_values, to_json_text, to_plain, type_name

@@ -45,7 +45,7 @@ def registry() -> dict[str, Builtin]:
     return reg
 
 
-# Custom builtins declared by the running command (cupcake_py.custom_builtins), name -> Builtin.
+# Custom builtins declared by the running command (cupcake_py.extensions.builtins), name -> Builtin.
 _custom: dict[str, Builtin] = {}
 
 

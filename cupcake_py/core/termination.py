@@ -4,7 +4,7 @@ Claude Code runs the tool when its hook exits with anything but 2, and a process
 SIGTERM exits 143 with no answer at all. So `cupcake eval` catches every signal whose default
 action ends the process and that can be caught safely:
 
-In: `arm()`, called first thing by `cupcake eval` (entry.py) and by `cupcake serve`, before any
+In: `arm()`, called first thing by `cupcake eval` (app/entry.py) and by `cupcake serve`, before any
 heavy import. Out, in three states:
 - running (after `arm()`): the first such signal raises `Stopped` (a BaseException, so no
   `except Exception` of the engine swallows it) wherever the main thread is; the eval driver
@@ -19,7 +19,7 @@ heavy import. Out, in three states:
 Not covered, by nature: the interpreter's start-up before `arm()` (the Claude Code hook's
 `sh -c` wrapper turns the resulting 143/130 into 2), SIGKILL and SIGSTOP (cannot be caught),
 faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT: not safe to continue), SIGALRM (the hard
-deadline, fast_eval.py). Python runs handlers between bytecodes of the main thread: a WASM
+deadline, app/fast_eval.py). Python runs handlers between bytecodes of the main thread: a WASM
 evaluation in progress sees the signal when it returns (its deadline bounds it).
 """
 

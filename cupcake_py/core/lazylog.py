@@ -3,7 +3,7 @@
 `cupcake eval` starts a new process per agent tool call and nearly never logs, so its
 import path must not pay for `logging` (and what it imports). A `LazyLogger` answers
 `isEnabledFor` itself while `logging` is not imported: nothing can have configured it yet,
-so the threshold is logging's default (WARNING) or the level `cupcake_py.logs.setup`
+so the threshold is logging's default (WARNING) or the level `cupcake_py.core.logs.setup`
 recorded. Messages below it are dropped without importing anything; anything else imports
 `logging`, applies the deferred setup and goes through the real logger, so records look
 exactly as if `logging` had been configured up front. Once `logging` is imported (by

@@ -14,7 +14,7 @@ Every request runs the one evaluation path of `cupcake eval` (engine/evaluator.p
 A malformed line, an oversized line, an engine error or an internal error answers that
 request with the fail-closed deny and the server keeps reading; blank lines are skipped;
 end of stdin ends the server (exit status 0). A termination signal (SIGTERM, SIGINT, SIGHUP, ...:
-cupcake_py/termination.py) ends it too: the request in flight is answered with the fail-closed
+cupcake_py/core/termination.py) ends it too: the request in flight is answered with the fail-closed
 deny ("stopped by SIGTERM ..."), then the server exits with status 128 + the signal number. The project is found from the event's `cwd`
 (or the request's `policy_dir`); the global config dir is shared by all requests.
 With a fleet.yml in the org tier's dir, the server polls its bundle sources and exports decision
@@ -26,13 +26,13 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py import jsonio, termination
+from cupcake_py.app.fast_eval import _after, _failure_answer, _reap, _setup_logging, evaluate
+from cupcake_py.core import jsonio, termination
+from cupcake_py.core.errors import EventError
+from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.engine.observe import Trace
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
-from cupcake_py.errors import EventError
-from cupcake_py.fast_eval import _after, _failure_answer, _reap, _setup_logging, evaluate
 from cupcake_py.harness import NAMES, get
-from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from cupcake_py.engine.warm import WarmSource
 
-log = LazyLogger("cupcake_py.serve")
+log = LazyLogger("cupcake_py.app.serve")
 
 _REQUEST_KEYS = frozenset({"id", "harness", "event", "policy_dir"})
 
@@ -216,8 +216,8 @@ def main(argv: list[str]) -> int:
     from cupcake_py.shell import memo
 
     memo.enable()  # shell analyses reused while what they looked at on disk says the same (shell/memo.py)
+    from cupcake_py.core.userdirs import org_config_dir
     from cupcake_py.fleet import background
-    from cupcake_py.userdirs import org_config_dir
 
     fleet = background.start(org_config_dir())  # org bundles refreshed, decision logs exported (docs/fleet.md)
     try:

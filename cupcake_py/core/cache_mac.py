@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake_py.userdirs import global_config_dir, warn
+from cupcake_py.core.userdirs import global_config_dir, warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the same function; typeshed types the public name

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
-from cupcake_py.errors import CupcakeError
-from cupcake_py.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False), without json
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False), without json
 
 # Host builtins import this module on every evaluation that calls one: json, re, orjson and
 # typing (tens of ms of start-up together) are imported only where they are needed.
@@ -322,7 +322,7 @@ def parse_rego(text: str | bytes) -> Any:
         except UnicodeDecodeError as e:
             raise ValueParseError(f"invalid Rego term: not UTF-8: {e.reason}", e.start) from None
     if "set(" not in text and "`" not in text:
-        from cupcake_py.jsonio import JSONError, loads
+        from cupcake_py.core.jsonio import JSONError, loads
 
         try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
             return loads(text)

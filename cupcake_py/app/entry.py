@@ -16,8 +16,8 @@ def main() -> None:
     argv = sys.argv[1:]
     if argv and argv[0] == "eval":
         # First: a termination signal from here on ends in the harness's fail-closed answer
-        # (cupcake_py/termination.py), not in exit 143 with no answer.
-        from cupcake_py import termination
+        # (cupcake_py/core/termination.py), not in exit 143 with no answer.
+        from cupcake_py.core import termination
 
         rc: int | None = None
         try:
@@ -29,7 +29,7 @@ def main() -> None:
 
             gc.set_threshold(100_000, 50, 100)
             try:
-                from cupcake_py.fast_eval import main as eval_main
+                from cupcake_py.app.fast_eval import main as eval_main
             except ImportError:
                 pass  # a broken install: the typer app below reports it
             else:
@@ -61,7 +61,7 @@ def main() -> None:
                 stream.flush()
             raise SystemExit(code)
     if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
-        from cupcake_py.serve import main as serve_main
+        from cupcake_py.app.serve import main as serve_main
 
         raise SystemExit(serve_main(argv[1:]))
     from cupcake_py.cli.app import run
@@ -73,7 +73,7 @@ def _last_resort_answer(args: list[str]) -> int:
     """When `cupcake eval` itself could not answer (stopped while importing, or a failure inside
     its failure handling): the harness's fail-closed answer, or a plain deny; exit status 2.
     Never exit 1 or with a traceback (Claude Code would run the tool)."""
-    from cupcake_py import termination
+    from cupcake_py.core import termination
 
     termination.answering()
     text = "cupcake: the evaluation failed while answering; blocked (fail closed)"
@@ -84,7 +84,7 @@ def _last_resort_answer(args: list[str]) -> int:
     except (OSError, ValueError):
         pass
     try:
-        from cupcake_py import jsonio
+        from cupcake_py.core import jsonio
         from cupcake_py.harness import get
 
         name = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--harness"), None)

@@ -2,7 +2,7 @@
 chosen by `--harness` (cupcake_py/harness/: opencode, claude), which this module hands to the
 engine (cupcake_py/engine/evaluator.py imports no harness).
 
-Imported by `cupcake_py.entry` without typer: this module and what it imports at the
+Imported by `cupcake_py.app.entry` without typer: this module and what it imports at the
 top stay lean (no typer, pydantic, YAML or compiler; those load only to rebuild a bundle
 or to print --help).
 
@@ -11,7 +11,7 @@ error (stdout: {"decision": "deny", "reason": "cupcake: <what failed>"}). claude
 printed (Claude Code's JSON), 2 fail-closed error (reason on stderr; Claude Code blocks).
 `--hard-timeout` bounds the whole process (bundle builds included): past it, the answer is the
 harness's fail-closed one. So does a termination signal (SIGTERM, SIGINT, SIGHUP, ...; see
-cupcake_py/termination.py, armed by entry.py before this module is imported): the answer is the
+cupcake_py/core/termination.py, armed by app/entry.py before this module is imported): the answer is the
 harness's fail-closed one with the reason "stopped by SIGTERM ...", and exit status 2.
 """
 
@@ -20,12 +20,12 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py import jsonio, termination
+from cupcake_py.core import jsonio, termination
+from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.engine.observe import Trace, append_telemetry, print_trace, write_debug_file
 from cupcake_py.engine.options import EvalOptions, UsageError, parse_args
-from cupcake_py.errors import CupcakeError
 from cupcake_py.harness import UnknownHarness, get
-from cupcake_py.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # `_signal` has no stubs; `signal` re-exports its functions
@@ -58,7 +58,7 @@ def _alarm(_sig: int, _frame: FrameType | None) -> None:
 
 
 def _setup_logging(level: str) -> None:
-    from cupcake_py import logs
+    from cupcake_py.core import logs
 
     logs.setup(level)
 

@@ -1,7 +1,7 @@
 """Logging setup: logs go to stderr only, so stdout stays machine-readable.
 
 `setup` at warning or error level does not import `logging` when nothing imported it yet
-(every `cupcake eval` process): the configuration is applied by `cupcake_py.lazylog` when
+(every `cupcake eval` process): the configuration is applied by `cupcake_py.core.lazylog` when
 a message at an enabled level is first emitted, so it looks exactly as with an eager setup.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from cupcake_py import lazylog
+from cupcake_py.core import lazylog
 
 LEVELS = ("debug", "info", "warning", "error")
 FORMAT = "cupcake %(levelname)s %(name)s: %(message)s"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake_py.lazylog import LazyLogger
+from cupcake_py.core.lazylog import LazyLogger
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

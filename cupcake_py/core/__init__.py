@@ -1,0 +1,8 @@
+"""Foundations every layer may import: error types (`errors`), records without dataclasses (`record`),
+strict JSON (`jsonio`), logging (`logs`, `lazylog`), the user's directories (`userdirs`), Rego values
+(`values`), YAML as OPA reads it (`yaml_values`), cache MACs (`cache_mac`), the GC pause for builds
+(`gc_pause`) and termination signals turned into a fail-closed answer (`termination`).
+
+The lowest layer: its modules import nothing of cupcake_py above it, and the ones on the `cupcake eval`
+path keep to that path's rules (docs/architecture.md section 6). Importing this package imports nothing.
+"""
