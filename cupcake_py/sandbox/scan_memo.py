@@ -102,7 +102,7 @@ def start(path: str, root: str, rules: str) -> None:
 
 
 def _write(path: str, root: str, rules: str, dirs: dict[str, Any]) -> None:
-    from cupcake_py import jsonio
+    from cupcake_py.core import jsonio
 
     tmp = f"{path}.{os.getpid()}.tmp"
     try:

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
+from cupcake_py.core.errors import Location, new_location
 from cupcake_py.engine.bundle import Bundle, decode, encode
 from cupcake_py.engine.project import ConfigDir
 from cupcake_py.engine.synthesis import Decision, DecisionSet, FinalDecision
 from cupcake_py.enrich.patch import PatchOp
-from cupcake_py.errors import Location, new_location
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
