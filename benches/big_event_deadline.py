@@ -44,7 +44,8 @@ def _run(harness: str, mb: int, timeout: float) -> str:
         project = Path(tmp) / "p"
         (project / ".cupcake" / "policies" / harness).mkdir(parents=True)
         (project / ".cupcake" / "policies" / harness / "big.rego").write_text(POLICY.replace("opencode", harness))
-        env = {**os.environ, "XDG_CACHE_HOME": f"{tmp}/cache", "XDG_CONFIG_HOME": f"{tmp}/cfg"}
+        env = {**os.environ, "XDG_CACHE_HOME": f"{tmp}/cache", "XDG_CONFIG_HOME": f"{tmp}/cfg",
+               "XDG_STATE_HOME": f"{tmp}/state"}
 
         def event(command: str) -> bytes:
             tool = {"tool": "bash", "args": {"command": command}} if harness == "opencode" else \

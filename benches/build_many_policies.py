@@ -49,7 +49,8 @@ def one(n: int, root: Path) -> dict[str, float]:
     d.mkdir(parents=True)
     for i in range(n):
         (d / f"p{i}.rego").write_text(POLICY.format(i=i))
-    env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"), "XDG_CONFIG_HOME": str(root / "cfg")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(root / "cache"), "XDG_CONFIG_HOME": str(root / "cfg"),
+           "XDG_STATE_HOME": str(root / "state")}
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu0 = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     t0 = time.monotonic()

@@ -89,6 +89,7 @@ def main() -> int:
         root = Path(tmp)
         os.environ["XDG_CONFIG_HOME"] = str(root / "config")
         os.environ["XDG_CACHE_HOME"] = str(root / "cache")
+        os.environ["XDG_STATE_HOME"] = str(root / "state")
         make_global(root / "config")
         project = make_project(root / "proj", 0)
         (project / "secrets").mkdir()

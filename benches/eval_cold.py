@@ -107,7 +107,8 @@ def main() -> None:
         project = root / "project"
         shutil.copytree(examples_dir() / "engine-project", project, symlinks=True)
         (root / "config").mkdir()
-        env = dict(os.environ, XDG_CACHE_HOME=str(root / "cache"), XDG_CONFIG_HOME=str(root / "config"))
+        env = dict(os.environ, XDG_CACHE_HOME=str(root / "cache"), XDG_CONFIG_HOME=str(root / "config"),
+                   XDG_STATE_HOME=str(root / "state"))
         # An installed cupcake has its bytecode cached; without this every run would recompile
         # whatever module has no up-to-date .pyc (the warm-up run writes them).
         env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -44,7 +44,8 @@ def isolated_env(work: Path) -> dict[str, str]:
     """Child-process environment with its own cache and config dirs (no global config unless a
     measure writes one)."""
     env = dict(os.environ)
-    env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_CONFIG_HOME=str(work / "config"))
+    env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_CONFIG_HOME=str(work / "config"),
+               XDG_STATE_HOME=str(work / "state"))  # the audit db (on by default): never the user's
     # An installed cupcake has its bytecode cached: without this, a shell that exports
     # PYTHONDONTWRITEBYTECODE would make every measured process recompile each module whose
     # .pyc is missing or stale (after an edit), which is start-up work no user pays.
