@@ -52,7 +52,7 @@ CAPABILITIES = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": Fa
 
 class Cline(HookAgent):
     def __init__(self) -> None:
-        super().__init__("cline", "Cline", EVENTS, CAPABILITIES, response.respond, response.failure,
+        super().__init__("cline", "Cline", EVENTS, CAPABILITIES, response.ANSWERS,
                          binaries=("cline",))
 
     def parse(self, value: Any) -> dict[str, Any]:

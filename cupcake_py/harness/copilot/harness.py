@@ -40,7 +40,7 @@ CAPABILITIES = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": Tru
 
 class CopilotCli(HookAgent):
     def __init__(self) -> None:
-        super().__init__("copilot", "GitHub Copilot CLI", EVENTS, CAPABILITIES, response.respond, response.failure,
+        super().__init__("copilot", "GitHub Copilot CLI", EVENTS, CAPABILITIES, response.ANSWERS,
                          binaries=("copilot",))
 
     def parse(self, value: Any) -> dict[str, Any]:
