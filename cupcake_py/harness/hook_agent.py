@@ -49,6 +49,15 @@ AGENT_EVENT = "cupcake_agent_event"  # where parse() keeps the agent's own event
 EVENT_ENV = "CUPCAKE_HOOK_EVENT"  # the hook's environment names the event where stdin does not (Copilot, Cline)
 
 
+def event_name_errors(name: object, events: dict[str, str], agent: str, setter: str = "the hook command") -> list[str]:
+    """Why `name`, the event the hook's environment names (EVENT_ENV), is not one of the agent's `events`."""
+    if not isinstance(name, str) or not name:
+        return [f"no event name: {setter} must set {EVENT_ENV} (run `cupcake init --harness {agent}`)"]
+    if name not in events:
+        return [f"unknown event {name!r} (known: {', '.join(events)})"]
+    return []
+
+
 # -- normalisation ----------------------------------------------------------------------------------------
 
 
