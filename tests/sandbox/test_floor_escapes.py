@@ -22,19 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.floor import Project, require_bwrap
+from tests.sandbox.floor import Project
 
 SETPRIV = shutil.which("setpriv")
-
-
-@pytest.fixture(scope="module")
-def bwrap() -> str:
-    return require_bwrap()
-
-
-@pytest.fixture
-def project(tmp_path: Path, bwrap: str) -> Project:
-    return Project(tmp_path)
 
 
 def _sandboxed(project: Project, command: str, harness: str = "claude") -> str:
