@@ -7,8 +7,8 @@ In: a final decision, the validated event split into a `Call` (hook_agent.py), t
 
 A table is rows (`EventAnswers`: the agent events a row answers, optionally only while an event field is
 true) plus a row for every other event, and the agent's texts. A row holds one form per verb: `halt`, `deny`
-(deny and block), `ask` (None: the agent cannot ask on this event: the ask fallback, ask_fallback() in
-hook_agent.py, turns it into `allow` — the input the decision carries, if any, is applied with the `modify`
+(deny and block), `ask` (None: the agent cannot ask on this event: the ask fallback, `ask_fallback()`: `deny`
+unless the hook's environment sets CUPCAKE_ASK_FALLBACK=allow, any other value fails closed, turns it into `allow` — the input the decision carries, if any, is applied with the `modify`
 form — or into `deny` with the table's `ask_denied` text), `modify` (REFUSED: the agent cannot run a rewritten
 input: the `deny` form with the table's `refused` text; an ask carrying an input is refused alike), `allow`,
 and `failure` with its exit status. A form is a JSON template whose values may be Slots:
@@ -19,6 +19,8 @@ event name). A slot without a value leaves its key out; a nested object left wit
 filled is left out too (e.g. `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": CONTEXT}}` is
 `{}` without context). Key order is the template's (the agent reads the JSON as written).
 `--strict`: a stopping decision on the table's `strict_events` exits 2 with the reason on stderr.
+The decisions are the engine's (engine/synthesis.py, engine/sandbox_floor.py): only allow and modify carry
+context, only modify and ask (the sandboxed command) an input.
 Nothing here raises for a validated event; `failure` answers any value.
 """
 
