@@ -91,7 +91,9 @@ def test_hook_agent_example(case: Case, outcomes: dict[str, Outcome]) -> None:
     assert (out.response, out.exit) == (out.expected, case.exit), out.stderr
     if case.stderr is not None:
         assert case.stderr in out.stderr
-    if case.exit == 2:  # every failure says why, on stderr (these agents take it as the reason) and in the answer
+    if case.exit == 2:  # every exit 2 says why on stderr (these agents take it as the reason)
+        assert out.stderr.strip(), "exit 2 without a reason on stderr"
+    if case.exit == 2 and "--strict" not in case.args:  # a failure (not a policy's deny): cupcake's, in the answer too
         assert out.stderr.strip().startswith("cupcake:"), out.stderr
         assert "cupcake:" in json.dumps(out.response)
     assert isinstance(out.response, dict)  # always one JSON object the agent parses
