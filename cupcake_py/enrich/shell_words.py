@@ -6,9 +6,9 @@ Everything here is pure text processing except `resolve_path` (realpath) and
 
 from __future__ import annotations
 
+import operator
 import os
 import re
-import shlex
 import stat
 
 from cupcake_py.core.record import FrozenRecord
@@ -83,22 +83,49 @@ def segments(command: str) -> list[list[str]]:
     return [list(seg) for seg in known]
 
 
-# shlex's words (posix, whitespace_split, punctuation_chars below) of a text without quotes or
-# backslashes: runs of punctuation, runs of anything but shlex's whitespace and punctuation.
-_PLAIN_WORDS = re.compile(r"[;&|()<>!{}]+|[^ \t\r\n;&|()<>!{}]+")
+# The shell words of `segments`: exactly what Python's shlex gives in its posix mode with
+# whitespace_split, no comment characters and the punctuation characters below (shlex is the
+# reference in tests/enrich/test_shell_words_split.py), found in linear time by a C regex scan
+# (shlex grows each word a character at a time: quadratic in a word's length). A token is a run
+# of punctuation or a word: runs of other characters, '…' (literal), "…" (backslash escapes
+# only \" and \\), and \x (x as is, a newline too). Whitespace is shlex's: space, tab, CR, LF.
+_PUNCTUATION = ";&|()<>!{}"
+_QUOTED = r"""'[^']*+'|"(?:[^"\\]++|\\.)*+"|\\."""  # possessive: no backtracking, no per-step memory
+_TOKENS = re.compile(rf"""[{_PUNCTUATION}]++|(?:[^ \t\r\n{_PUNCTUATION}'"\\]++|{_QUOTED})++|[^ \t\r\n]""",
+                     re.DOTALL)  # the last alternative is a quote or backslash that never closes: an error
+_PIECES = re.compile(r"""'([^']*+)'|\\(.)|"((?:[^"\\]++|\\.)*+)\"""", re.DOTALL)  # 1 literal, 2 escaped, 3 "…"
+_ESCAPED_IN_DOUBLE_QUOTES = re.compile(r"""\\(["\\])""")
+_first_group = operator.itemgetter(1)  # called by re.sub in C: no Python frame per escape
+_UNCLOSED = {"'": "No closing quotation", '"': "No closing quotation", "\\": "No escaped character"}
+
+
+def _unquoted(m: re.Match[str]) -> str:
+    group = m.lastindex or 0
+    text = m[group]
+    if group == 3 and "\\" in text:
+        return _ESCAPED_IN_DOUBLE_QUOTES.sub(_first_group, text)
+    return text
+
+
+def words(command: str) -> list[str]:
+    """The shell words of `command` (punctuation runs as their own words), as shlex splits them
+    (see above). An unclosed quote or a backslash at the end raises ValueError, as shlex does.
+    Linear: one regex scan, then one substitution pass over each word that holds quotes or escapes."""
+    found: list[str] = _TOKENS.findall(command)
+    if "'" not in command and '"' not in command and "\\" not in command:
+        return found
+    for char, error in _UNCLOSED.items():
+        if char in found:  # a token of one quote or backslash: it never closes (a closed one is longer)
+            raise ValueError(error)
+    return [_PIECES.sub(_unquoted, w) if ("'" in w or '"' in w or "\\" in w) else w for w in found]
 
 
 def _split_segments(command: str) -> list[list[str]]:
-    if "'" not in command and '"' not in command and "\\" not in command:  # shlex's character loop: same words
-        return _group(_PLAIN_WORDS.findall(command))
     try:
-        lex = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>!{}")
-        lex.whitespace_split = True
-        lex.commenters = ""
-        words = list(lex)
+        found = words(command)
     except ValueError:
-        words = command.split()
-    return _group(words)
+        found = command.split()
+    return _group(found)
 
 
 def _group(words: list[str]) -> list[list[str]]:

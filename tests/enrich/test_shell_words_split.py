@@ -1,0 +1,137 @@
+"""enrich/shell_words.words splits as Python's shlex does in the mode the analysis uses (posix,
+whitespace_split, no comments, punctuation `;&|()<>!{}`): the same words for any text, ValueError
+exactly where shlex raises one (an unclosed quote, a backslash at the end), so `segments` answers as
+it did with shlex (a whitespace split after an error). shlex is the reference here only; the module
+never calls it, and its Python-level work grows linearly with the command (counted, not timed:
+benches/shell_words_growth.py has the times)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from cupcake_py.enrich import shell_words
+
+PUNCTUATION = ";&|()<>!{}"
+
+
+def reference(text: str) -> list[str] | type[Exception]:
+    lex = shlex.shlex(text, posix=True, punctuation_chars=PUNCTUATION)
+    lex.whitespace_split = True
+    lex.commenters = ""
+    try:
+        return list(lex)
+    except ValueError:
+        return ValueError
+
+
+def ours(text: str) -> list[str] | type[Exception]:
+    try:
+        return shell_words.words(text)
+    except ValueError:
+        return ValueError
+
+
+# Shell-like pieces (quotes, escapes, operators, shlex's and other whitespace, non-ASCII) and any text.
+PIECES = st.sampled_from(["'", '"', "\\", "\\\\", '\\"', "\\'", "\\\n", " ", "\t", "\r", "\n", "\r\n", "\x0b",
+                          "\x0c", "\xa0", "\u2028", "\u3000", "\x00", "#", "$", "`", "~", "=", "*", "a", "b", "-",
+                          "./x", "ß", "é", "日本", "\U0001f600", "&&", "||", ">>", "2>&1", "<<", "$(", "${x}", "'a b'",
+                          '"a b"', '"a \\" b"', "'it''s'", "echo"] + list(PUNCTUATION))
+SHELLISH = st.lists(PIECES, max_size=30).map("".join)
+ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=60)
+
+
+@given(st.one_of(SHELLISH, ANY_TEXT, st.text(alphabet="'\"\\ ;&a\n", max_size=40)))
+@settings(max_examples=3000, deadline=None)
+@example("echo 'abc")
+@example('echo "abc\\')
+@example("echo abc\\")
+@example('a"b\\"c"d')
+@example("''")
+@example("x '' \"\" y")
+@example("a\\\nb")
+def test_the_same_words_as_shlex(text: str) -> None:
+    assert ours(text) == reference(text)
+
+
+@given(st.one_of(SHELLISH, ANY_TEXT))
+@settings(max_examples=1000, deadline=None)
+def test_segments_answer_as_with_shlex(text: str) -> None:
+    """The caller's behaviour: shlex's words grouped at operators, or after an error the text's
+    whitespace split (fail-closed: the unquoted words are still looked at)."""
+    want = reference(text)
+    assert shell_words._split_segments(text) == shell_words._group(text.split() if want is ValueError else want)
+
+
+def test_an_unclosed_quote_falls_back_to_the_whitespace_split() -> None:
+    assert shell_words.segments("rm -rf 'build && echo x") == [["rm", "-rf", "'build"], ["echo", "x"]]
+    assert shell_words.segments('cat "a b\\') == [["cat", '"a', "b\\"]]
+
+
+def test_shlex_is_never_called(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("shlex called")
+
+    monkeypatch.setattr(shlex, "shlex", refuse)
+    monkeypatch.setattr(shlex, "split", refuse)
+    command = "bash -c \"echo 'x' \\\"y\\\"\" && printf '%s\\n' \"$(cat a\\ b)\" | tee out"
+    assert shell_words._split_segments(command) == [["bash", "-c", "echo 'x' \"y\""],
+                                                    ["printf", "%s\\n", "$(cat a\\ b)"], ["tee", "out"]]
+
+
+def _calls(run: Callable[[], Any]) -> int:
+    """Python calls and C calls made while `run` runs: the splitter's Python-level steps (its
+    scans are possessive regexes in C, which never backtrack)."""
+    count = 0
+
+    def profile(_frame: FrameType, _event: str, _arg: object) -> None:
+        nonlocal count
+        count += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+SHAPES = {  # a piece repeated to the size: one huge quoted argument, many quoted words, escapes, nesting
+    "one quoted argument": ("echo '", "print(x)  # \"q\" \\ z\n", "'"),
+    "quoted arguments": ("printf '%s\\n'", ' "word {i}"', ""),
+    "backslashes": ("echo ", "a\\ b\\\\c\\'{i}", ""),
+    "nested quotes": ('bash -c "', "echo 'x{i}' \\\"y\\\" \\$HOME; ", '"'),
+}
+
+
+def _command(shape: str, size: int) -> str:
+    head, piece, tail = SHAPES[shape]
+    parts, n, i = [head], len(head), 0
+    while n < size:
+        parts.append(piece.format(i=i) if "{i}" in piece else piece)
+        n += len(parts[-1])
+        i += 1
+    return "".join(parts) + tail
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_work_grows_linearly_with_a_2_mb_command(shape: str) -> None:
+    small, big = _command(shape, 500_000), _command(shape, 2_000_000)
+    assert shell_words.words(big)  # split, not refused
+    work_small, work_big = _calls(lambda: shell_words.words(small)), _calls(lambda: shell_words.words(big))
+    assert work_big <= 4 * 1.5 * work_small + 100, (work_small, work_big)  # 4x the size; quadratic would be 16x
+
+
+def test_a_huge_quoted_argument_costs_no_step_per_character() -> None:
+    """shlex reads one character per call and copies the word so far at each (quadratic); here
+    a 2 MB single-quoted argument takes as many Python-level steps as a 500 KB one."""
+    small, big = _command("one quoted argument", 500_000), _command("one quoted argument", 2_000_000)
+    assert _calls(lambda: shell_words.words(small)) == _calls(lambda: shell_words.words(big))
+    assert shell_words.words(big) == ["echo", big[len("echo '"):-1]]
