@@ -180,9 +180,13 @@ def affected_directories(command: str, base: str) -> list[str]:
     . $ ~, or naming an existing file in the directory the simple command runs in) other than
     each simple command's verb, cut before the first glob character and resolved against
     `base` (updated by `cd DIR`); de-duplicated, in order."""
-    out: list[str] = []
+    out: dict[str, None] = {}  # ordered set: a list's `in` made this quadratic in the number of paths
+    seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat/realpath per distinct word
     for words, here in _with_base(command, base):
         for w in words[1:]:
+            if (here, w) in seen:
+                continue
+            seen.add((here, w))
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
             if not (PATH_CHARS.search(w) or w[:1] in ".$~" or (len(w) < PATH_MAX and os.path.lexists(os.path.join(here, w)))):
@@ -191,10 +195,8 @@ def affected_directories(command: str, base: str) -> list[str]:
                 continue
             m = GLOB_CHARS.search(w)
             cut = w[: m.start()] if m else w
-            resolved = resolve_path(cut or ".", here)
-            if resolved not in out:
-                out.append(resolved)
-    return out
+            out[resolve_path(cut or ".", here)] = None
+    return list(out)
 
 
 class ScriptRun(FrozenRecord):
@@ -209,7 +211,7 @@ class ScriptRun(FrozenRecord):
 def executed_scripts(command: str, base: str) -> list[ScriptRun]:
     """Script files the command executes: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
     `python|node|ruby|… [flags] file`, `source file`, `. file` (not `-c`/`-e` inline code)."""
-    runs: list[ScriptRun] = []
+    runs: dict[tuple[str, str], None] = {}  # (word, path), ordered: no list scan per script (quadratic)
     for words, here in _with_base(command, base):
         if not words:
             continue
@@ -229,10 +231,8 @@ def executed_scripts(command: str, base: str) -> list[ScriptRun]:
         elif "/" in verb:
             target = verb
         if target is not None:
-            run = ScriptRun(target, resolve_path(target, here))
-            if run not in runs:
-                runs.append(run)
-    return runs
+            runs[target, resolve_path(target, here)] = None
+    return [ScriptRun(word, path) for word, path in runs]
 
 
 def read_script(path: str) -> str | None:

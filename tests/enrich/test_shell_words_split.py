@@ -135,3 +135,22 @@ def test_a_huge_quoted_argument_costs_no_step_per_character() -> None:
     small, big = _command("one quoted argument", 500_000), _command("one quoted argument", 2_000_000)
     assert _calls(lambda: shell_words.words(small)) == _calls(lambda: shell_words.words(big))
     assert shell_words.words(big) == ["echo", big[len("echo '"):-1]]
+
+
+def test_scripts_and_directories_keep_their_first_order_without_repeats(tmp_path: Any) -> None:
+    base = str(tmp_path)
+    command = "./b.sh; bash a.sh && ./b.sh | sh a.sh; cd sub && ./b.sh; cat x/1 ./y x/1 ./y /etc/z"
+    runs = [(r.word, r.path) for r in shell_words.executed_scripts(command, base)]
+    assert runs == [("./b.sh", f"{base}/b.sh"), ("a.sh", f"{base}/a.sh"), ("./b.sh", f"{base}/sub/b.sh")]
+    assert shell_words.affected_directories(command, base) == [f"{base}/sub/x/1", f"{base}/sub/y", "/etc/z"]
+
+
+def test_many_scripts_cost_no_comparison_per_pair() -> None:
+    """Each script is remembered once in an ordered set: 4x the scripts, about 4x the work (a list's
+    `in` compared each new script with all before it: 10,000 scripts took 90 s)."""
+    def run(n: int) -> Callable[[], Any]:
+        return lambda: shell_words.executed_scripts("; ".join(f"./s{i}" for i in range(n)), "/nonexistent")
+
+    assert len(run(2000)()) == 2000
+    work_small, work_big = _calls(run(500)), _calls(run(2000))
+    assert work_big <= 4 * 1.5 * work_small, (work_small, work_big)
