@@ -121,41 +121,29 @@ def decode_ansi_c(body: str) -> str:
     return value.split("\0", 1)[0]
 
 
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)  # backslash and the character it quotes
+_DQ_ESCAPE = re.compile(r"\\(?:\n|([$`\"\\]))")  # in "…": these lose the backslash, a newline vanishes
+
+
 def _unquoted(raw: str) -> list[Chunk]:
-    """Unquoted source text: a backslash quotes the next character; backslash-newline vanishes."""
-    out: list[Chunk] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\" and i + 1 < len(raw):
-            if buf:
-                out.append((LIT, "".join(buf)))
-                buf = []
-            if raw[i + 1] != "\n":
-                out.append((QUOTED, raw[i + 1]))
-            i += 2
-            continue
-        buf.append(c)
-        i += 1
-    if buf:
-        out.append((LIT, "".join(buf)))
+    """Unquoted source text: a backslash quotes the next character; backslash-newline vanishes.
+    (Literal runs are found by a C regex split: no Python step per character.)"""
+    if "\\" not in raw:
+        return [(LIT, raw)] if raw else []
+    parts = _ESCAPE.split(raw)  # literal, quoted character, literal, …
+    out: list[Chunk] = [(LIT, parts[0])] if parts[0] else []
+    for i in range(1, len(parts), 2):
+        if parts[i] != "\n":
+            out.append((QUOTED, parts[i]))
+        if parts[i + 1]:
+            out.append((LIT, parts[i + 1]))
     return out
 
 
 def _double_quoted(raw: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\" and i + 1 < len(raw) and raw[i + 1] in DQ_ESCAPABLE:
-            if raw[i + 1] != "\n":
-                out.append(raw[i + 1])
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    if "\\" not in raw:
+        return raw
+    return "".join(filter(None, _DQ_ESCAPE.split(raw)))  # the group is None for a backslash-newline
 
 
 class Expander:
@@ -308,8 +296,11 @@ def _descendants(node: Node) -> list[Node]:
     return out
 
 
+_GLOB_ESCAPES = str.maketrans({c: "\\" + c for c in "*?[]\\()|!@+"})
+
+
 def _escape_glob(s: str) -> str:
-    return "".join("\\" + c if c in "*?[]\\()|!@+" else c for c in s)
+    return s.translate(_GLOB_ESCAPES)
 
 
 def _plain(parts: list[Chunk]) -> Field:
