@@ -6,6 +6,7 @@ Everything here is pure text processing except `resolve_path` (realpath) and
 
 from __future__ import annotations
 
+import itertools
 import operator
 import os
 import re
@@ -129,14 +130,8 @@ def _split_segments(command: str) -> list[list[str]]:
 
 
 def _group(words: list[str]) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for w in words:
-        if w in OPERATORS:
-            if out[-1]:
-                out.append([])
-        else:
-            out[-1].append(w)
-    return [s for s in out if s]
+    """The runs of words between operators (grouped in C: no Python step per word)."""
+    return [list(run) for is_operator, run in itertools.groupby(words, OPERATORS.__contains__) if not is_operator]
 
 
 def resolve_path(raw: str, base: str) -> str:
@@ -152,7 +147,7 @@ def _command_words(seg: list[str]) -> list[str]:
         w = seg[i]
         if ASSIGNMENT.match(w):
             i += 1
-        elif os.path.basename(w) in WRAPPERS:
+        elif w.rpartition("/")[2] in WRAPPERS:  # the basename, without posixpath's per-call overhead
             i += 1
             while i < len(seg) and (seg[i].startswith("-") or ASSIGNMENT.match(seg[i]) or seg[i].isdigit()):
                 i += 1
@@ -161,9 +156,13 @@ def _command_words(seg: list[str]) -> list[str]:
     return seg[i:]
 
 
-def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
+SimpleCommands = list[tuple[list[str], str]]
+
+
+def simple_commands(command: str, base: str) -> SimpleCommands:
     """Each simple command's words (wrappers removed) with the directory it runs in: a
-    `cd DIR` (or pushd) changes the base for the commands after it."""
+    `cd DIR` (or pushd) changes the base for the commands after it. Split once, then read by
+    `directories_in` and `scripts_in` (a large command is not split twice)."""
     out = []
     for seg in segments(command):
         words = _command_words(seg)
@@ -176,13 +175,18 @@ def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
 
 
 def affected_directories(command: str, base: str) -> list[str]:
-    """Paths a command operates on: path-like words (containing / \\ * ? [, starting with
+    """`directories_in` the simple commands of `command`."""
+    return directories_in(simple_commands(command, base))
+
+
+def directories_in(commands: SimpleCommands) -> list[str]:
+    """Paths the commands operate on: path-like words (containing / \\ * ? [, starting with
     . $ ~, or naming an existing file in the directory the simple command runs in) other than
     each simple command's verb, cut before the first glob character and resolved against
-    `base` (updated by `cd DIR`); de-duplicated, in order."""
+    the directory it runs in (`base` updated by `cd DIR`); de-duplicated, in order."""
     out: dict[str, None] = {}  # ordered set: a list's `in` made this quadratic in the number of paths
     seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat/realpath per distinct word
-    for words, here in _with_base(command, base):
+    for words, here in commands:
         for w in words[1:]:
             if (here, w) in seen:
                 continue
@@ -209,10 +213,15 @@ class ScriptRun(FrozenRecord):
 
 
 def executed_scripts(command: str, base: str) -> list[ScriptRun]:
-    """Script files the command executes: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
+    """`scripts_in` the simple commands of `command`."""
+    return scripts_in(simple_commands(command, base))
+
+
+def scripts_in(commands: SimpleCommands) -> list[ScriptRun]:
+    """Script files the commands execute: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
     `python|node|ruby|… [flags] file`, `source file`, `. file` (not `-c`/`-e` inline code)."""
     runs: dict[tuple[str, str], None] = {}  # (word, path), ordered: no list scan per script (quadratic)
-    for words, here in _with_base(command, base):
+    for words, here in commands:
         if not words:
             continue
         verb = words[0]
