@@ -225,7 +225,7 @@ def scripts_in(commands: SimpleCommands) -> list[ScriptRun]:
         if not words:
             continue
         verb = words[0]
-        name = os.path.basename(verb)
+        name = verb.rpartition("/")[2]  # the basename
         target: str | None = None
         if name in SHELLS or INTERPRETERS.match(name) or verb in SOURCING:
             for w in words[1:]:
