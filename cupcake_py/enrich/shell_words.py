@@ -185,7 +185,8 @@ def directories_in(commands: SimpleCommands) -> list[str]:
     each simple command's verb, cut before the first glob character and resolved against
     the directory it runs in (`base` updated by `cd DIR`); de-duplicated, in order."""
     out: dict[str, None] = {}  # ordered set: a list's `in` made this quadratic in the number of paths
-    seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat/realpath per distinct word
+    seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat per distinct word
+    resolved: set[tuple[str, str]] = set()  # (directory, text before any glob): one realpath each
     for words, here in commands:
         for w in words[1:]:
             if (here, w) in seen:
@@ -199,7 +200,9 @@ def directories_in(commands: SimpleCommands) -> list[str]:
                 continue
             m = GLOB_CHARS.search(w)
             cut = w[: m.start()] if m else w
-            out[resolve_path(cut or ".", here)] = None
+            if (here, cut) not in resolved:  # words cut to the same text resolve once
+                resolved.add((here, cut))
+                out[resolve_path(cut or ".", here)] = None
     return list(out)
 
 

@@ -154,3 +154,25 @@ def test_many_scripts_cost_no_comparison_per_pair() -> None:
     assert len(run(2000)()) == 2000
     work_small, work_big = _calls(run(500)), _calls(run(2000))
     assert work_big <= 4 * 1.5 * work_small, (work_small, work_big)
+
+
+@given(st.lists(st.sampled_from(["x", "x[1]", "x*", "./x", "y", "cd sub", "cd ..", "cat", "&&", ";", "/etc/h*",
+                                 "'a b'", "sub/x"]), max_size=14).map(" ".join))
+@settings(max_examples=300, deadline=None)
+def test_directories_are_those_of_each_word_looked_at_alone(command: str) -> None:
+    """Remembering what was looked at changes no answer: the paths equal the union, in order, of
+    each simple command's words looked at one by one (no memo)."""
+    import os
+    base = os.path.dirname(os.path.abspath(__file__))
+    want: dict[str, None] = {}
+    for words, here in shell_words.simple_commands(command, base):
+        for w in words[1:]:
+            if w in shell_words.REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
+                continue
+            if not (shell_words.PATH_CHARS.search(w) or w[:1] in ".$~" or os.path.lexists(os.path.join(here, w))):
+                continue
+            if "://" in w or w in shell_words.QUIET_DEVICES:
+                continue
+            m = shell_words.GLOB_CHARS.search(w)
+            want[shell_words.resolve_path((w[: m.start()] if m else w) or ".", here)] = None
+    assert shell_words.affected_directories(command, base) == list(want)
