@@ -2,7 +2,7 @@
 or backslashes: seconds per size, per command shape, for the module's splitter and, side by side,
 Python's `shlex` in the same mode (the reference the splitter must equal). Asserts nothing.
 
-    .venv/bin/python benches/shell_words_growth.py [--kb 10 100 1000 10000] [--limit 30] [--shlex]
+    .venv/bin/python benches/shell_words_growth.py [--kb 10 100 1000 10000] [--limit 30] [--shlex] [--eval-mb 1 5]
 
 Shapes: `quoted-args` (printf of many short double-quoted words), `one-quoted` (one huge
 single-quoted argument, a heredoc-like body), `many-words` (plain words and one quoted word),
@@ -11,7 +11,9 @@ single-quoted argument, a heredoc-like body), `many-words` (plain words and one 
 (shape, size, splitter) runs in its own child with a time limit (`--limit` s; `>N` when it is
 passed) so a quadratic case cannot hold the run. The growth column is time(size) / time(previous
 size): ~10 per 10x size is linear, ~100 quadratic. Timings are noisy on a loaded machine (the load
-average is printed).
+average is printed). `--eval-mb` also times whole `cupcake eval` processes (opencode harness, default
+deadline, --max-input-bytes 64MB, a project with one Bash policy) on a command of each shape and
+size, and prints the start of each answer: decided by the analysis and policies, or by a deadline.
 """
 
 from __future__ import annotations
@@ -85,16 +87,59 @@ def _timed(shape: str, size: int, splitter: str, limit: float) -> float | None:
     return float(out.stdout)
 
 
+def _eval_row(shape: str, mb: int) -> str:
+    import json
+    import tempfile
+
+    exe = str(Path(sys.executable).parent / "cupcake")
+    with tempfile.TemporaryDirectory(prefix="cupcake-shell-words-") as tmp:
+        project = Path(tmp) / "p"
+        (project / ".cupcake" / "policies" / "opencode").mkdir(parents=True)
+        (project / ".cupcake" / "policies" / "opencode" / "rm.rego").write_text(POLICY)
+        env = {**os.environ, "XDG_CACHE_HOME": f"{tmp}/cache", "XDG_CONFIG_HOME": f"{tmp}/cfg",
+               "XDG_STATE_HOME": f"{tmp}/state"}
+
+        def event(cmd: str) -> bytes:
+            return json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project),
+                               "tool": "bash", "args": {"command": cmd}}).encode()
+
+        subprocess.run([exe, "eval", "--harness", "opencode", "--timeout", "120"], input=event("ls"), env=env,
+                       cwd=project, capture_output=True, check=True)  # warm cache
+        data = event(command(shape, mb * 1_000_000))
+        t0 = time.monotonic()
+        out = subprocess.run([exe, "eval", "--harness", "opencode", "--max-input-bytes", "64MB"], input=data, env=env,
+                             cwd=project, capture_output=True)
+        wall = time.monotonic() - t0
+    return f"{shape:<13} {mb:>3} MB {wall:6.2f} s exit {out.returncode}  {out.stdout.decode().strip()[:110]}"
+
+
+POLICY = """# METADATA
+# custom:
+#   routing:
+#     required_events: ["PreToolUse"]
+#     required_tools: ["Bash"]
+package cupcake.policies.opencode.rm
+
+import rego.v1
+
+deny contains {"rule_id": "RM", "reason": "no rm", "severity": "HIGH"} if startswith(input.tool_input.command, "rm")
+"""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kb", type=int, nargs="+", default=[10, 100, 1000, 10000])
     ap.add_argument("--limit", type=float, default=30.0)
     ap.add_argument("--shlex", action="store_true", help="also time shlex (the reference) side by side")
+    ap.add_argument("--eval-mb", type=int, nargs="*", default=[], help="also time cupcake eval on these sizes")
     ap.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         _one(args.one[0], int(args.one[1]), args.one[2])
         return
+    for shape in SHAPES if args.eval_mb else ():
+        for mb in args.eval_mb:
+            print(_eval_row(shape, mb), flush=True)
     splitters = ["segments", "shlex"] if args.shlex else ["segments"]
     print(f"load average {os.getloadavg()[0]:.1f}; seconds (growth vs previous size); limit {args.limit:g} s")
     print("shape         splitter " + "".join(f"{kb:>9} KB{'':>8}" for kb in args.kb))
