@@ -140,6 +140,31 @@ def resolve_path(raw: str, base: str) -> str:
     return os.path.realpath(os.path.join(base, expand_home(raw)))
 
 
+class _Resolver:
+    """`resolve_path` with each parent directory's real path remembered: a word's path costs one
+    lstat of its last component, not one per component (many path words in one directory were
+    most of a large command's analysis). The same answers: realpath resolves a path one
+    component after the other, so the real path of `dir/name` is that of `dir` joined with
+    `name` unless `name` is a symlink (then resolved in full) or `.`/`..`/empty."""
+
+    __slots__ = ("_parents",)
+
+    def __init__(self) -> None:
+        self._parents: dict[str, str] = {}
+
+    def __call__(self, raw: str, base: str) -> str:
+        if raw[:1] in "~$" or "\0" in raw or "\0" in base:
+            return resolve_path(raw, base)  # home expansion, or what realpath refuses: as it does
+        head, name = os.path.split(os.path.join(base, raw))
+        if name in ("", ".", ".."):
+            return resolve_path(raw, base)
+        parent = self._parents.get(head)
+        if parent is None:
+            parent = self._parents[head] = os.path.realpath(head)
+        path = os.path.join(parent, name)
+        return os.path.realpath(path) if os.path.islink(path) else path
+
+
 def _command_words(seg: list[str]) -> list[str]:
     """The segment without leading assignments, wrappers and their flags."""
     i = 0
@@ -187,6 +212,7 @@ def directories_in(commands: SimpleCommands) -> list[str]:
     out: dict[str, None] = {}  # ordered set: a list's `in` made this quadratic in the number of paths
     seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat per distinct word
     resolved: set[tuple[str, str]] = set()  # (directory, text before any glob): one realpath each
+    resolve = _Resolver()
     for words, here in commands:
         for w in words[1:]:
             if (here, w) in seen:
@@ -202,7 +228,7 @@ def directories_in(commands: SimpleCommands) -> list[str]:
             cut = w[: m.start()] if m else w
             if (here, cut) not in resolved:  # words cut to the same text resolve once
                 resolved.add((here, cut))
-                out[resolve_path(cut or ".", here)] = None
+                out[resolve(cut or ".", here)] = None
     return list(out)
 
 

@@ -176,3 +176,29 @@ def test_directories_are_those_of_each_word_looked_at_alone(command: str) -> Non
             m = shell_words.GLOB_CHARS.search(w)
             want[shell_words.resolve_path((w[: m.start()] if m else w) or ".", here)] = None
     assert shell_words.affected_directories(command, base) == list(want)
+
+
+@pytest.fixture(scope="module")
+def link_tree(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Directories, a file, symlinks to each, a dangling one, a loop and a self loop."""
+    import os
+    root = tmp_path_factory.mktemp("links")
+    (root / "d" / "e").mkdir(parents=True)
+    (root / "d" / "f").write_text("x")
+    for name, target in (("ld", "d"), ("lf", "d/f"), ("dangling", "nowhere"), ("loop1", "loop2"),
+                         ("loop2", "loop1"), ("self", "self"), ("up", ".."), ("d/e/back", "../..")):
+        os.symlink(target, root / name)
+    return str(root)
+
+
+@given(st.lists(st.sampled_from(["d", "e", "f", "ld", "lf", "dangling", "loop1", "self", "up", "back", "..", ".",
+                                 "", "nope", "d/e"]), min_size=1, max_size=5).map("/".join),
+       st.sampled_from(["", "d", "d/e", "ld", "nope"]), st.booleans())
+@settings(max_examples=800, deadline=None)
+def test_the_resolver_gives_realpaths_answers(link_tree: str, word: str, sub: str, absolute: bool) -> None:
+    import os
+    base = os.path.join(link_tree, sub)
+    raw = os.path.join(link_tree, word) if absolute else word
+    resolve = shell_words._Resolver()
+    for _ in range(2):  # fresh, then with the parent remembered
+        assert resolve(raw, base) == shell_words.resolve_path(raw, base)
