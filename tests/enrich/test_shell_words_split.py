@@ -8,9 +8,7 @@ benches/shell_words_growth.py has the times)."""
 from __future__ import annotations
 
 import shlex
-import sys
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.enrich import shell_words
+from tests.call_count import calls
 
 PUNCTUATION = ";&|()<>!{}"
 
@@ -86,23 +85,6 @@ def test_shlex_is_never_called(monkeypatch: pytest.MonkeyPatch) -> None:
                                                     ["printf", "%s\\n", "$(cat a\\ b)"], ["tee", "out"]]
 
 
-def _calls(run: Callable[[], Any]) -> int:
-    """Python calls and C calls made while `run` runs: the splitter's Python-level steps (its
-    scans are possessive regexes in C, which never backtrack)."""
-    count = 0
-
-    def profile(_frame: FrameType, _event: str, _arg: object) -> None:
-        nonlocal count
-        count += 1
-
-    sys.setprofile(profile)
-    try:
-        run()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 SHAPES = {  # a piece repeated to the size: one huge quoted argument, many quoted words, escapes, nesting
     "one quoted argument": ("echo '", "print(x)  # \"q\" \\ z\n", "'"),
     "quoted arguments": ("printf '%s\\n'", ' "word {i}"', ""),
@@ -125,7 +107,7 @@ def _command(shape: str, size: int) -> str:
 def test_work_grows_linearly_with_a_2_mb_command(shape: str) -> None:
     small, big = _command(shape, 500_000), _command(shape, 2_000_000)
     assert shell_words.words(big)  # split, not refused
-    work_small, work_big = _calls(lambda: shell_words.words(small)), _calls(lambda: shell_words.words(big))
+    work_small, work_big = calls(lambda: shell_words.words(small)), calls(lambda: shell_words.words(big))
     assert work_big <= 4 * 1.5 * work_small + 100, (work_small, work_big)  # 4x the size; quadratic would be 16x
 
 
@@ -133,7 +115,7 @@ def test_a_huge_quoted_argument_costs_no_step_per_character() -> None:
     """shlex reads one character per call and copies the word so far at each (quadratic); here
     a 2 MB single-quoted argument takes as many Python-level steps as a 500 KB one."""
     small, big = _command("one quoted argument", 500_000), _command("one quoted argument", 2_000_000)
-    assert _calls(lambda: shell_words.words(small)) == _calls(lambda: shell_words.words(big))
+    assert calls(lambda: shell_words.words(small)) == calls(lambda: shell_words.words(big))
     assert shell_words.words(big) == ["echo", big[len("echo '"):-1]]
 
 
@@ -152,7 +134,7 @@ def test_many_scripts_cost_no_comparison_per_pair() -> None:
         return lambda: shell_words.executed_scripts("; ".join(f"./s{i}" for i in range(n)), "/nonexistent")
 
     assert len(run(2000)()) == 2000
-    work_small, work_big = _calls(run(500)), _calls(run(2000))
+    work_small, work_big = calls(run(500)), calls(run(2000))
     assert work_big <= 4 * 1.5 * work_small, (work_small, work_big)
 
 

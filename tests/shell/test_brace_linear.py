@@ -4,9 +4,7 @@ from each `{` did (`reference` below, the former code, kept here as the oracle).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 from hypothesis import given, settings
@@ -14,6 +12,7 @@ from hypothesis import strategies as st
 
 from cupcake_py.shell import words
 from cupcake_py.shell.words import LIT, MAX_BRACE, OPAQUE, QUOTED, TOO_BIG
+from tests.call_count import calls
 
 Chunk = tuple[int, str]
 
@@ -76,25 +75,10 @@ def test_sequences_and_lists_still_expand() -> None:
     assert texts == [f"a{n}b{w}" for n in "123" for w in "xyz"]
 
 
-def _calls(run: Callable[[], Any]) -> int:
-    count = 0
-
-    def profile(_frame: FrameType, _event: str, _arg: object) -> None:
-        nonlocal count
-        count += 1
-
-    sys.setprofile(profile)
-    try:
-        run()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def test_nested_braces_cost_linear_work() -> None:
     def run(n: int) -> Callable[[], Any]:
         tokens = [(LIT, "{")] * n + [(LIT, "1")] + [(LIT, "}")] * n
         return lambda: words._brace_tokens(tokens)
 
-    small, big = _calls(run(500)), _calls(run(2000))
+    small, big = calls(run(500)), calls(run(2000))
     assert big <= 4 * 1.5 * small, (small, big)  # 4x the braces; the scan from each `{` made 16x
