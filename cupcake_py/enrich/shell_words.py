@@ -6,6 +6,7 @@ Everything here is pure text processing except `resolve_path` (realpath) and
 
 from __future__ import annotations
 
+import errno
 import itertools
 import operator
 import os
@@ -100,7 +101,8 @@ _first_group = operator.itemgetter(1)  # called by re.sub in C: no Python frame 
 _UNCLOSED = {"'": "No closing quotation", '"': "No closing quotation", "\\": "No escaped character"}
 
 
-def _unquoted(m: re.Match[str]) -> str:
+def _piece_text(m: re.Match[str]) -> str:
+    """A quoted or escaped piece's text: literal, the escaped character, or \"…\" unescaped."""
     group = m.lastindex or 0
     text = m[group]
     if group == 3 and "\\" in text:
@@ -118,7 +120,7 @@ def words(command: str) -> list[str]:
     for char, error in _UNCLOSED.items():
         if char in found:  # a token of one quote or backslash: it never closes (a closed one is longer)
             raise ValueError(error)
-    return [_PIECES.sub(_unquoted, w) if ("'" in w or '"' in w or "\\" in w) else w for w in found]
+    return [_PIECES.sub(_piece_text, w) if ("'" in w or '"' in w or "\\" in w) else w for w in found]
 
 
 def _split_segments(command: str) -> list[list[str]]:
@@ -140,27 +142,43 @@ def resolve_path(raw: str, base: str) -> str:
     return os.path.realpath(os.path.join(base, expand_home(raw)))
 
 
+def _loop_free_realpath(path: str) -> str | None:
+    """realpath of `path` when it resolves without meeting a symlink loop (realpath stops
+    resolving at a loop and keeps the rest as written: no parent to build on), else None."""
+    try:
+        return os.path.realpath(path, strict=True)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or ".." in path.split("/"):
+            return None  # a loop, or a `..` after a missing part that could lead to one
+        return os.path.realpath(path)  # a missing part: nothing after it is a symlink
+
+
 class _Resolver:
     """`resolve_path` with each parent directory's real path remembered: a word's path costs one
     lstat of its last component, not one per component (many path words in one directory were
     most of a large command's analysis). The same answers: realpath resolves a path one
     component after the other, so the real path of `dir/name` is that of `dir` joined with
-    `name` unless `name` is a symlink (then resolved in full) or `.`/`..`/empty."""
+    `name` unless `name` is a symlink (then resolved in full), `.`/`..`/empty, or `dir` holds a
+    symlink loop (then `resolve_path` itself answers)."""
 
     __slots__ = ("_parents",)
 
     def __init__(self) -> None:
-        self._parents: dict[str, str] = {}
+        self._parents: dict[str, str | None] = {}
 
     def __call__(self, raw: str, base: str) -> str:
         if raw[:1] in "~$" or "\0" in raw or "\0" in base:
             return resolve_path(raw, base)  # home expansion, or what realpath refuses: as it does
-        head, name = os.path.split(os.path.join(base, raw))
-        if name in ("", ".", ".."):
+        full = os.path.join(base, raw)
+        head, name = os.path.split(full)
+        if name in ("", ".", "..") or "//" in full:
             return resolve_path(raw, base)
-        parent = self._parents.get(head)
+        if head in self._parents:
+            parent = self._parents[head]
+        else:
+            parent = self._parents[head] = _loop_free_realpath(head)
         if parent is None:
-            parent = self._parents[head] = os.path.realpath(head)
+            return resolve_path(raw, base)
         path = os.path.join(parent, name)
         return os.path.realpath(path) if os.path.islink(path) else path
 

@@ -25,7 +25,8 @@ CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-
 
 
 # Escaped pairs and characters that start no glob, possessively (no backtracking), then a glob start.
-_TO_FIRST_GLOB = re.compile(r"(?:[^\\*?\[+@!]++|\\.?|[+@!](?!\())*+(?:[*?\[]|[+@!]\()", re.DOTALL)
+_STARTS, _EXT = re.escape("".join(sorted(GLOB_START))), re.escape("".join(sorted(EXTGLOB - GLOB_START)))
+_TO_FIRST_GLOB = re.compile(rf"(?:[^\\{_STARTS}{_EXT}]++|\\.?|[{_EXT}](?!\())*+(?:[{_STARTS}]|[{_EXT}]\()", re.DOTALL)
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 
 

@@ -122,7 +122,8 @@ def decode_ansi_c(body: str) -> str:
 
 
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)  # backslash and the character it quotes
-_DQ_ESCAPE = re.compile(r"\\(?:\n|([$`\"\\]))")  # in "…": these lose the backslash, a newline vanishes
+# in "…": a backslash before one of DQ_ESCAPABLE goes (the character stays, a newline goes too)
+_DQ_ESCAPE = re.compile(r"\\(?:\n|([" + re.escape("".join(sorted(DQ_ESCAPABLE - {"\n"}))) + "]))")
 
 
 def _unquoted(raw: str) -> list[Chunk]:
