@@ -60,7 +60,7 @@ TOKEN = st.one_of(st.sampled_from([(LIT, c) for c in "{{{}}},,a1.-z"]),
                   st.tuples(st.sampled_from([QUOTED, OPAQUE]), st.sampled_from(["{", "}", ",", "x"])))
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1200, deadline=None)
 @given(st.lists(TOKEN, max_size=24))
 def test_the_same_expansion_as_a_scan_from_each_brace(tokens: list[Chunk]) -> None:
     assert words._brace_tokens(tokens) == reference(tokens)
