@@ -3,7 +3,7 @@ costs time"), each executed in a real bubblewrap sandbox: the guarantee is the o
 
 | left out | why it holds | proof here |
 | --- | --- | --- |
-| the empty file over a hidden file that the user (not root) neither owns nor may read (`/etc/shadow` for an ordinary user) | its mode, which only its owner or root can change; every capability dropped, no_new_privs | as nobody: its bytes are never printed (cat, a hard link, chmod, a nested user namespace), while a file nobody owns, or may read, is still shown empty |
+| the empty file over a hidden file that the user (not root) neither owns nor may read (`/etc/shadow` for an ordinary user) | its mode, which only its owner or root can change; every capability dropped, no_new_privs | as nobody: its bytes are never printed (cat, a hard link, chmod, a nested user namespace, a set-uid root reader), while a file nobody owns, or may read, is still shown empty |
 | a read-only path inside another read-only path (a venv's site-packages inside the venv) | the outer read-only bind (no writable root lies between them) | writes below the inner path fail and its bytes stay |
 """
 
@@ -108,6 +108,9 @@ def test_a_file_nobody_may_neither_read_nor_chmod_needs_no_mount(base: Path) -> 
     empty.write_text("")
     os.chmod(empty, 0o444)
     link = scratch / "link"
+    suid_cat = base / "suid-cat"  # a set-uid root reader, as a careless host might have one
+    shutil.copy("/bin/cat", suid_cat)
+    os.chmod(suid_cat, 0o4755)
     script = "; ".join([
         f"cat {secret}", f"cat {own}", f"cat {readable}", f"cat {group}",
         f"chmod 644 {secret}", f"cat {secret}",
@@ -116,7 +119,7 @@ def test_a_file_nobody_may_neither_read_nor_chmod_needs_no_mount(base: Path) -> 
         f"cp {secret} {scratch}/copy", f"cat {scratch}/copy",
         f"unshare -r cat {secret}",
         f"unshare -r sh -c 'chmod 644 {secret}; cat {secret}'",
-        f"dd if={secret} bs=1", f"head -c 100 {secret}",
+        f"dd if={secret} bs=1", f"head -c 100 {secret}", f"{suid_cat} {secret}",
         "id -u",
     ])
     before = {p: (p.read_bytes(), os.stat(p).st_mode) for p in (secret, own, readable, group)}
@@ -133,10 +136,13 @@ def test_a_file_nobody_may_neither_read_nor_chmod_needs_no_mount(base: Path) -> 
         assert text not in out and text not in err, (text, out, err)
     assert f"{secret}: Permission denied" in err, err
     assert {p: (p.read_bytes(), os.stat(p).st_mode) for p in before} == before
-    # without the sandbox nobody reads the readable ones: the mounts are what hides them there
-    plain = subprocess.run([str(SETPRIV), f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "cat",
-                            str(readable)], capture_output=True, text=True, timeout=30)
+    # without the sandbox nobody reads the readable ones (the mounts are what hides them there), and
+    # the set-uid reader reads root's file: inside, nosuid mounts and no_new_privs stop it
+    as_nobody = [str(SETPRIV), f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    plain = subprocess.run([*as_nobody, "cat", str(readable)], capture_output=True, text=True, timeout=30)
     assert plain.stdout == READABLE
+    plain = subprocess.run([*as_nobody, str(suid_cat), str(secret)], capture_output=True, text=True, timeout=30)
+    assert plain.stdout == SECRET
 
 
 def test_a_read_only_path_inside_another_is_one_mount(tmp_path: Path) -> None:
