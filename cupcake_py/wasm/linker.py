@@ -1,6 +1,7 @@
 """Links generated code into the runtime module and writes one OPA ABI 1.3 module.
 
-Steps: analyse the runtime once per process (exports, call graph, ``__heap_base``); generate
+Steps: analyse the runtime once per process (exports, ``__heap_base``; the call graph of a
+runtime function is read from its body the first time a link reaches it); generate
 code for the policy; replace the runtime's ``env.gen_eval`` import by the generated ``eval``;
 import ``env.opa_builtin0..4``, ``env.opa_abort`` (and ``env.opa_println`` only if still
 reachable) and ``env.memory``; keep only runtime functions reachable from the exports, the
@@ -65,6 +66,25 @@ ALLOWED_RUNTIME_IMPORTS = {
 }
 
 
+class _BodyRefs:
+    """The function references of each runtime body (`func_refs`), read when first asked for:
+    a link reaches a third of the runtime's functions, and walking all of them was most of the
+    analysis (~9 ms per process)."""
+
+    __slots__ = ("bodies", "done")
+
+    def __init__(self, bodies: list[bytes]) -> None:
+        self.bodies = bodies
+        self.done: list[tuple[tuple[int, int, int], ...] | None] = [None] * len(bodies)
+
+    def __getitem__(self, i: int) -> tuple[tuple[int, int, int], ...]:
+        got = self.done[i]
+        if got is None:
+            b = self.bodies[i]
+            got = self.done[i] = tuple(func_refs(b, 0, len(b)))
+        return got
+
+
 @dataclass(frozen=True, slots=True)
 class Runtime:
     """The runtime module, analysed once."""
@@ -73,7 +93,7 @@ class Runtime:
     func_imports: tuple[str, ...]  # names of imported functions, in index order
     exports: dict[str, int]  # exported function name -> function index
     heap_base: int
-    refs: tuple[tuple[tuple[int, int, int], ...], ...]  # per defined function: func refs in its body
+    refs: _BodyRefs  # per defined function: func refs in its body
     memory: Limits
     info: codegen.RuntimeInfo
     # (live defined functions, final index of each runtime import) -> their encoded code entries
@@ -128,7 +148,7 @@ def analyse_runtime(raw: bytes) -> Runtime:
     bodies = [c.body for c in m.codes if isinstance(c, Code)]
     if len(bodies) != len(m.codes):  # a decoded module has no pre-encoded entries
         raise CodegenError("runtime.wasm: code entries must be decoded")
-    refs = tuple(tuple(func_refs(b, 0, len(b))) for b in bodies)
+    refs = _BodyRefs(bodies)
     info = _runtime_info(m, exports, heap_base)
     rt = Runtime(m, tuple(func_imports), exports, heap_base, refs, memory, info, {})
     _check_runtime(rt)
