@@ -17,10 +17,10 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.slotted import dataclass, fields
 
 
 class IRError(CupcakeError):

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
 from cupcake_py import ir
+from cupcake_py.core.slotted import dataclass, replace
 from cupcake_py.wasm import abi, codegen, leb
 from cupcake_py.wasm.asm import FuncRef, Part, TypeRef
 from cupcake_py.wasm.data import align

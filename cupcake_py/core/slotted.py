@@ -1,0 +1,243 @@
+"""Data classes declared as with `dataclasses.dataclass`, without generating code at import.
+
+`dataclasses` writes the source of `__init__`, `__repr__`, `__eq__`, `__hash__` and the frozen
+`__setattr__`/`__delattr__` of every class and compiles it (`exec`) each time the module is
+imported: about half a millisecond per class, ~40 ms for the ~100 node classes the compiler
+loads before a first `cupcake test` or build. Here those methods are shared functions
+specialised by closure over the class's field table, so defining a class costs a few
+microseconds and instances behave the same.
+
+In: a class whose annotations are its fields (`ClassVar` annotations are not), with
+defaults as class attributes or `field(default=…, default_factory=…, compare=…, repr=…,
+kw_only=…)`; the decorator's `frozen`, `slots`, `kw_only`, `eq`, `repr` and `init` mean what
+they mean for `dataclasses.dataclass` (fields of slotted bases come first; a method the
+class defines itself is kept). Out: the class (a new one when `slots=True`) with
+`__init__` (positional fields, then keyword-only ones; factories called per instance),
+`__repr__` (`Name(a=1, b=…)`), `__eq__` (same class and equal compared fields), `__hash__`
+(frozen and eq: hash of the compared fields' tuple; eq and not frozen: unhashable),
+`__match_args__`, frozen assignment raising `FrozenInstanceError`, and pickling of frozen
+slotted instances. `fields`, `replace` and `is_slotted` stand in for `dataclasses.fields`,
+`dataclasses.replace` and `dataclasses.is_dataclass`. Unsupported options (`order`,
+`unsafe_hash`, `InitVar`, `KW_ONLY`) are not accepted: TypeError at class definition.
+Wrong constructor arguments raise TypeError, as a generated `__init__` would.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**_: object) -> object:  # (typing stays off the import: it only informs mypy)
+        return lambda f: f
+
+_MISSING: Any = object()
+_set = object.__setattr__
+FIELDS = "__slotted_fields__"
+
+
+class FrozenInstanceError(AttributeError):
+    """Assignment to a field of a frozen instance."""
+
+
+class Field:
+    __slots__ = ("name", "default", "default_factory", "compare", "repr", "kw_only")
+
+    def __init__(self, default: Any, default_factory: Any, compare: bool, repr: bool, kw_only: Any) -> None:
+        if default is not _MISSING and default_factory is not _MISSING:
+            raise TypeError("a field cannot have both a default and a default_factory")
+        self.name = ""
+        self.default, self.default_factory = default, default_factory
+        self.compare, self.repr, self.kw_only = compare, repr, kw_only
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r})"
+
+
+def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, compare: bool = True, repr: bool = True,
+          kw_only: Any = _MISSING) -> Any:
+    return Field(default, default_factory, compare, repr, kw_only)
+
+
+def fields(obj_or_class: Any) -> tuple[Field, ...]:
+    got: tuple[Field, ...] | None = getattr(obj_or_class, FIELDS, None)
+    if got is None:
+        raise TypeError(f"{obj_or_class!r} is not a slotted data class or instance")
+    return got
+
+
+def is_slotted(obj: Any) -> bool:
+    """An instance (not a class) of a class made by `dataclass` here."""
+    return not isinstance(obj, type) and hasattr(type(obj), FIELDS)
+
+
+def replace(obj: _T, /, **changes: Any) -> _T:
+    """A new instance with the fields of `obj`, `changes` applied (through `__init__`)."""
+    for f in fields(obj):
+        if f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return type(obj)(**changes)
+
+
+def _is_classvar(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def _collect(cls: type, kw_only: bool) -> list[Field]:
+    found: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for f in base.__dict__.get(FIELDS, ()):
+            found[f.name] = f
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if _is_classvar(annotation):
+            continue
+        if isinstance(annotation, str) and annotation.startswith(("InitVar", "KW_ONLY", "dataclasses.")):
+            raise TypeError(f"{cls.__name__}.{name}: {annotation} is not supported by slotted data classes")
+        value = cls.__dict__.get(name, _MISSING)
+        f = value if isinstance(value, Field) else Field(value, _MISSING, True, True, _MISSING)
+        if isinstance(f.default, list | dict | set):
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        f.name = name
+        if f.kw_only is _MISSING:
+            f.kw_only = kw_only
+        found.pop(name, None)
+        found[name] = f
+    return list(found.values())
+
+
+def _make_init(qualname: str, flds: list[Field]) -> Callable[..., None]:
+    order = [f for f in flds if not f.kw_only] + [f for f in flds if f.kw_only]
+    names = tuple(f.name for f in order)
+    n, n_pos = len(order), sum(1 for f in order if not f.kw_only)
+    defaults = tuple(f.default for f in order)
+    factories = tuple(f.default_factory for f in order)
+    fast = n == n_pos
+
+    def bind(args: tuple[Any, ...], kw: dict[str, Any]) -> list[Any]:
+        if len(args) > n_pos:
+            raise TypeError(f"{qualname}.__init__() takes {n_pos + 1} positional arguments but {len(args) + 1} were given")
+        values = list(args)
+        for i in range(len(args), n):
+            name = names[i]
+            if name in kw:
+                values.append(kw.pop(name))
+            elif defaults[i] is not _MISSING:
+                values.append(defaults[i])
+            elif factories[i] is not _MISSING:
+                values.append(factories[i]())
+            else:
+                raise TypeError(f"{qualname}.__init__() missing required argument: {name!r}")
+        for name in kw:
+            if name in names:
+                raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
+            raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {name!r}")
+        return values
+
+    def __init__(self: Any, *args: Any, **kw: Any) -> None:
+        if kw or not fast or len(args) != n:
+            args = tuple(bind(args, kw))
+        for name, value in zip(names, args, strict=True):
+            _set(self, name, value)
+
+    return __init__
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of the named fields (attrgetter gives a bare value for one name)."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _methods(cls: type, flds: list[Field], frozen: bool, eq: bool, repr_: bool, init: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if init:
+        out["__init__"] = _make_init(cls.__qualname__, flds)
+    if repr_:
+        shown = tuple(f.name for f in flds if f.repr)
+
+        def __repr__(self: Any) -> str:
+            return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in shown)})"
+
+        out["__repr__"] = __repr__
+    compared = _getter(tuple(f.name for f in flds if f.compare))
+    if eq:
+        def __eq__(self: Any, other: Any) -> Any:
+            if other.__class__ is self.__class__:
+                return compared(self) == compared(other)
+            return NotImplemented
+
+        out["__eq__"] = __eq__
+        own_hash = cls.__dict__.get("__hash__", _MISSING)
+        if own_hash is _MISSING or own_hash is None and "__eq__" in cls.__dict__:  # not defined by the class
+            out["__hash__"] = (lambda self: hash(compared(self))) if frozen else None
+    if frozen:
+        def __setattr__(self: Any, name: str, value: Any) -> None:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+        def __delattr__(self: Any, name: str) -> None:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+        out["__setattr__"], out["__delattr__"] = __setattr__, __delattr__
+    return out
+
+
+def _frozen_getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in getattr(self, FIELDS)]
+
+
+def _frozen_setstate(self: Any, state: list[Any]) -> None:
+    for f, value in zip(getattr(self, FIELDS), state, strict=True):
+        _set(self, f.name, value)
+
+
+@dataclass_transform(field_specifiers=(field, Field))
+def dataclass(cls: Any = None, /, *, frozen: bool = False, slots: bool = False, kw_only: bool = False,
+              eq: bool = True, repr: bool = True, init: bool = True, match_args: bool = True) -> Any:
+    """`dataclasses.dataclass` for the options above (see the module docstring)."""
+
+    def wrap(cls: type) -> type:
+        flds = _collect(cls, kw_only)
+        own = cls.__dict__.get("__annotations__", {})
+        body = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+        for f in flds:  # a default is the class attribute (without slots) or lives in the Field
+            if f.name in own and f.name in body:
+                if slots or f.default is _MISSING:
+                    del body[f.name]
+                else:
+                    body[f.name] = f.default
+        if frozen and ("__setattr__" in body or "__delattr__" in body):
+            raise TypeError(f"frozen {cls.__name__} cannot define __setattr__ or __delattr__")
+        for name, method in _methods(cls, flds, frozen, eq, repr, init).items():
+            if name not in cls.__dict__ or name == "__hash__":
+                body[name] = method
+        body[FIELDS] = tuple(flds)
+        if match_args and "__match_args__" not in body:
+            body["__match_args__"] = tuple(f.name for f in flds if not f.kw_only)
+        if slots:
+            if "__slots__" in cls.__dict__:
+                raise TypeError(f"{cls.__name__} already specifies __slots__")
+            inherited = {f.name for b in cls.__mro__[1:] for f in b.__dict__.get(FIELDS, ())}
+            body["__slots__"] = tuple(f.name for f in flds if f.name not in inherited)
+            if frozen:
+                body["__getstate__"], body["__setstate__"] = _frozen_getstate, _frozen_setstate
+            made: type = type(cls)(cls.__name__, cls.__bases__, body)
+            made.__qualname__ = cls.__qualname__
+            return made
+        for name in [k for k in cls.__dict__ if k not in body and k not in ("__dict__", "__weakref__")]:
+            delattr(cls, name)
+        for name, value in body.items():
+            if cls.__dict__.get(name, _MISSING) is not value:
+                setattr(cls, name, value)
+        return cls
+
+    return wrap if cls is None else wrap(cls)
