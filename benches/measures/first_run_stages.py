@@ -3,7 +3,8 @@
 In: a directory of policies and tests (and `--v0-compatible`). Each round is a new interpreter
 with an empty cache (XDG_CACHE_HOME) that runs the steps of a first `cupcake test` run one
 after the other, through the same functions the runner uses, and reports the CPU seconds
-(user + system, `time.process_time`) of each: the command's own modules, the installed
+(user + system, `time.process_time`) of each: the command's own modules (with the standard
+library modules it needs: the script imports nothing else before), its build-cache key, the installed
 custom-builtin entry-point scan (remembered in the cache after a first run), the compiler's
 imports, the host's, parse (the files under the paths and, when they can reach them, the
 shipped support policies), compile, plan, WASM code generation and linking, the native
@@ -16,15 +17,14 @@ Out: {stage: summary of the CPU ms over the rounds}.
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-STAGES = ("command modules", "entry-point scan", "compiler imports", "host import", "parse", "compile", "plan",
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (the child process times its imports from the start: nothing else before them)
+    from pathlib import Path
+
+STAGES = ("command modules", "cache key", "entry-point scan", "compiler imports", "host import", "parse", "compile", "plan",
           "codegen + link", "native compile (winch)", "evaluate")
 
 
@@ -43,6 +43,11 @@ def one_round(paths: list[str], v0: bool) -> dict[str, float]:
     import cupcake_py.authoring.testing.output
     import cupcake_py.authoring.testing.runner  # noqa: F401
     lap("command modules")
+    from cupcake_py.authoring.testing import cache
+    from cupcake_py.authoring.testing.loading import rego_files
+
+    cache.build_key(rego_files(list(paths)), [], "")
+    lap("cache key")
     from cupcake_py.authoring.target_settings import custom_builtins
 
     custom_builtins([])
@@ -87,6 +92,11 @@ def one_round(paths: list[str], v0: bool) -> dict[str, float]:
 
 def measure(python: str, paths: list[str], cwd: Path, env: dict[str, str], v0: bool, rounds: int) -> dict[str, list[float]]:
     """`rounds` fresh processes; each stage's CPU ms per round."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+
     got: dict[str, list[float]] = {s: [] for s in STAGES}
     for _ in range(rounds):
         cache = tempfile.mkdtemp(prefix="cupcake-stages-")
@@ -104,4 +114,7 @@ def measure(python: str, paths: list[str], cwd: Path, env: dict[str, str], v0: b
 if __name__ == "__main__":
     args = sys.argv[1:]
     v0 = "--v0-compatible" in args
-    print(json.dumps(one_round([a for a in args if a != "--v0-compatible"], v0)))
+    got = one_round([a for a in args if a != "--v0-compatible"], v0)
+    import json
+
+    print(json.dumps(got))

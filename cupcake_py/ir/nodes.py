@@ -126,7 +126,7 @@ def _stmt(*keys: tuple[str, str, str]) -> Callable[[type[_T]], type[_T]]:
     ``dataclass_transform`` lets a type checker see the generated constructor."""
 
     def wrap(cls: type[_T]) -> type[_T]:
-        made = dataclass(frozen=True, slots=True)(cls)
+        made: type[_T] = dataclass(frozen=True, slots=True)(cls)
         made.KEYS = keys
         return made
 
