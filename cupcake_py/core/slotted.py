@@ -3,9 +3,11 @@
 `dataclasses` writes the source of `__init__`, `__repr__`, `__eq__`, `__hash__` and the frozen
 `__setattr__`/`__delattr__` of every class and compiles it (`exec`) each time the module is
 imported: about half a millisecond per class, ~40 ms for the ~100 node classes the compiler
-loads before a first `cupcake test` or build. Here those methods are shared functions
-specialised by closure over the class's field table, so defining a class costs a few
-microseconds and instances behave the same.
+loads before a first `cupcake test` or build. Here `__init__` is a copy of a code object
+compiled once per number of fields, given the class's argument names and defaults (the
+signature `dataclasses` would write, and as fast), and the other methods are shared
+functions closed over the class's field table, so defining a class costs a few microseconds
+and instances behave the same.
 
 In: a class whose annotations are its fields (`ClassVar` annotations are not), with
 defaults as class attributes or `field(default=…, default_factory=…, compare=…, repr=…,
@@ -25,6 +27,7 @@ Wrong constructor arguments raise TypeError, as a generated `__init__` would.
 from __future__ import annotations
 
 from operator import attrgetter
+from types import CodeType, FunctionType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +40,7 @@ else:
         return lambda f: f
 
 _MISSING: Any = object()
+_FACTORY: Any = object()  # the default of a field with a default_factory: called per instance
 _set = object.__setattr__
 FIELDS = "__slotted_fields__"
 
@@ -111,41 +115,58 @@ def _collect(cls: type, kw_only: bool) -> list[Field]:
     return list(found.values())
 
 
-def _make_init(qualname: str, flds: list[Field]) -> Callable[..., None]:
+_TEMPLATES: dict[tuple[int, bool, tuple[bool, ...]], CodeType] = {}
+
+
+def _template(frozen: bool, factories: tuple[bool, ...]) -> CodeType:
+    """The code of an `__init__` taking one argument per field: argument i is stored in the
+    field (a placeholder attribute `_attr<i>`, renamed per class; through `object.__setattr__`
+    when frozen, the global `_n<i>` naming it), or `_g<i>()` when the field has a default factory
+    and the argument is the marker `_F`. Compiled once per shape (number of fields, frozen, which
+    have factories: ~20 shapes for the compiler's ~100 classes); each class gets a copy with its
+    own names (`_make_init`), so a class costs no compile."""
+    key = (len(factories), frozen, factories)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        lines = [f"def __init__(self{''.join(f', f{i}' for i in range(len(factories)))}):"]
+        for i, factory in enumerate(factories):
+            value = f"f{i} if f{i} is not _F else _g{i}()" if factory else f"f{i}"
+            lines.append(f"    _set(self, _n{i}, {value})" if frozen else f"    self._attr{i} = {value}")
+        namespace: dict[str, Any] = {}
+        exec(compile("\n".join(lines if factories else [*lines, "    pass"]), "<slotted __init__>", "exec"),  # noqa: S102
+             namespace)
+        code = _TEMPLATES[key] = namespace["__init__"].__code__
+    return code
+
+
+def _make_init(qualname: str, flds: list[Field], frozen: bool) -> Callable[..., None]:
+    """`__init__(self, <positional fields>, *, <keyword-only fields>)` with the fields' defaults,
+    as `dataclasses` writes it (the same signature, so the same binding and errors)."""
     order = [f for f in flds if not f.kw_only] + [f for f in flds if f.kw_only]
-    names = tuple(f.name for f in order)
-    n, n_pos = len(order), sum(1 for f in order if not f.kw_only)
-    defaults = tuple(f.default for f in order)
-    factories = tuple(f.default_factory for f in order)
-    fast = n == n_pos
-
-    def bind(args: tuple[Any, ...], kw: dict[str, Any]) -> list[Any]:
-        if len(args) > n_pos:
-            raise TypeError(f"{qualname}.__init__() takes {n_pos + 1} positional arguments but {len(args) + 1} were given")
-        values = list(args)
-        for i in range(len(args), n):
-            name = names[i]
-            if name in kw:
-                values.append(kw.pop(name))
-            elif defaults[i] is not _MISSING:
-                values.append(defaults[i])
-            elif factories[i] is not _MISSING:
-                values.append(factories[i]())
-            else:
-                raise TypeError(f"{qualname}.__init__() missing required argument: {name!r}")
-        for name in kw:
-            if name in names:
-                raise TypeError(f"{qualname}.__init__() got multiple values for argument {name!r}")
-            raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {name!r}")
-        return values
-
-    def __init__(self: Any, *args: Any, **kw: Any) -> None:
-        if kw or not fast or len(args) != n:
-            args = tuple(bind(args, kw))
-        for name, value in zip(names, args, strict=True):
-            _set(self, name, value)
-
-    return __init__
+    n_pos = sum(1 for f in order if not f.kw_only)
+    scope: dict[str, Any] = {"_set": _set, "_F": _FACTORY}
+    positional_defaults: list[Any] = []
+    kw_defaults: dict[str, Any] = {}
+    for i, f in enumerate(order):
+        scope[f"_n{i}"] = f.name
+        scope[f"_g{i}"] = f.default_factory
+        default = _FACTORY if f.default_factory is not _MISSING else f.default
+        if i >= n_pos:
+            if default is not _MISSING:
+                kw_defaults[f.name] = default
+        elif default is not _MISSING:
+            positional_defaults.append(default)
+        elif positional_defaults:
+            raise TypeError(f"{qualname}: field {f.name!r} without a default follows one with a default")
+    code = _template(frozen, tuple(f.default_factory is not _MISSING for f in order))
+    attrs = {f"_attr{i}": f.name for i, f in enumerate(order)}
+    code = code.replace(co_varnames=("self", *(f.name for f in order)), co_names=tuple(attrs.get(x, x) for x in code.co_names),
+                        co_argcount=1 + n_pos, co_kwonlyargcount=len(order) - n_pos, co_name="__init__",
+                        co_qualname=f"{qualname}.__init__")
+    init = FunctionType(code, scope, "__init__", tuple(positional_defaults) or None)
+    init.__kwdefaults__ = kw_defaults or None
+    init.__qualname__ = f"{qualname}.__init__"
+    return init
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -161,7 +182,7 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 def _methods(cls: type, flds: list[Field], frozen: bool, eq: bool, repr_: bool, init: bool) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if init:
-        out["__init__"] = _make_init(cls.__qualname__, flds)
+        out["__init__"] = _make_init(cls.__qualname__, flds, frozen)
     if repr_:
         shown = tuple(f.name for f in flds if f.repr)
 
