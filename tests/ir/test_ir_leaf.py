@@ -23,7 +23,7 @@ FORBIDDEN = {
 # (IRError is a CupcakeError), the data-class decorator of its nodes (core/slotted: no
 # code generated at import) and the IR itself.
 ALLOWED_PREFIXES = ("cupcake_py.ir",)
-ALLOWED_MODULES = {"cupcake_py", "cupcake_py.core.errors", "cupcake_py.core.slotted"}
+ALLOWED_MODULES = {"cupcake_py", "cupcake_py.core.errors", "cupcake_py.core.slotted", "cupcake_py.core.slotted_inits"}
 
 
 def _loaded_after(statement: str) -> list[str]:

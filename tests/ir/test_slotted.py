@@ -137,9 +137,48 @@ def test_unsupported_declarations_are_refused() -> None:
         slotted.dataclass(type("I", (), {"__annotations__": {"x": "InitVar[int]"}}))
 
 
+def test_the_shipped_init_templates_are_fresh_and_used() -> None:
+    from pathlib import Path
+
+    shipped = Path(slotted.__file__).with_name("slotted_inits.py")
+    assert shipped.read_text() == slotted.init_templates_module(), "run `python -m cupcake_py.core.slotted`"
+
+    @slotted.dataclass(slots=True)
+    class Wide:  # more fields than the shipped templates: compiled once for its shape
+        a: int
+        b: int
+        c: int
+        d: int
+        e: int
+        f: int
+        g: int
+        h: int
+        i: int
+        j: int
+        k: int
+        m: int
+        n: int
+        o: int
+        p: int
+        q: int
+        r: int = 7
+
+    w = Wide(*range(16), r=9)
+    assert (w.a, w.q, w.r) == (0, 15, 9) and Wide(*range(16)).r == 7
+
+
 def test_the_compiler_path_does_not_import_dataclasses() -> None:
     code = ("import json, sys\nimport cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
             "cupcake_py.wasm.codegen, cupcake_py.wasm.linker\nprint(json.dumps(sorted(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     loaded = set(json.loads(out.stdout))
     assert "cupcake_py.wasm.linker" in loaded and not loaded & {"dataclasses", "inspect", "yaml"}
+
+
+def test_no_class_of_the_compiler_costs_a_compile() -> None:
+    code = ("import builtins\ncalls = []\nreal = builtins.compile\n"
+            "builtins.compile = lambda *a, **k: calls.append(a[1]) or real(*a, **k)\n"
+            "import cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
+            "cupcake_py.wasm.codegen, cupcake_py.wasm.linker\nprint([c for c in calls if 'slotted' in str(c)])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
