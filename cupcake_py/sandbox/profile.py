@@ -17,17 +17,24 @@ paths:
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
-  git's `hooks`, `config`, `config.worktree`, the concrete protected paths, each PATH dir's
-  `cupcake`, `settings.read_only` and the extension's.
+  git's `hooks`, `config`, `config.worktree`, `commondir`, the hook files `.husky` and
+  `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`,
+  `settings.read_only` and the extension's.
+- `pinned`: the directories between a writable root and a read-only path inside it (`.git` for
+  `.git/hooks`): bound onto themselves, so they cannot be renamed or removed and the protected
+  path cannot be moved away with its parent and replaced.
 - `hidden`: paths shown empty (a read-only empty file or directory over them): the sensitive set
   (sandbox/secrets.py), read-protected state paths (the cache MAC key), sockets of processes that
   run outside the sandbox (container engines, terminal multiplexers, the SSH agent, the user's
   runtime dir), `settings.hidden` and the extension's.
 - `absent`: read-only entries inside a writable root that do not exist yet but whose creation
-  would change what an agent loads (`.claude/`, `.opencode/`, `.mcp.json`, `opencode.json(c)`,
-  `cupcake` in a writable PATH dir). A mount would need a visible mount point, so instead the
+  would change what an agent or git loads (`.claude/`, `.opencode/`, `.mcp.json`,
+  `opencode.json(c)`, `cupcake` in a writable PATH dir, `.git/commondir`, `.husky`,
+  `.pre-commit-config.yaml`). A mount would need a visible mount point, so instead the
   wrapper removes whatever the command created there once the sandbox has ended (its pid
   namespace ends with it, so no sandboxed process is left to create it again).
+- `unset_env`: the names of the environment variables holding secrets (sandbox/secrets.py
+  `sensitive_env`), but `settings.pass_env`: unset inside the sandbox.
 - `network`, `share_processes`: from the settings.
 - `covers`: what the floor guarantees for this call, read by the builtins through
   `input.sandbox.covers` (state_paths: always; system: every system_protection
@@ -45,7 +52,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py.sandbox.secrets import concrete, hidden_paths
+from cupcake_py.sandbox.secrets import concrete, hidden_paths, secret_environment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +68,10 @@ DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnp
 AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
-GIT_PROTECTED = ("hooks", "config", "config.worktree")
+# `commondir` (when created) makes git read its config and hooks from the directory it names.
+GIT_PROTECTED = ("hooks", "config", "config.worktree", "commondir")
+# Files that define the commands git hooks run (git_block_no_verify's hook files): below the roots.
+HOOK_FILES = (".husky", ".pre-commit-config.yaml")
 # system_protection's shell start-up and persistence files below home (tables.rego sys_home_files;
 # tests/sandbox/test_profile.py keeps them equal): read-only where a writable root holds them.
 HOME_PERSISTENCE = (
@@ -76,7 +86,8 @@ HOME_PERSISTENCE = (
 # Removed after the command when it created them (missing before, inside a writable root): their
 # creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
 # project config the reading sees).
-ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake"})
+ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake", "commondir",
+                          ".husky", ".pre-commit-config.yaml"})
 OUTSIDE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
                    "/run/podman/podman.sock", "/var/run/libvirt", "/tmp/.X11-unix")
 
@@ -236,6 +247,22 @@ def _sockets(home: str) -> list[str]:
     return out
 
 
+def _pinned(read_only: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[str]:
+    """The directories between a writable root and a read-only path inside it: each becomes a
+    mount point of its own (bound writable onto itself), which cannot be renamed or removed, so a
+    protected path cannot be moved away with its parent and replaced (`mv .git .g && mkdir .git`)."""
+    out: set[str] = set()
+    for r in read_only:
+        root = max((w for w in writable if _under(r, w) and r != w), key=len, default=None)
+        if root is None:
+            continue
+        d = os.path.dirname(r)
+        while d != root and _under(d, root) and d not in out:
+            out.add(d)
+            d = os.path.dirname(d)
+    return sorted(d for d in out if not any(_under(d, g) for g in guarded))
+
+
 def compute(src: Sources) -> dict[str, Any]:
     home = src.home
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
@@ -251,7 +278,7 @@ def compute(src: Sources) -> dict[str, Any]:
             (hidden if sp.get("read_protected") else ro).append(path)
     ro += python_environment()
     for root in roots:
-        ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES]
+        ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
         ro += git_paths(root)
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
@@ -288,12 +315,15 @@ def compute(src: Sources) -> dict[str, Any]:
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
     read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
                        and r not in hidden_real)
+    pinned = _pinned(read_only, writable, guarded)
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
         "read_only": read_only,
         "hidden": hidden_real,
         "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
+        "pinned": pinned,
+        "unset_env": secret_environment(os.environ, settings.get("pass_env", [])),
         "network": bool(settings.get("network", True)),
         "share_processes": bool(settings.get("share_processes", False)),
         "covers": {"state_paths": True, "system": system_complete, "secrets": secrets_complete,
