@@ -17,16 +17,17 @@ paths:
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
-  git's `hooks`, `config`, `config.worktree`, `commondir`, the hook files `.husky` and
+  git's `hooks`, `config`, `config.worktree`, `commondir`, the `core.hooksPath` directory, the hook files `.husky` and
   `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`,
   `settings.read_only` and the extension's.
-- `pinned`: the directories between a writable root and a read-only path inside it (`.git` for
-  `.git/hooks`): bound onto themselves, so they cannot be renamed or removed and the protected
-  path cannot be moved away with its parent and replaced.
+- `pinned`: the directories between a writable root and a read-only path, or a hidden one below
+  the project, inside it (`.git` for `.git/hooks`): bound onto themselves, so they cannot be
+  renamed or removed and the path cannot be moved away with its parent and replaced.
 - `hidden`: paths shown empty (a read-only empty file or directory over them): the sensitive set
   (sandbox/secrets.py), read-protected state paths (the cache MAC key), sockets of processes that
-  run outside the sandbox (container engines, terminal multiplexers, the SSH agent, the user's
-  runtime dir), `settings.hidden` and the extension's.
+  run outside the sandbox (sandbox/sockets.py: container engines, terminal multiplexers, the SSH
+  agent, the user's runtime dir, sockets named in the environment, this user's listening
+  sockets), `settings.hidden` and the extension's.
 - `absent`: read-only entries inside a writable root that do not exist yet but whose creation
   would change what an agent or git loads (`.claude/`, `.opencode/`, `.mcp.json`,
   `opencode.json(c)`, `cupcake` in a writable PATH dir, `.git/commondir`, `.husky`,
@@ -88,9 +89,6 @@ HOME_PERSISTENCE = (
 # project config the reading sees).
 ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake", "commondir",
                           ".husky", ".pre-commit-config.yaml"})
-OUTSIDE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-                   "/run/podman/podman.sock", "/var/run/libvirt", "/tmp/.X11-unix")
-
 
 class Sources:
     """What a profile is computed from (see the module docstring)."""
@@ -159,14 +157,15 @@ def python_environment() -> list[str]:
     return out
 
 
-def git_paths(start: str) -> list[str]:
-    """hooks/config/config.worktree of the repository containing `start` (worktrees: the
-    gitdir's and the common dir's)."""
+def git_paths(start: str, home: str | None = None) -> list[str]:
+    """hooks/config/config.worktree/commondir of the repository containing `start` (worktrees:
+    the gitdir's and the common dir's), and the directory `core.hooksPath` names in its config or
+    the user's (`home`), where git runs hooks from instead."""
     d = start
     while True:
         dot = os.path.join(d, ".git")
         if os.path.isdir(dot):
-            return [os.path.join(dot, n) for n in GIT_PROTECTED]
+            return [os.path.join(dot, n) for n in GIT_PROTECTED] + hooks_paths([dot], d, home)
         if os.path.isfile(dot):
             try:
                 with open(dot, encoding="utf-8") as f:
@@ -178,17 +177,61 @@ def git_paths(start: str) -> list[str]:
                 return [dot]
             gitdir = os.path.normpath(os.path.join(d, gitdir))
             out = [dot] + [os.path.join(gitdir, n) for n in GIT_PROTECTED]
+            dirs = [gitdir]
             try:
                 with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
                     common = os.path.normpath(os.path.join(gitdir, f.read(4096).strip()))
                 out += [os.path.join(common, n) for n in GIT_PROTECTED]
+                dirs.append(common)
             except (OSError, UnicodeDecodeError):
                 pass
-            return out
+            return out + hooks_paths(dirs, d, home)
         parent = os.path.dirname(d)
         if parent == d:
             return []
         d = parent
+
+
+def _config_hooks_path(path: str) -> str | None:
+    """The last `core.hooksPath` value of one git config file (sections and keys in any case,
+    quoted or not), else None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    section = ""
+    found = None
+    for raw in lines:
+        line = raw.strip()
+        if line.startswith("["):
+            section = line[1:line.find("]")].strip().lower() if "]" in line else ""
+            line = line[line.find("]") + 1:].strip() if "]" in line else ""
+        if section == "core" and "=" in line:
+            key, value = line.split("=", 1)
+            if key.strip().lower() == "hookspath":
+                found = value.split(" #")[0].split(" ;")[0].strip().strip('"')
+    return found
+
+
+def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list[str]:
+    """The hooks directory `core.hooksPath` names (repository config over the user's), resolved
+    as git does: `~/` below home, a relative path below the work tree."""
+    from cupcake_py.core.userdirs import expand_home
+
+    files = []
+    if home:
+        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+        files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
+                  os.path.join(home, ".gitconfig")]
+    files += [os.path.join(g, "config") for g in reversed(gitdirs)]
+    value = None
+    for f in files:  # later files win, as in git
+        value = _config_hooks_path(f) or value
+    if not value:
+        return []
+    p = expand_home(value, home) if home else value
+    return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
 
 
 def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
@@ -237,22 +280,14 @@ def writable_roots(project_root: str, settings: dict[str, Any], home: str,
     return out
 
 
-def _sockets(home: str) -> list[str]:
-    out = list(OUTSIDE_SOCKETS)
-    out.append(f"/tmp/tmux-{os.getuid()}")
-    for var in ("XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "TMUX_TMPDIR"):
-        v = os.environ.get(var, "")
-        if os.path.isabs(v):
-            out.append(v)
-    return out
-
-
-def _pinned(read_only: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[str]:
-    """The directories between a writable root and a read-only path inside it: each becomes a
-    mount point of its own (bound writable onto itself), which cannot be renamed or removed, so a
-    protected path cannot be moved away with its parent and replaced (`mv .git .g && mkdir .git`)."""
+def _pinned(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[str]:
+    """The directories between a writable root and a read-only or hidden path inside it: each
+    becomes a mount point of its own (bound writable onto itself), which cannot be renamed or
+    removed, so a protected path cannot be moved away with its parent and replaced
+    (`mv .git .g && mkdir .git`), nor a hidden one moved where a profile computed before (a
+    command waiting for approval) does not hide it."""
     out: set[str] = set()
-    for r in read_only:
+    for r in paths:
         root = max((w for w in writable if _under(r, w) and r != w), key=len, default=None)
         if root is None:
             continue
@@ -277,9 +312,12 @@ def compute(src: Sources) -> dict[str, Any]:
         if isinstance(path, str):
             (hidden if sp.get("read_protected") else ro).append(path)
     ro += python_environment()
+    creatable: set[str] = set()  # absent when missing, whatever their name: the hooks directories git is told to use
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
-        ro += git_paths(root)
+        git = git_paths(root, home)
+        ro += git
+        creatable.update(os.path.normpath(p) for p in git if os.path.basename(p) not in GIT_PROTECTED)
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
@@ -294,7 +332,9 @@ def compute(src: Sources) -> dict[str, Any]:
 
     secrets, secrets_complete = hidden_paths(home, roots, src.sensitive, src.memo_dir)
     hidden += secrets
-    hidden += _sockets(home)
+    from cupcake_py.sandbox.sockets import outside_sockets
+
+    hidden += outside_sockets(os.environ)
     hidden += _paths(settings.get("hidden", []), home, src.project_root)
     hidden += _paths(src.extension.get("hidden", []), home, src.project_root)
 
@@ -308,14 +348,15 @@ def compute(src: Sources) -> dict[str, Any]:
             continue  # outside every writable root: read-only already
         if os.path.lexists(r):
             ro_real.add(r)
-        elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
+        elif (os.path.basename(r) in ABSENT_NAMES or os.path.normpath(p) in creatable) and os.path.isdir(os.path.dirname(r)):
             absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
     read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
                        and r not in hidden_real)
-    pinned = _pinned(read_only, writable, guarded)
+    inside = [h for h in hidden_real if any(_under(h, _real(real, r)) for r in roots)]  # the project's secrets, not sockets
+    pinned = _pinned(read_only + inside, writable, guarded)
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
