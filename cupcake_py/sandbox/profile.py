@@ -157,39 +157,45 @@ def python_environment() -> list[str]:
     return out
 
 
-def git_paths(start: str, home: str | None = None) -> list[str]:
-    """hooks/config/config.worktree/commondir of the repository containing `start` (worktrees:
-    the gitdir's and the common dir's), and the directory `core.hooksPath` names in its config or
-    the user's (`home`), where git runs hooks from instead."""
+def repository(start: str) -> tuple[str, list[str], list[str]] | None:
+    """(work tree, git dirs: the gitdir then the common dir, a `.git` file) of the repository
+    containing `start`, else None."""
     d = start
     while True:
         dot = os.path.join(d, ".git")
         if os.path.isdir(dot):
-            return [os.path.join(dot, n) for n in GIT_PROTECTED] + hooks_paths([dot], d, home)
+            return d, [dot], []
         if os.path.isfile(dot):
             try:
                 with open(dot, encoding="utf-8") as f:
                     line = f.read(4096).strip()
             except (OSError, UnicodeDecodeError):
-                return [dot]
+                return d, [], [dot]
             gitdir = line[len("gitdir:"):].strip() if line.startswith("gitdir:") else ""
             if not gitdir:
-                return [dot]
-            gitdir = os.path.normpath(os.path.join(d, gitdir))
-            out = [dot] + [os.path.join(gitdir, n) for n in GIT_PROTECTED]
-            dirs = [gitdir]
+                return d, [], [dot]
+            dirs = [os.path.normpath(os.path.join(d, gitdir))]
             try:
-                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
-                    common = os.path.normpath(os.path.join(gitdir, f.read(4096).strip()))
-                out += [os.path.join(common, n) for n in GIT_PROTECTED]
-                dirs.append(common)
+                with open(os.path.join(dirs[0], "commondir"), encoding="utf-8") as f:
+                    dirs.append(os.path.normpath(os.path.join(dirs[0], f.read(4096).strip())))
             except (OSError, UnicodeDecodeError):
                 pass
-            return out + hooks_paths(dirs, d, home)
+            return d, dirs, [dot]
         parent = os.path.dirname(d)
         if parent == d:
-            return []
+            return None
         d = parent
+
+
+def git_paths(start: str, home: str | None = None) -> list[str]:
+    """hooks/config/config.worktree/commondir of the repository containing `start` (worktrees:
+    the gitdir's and the common dir's), and the directory `core.hooksPath` names in its config or
+    the user's (`home`), where git runs hooks from instead (last)."""
+    repo = repository(start)
+    if repo is None:
+        return []
+    worktree, dirs, files = repo
+    return files + [os.path.join(g, n) for g in dirs for n in GIT_PROTECTED] + hooks_paths(dirs, worktree, home)
 
 
 def _config_hooks_path(path: str) -> str | None:
@@ -315,9 +321,12 @@ def compute(src: Sources) -> dict[str, Any]:
     creatable: set[str] = set()  # absent when missing, whatever their name: the hooks directories git is told to use
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
-        git = git_paths(root, home)
-        ro += git
-        creatable.update(os.path.normpath(p) for p in git if os.path.basename(p) not in GIT_PROTECTED)
+        repo = repository(root)
+        if repo is not None:
+            ro += repo[2] + [os.path.join(g, n) for g in repo[1] for n in GIT_PROTECTED]
+            hooks = hooks_paths(repo[1], repo[0], home)
+            ro += hooks
+            creatable.update(hooks)
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
@@ -348,8 +357,13 @@ def compute(src: Sources) -> dict[str, Any]:
             continue  # outside every writable root: read-only already
         if os.path.lexists(r):
             ro_real.add(r)
-        elif (os.path.basename(r) in ABSENT_NAMES or os.path.normpath(p) in creatable) and os.path.isdir(os.path.dirname(r)):
+        elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
             absent.add(r)
+        elif os.path.normpath(p) in creatable:  # the first missing directory on the way to it
+            while not os.path.lexists(os.path.dirname(r)) and any(_under(os.path.dirname(r), w) for w in writable):
+                r = os.path.dirname(r)
+            if os.path.isdir(os.path.dirname(r)):
+                absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind

@@ -123,6 +123,17 @@ guard_search_tools := {"Glob", "Grep", "List"}
 # Prompts and free text of other tools (Task, WebFetch, skills, MCP) that mention the state.
 guard_text_tools := {"Task", "WebFetch", "Skill", "TodoWrite"}
 
+# Clients of processes that run outside the kernel floor (docs/security.md): programs that always
+# talk to such a server, and argument fragments that name a Unix socket, an abstract one or this
+# machine for a remote shell.
+guard_outside_servers := {"tmux", "screen", "zellij", "systemd-run", "busctl", "dbus-send", "gdbus", "qdbus", "at", "batch", "crontab"}
+
+guard_outside_words := ["unix-connect:", "unix-client:", "abstract-connect:", "abstract-client:", "unix:path=", "unix:abstract=", "--unix-socket", "--abstract-unix-socket"]
+
+guard_remote_shells := {"ssh", "scp", "sftp", "mosh"}
+
+guard_loopback := ["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0"]
+
 # git_block_no_verify
 gnv_hook_running := {"commit", "push", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "checkout", "switch", "worktree"}
 

@@ -100,6 +100,9 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     require_bwrap()
     w = World(tmp_path_factory.mktemp("redteam"))
+    deadline = time.monotonic() + 300  # a cold build can outlast one evaluation's deadline: wait for it
+    while w.p.evaluate("claude", "true")[0] != "allow" and time.monotonic() < deadline:
+        time.sleep(1)
     yield w
     for s in w.servers:
         s.close()
@@ -138,7 +141,7 @@ ATTACKS = {
     "socket named in the environment": "python3 -c 'import socket, os, sys\n"
     "a = os.environ[\"DBUS_SESSION_BUS_ADDRESS\"].split(\"=\")[1].split(\",\")[0]\n"
     "s = socket.socket(socket.AF_UNIX); s.connect(a); print(\"connected\")'; "
-    f"python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"{{mine}}\"); print(\"connected\")'",
+    "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"{mine}\"); print(\"connected\")'",
 }
 
 
@@ -230,3 +233,42 @@ def test_benign_counterparts_same_result(world: World, harness: str) -> None:
         assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
         done = world.p.execute(runs)
         assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr), command
+
+
+OUTSIDE_CLIENTS = ["tmux send-keys -t 0 'echo hi' Enter", "screen -S s -X stuff 'id\\n'", "ssh localhost id",
+                   "scp x user@127.0.0.1:/tmp/x", "socat - ABSTRACT-CONNECT:/tmp/dbus-x", "nc -U /tmp/x.sock",
+                   "curl --unix-socket /run/x.sock http://x/", "systemd-run --user touch x", "busctl --user list"]
+NOT_OUTSIDE = ["ls -la", "echo localhost 127.0.0.1", "git log -1 --format=%s"]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_reaching_a_process_outside_is_asked(world: World, harness: str) -> None:
+    """What the floor cannot contain (a server outside acts for whoever reaches it: abstract
+    sockets, loopback services, a multiplexer, systemd, ssh to this machine) is asked by the
+    guardrails when the command shows it, with or without the floor; ordinary commands are not."""
+    for command in OUTSIDE_CLIENTS:
+        assert world.p.evaluate(harness, command)[0] == "ask", command
+    for command in NOT_OUTSIDE:
+        assert world.p.evaluate(harness, command)[0] == "allow", command
+
+
+def test_abstract_sockets_are_out_of_reach_only_without_network(world: World) -> None:
+    """An abstract Unix socket has no path to hide: with the network shared (the default) a
+    sandboxed command reaches it; `network: false` (its own network namespace) closes it."""
+    from cupcake_py.sandbox.bwrap import arguments, locate
+
+    name = f"\0cupcake-redteam-{os.getpid()}"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(name)
+    server.listen(1)
+    try:
+        code = (f"import socket; s = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect({name!r}); print('connected')\n"
+                "except OSError:\n    print('refused')")
+        profile: dict[str, object] = {"writable": [], "read_only": [], "hidden": []}
+        seen = {}
+        for network in (True, False):
+            argv = [str(locate()), *arguments({**profile, "network": network}, "/dev/null"), "python3", "-c", code]
+            seen[network] = subprocess.run(argv, capture_output=True, text=True, timeout=60).stdout.strip()
+        assert seen == {True: "connected", False: "refused"}, seen
+    finally:
+        server.close()
