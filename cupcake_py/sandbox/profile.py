@@ -318,7 +318,7 @@ def compute(src: Sources) -> dict[str, Any]:
         if isinstance(path, str):
             (hidden if sp.get("read_protected") else ro).append(path)
     ro += python_environment()
-    creatable: set[str] = set()  # absent when missing, whatever their name: the hooks directories git is told to use
+    creatable: set[str] = set()  # absent when missing, whatever their name or directory: git's hooks dir, PATH's cupcake
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
         repo = repository(root)
@@ -331,7 +331,9 @@ def compute(src: Sources) -> dict[str, Any]:
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
         ro.append(claude_dir)
-    ro += [os.path.join(d, "cupcake") for d in src.path_dirs]
+    path_cupcakes = [os.path.join(d, "cupcake") for d in src.path_dirs]
+    ro += path_cupcakes
+    creatable.update(os.path.normpath(p) for p in path_cupcakes)
     protected, protected_complete = _protected_cover(src.protected, home, roots)
     ro += protected
     system, system_complete = _protected_cover(src.system, home, roots)
@@ -359,11 +361,8 @@ def compute(src: Sources) -> dict[str, Any]:
             ro_real.add(r)
         elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
             absent.add(r)
-        elif os.path.normpath(p) in creatable:  # the first missing directory on the way to it
-            while not os.path.lexists(os.path.dirname(r)) and any(_under(os.path.dirname(r), w) for w in writable):
-                r = os.path.dirname(r)
-            if os.path.isdir(os.path.dirname(r)):
-                absent.add(r)
+        elif os.path.normpath(p) in creatable:  # even when its directory is missing too (made by the command)
+            absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind

@@ -226,7 +226,7 @@ def test_hooks_path_commondir_and_hook_files_are_read_only_or_absent(tmp_path: P
     p = compute(Sources([], [], str(proj), str(proj), {"writable": []}, home=str(home)))
     absent = {e["path"] for e in p["absent"]}
     assert str(proj / ".pre-commit-config.yaml") in p["read_only"]
-    assert {str(proj / "tools"), str(proj / ".git" / "commondir"), str(proj / ".husky")} <= absent  # tools/hooks
+    assert {str(proj / "tools" / "hooks"), str(proj / ".git" / "commondir"), str(proj / ".husky")} <= absent
     (home / ".gitconfig").write_text("[core]\nhooksPath = ~/hooks\n")
     assert git_paths(str(proj / "src"), str(home))[-1] == str(proj / "tools" / "hooks")  # the repository's wins
     (proj / ".git" / "config").write_text("[core]\n")
