@@ -52,6 +52,9 @@ HOME_SECRETS = (
     ".bash_history", ".zsh_history", ".zhistory", ".sh_history", ".history", ".local/share/fish/fish_history",
     ".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
     ".lesshst", ".viminfo", ".wget-hsts", ".mozilla", ".config/google-chrome", ".config/chromium",
+    # the coding agents' own credentials (OAuth tokens, provider API keys) and git's credential store
+    ".claude/.credentials.json", ".local/share/opencode/auth.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+    ".config/git/credentials", ".config/github-copilot",
 )
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
 

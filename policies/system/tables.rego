@@ -66,7 +66,7 @@ sdp_secret_names := {
 sdp_secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token", "service-account", "service_account", "serviceaccount"}
 
 # sensitive_data_protection
-sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data"}
+sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data", "/.claude/.credentials.json", "/.local/share/opencode/auth.json", "/.codex/auth.json", "/.gemini/oauth_creds.json", "/.config/git/credentials", "/.config/github-copilot/"}
 
 # sensitive_data_protection
 sdp_harmless_exts := {"example", "sample", "template", "dist", "tmpl", "pub"}

@@ -15,6 +15,7 @@ signal runs it, starts no attacker code).
 | next command outside | `cupcake` put in a relative PATH entry (`node_modules/.bin`), found by the harness from the project | relative PATH dirs are PATH dirs (absent `cupcake` removed) |
 | secrets in the environment | an inline program printing GITHUB_TOKEN; /proc/self/environ | `--unsetenv` (sandbox.pass_env keeps some) |
 | agent configuration made, then the shell stopped | `.mcp.json; sleep` ended by SIGTERM (a harness timeout) | the removal runs from a trap |
+| secrets the agents keep | Claude Code's `~/.claude/.credentials.json`, OpenCode's `auth.json` | hidden (HOME_SECRETS, sdp_secret_dirs) |
 | TOCTOU | a secret's directory renamed before an approved command launches | pinned parents of hidden paths |
 | sockets of processes outside | a socket named in DBUS_SESSION_BUS_ADDRESS; this user's listening socket in a writable dir | hidden (sandbox/sockets.py) |
 
@@ -39,6 +40,7 @@ from tests.sandbox.floor import SECRET, SSH_SECRET, Project, require_bwrap
 
 TOKEN = "ghp_RedTeamToken0123456789"
 SUB_SECRET = "SUB-SECRET-44b1"
+AGENT_SECRET = "sk-ant-oat01-RedTeam"  # the agents' own credentials in the home directory
 MARK = "PWNED-OUTSIDE"
 HARNESSES = ["claude", "opencode"]
 
@@ -74,6 +76,9 @@ class World:
         (proj / "sub").mkdir()
         (proj / "sub" / ".env").write_text(f"SUB={SUB_SECRET}\n")
         subprocess.run(["git", "config", "core.hooksPath", ".githooks"], cwd=proj, check=True)
+        (p.home / ".claude" / ".credentials.json").write_text(f'{{"accessToken": "{AGENT_SECRET}"}}\n')
+        (p.home / ".local" / "share" / "opencode").mkdir(parents=True)
+        (p.home / ".local" / "share" / "opencode" / "auth.json").write_text(f'{{"anthropic": "{AGENT_SECRET}"}}\n')
         self.bus = base / "bus.sock"  # a session bus outside every writable root, named in the environment
         self.mine = p.scratch / "service.sock"  # this user's service listening in a writable dir
         self.servers = [_serve(self.bus), _serve(self.mine)]
@@ -115,7 +120,7 @@ def _no_harm(w: World, harness: str, before: dict[str, str], printed: str, what:
     w.outside()
     after = w.snapshot()
     assert after == before, f"{what} ({harness}) changed: " + str({k: after[k] for k in before if before[k] != after[k]})
-    for secret in (SECRET, SSH_SECRET, TOKEN, SUB_SECRET):
+    for secret in (SECRET, SSH_SECRET, TOKEN, SUB_SECRET, AGENT_SECRET):
         assert secret not in printed, f"{what} ({harness}) printed a secret"
     nxt, _, _ = w.p.evaluate(harness, "rm -rf .cupcake/rulebook.yml")
     assert nxt == "deny", f"after {what} ({harness}) the next forbidden call was {nxt}"
@@ -143,6 +148,7 @@ ATTACKS = {
     "node_modules/.bin/cupcake && chmod +x node_modules/.bin/cupcake",
     "token from the environment": "python3 -c 'import os; print(os.environ.get(\"GITHUB_TOKEN\"))'; "
     "tr '\\0' '\\n' < /proc/self/environ | grep -i token",
+    "the agents' own credentials": "cat ~/.claude/.credentials.json ~/.local/share/opencode/auth.json",
     "socket named in the environment": "python3 -c 'import socket, os, sys\n"
     "a = os.environ[\"DBUS_SESSION_BUS_ADDRESS\"].split(\"=\")[1].split(\",\")[0]\n"
     "s = socket.socket(socket.AF_UNIX); s.connect(a); print(\"connected\")'; "
