@@ -333,7 +333,8 @@ class Sandbox(_Strict):
     network: bool = Field(default=True, description="false: no network inside the sandbox (--unshare-net).")
     share_processes: bool = Field(default=False, description="true: the sandbox shares the process namespace (a "
                                   "background job outlives its command, but can signal and trace the user's "
-                                  "other processes).")
+                                  "other processes and write through their /proc/<pid>/root past every mount: the "
+                                  "floor then covers nothing and the builtins ask as without it).")
     bwrap: str | None = Field(default=None, description="Absolute path of the bubblewrap executable (default: "
                               "/usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap).")
 

@@ -41,7 +41,8 @@ paths:
   `input.sandbox.covers` (state_paths: always; system: every system_protection
   additional path is concrete (the system dirs are outside every writable root, the home's
   persistence files are read-only); secrets: the sensitive scan was complete; protected_paths:
-  every protected pattern is a concrete path).
+  every protected pattern is a concrete path); all false with `share_processes` (a command then
+  writes through /proc/<pid>/root of any process of the user, past every mount).
 
 A writable root inside a read-only or hidden path is dropped (protection wins); entries below a
 hidden path are dropped, hidden ones too (the hidden mount covers them). Never raises for unreadable paths: they
@@ -370,6 +371,7 @@ def compute(src: Sources) -> dict[str, Any]:
                        and r not in hidden_real)
     inside = [h for h in hidden_real if any(_under(h, _real(real, r)) for r in roots)]  # the project's secrets, not sockets
     pinned = _pinned(read_only + inside, writable, guarded)
+    shared = bool(settings.get("share_processes", False))
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
@@ -379,7 +381,9 @@ def compute(src: Sources) -> dict[str, Any]:
         "pinned": pinned,
         "unset_env": secret_environment(os.environ, settings.get("pass_env", [])),
         "network": bool(settings.get("network", True)),
-        "share_processes": bool(settings.get("share_processes", False)),
-        "covers": {"state_paths": True, "system": system_complete, "secrets": secrets_complete,
-                   "protected_paths": protected_complete},
+        "share_processes": shared,
+        # With shared processes a command reaches every process of the user, and through
+        # /proc/<pid>/root their view of the file system, mounts and all: the floor covers nothing.
+        "covers": {"state_paths": not shared, "system": system_complete and not shared,
+                   "secrets": secrets_complete and not shared, "protected_paths": protected_complete and not shared},
     }

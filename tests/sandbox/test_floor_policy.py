@@ -162,3 +162,18 @@ def test_a_policy_extends_the_profile(tmp_path: Path, bwrap: str) -> None:
     assert decision == "allow" and done is not None
     assert (project.proj / "vendor" / "lib.txt").read_text() == "pinned\n"
     assert "private" not in done.stdout and "ok" in done.stdout and "Read-only file system" in done.stderr
+
+
+@pytest.mark.parametrize("harness", ["claude", "opencode"])
+def test_shared_processes_relax_nothing(tmp_path: Path, bwrap: str, harness: str) -> None:
+    """With `share_processes: true` a sandboxed program writes through /proc/<pid>/root of any
+    process of the user, past every mount (tried by the red-team round): the floor claims no
+    cover, so what the reading cannot bound is asked again (still run sandboxed when approved)."""
+    project = Project(tmp_path, sandbox=f"  writable: [{tmp_path / 'scratch'}]\n  share_processes: true\n",
+                      project_builtins="  git_block_no_verify: {}\n  rulebook_security_guardrails: {}\n",
+                      global_builtins="  sensitive_data_protection: {}\n  system_protection: {}\n"
+                      "  cupcake_exec_protection: {}\n")
+    escape = ("python3 -c \"import os\nfor d in os.listdir('/proc'):\n    try: open('/proc/' + d + '/root"
+              f"{project.proj}/.cupcake/rulebook.yml', 'a').write('x')\n    except OSError: pass\"")
+    decision, runs, _ = project.evaluate(harness, escape)
+    assert decision == "ask" and runs is not None and "--args 3" in runs, decision

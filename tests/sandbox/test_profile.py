@@ -287,3 +287,10 @@ def test_outside_sockets(tmp_path: Path) -> None:
     finally:
         for s in servers:
             s.close()
+
+
+def test_shared_processes_cover_nothing(tmp_path: Path) -> None:
+    """A command sharing the user's processes writes through /proc/<pid>/root of any of them
+    (tried: the rulebook changed): with share_processes the profile claims no cover."""
+    p, _, _ = _profile(tmp_path, share_processes=True)
+    assert p["covers"] == {"state_paths": False, "system": False, "secrets": False, "protected_paths": False}
