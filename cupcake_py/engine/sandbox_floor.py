@@ -141,16 +141,17 @@ class Floor:
         project files the agent can change), else `command` unchanged."""
         if self.settings is None:
             return command
-        if self.command is None and self.bwrap is None:  # not a shell call: not probed yet
+        bwrap = self.bwrap if self.available else None
+        if self.command is None:  # not a shell call: probed here (input.sandbox stays as documented)
             from cupcake_py.sandbox.bwrap import locate, probe
 
-            self.bwrap = locate(self.settings.get("bwrap"))
-            self.available = self.bwrap is not None and probe(self.bwrap)[0]
-        if not self.available or self.bwrap is None:
+            found = locate(self.settings.get("bwrap"))
+            bwrap = found if found is not None and probe(found)[0] else None
+        if bwrap is None:
             return command
         from cupcake_py.sandbox.bwrap import wrap
 
-        return wrap(command, self.profile(), self.bwrap)[0]
+        return wrap(command, self.profile(), bwrap)[0]
 
     def apply(self, final: FinalDecision) -> FinalDecision:
         if not self.applies or final.kind not in ("allow", "modify", "ask") or self.bwrap is None:

@@ -233,6 +233,7 @@ BENIGN = [
     "s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1)\n"
     "c = socket.socket(socket.AF_UNIX); c.connect(p); print(\"own socket ok\"); os.unlink(p)'",
     "touch .mcp.json.txt && ls .mcp.json.txt && rm .mcp.json.txt",
+    "cat ~/.claude/settings.json && ls -a ~/.claude | sort",  # the agents' settings stay readable
     "mkdir -p node_modules/.bin && echo tool > node_modules/.bin/tool && cat node_modules/.bin/tool && rm -r node_modules",
 ]
 
