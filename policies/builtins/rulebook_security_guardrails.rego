@@ -192,6 +192,13 @@ loopback(host) if {
 	startswith(host, concat("", [h, ":"]))
 }
 
+# `crontab -l` only lists; any other crontab call installs jobs cron runs outside the sandbox.
+outside contains "`crontab` installs jobs that run outside the sandbox" if {
+	some c in effects.commands
+	c.name == "crontab"
+	not "-l" in effects.args(c)
+}
+
 outside contains concat("", ["`", c.name, " -U` connects to a Unix socket"]) if {
 	some c in effects.commands
 	c.name in {"nc", "ncat", "netcat"}

@@ -126,7 +126,7 @@ guard_text_tools := {"Task", "WebFetch", "Skill", "TodoWrite"}
 # Clients of processes that run outside the kernel floor (docs/security.md): programs that always
 # talk to such a server, and argument fragments that name a Unix socket, an abstract one or this
 # machine for a remote shell.
-guard_outside_servers := {"tmux", "screen", "zellij", "systemd-run", "busctl", "dbus-send", "gdbus", "qdbus", "at", "batch", "crontab"}
+guard_outside_servers := {"tmux", "screen", "zellij", "systemd-run", "busctl", "dbus-send", "gdbus", "qdbus", "at", "batch"}
 
 guard_outside_words := ["unix-connect:", "unix-client:", "abstract-connect:", "abstract-client:", "unix:path=", "unix:abstract=", "--unix-socket", "--abstract-unix-socket"]
 
