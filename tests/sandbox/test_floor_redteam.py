@@ -250,8 +250,7 @@ def test_benign_counterparts_same_result(world: World, harness: str) -> None:
 
 OUTSIDE_CLIENTS = ["tmux send-keys -t 0 'echo hi' Enter", "screen -S s -X stuff 'id\\n'", "ssh localhost id",
                    "scp x user@127.0.0.1:/tmp/x", "socat - ABSTRACT-CONNECT:/tmp/dbus-x", "nc -U /tmp/x.sock",
-                   "curl --unix-socket /run/x.sock http://x/", "systemd-run --user touch x", "busctl --user list",
-                   "crontab x.cron"]
+                   "curl --unix-socket /run/x.sock http://x/", "systemd-run --user touch x", "busctl --user list"]
 NOT_OUTSIDE = ["ls -la", "echo localhost 127.0.0.1", "git log -1 --format=%s", "crontab -l"]
 
 
