@@ -126,33 +126,6 @@ halt contains decision(concat("", [input.tool_name, " arguments mention protecte
 	guard.names_state(lower(value))
 }
 
-# ------------------------------------------------------------------------------ uncertainty
-
-uncertain contains r if some r in effects.uncertain_change
-
-uncertain contains concat("", ["`", u.command, "` names Cupcake state ", u.path, "; what it does with it is unknown"]) if {
-	some u in effects.unaccounted
-	some s in guard.state
-	guard.under(u.lpath, s)
-}
-
-uncertain contains concat("", ["`", u.command, "` names ", u.path, " (protected path '", c.pattern, "'); what it does with it is unknown"]) if {
-	some u in effects.unaccounted
-	some c in guard.compiled
-	paths.matches(u.path, c)
-}
-
-deny contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
-	on_uncertain == "deny"
-	count(uncertain) > 0
-}
-
-ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
-	on_uncertain == "ask"
-	not effects.floor_covers("state_paths")
-	count(uncertain) > 0
-}
-
 # ------------------------------------------------------------------------------ processes outside
 
 # A process outside the kernel floor acts for whoever reaches it: a terminal multiplexer types
@@ -185,13 +158,6 @@ outside contains concat("", ["`", c.name, " ", a, "` logs in to this machine"]) 
 	loopback(regex.replace(lower(a), "^[^@]*@", ""))
 }
 
-loopback(host) if host in tables.guard_loopback
-
-loopback(host) if {
-	some h in tables.guard_loopback
-	startswith(host, concat("", [h, ":"]))
-}
-
 # `crontab -l` only lists; any other crontab call installs jobs cron runs outside the sandbox.
 outside contains "`crontab` installs jobs that run outside the sandbox" if {
 	some c in effects.commands
@@ -205,10 +171,44 @@ outside contains concat("", ["`", c.name, " -U` connects to a Unix socket"]) if 
 	"-U" in effects.args(c)
 }
 
+loopback(host) if host in tables.guard_loopback
+
+loopback(host) if {
+	some h in tables.guard_loopback
+	startswith(host, concat("", [h, ":"]))
+}
+
+# ------------------------------------------------------------------------------ uncertainty
+
+uncertain contains r if some r in effects.uncertain_change
+
+uncertain contains concat("", ["`", u.command, "` names Cupcake state ", u.path, "; what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some s in guard.state
+	guard.under(u.lpath, s)
+}
+
+uncertain contains concat("", ["`", u.command, "` names ", u.path, " (protected path '", c.pattern, "'); what it does with it is unknown"]) if {
+	some u in effects.unaccounted
+	some c in guard.compiled
+	paths.matches(u.path, c)
+}
+
+deny contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "deny"
+	count(uncertain) > 0
+}
+
 deny contains decision(concat("", ["the command reaches a process outside the sandbox (", effects.first_reason(outside), ")"])) if {
 	effects.bash
 	on_uncertain == "deny"
 	count(outside) > 0
+}
+
+ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
+	on_uncertain == "ask"
+	not effects.floor_covers("state_paths")
+	count(uncertain) > 0
 }
 
 ask contains decision(concat("", ["the command reaches a process outside the sandbox, which the kernel floor does not contain (", effects.first_reason(outside), ")"])) if {
