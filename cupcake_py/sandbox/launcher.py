@@ -18,10 +18,10 @@ program is found before; when it is not, bash runs the command and says so as us
 analysed as bash).
 With absent paths the line goes on: it removes whatever of them the command created (reported
 on stderr; a directory made unwritable is given its owner's rights back first) once the sandbox,
-and every process in it, has ended, then returns the command's exit status (a subshell
-`(exit N)` only when N is not 0). The removal also runs when the shell is stopped by SIGHUP,
-SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N); a SIGKILL of the agent's
-shell skips it (docs/security.md).
+and every process in it, has ended, then returns the command's exit status (when N is not 0
+through a shell function's `return N`: no subshell, no process). The removal also runs when the
+shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N);
+a SIGKILL of the agent's shell skips it (docs/security.md).
 Nothing here fails: every command has the bash form.
 """
 
@@ -111,5 +111,6 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
                  f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; }}')
         traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
-               f'__cupcake_clean; [ "$__cupcake_rc" = 0 ] || (exit "$__cupcake_rc")')
+               f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
+               f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')
     return run
