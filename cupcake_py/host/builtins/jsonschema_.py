@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
+from cupcake_py.host.builtins import _schema_formats
 from cupcake_py.host.builtins._errors import BuiltinError, type_err
 from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match
 from cupcake_py.host.builtins._values import FrozenObject, sorted_values, to_json_text
@@ -46,7 +46,7 @@ def _schema_error(schema: Any) -> str | None:
 
     cls = validators.validator_for(schema, default=validators.Draft7Validator)
     try:
-        cls.check_schema(schema)
+        cls.check_schema(schema, format_checker=_regex_checker())
     except exceptions.SchemaError as exc:
         if exc.validator in ("anyOf", "enum") and "type" in list(exc.path):
             return (
@@ -57,13 +57,14 @@ def _schema_error(schema: Any) -> str | None:
     return None
 
 
-@lru_cache(maxsize=128)
-def _compiled(schema_text: str) -> Any:
-    from jsonschema import validators
+def _regex_checker() -> Any:
+    """The schema's own `format: regex` fields (`pattern`, `patternProperties`) checked as Go
+    regexps (RE2: `\\p{L}` is valid, Python-only syntax is not), as OPA's library compiles them."""
+    from jsonschema import FormatChecker
 
-    schema = json.loads(schema_text)
-    cls = validators.validator_for(schema, default=validators.Draft7Validator)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    checker = FormatChecker(formats=())
+    checker.checks("regex")(lambda v: not isinstance(v, str) or _schema_formats.conforms(v, "regex"))
+    return checker
 
 
 @builtin("json.verify_schema")
@@ -86,9 +87,8 @@ def match_schema(ctx: BuiltinContext, document: Any, schema: Any) -> list[Any]:
     err = _schema_error(sch)
     if err is not None:
         raise BuiltinError(f"json.match_schema: {err}")
-    checker = _compiled(json.dumps(sch, sort_keys=True)).format_checker
     try:
-        errors = match(sch, doc, checker.conforms)
+        errors = match(sch, doc, _schema_formats.conforms)
     except SchemaWalkError as exc:
         raise BuiltinError(f"json.match_schema: jsonschema: {exc}") from None
     return [not errors, errors]
