@@ -7,8 +7,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins import _schema_formats
+from cupcake_py.host.builtins import BuiltinContext, _schema_formats, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, type_err
 from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match
 from cupcake_py.host.builtins._values import FrozenObject, sorted_values, to_json_text
