@@ -149,3 +149,13 @@ def test_numbers_in_messages_print_as_go_prints_them() -> None:
     # numbers compare as float64, as the library's marshalWithoutNumber leaves them
     assert _errors({"xs": [9007199254740993, 9007199254740992]}, {"properties": {"xs": {"uniqueItems": True}}}) == [
         ("unique", "xs", "array items[0,1] must be unique")]
+
+
+def test_a_local_ref_that_does_not_resolve_makes_the_schema_invalid_walked_or_not() -> None:
+    from tests.host_builtins.test_encoding_json import fails
+    schema = {"properties": {"a": {"$ref": "#/definitions/missing"}}, "enum": [{"$ref": "#/nowhere"}, {}]}
+    ok, msg = call("json.verify_schema", schema)
+    assert ok is False and "#/definitions/missing" in msg
+    fails("json.match_schema", {"b": 1}, schema, match="json.match_schema: jsonschema")
+    assert call("json.verify_schema", {"definitions": {"n": {}}, "properties": {"a": {"$ref": "#/definitions/n"}},
+                                       "const": {"$ref": "#/data/only"}}) == [True, None]

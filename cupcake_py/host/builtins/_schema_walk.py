@@ -396,3 +396,26 @@ def match(schema: Any, document: Any, format_ok: Any) -> list[dict[str, str]]:
     format)` says whether a value has a named format (unknown formats pass)."""
     walk = _Walk(schema, format_ok)
     return walk.sub(schema, document, ()).errors
+
+
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})  # values, not sub-schemas
+
+
+def unresolved_ref(schema: Any) -> str | None:
+    """Why a `#...` `$ref` anywhere in the schema does not resolve inside it (None when all do):
+    OPA's library resolves every reference when it loads the schema, walked or not."""
+    walk = _Walk(schema, None)
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                try:
+                    walk.resolve(ref)
+                except SchemaWalkError as exc:
+                    return str(exc)
+            stack.extend(v for k, v in node.items() if k not in _DATA_KEYWORDS)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None

@@ -9,7 +9,7 @@ from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, _schema_formats, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, type_err
-from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match
+from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match, unresolved_ref
 from cupcake_py.host.builtins._values import FrozenObject, sorted_values, to_json_text
 
 _GO_TYPES = "[array boolean integer number null object string]"
@@ -44,8 +44,10 @@ def _schema_error(schema: Any) -> str | None:
     from jsonschema import exceptions, validators
 
     cls = validators.validator_for(schema, default=validators.Draft7Validator)
+    meta = validators.validator_for(cls.META_SCHEMA, default=cls)  # as check_schema, Go's regexes
     try:
-        cls.check_schema(schema, format_checker=_regex_checker())
+        for error in meta(cls.META_SCHEMA, format_checker=_regex_checker()).iter_errors(schema):
+            raise exceptions.SchemaError.create_from(error)
     except exceptions.SchemaError as exc:
         if exc.validator in ("anyOf", "enum") and "type" in list(exc.path):
             return (
@@ -53,7 +55,8 @@ def _schema_error(schema: Any) -> str | None:
                 f"Expected valid values are:{_GO_TYPES}"
             )
         return f"jsonschema: {exc.message}"
-    return None
+    bad_ref = unresolved_ref(schema)
+    return None if bad_ref is None else f"jsonschema: {bad_ref}"
 
 
 def _regex_checker() -> Any:
