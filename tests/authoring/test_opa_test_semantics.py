@@ -106,6 +106,15 @@ def test_tests_are_test_rules_of_any_file_and_todo_is_skipped(tmp_path: Path) ->
     assert _statuses(run_tests([tmp_path])) == {"test_in_a_plain_file": "pass", "todo_test_later": "skip"}
 
 
+@pytest.mark.parametrize("run", [None, "^data.nothing_matches$"])
+def test_a_policy_that_does_not_compile_fails_the_run_even_without_tests_to_run(tmp_path: Path,
+                                                                                 run: str | None) -> None:
+    _write(tmp_path, {"p.rego": "package p\n\nimport rego.v1\n\nx := y\n",
+                      "p_test.rego": "package p_test\n\nimport rego.v1\n\ntodo_test_later if true\n"})
+    with pytest.raises(TestSetupError, match="rego_unsafe_var_error: var y is unsafe"):
+        run_tests([tmp_path], run=run)
+
+
 def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
     _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n"})
     with pytest.raises(TestSetupError, match="--run"):

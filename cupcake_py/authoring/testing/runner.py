@@ -120,7 +120,11 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     tests, todos = discover(modules, opts.run, own)
     work = _Work(tests, todos, modules=modules, sources=sources)
     t = _lap(phases, "parse", t)
-    if not tests:
+    if not tests:  # nothing to run, but (as `opa test`) a policy that does not compile fails the run
+        try:
+            compile_modules(modules)
+        except RegoErrors as e:
+            raise TestSetupError(format_text(e.errors, sources)) from None
         return work
     built = [instrument.instrument_module(m, work.cov) if opts.coverage and i < own and not is_test_file(m) else m
              for i, m in enumerate(modules)]
