@@ -9,6 +9,9 @@ OPA converts YAML to JSON (sigs.k8s.io/yaml over go-yaml), so:
   booleans, `1e3` and `08` are numbers (Go's ParseInt base 0, then its float syntax), `0o17` is
   15, `1:30` is a string; a float is what float64 makes of it (`1.0` is 1); `.inf`/`.nan` are
   refused (JSON has no such numbers); `!!binary` is its decoded text;
+- METADATA blocks (OPA parses them with go-yaml v3) resolve the same way, except that only
+  `true`/`false` (and their capitalised forms) are booleans (`yes`, `on`, `y` stay text) and a
+  fractional number is a float;
 - a non-string mapping key becomes its text (`1: a` → `{"1": "a"}`, `true` → `"true"`).
 In: YAML text. Out: plain data (dict with str keys, list, str, int, Decimal or float, bool,
 None) of the first document. Fails with `yaml.YAMLError` (bad YAML, a non-JSON number).
@@ -41,8 +44,10 @@ PlainLoader.yaml_implicit_resolvers = {
 
 
 _TAG = "tag:yaml.org,2002:"
-_GO_TRUE = frozenset("y Y yes Yes YES true True TRUE on On ON".split())
+_GO_TRUE = frozenset("y Y yes Yes YES true True TRUE on On ON".split())  # go-yaml v2
 _GO_FALSE = frozenset("n N no No NO false False FALSE off Off OFF".split())
+_V3_TRUE = frozenset(("true", "True", "TRUE"))  # go-yaml v3
+_V3_FALSE = frozenset(("false", "False", "FALSE"))
 _GO_NULL = frozenset(("", "~", "null", "Null", "NULL"))
 _GO_SPECIAL_FLOAT = frozenset(f"{s}{x}" for s in ("", "+", "-") for x in (".inf", ".Inf", ".INF")) | {
     ".nan", ".NaN", ".NAN"}
@@ -69,12 +74,12 @@ def _go_int(text: str) -> int | None:
     return None
 
 
-def _go_tag(value: str) -> str:
-    """The tag go-yaml v2 resolves a plain scalar to (its resolve(): map, ints, floats)."""
+def _go_tag(value: str, true: frozenset[str], false: frozenset[str]) -> str:
+    """The tag go-yaml resolves a plain scalar to (its resolve(): map, ints, floats)."""
     head = value[:1]
     if value in _GO_NULL:
         return _TAG + "null"
-    if value in _GO_TRUE or value in _GO_FALSE:
+    if value in true or value in false:
         return _TAG + "bool"
     if value in _GO_SPECIAL_FLOAT:
         return _TAG + "float"
@@ -99,9 +104,11 @@ def _go_float(text: str) -> bool:
 class ExactLoader(PlainLoader):
     """PlainLoader resolving plain scalars as go-yaml v2 does (data files, yaml.unmarshal)."""
 
+    go_true, go_false, exact_floats = _GO_TRUE, _GO_FALSE, True
+
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode and implicit[0]:
-            return _go_tag(value)
+            return _go_tag(value, self.go_true, self.go_false)
         return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
 
@@ -116,7 +123,9 @@ def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     if f != f or f in (float("inf"), float("-inf")):
         raise yaml.YAMLError(f"cannot represent {text} in JSON")
     # float64, written back as JSON: integral values below 1e21 print as integers
-    return int(f) if f.is_integer() and abs(f) < 1e21 else Decimal(repr(f))
+    if f.is_integer() and abs(f) < 1e21:
+        return int(f)
+    return Decimal(repr(f)) if getattr(loader, "exact_floats", False) else f
 
 
 def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
@@ -129,9 +138,10 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 def _construct_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     text = str(loader.construct_scalar(node))
-    if text not in _GO_TRUE and text not in _GO_FALSE:
+    true, false = getattr(loader, "go_true", _GO_TRUE), getattr(loader, "go_false", _GO_FALSE)
+    if text not in true and text not in false:
         raise yaml.YAMLError(f"invalid bool {text}")
-    return text in _GO_TRUE
+    return text in true
 
 
 def _construct_binary(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
@@ -150,6 +160,12 @@ ExactLoader.add_constructor(_TAG + "float", _construct_float)
 ExactLoader.add_constructor(_TAG + "int", _construct_int)
 ExactLoader.add_constructor(_TAG + "bool", _construct_bool)
 ExactLoader.add_constructor(_TAG + "binary", _construct_binary)
+
+
+class MetadataLoader(ExactLoader):
+    """ExactLoader with go-yaml v3's booleans and plain floats (METADATA blocks)."""
+
+    go_true, go_false, exact_floats = _V3_TRUE, _V3_FALSE, False
 
 
 def key_text(k: Any) -> str:
@@ -174,7 +190,7 @@ def json_keys(v: Any) -> Any:
 
 def load(text: str | bytes, exact: bool = True) -> Any:
     """The first document of `text` as JSON-shaped data (None for an empty text)."""
-    loader = ExactLoader if exact else PlainLoader
+    loader = ExactLoader if exact else MetadataLoader
     for doc in yaml.load_all(text, Loader=loader):  # noqa: S506 - SafeLoader subclasses
         return json_keys(doc)
     return None

@@ -91,3 +91,10 @@ def test_go_yaml_scalars_in_data_files_and_yaml_unmarshal(tmp_path: Path) -> Non
     run = run_tests([tmp_path / "pol"])
     assert _statuses(run) == {"test_numbers": "pass", "test_bool": "pass", "test_binary": "pass",
                               "test_unmarshal": "pass"}
+
+
+def test_metadata_scalars_resolve_as_go_yaml_v3() -> None:
+    m = parse_module("# METADATA\n# custom:\n#   a: yes\n#   b: on\n#   c: 1e3\n#   d: 0o17\n#   e: 1:30\n"
+                     "#   f: y\n#   g: 08\n#   h: True\n#   i: 0.5\npackage p\n\nimport rego.v1\n\nx := 1\n", "p.rego")
+    assert m.package.annotations[0].custom == {"a": "yes", "b": "on", "c": 1000, "d": 15, "e": "1:30", "f": "y",
+                                               "g": 8, "h": True, "i": 0.5}
