@@ -34,32 +34,39 @@ def all_exprs(c: CRule) -> list[A.Expr]:
 
 
 def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
-                          types: ErrorSink) -> None:
+                          types: ErrorSink, deprecated: ErrorSink | None = None) -> None:
     """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
-    errors on calls (`types`), in one walk over every expression (each sink keeps source order)."""
+    errors on calls (`types`), in one walk over every expression (each sink keeps source order);
+    `deprecated`: calls of OPA's deprecated builtins from v1 modules."""
     for g in groups.values():
         for c in rule_chain(g):
+            v1 = deprecated is not None and c.module.rego_version != "v0"
             for e in all_exprs(c):
                 for w in e.with_:
                     check_with_target(w, groups, withs)
-                check_call(e, groups, funcs, types)
+                name = check_call(e, groups, funcs, types)
+                if v1 and name in B.DEPRECATED and deprecated is not None:
+                    deprecated.append(RegoError(TYPE, f"deprecated built-in function calls in expression: {name}",
+                                                e.location))
 
 
-def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
+def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink,
+               types: ErrorSink) -> str | None:
+    """Check one call expression; returns the builtin it calls (None: not a builtin call)."""
     if not isinstance(e.terms, list):
-        return
+        return None
     op = e.terms[0].value
     if not isinstance(op, A.Ref):
-        return
+        return None
     name = op.dotted()
     if name is None or name in ("eq", "assign"):
-        return
+        return None
     got = len(e.terms) - 1
     if name.startswith("data."):
         g = groups.get(tuple(name.split(".")[1:]))
         if g is None:
             funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
-            return
+            return None
         n = g.arity
         if not _arity_ok(e, n, got, False):
             act = got - 1 if e.generated else got
@@ -67,17 +74,18 @@ def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink
                                          f"{'' if act == 1 else 's'}", e.location))
         elif g.kind != "function":
             types.append(RegoError(TYPE, f"undefined function {name}", e.location))
-        return
+        return None
     b = B.lookup(name)
     if b is None:
         funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
-        return
+        return None
     args = e.terms[1:b.arity + 1]
     if not _arity_ok(e, b.arity, got, b.void):
         user = e.terms[1:len(e.terms) - 1] if e.generated else e.terms[1:]
         funcs.append(arg_error(b, "arity mismatch", user, e.location))
     elif not all(k is None or _accepts(t, k) for k, t in zip(map(_kind, args), b.arg_types, strict=False)):
         types.append(arg_error(b, "invalid argument(s)", args, e.location))
+    return name
 
 
 def _arity_ok(e: A.Expr, n: int, got: int, void: bool) -> bool:

@@ -72,7 +72,8 @@ class Compiler:
         conflicts = d.at(Stage.CONFLICTS)
         R.package_conflicts(modules, conflicts)
         self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
-        check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES),
+                              d.at(Stage.DEPRECATED))
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:
