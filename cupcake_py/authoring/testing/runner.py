@@ -2,7 +2,7 @@
 through OUR compile path; this module orchestrates the steps of this package.
 
 In: paths (files or directories) and TestOptions. Tests are the `test_*` rules (without
-arguments) of every loaded module (`todo_*` rules are skipped); the modules under the paths,
+arguments) of every loaded module (`todo_test_*` rules are skipped); the modules under the paths,
 the shipped system policies when the paths do not bring their own, and the data files under
 the paths (`data`, mounted as OPA mounts them) make up the one program all tests run against.
 The modules are parsed and compiled once (`loading`, `build`); all tests are planned into ONE
