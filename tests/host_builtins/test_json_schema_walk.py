@@ -159,3 +159,8 @@ def test_a_local_ref_that_does_not_resolve_makes_the_schema_invalid_walked_or_no
     fails("json.match_schema", {"b": 1}, schema, match="json.match_schema: jsonschema")
     assert call("json.verify_schema", {"definitions": {"n": {}}, "properties": {"a": {"$ref": "#/definitions/n"}},
                                        "const": {"$ref": "#/data/only"}}) == [True, None]
+
+
+def test_numbers_beyond_float64_do_not_crash_the_walk() -> None:
+    assert _errors({"a": 10**400}, {"properties": {"a": {"type": "integer", "enum": [1], "maximum": 5}}}) == [
+        ("number_lte", "a", "Must be less than or equal to 5"), ("enum", "a", "a must be one of the following: 1")]

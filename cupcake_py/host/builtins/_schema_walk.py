@@ -46,7 +46,10 @@ def _json(v: Any) -> str:
     if v is None or isinstance(v, bool):
         return json.dumps(v)
     if isinstance(v, int | float):
-        return _go_float(float(v))
+        try:
+            return _go_float(float(v))
+        except OverflowError:  # beyond float64: Go fails to read it back; keep the digits
+            return str(v)
     if isinstance(v, str):
         text = json.dumps(v, ensure_ascii=False)
         return "".join(_GO_HTML_ESCAPES.get(c, c) for c in text)
@@ -91,8 +94,10 @@ def _kind(v: Any) -> str:
         return "null"
     if isinstance(v, bool):
         return "boolean"
-    if isinstance(v, int | float):
-        return "integer" if float(v).is_integer() else "number"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "integer" if v.is_integer() else "number"
     if isinstance(v, str):
         return "string"
     return "array" if isinstance(v, list) else "object"
