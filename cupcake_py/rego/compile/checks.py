@@ -203,11 +203,38 @@ def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
     if type(v) is A.Ref:
         out.append(v)
     if kind in CLOSURES:
-        for e in term_exprs(t):
+        # only the expressions not inside another one: expr_refs reaches the nested ones (walking
+        # every depth here too made nested comprehensions cost 2^depth)
+        for e in _outer_exprs(t):
             out += expr_refs(e)
     else:
         for c in term_children(v):
             _refs_into(c, out)
+
+
+def _outer_exprs(t: A.Term, out: list[A.Expr] | None = None) -> list[A.Expr]:
+    """The expressions of `term_exprs(t)` that are not inside another of them, in its order."""
+    out = [] if out is None else out
+    v = t.value
+    if type(v) in LEAVES:
+        return out
+    if type(v) is A.ArrayComprehension or type(v) is A.SetComprehension:
+        _outer_exprs(v.term, out)
+        out.extend(v.body)
+    elif type(v) is A.ObjectComprehension:
+        _outer_exprs(v.key, out)
+        _outer_exprs(v.value, out)
+        out.extend(v.body)
+    elif type(v) is A.TemplateString:
+        for p in v.parts:
+            if isinstance(p, A.Expr):
+                out.append(p)
+            else:
+                _outer_exprs(p, out)
+    else:
+        for c in term_children(v):
+            _outer_exprs(c, out)
+    return out
 
 
 def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:

@@ -214,10 +214,20 @@ def _is_entrypoint(rule: A.Rule) -> bool:
     return any(a.entrypoint for a in rule.annotations)
 
 
+_RECURSION = 20_000  # the passes recurse per nested term: `1 + 1 + ...` of 3000 terms (OPA accepts it)
+
+
 def compile_modules(modules: list[A.Module]) -> Compiled:
     """Compile parsed modules; raise RegoErrors on any error."""
+    import sys
+
     c = Compiler()
-    compiled = c.modules(modules)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION))  # (Python-to-Python calls use no C stack)
+    try:
+        compiled = c.modules(modules)
+    finally:
+        sys.setrecursionlimit(old_limit)
     if c.diag:
         raise RegoErrors(c.errors)
     compiled.names = c.names
