@@ -2,7 +2,8 @@
 
 In: the paths given on the command line. Out: `rego_files` (the Rego modules under them; a
 .json/.yaml/.yml file named directly is data, see `data`), `load_modules` (those files parsed,
-plus the shipped support policies when the paths do not bring their own), `discover` (the
+plus the shipped support policies when the paths do not bring their own and their modules can
+reach them: `support_policies.may_reach_support`), `discover` (the
 `test_*` / `todo_test_*` rules without arguments, filtered by --run). A file that cannot be read or
 parsed, and a --run that is not a regular expression, raise TestSetupError (exit status 1).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cupcake_py.authoring.support_policies import support_modules
+from cupcake_py.authoring.support_policies import may_reach_support, support_modules
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
 from cupcake_py.authoring.testing.data import DATA_SUFFIXES
 from cupcake_py.rego import find_rego_files, parse_module, read_source
@@ -39,7 +40,9 @@ def load_modules(paths: list[str | Path], files: list[Path] | None = None
     if errors:
         raise TestSetupError(format_text(errors, sources))
     own = len(modules)
-    modules += support_modules({m.package.dotted() for m in modules})
+    packages = {m.package.dotted() for m in modules}
+    if may_reach_support(packages, sources.values()):  # (else they cannot change a result)
+        modules += support_modules(packages)
     return modules, sources, own
 
 
