@@ -58,7 +58,7 @@ def corpora(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (data / "limits").mkdir(parents=True)
     (data / "limits" / "data.json").write_text('{"high": 20}')
     (data / "p_test.rego").write_text("package p_test\n\nimport rego.v1\n\ntest_high if data.limits.high == 20\n"
-                                      "test_low if data.limits.high < 10\n\ntodo_later if true\n")
+                                      "test_low if data.limits.high < 10\n\ntodo_test_later if true\n")
     sys.path.insert(0, str(REPO / "benches"))
     try:
         from admission_corpus import generate, template_dirs

@@ -1,6 +1,6 @@
 """What a `cupcake test` run is made of, shared by every step of the runner (no logic).
 
-In: nothing (types and constants). Out: TestCase (a discovered `test_*`/`todo_*` rule),
+In: nothing (types and constants). Out: TestCase (a discovered `test_*`/`todo_test_*` rule),
 TestResult (its outcome, with a Failure diagnosis when it failed), FileCoverage, TestRun (the
 whole run), TestOptions (the flags that change a run), Part (one compiled module and its tests)
 and TestSetupError (tests that could not be loaded or compiled: exit status 1, as `opa test`).
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: R
 
     Status = Literal["pass", "fail", "error", "skip"]
 TEST_PREFIX = "test_"
-TODO_PREFIX = "todo_"
+TODO_PREFIX = "todo_test_"  # OPA's SkipTestPrefix: other `todo_*` rules are not tests
 PHASES = ("parse", "compile", "plan", "wasm", "native", "eval", "diagnose")
 UNDEFINED_TEXT = "<undefined>"
 

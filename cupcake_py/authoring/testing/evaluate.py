@@ -6,7 +6,7 @@ host settings (strict builtin errors, per-test deadline, custom builtin implemen
 worker count. Out: one `Outcome` per entrypoint, in the order given (deterministic, whatever
 the number of workers): status pass/fail/error, duration, message, value, printed lines.
 
-A test passes when its rule is defined and not `false`; undefined or `false` fails; a host error
+A test passes when its rule is `true` (OPA: `passes`); undefined or any other value fails; a host error
 (builtin error in strict mode, conflict, timeout, memory cap) is an error. Tests start in this
 process; when they turn out slow (after PROBE_S seconds of this process's CPU time the rest is
 projected to take more than WORTH_S; CPU time, so that a loaded machine does not make a small run
@@ -102,7 +102,18 @@ class Evaluator:
         value = rows[0].get("result")
         if value is False:
             return Outcome("fail", dt, "the test rule is false", value, self.lines)
+        if not passes(value):
+            return Outcome("fail", dt, "the test rule is not true", value, self.lines)
         return Outcome("pass", dt, value=value, lines=self.lines)
+
+
+def passes(value: Any) -> bool:
+    """OPA's verdict on a test rule's value: `true`, or an object (a partial-object test such as
+    `test_cases[name] := ...`) whose values are all `true` or such objects; any other value
+    (a number, a set, null) fails."""
+    if isinstance(value, dict):
+        return all(passes(v) for v in value.values())
+    return value is True
 
 
 def _implementations(specs: list[str]) -> Mapping[str, Callable[..., Any]]:

@@ -4,7 +4,7 @@ In: the paths given on the command line. Out: `rego_files` (the Rego modules und
 .json/.yaml/.yml file named directly is data, see `data`), `load_modules` (those files parsed,
 plus the shipped support policies when the paths do not bring their own and their modules can
 reach them: `support_policies.may_reach_support`), `discover` (the
-`test_*` / `todo_*` rules without arguments, filtered by --run). A file that cannot be read or
+`test_*` / `todo_test_*` rules without arguments, filtered by --run). A file that cannot be read or
 parsed, and a --run that is not a regular expression, raise TestSetupError (exit status 1).
 """
 
@@ -61,7 +61,7 @@ def is_test_file(module: A.Module) -> bool:
 
 def discover(modules: list[A.Module], run: str | None, own: int | None = None
              ) -> tuple[list[TestCase], list[TestCase]]:
-    """(tests, todo tests): the `test_*` / `todo_*` rules without arguments of the first `own`
+    """(tests, todo tests): the `test_*` / `todo_test_*` rules without arguments of the first `own`
     modules (any file, as `opa test`), filtered by the `run` regex on the full name."""
     try:
         pattern = re.compile(run) if run else None

@@ -2,7 +2,7 @@
 through OUR compile path; this module orchestrates the steps of this package.
 
 In: paths (files or directories) and TestOptions. Tests are the `test_*` rules (without
-arguments) of every loaded module (`todo_*` rules are skipped); the modules under the paths,
+arguments) of every loaded module (`todo_test_*` rules are skipped); the modules under the paths,
 the shipped system policies when the paths do not bring their own, and the data files under
 the paths (`data`, mounted as OPA mounts them) make up the one program all tests run against.
 The modules are parsed and compiled once (`loading`, `build`); all tests are planned into ONE
@@ -119,7 +119,11 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     tests, todos = discover(modules, opts.run, own)
     work = _Work(tests, todos, modules=modules, sources=sources)
     t = _lap(phases, "parse", t)
-    if not tests:
+    if not tests:  # nothing to run, but (as `opa test`) a policy that does not compile fails the run
+        try:
+            compile_modules(modules)
+        except RegoErrors as e:
+            raise TestSetupError(format_text(e.errors, sources)) from None
         return work
     built = modules
     if opts.coverage:
