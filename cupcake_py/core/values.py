@@ -311,6 +311,7 @@ def _lexemes() -> list[re.Pattern[str]]:
         ))
     return _LEXEMES
 _KEYWORDS = (("null", None), ("true", True), ("false", False))
+_JSON_WS = " \t\n\r"
 
 
 def parse_rego(text: str | bytes) -> Any:
@@ -324,10 +325,19 @@ def parse_rego(text: str | bytes) -> Any:
     if "set(" not in text and "`" not in text:
         from cupcake_py.core.jsonio import JSONError, loads
 
-        try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
-            return loads(text)
-        except JSONError:
-            pass
+        body = text.strip(_JSON_WS)
+        if body[:1] == "{" and body[1:].lstrip(_JSON_WS)[:1] not in ('"', "}") and body[-1:] == "}":
+            # a set (a JSON object's first key is a string) — a result set `{{"result": …}}`
+            # among them: its elements as a JSON array (a valid array only when the set is valid)
+            try:
+                return frozenset([freeze(v) for v in loads(f"[{body[1:-1]}]")])
+            except JSONError:
+                pass
+        else:
+            try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
+                return loads(text)
+            except JSONError:
+                pass
         if "\\u" in text:  # ... except lone surrogate escapes, which it refuses and parse_json reads
             try:
                 return parse_json(text)

@@ -26,7 +26,6 @@ a fail-closed deny of `cupcake eval`.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -43,7 +42,7 @@ __all__ = ["ENTRY_POINT_GROUP", "BuiltinError", "CustomBuiltin", "CustomBuiltinE
 
 ENTRY_POINT_GROUP = "cupcake_py.builtins"
 MARK = "cupcake_builtin"  # attribute the decorator sets on the function
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"  # (patterns compiled where used: `re` stays off a start-up)
 
 
 class CustomBuiltinError(CupcakeError):
@@ -53,16 +52,19 @@ class CustomBuiltinError(CupcakeError):
 # ----------------------------------------------------------------------------- type language
 
 _SCALARS = ("any", "null", "boolean", "number", "string")
-_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*|\"[^\"]*\"|[\[\]<>:,])")
+_TOKEN = r"\s*([A-Za-z_][A-Za-z0-9_]*|\"[^\"]*\"|[\[\]<>:,])"
 
 
 class _TypeParser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens: list[str] = []
+        import re
+
+        token = re.compile(_TOKEN)
         pos = 0
         while pos < len(text.rstrip()):
-            m = _TOKEN.match(text, pos)
+            m = token.match(text, pos)
             if m is None:
                 raise self.error(f"unexpected {text[pos:].strip()[:10]!r}")
             self.tokens.append(m.group(1))
@@ -194,9 +196,11 @@ class CustomBuiltins:
         return bool(self.items)
 
     def add(self, b: CustomBuiltin) -> None:
+        import re
+
         from cupcake_py.rego.compile import builtins as B
 
-        if not _NAME.fullmatch(b.name) or b.name.split(".")[0] in ("data", "input"):
+        if not re.fullmatch(_NAME, b.name) or b.name.split(".")[0] in ("data", "input"):
             raise CustomBuiltinError(f"{b.origin}: {b.name!r} is not a valid builtin name (dotted identifiers, "
                                      "not under data or input)")
         if b.name in B.COMPILE_TIME or B.registry().get(b.name) is not None:
@@ -251,6 +255,7 @@ def _import(spec: str) -> Any:
         if target.endswith(".py"):
             import importlib.util
             import os
+            import re
 
             name = "cupcake_custom_" + re.sub(r"\W", "_", os.path.abspath(target))
             if name in sys.modules:
