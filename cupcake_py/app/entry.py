@@ -63,6 +63,11 @@ def main() -> None:
         if code is not None:
             for stream in (sys.stdout, sys.stderr):
                 stream.flush()
+            if "multiprocessing" not in sys.modules:
+                # Every output is written and flushed: skip the interpreter's teardown (module
+                # and GC passes over the host's ctypes objects, a few ms per process) unless a
+                # worker pool ran (multiprocessing's exit hooks clean up after it).
+                os._exit(code)
             raise SystemExit(code)
     if argv and argv[0] == "serve" and "--help" not in argv and "-h" not in argv:
         from cupcake_py.app.serve import main as serve_main

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.host.builtins._errors import BuiltinError
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a `cupcake test` start-up, which loads this module)
+if TYPE_CHECKING:  # (typing and contextlib stay off a `cupcake test` start-up, which loads this module)
+    from collections.abc import Callable, Iterable, Mapping
+    from contextlib import AbstractContextManager
     from typing import Any
 
 __all__ = ["ENTRY_POINT_GROUP", "BuiltinError", "CustomBuiltin", "CustomBuiltinError", "CustomBuiltins", "builtin",
@@ -222,13 +222,11 @@ class CustomBuiltins:
         """Text that changes when a name, a declaration or a providing module changes."""
         return "\n".join(f"{n} {b.origin} {b.args} {b.result}" for n, b in sorted(self.items.items()))
 
-    @contextmanager
-    def declared(self) -> Iterator[None]:
+    def declared(self) -> AbstractContextManager[None]:
         """Make the declarations visible to the compiler (type checks, planner) in this block."""
         from cupcake_py.rego.compile import builtins as B
 
-        with B.custom_declarations(self.declarations()):
-            yield
+        return B.custom_declarations(self.declarations())
 
 
 def _check_arity(b: CustomBuiltin) -> None:
@@ -384,15 +382,25 @@ def load(specs: Iterable[str], *, entry_points: bool = True) -> CustomBuiltins:
     return out
 
 
-@contextmanager
-def declared_for(specs: Iterable[str]) -> Iterator[CustomBuiltins | None]:
-    """Load `specs` (plus entry points) and declare them for the block (the commands' --custom-builtins)."""
-    found = load(specs)
-    if not found:
-        yield None
-        return
-    with found.declared():
-        yield found
+class declared_for:  # noqa: N801 - a context manager used as a function (contextlib stays off a start-up)
+    """Load `specs` (plus entry points) and declare them for the block (the commands' --custom-builtins);
+    the block gets the CustomBuiltins, None when there are none."""
+
+    def __init__(self, specs: Iterable[str]) -> None:
+        self.specs = specs
+        self.found: CustomBuiltins | None = None
+        self.scope: AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> CustomBuiltins | None:
+        found = load(self.specs)
+        if not found:
+            return None
+        self.found, self.scope = found, found.declared()
+        self.scope.__enter__()
+        return found
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        return self.scope.__exit__(*exc) if self.scope is not None else None
 
 
 def implementations_for(names: Iterable[str], specs: Iterable[str]) -> Mapping[str, Callable[..., Any]]:

@@ -61,11 +61,11 @@ def _lap(phases: dict[str, float], name: str, t0: float) -> float:
 
 def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw: Any) -> TestRun:
     """Run the tests under `paths` (keyword arguments: fields of TestOptions)."""
-    from contextlib import nullcontext
-
     opts = options or TestOptions(**kw)
-    scope = opts.builtins.declared() if opts.builtins else nullcontext()
-    with scope, gc_paused():
+    if opts.builtins:
+        with opts.builtins.declared(), gc_paused():
+            return _run(paths, opts)
+    with gc_paused():
         return _run(paths, opts)
 
 
