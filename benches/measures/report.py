@@ -346,6 +346,12 @@ def _test_startup(m: M) -> list[str]:
     for k, v in lib["cpu"].items():
         rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(lib['variants'][k]['median'])} | {v['n']} |")
     rows += ["", f"First run of the schema-literal template, `-v`: {lib['phases_first_run_schema_template']}"]
+    b = lib.get("cached_breakdown")
+    if b:
+        rows += ["", f"Where one cached process's CPU goes (`cupcake test --v0-compatible lib {b['template']}`, "
+                 f"measures/cached_phases.py, median of {b['rounds']}; the exit is the whole process minus what "
+                 "the process counted itself):", "", "| phase | CPU ms |", "| --- | ---: |"]
+        rows += [f"| {k} | {_fmt(v)} |" for k, v in b["ms"].items()]
     return rows
 
 

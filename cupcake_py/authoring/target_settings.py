@@ -93,6 +93,10 @@ def rego_versions(targets: list[str | Path] | list[str] | list[Path], v0_compati
 
 def custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
+    from cupcake_py.extensions.entry_points import entry_point_specs
+
+    if not specs and not entry_point_specs():  # (none: the host's builtin library is not imported for them)
+        return None
     from cupcake_py.extensions.builtins import load
 
     found = load(specs)

@@ -25,10 +25,10 @@ a fail-closed deny of `cupcake eval`.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from cupcake_py.core.errors import CupcakeError
+from cupcake_py.extensions.entry_points import ENTRY_POINT_GROUP, entry_point_specs
 from cupcake_py.host.builtins._errors import BuiltinError
 
 TYPE_CHECKING = False
@@ -38,9 +38,8 @@ if TYPE_CHECKING:  # (typing and contextlib stay off a `cupcake test` start-up, 
     from typing import Any
 
 __all__ = ["ENTRY_POINT_GROUP", "BuiltinError", "CustomBuiltin", "CustomBuiltinError", "CustomBuiltins", "builtin",
-           "load"]
+           "entry_point_specs", "load"]
 
-ENTRY_POINT_GROUP = "cupcake_py.builtins"
 MARK = "cupcake_builtin"  # attribute the decorator sets on the function
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"  # (patterns compiled where used: `re` stays off a start-up)
 
@@ -292,67 +291,6 @@ def _from_object(obj: Any, origin: str) -> list[CustomBuiltin]:
     for b in found:
         b.origin = b.origin or origin
     return found
-
-
-def entry_point_specs() -> list[str]:
-    """The `module[:attr]` values of the installed `cupcake_py.builtins` entry points (sorted).
-
-    The scan (importlib.metadata: ~20 ms of imports and reads, paid by every `cupcake test`
-    process) is remembered in the user's cache dir under the fingerprint of what it reads:
-    every sys.path entry (its mtime) and the entry_points.txt of each *.dist-info / *.egg-info
-    folder in it (size, mtime), so installing, removing or reinstalling a package rescans.
-    The entry carries a MAC (cache_mac: a module named there is imported); no key, a missing,
-    stale or forged entry: the scan runs."""
-    from cupcake_py.core import cache_mac
-    from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
-
-    mac_key = cache_mac.key()
-    if mac_key is None:
-        return _scan_entry_points()
-    digest = cache_mac.tag(mac_key, _installed_fingerprint()).hex()[:32]  # (keyed BLAKE2b: no hashlib import)
-    folder = user_cache_dir("entry-points")  # one entry per sys.path (each script has its own)
-    try:
-        with open(os.path.join(folder, digest), "rb") as f:
-            tag, _, body = f.read().partition(b"\n")
-        lines = body.decode().split("\n")
-        if lines[0] == digest and cache_mac.same(bytes.fromhex(tag.decode()), cache_mac.tag(mac_key, body)):
-            return [s for s in lines[1:] if s]
-    except (OSError, ValueError):
-        pass  # a miss: scan
-    specs = _scan_entry_points()
-    if private_dir(folder, "entry point cache"):
-        body = "\n".join([digest, *specs]).encode()
-        try:
-            atomic_write(folder, digest, (cache_mac.tag(mac_key, body).hex().encode(), b"\n", body), ".tmp")
-        except OSError:  # an unwritable cache only costs the next process the scan
-            pass
-    return specs
-
-
-def _scan_entry_points() -> list[str]:
-    from importlib.metadata import entry_points
-
-    return sorted({ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)})
-
-
-def _installed_fingerprint() -> bytes:
-    """What the entry point scan reads: each sys.path entry and the entry_points.txt of every
-    distribution folder in it."""
-    parts = [sys.version]
-    for entry in sys.path:
-        d = entry or "."
-        try:
-            parts.append(f"{entry}\0{os.stat(d).st_mtime_ns}")
-            names = sorted(n for n in os.listdir(d) if n.endswith((".dist-info", ".egg-info")))
-        except OSError:
-            continue
-        for n in names:
-            try:
-                st = os.stat(os.path.join(d, n, "entry_points.txt"))
-                parts.append(f"{n}\0{st.st_size}\0{st.st_mtime_ns}")
-            except OSError:
-                parts.append(n)
-    return "\n".join(parts).encode()
 
 
 def split_specs(values: Iterable[str]) -> list[str]:
