@@ -184,8 +184,8 @@ def _breakdown(ctx: Context, root: Path, template: Path, cache: Path, rounds: in
 
     env = {**ctx.env, "XDG_CACHE_HOME": str(cache)}
     args = ["--v0-compatible", "lib", str(template.relative_to(root))]
-    modules = ctx.work / "breakdown-modules.json"
-    modules.write_text(json.dumps(_cached_modules(ctx.python, args, root, env, ctx.work / "breakdown-probe.json")))
+    modules = ctx.work / "breakdown-modules.txt"
+    modules.write_text("\n".join(_cached_modules(ctx.python, args, root, env, ctx.work / "breakdown-probe.json")))
     samples: dict[str, list[float]] = {}
     for _ in range(rounds):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
