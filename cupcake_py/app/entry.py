@@ -56,10 +56,12 @@ def main() -> None:
         # no cyclic GC passes over what the imports create (the run itself pauses it: gc_pause).
         import gc
 
+        thresholds = gc.get_threshold()
         gc.set_threshold(100_000, 50, 100)
         from cupcake_py.authoring.testing.command import main as test_main
 
         code = test_main(argv[1:])
+        gc.set_threshold(*thresholds)  # (typer's commands, --watch among them, run with the usual GC)
         if code is not None:
             for stream in (sys.stdout, sys.stderr):
                 stream.flush()
