@@ -9,7 +9,6 @@ Deadlines use epoch interruption: a daemon thread bumps the engine epoch every
 
 from __future__ import annotations
 
-import _thread  # (not threading: it and the collections/functools it imports stay off a start-up)
 import math
 import os
 import time
@@ -23,6 +22,21 @@ if TYPE_CHECKING:
     from typing import Any, Literal
 
     Compiler = Literal["cranelift", "winch"]
+
+if TYPE_CHECKING:
+    from _thread import allocate_lock as _new_lock
+    from _thread import start_new_thread as _start_thread
+else:
+    try:  # (not threading: it and the collections/functools it imports stay off every start-up)
+        from _thread import allocate_lock as _new_lock
+        from _thread import start_new_thread as _start_thread
+    except ImportError:  # a Python without the low-level module: threading's equivalents
+        import threading
+
+        _new_lock = threading.Lock
+
+        def _start_thread(function, args):
+            threading.Thread(target=function, args=args, daemon=True).start()
 
 MiB = 1024 * 1024
 WASM_PAGE = 65536
@@ -123,7 +137,7 @@ def wasmtime_version() -> str:
 
 
 _engines: dict[str, capi.Engine] = {}
-_engines_lock = _thread.allocate_lock()
+_engines_lock = _new_lock()
 
 
 def engine_fingerprint(compiler: Compiler) -> str:
@@ -169,10 +183,10 @@ class EpochTicker:
         self._engine = engine
         self._active = 0
         self._last_exit = 0.0
-        self._lock = _thread.allocate_lock()
+        self._lock = _new_lock()
         # Parked: `_parked` is True and the ticker holds `_gate` (an event, cleared); enter() releases
         # it. Both change only under `_lock`; the ticker waits by taking and giving back the gate.
-        self._gate = _thread.allocate_lock()
+        self._gate = _new_lock()
         self._parked = False
         self._started = False
 
@@ -180,7 +194,7 @@ class EpochTicker:
         with self._lock:
             self._active += 1
             if not self._started:  # a daemon thread (the process never waits for it at exit)
-                _thread.start_new_thread(self._loop, ())
+                _start_thread(self._loop, ())
                 self._started = True
             if self._parked:
                 self._parked = False
