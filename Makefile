@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory bench-big-event bench-many-policies clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory bench-big-event bench-shell-words bench-many-policies clean
 
 venv: $(STAMP)
 
@@ -153,6 +153,11 @@ bench-serve-memory: venv
 # 10 MB and 100 MB events against --timeout 5, both harnesses: wall time, answer, peak RSS.
 bench-big-event: venv
 	@$(PY) benches/big_event_deadline.py
+
+# The shell-word split's time per command size (10 KB .. 10 MB) and shape, shlex side by side, then whole
+# `cupcake eval` runs on 1 and 5 MB commands (~3 min idle; shlex's quadratic cases stop at --limit).
+bench-shell-words: venv
+	@$(PY) benches/shell_words_growth.py --shlex --limit 30 --eval-mb 1 5
 
 # Bundle build of 100 / 1,000 / 10,000 one-rule policies, each in a fresh process: time and peak RSS
 # (issue 29's goal for 10,000: <= 20 s, <= 400 MB on an idle machine; ~1 min).

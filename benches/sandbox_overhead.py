@@ -8,9 +8,10 @@ arguments file) against the same project with the sandbox off.
     .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20]
 
 Prints p50 and p99 wall-clock milliseconds per variant and the overhead (sandboxed - plain) per
-command (goal: ≤ 5 ms at p50), and the load average. On a shared machine the wall clock is
-mostly waiting for a CPU; `chrt -f 10 make bench-sandbox` (root) runs the bench and its children
-ahead of the other work, close to what an idle machine measures. Measured, never asserted
+command (goal: ≤ 5 ms at p50), the profile's size (arguments; binds, `/` included) and the load
+average. On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
+bench-sandbox` (root) runs the bench and its children ahead of the other work, close to what an
+idle machine measures. Measured, never asserted
 (benches/RESULTS.md).
 """
 
@@ -59,6 +60,16 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], stdin: bytes | None = 
     return wall
 
 
+def _profile_size(runs: str) -> str:
+    """The arguments file the command line feeds bubblewrap (fd 3): how many arguments, and the
+    mounts among them (each bind costs bubblewrap 0.8 a scan of the mount table)."""
+    path = shlex.split(runs.split(" 3< ", 1)[1].split(";", 1)[0])[0]
+    args = Path(path).read_bytes().split(b"\0")[:-1]
+    binds = sum(a in (b"--bind", b"--ro-bind", b"--dev-bind") for a in args)
+    tmpfs = args.count(b"--tmpfs")
+    return f"{len(args)} bubblewrap arguments: {binds} binds (/ included), {tmpfs} tmpfs, --dev {b'--dev' in args}, --proc {b'--proc' in args}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=200)
@@ -72,10 +83,12 @@ def main() -> None:
         for _ in range(5):  # the first evaluation builds the policy bundles: on a busy machine past its deadline
             if project.evaluate("claude", "true")[0] == "allow":
                 break
+        profile_size = ""
         for command in COMMANDS:
             decision, runs, _ = project.evaluate("claude", command)
             assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
             print(f"{command}: {runs.splitlines()[0]}", file=sys.stderr)
+            profile_size = _profile_size(runs)
             plain: list[float] = []
             bare: list[float] = []
             boxed: list[float] = []
@@ -113,6 +126,7 @@ def main() -> None:
         print(f"{command:<28} {r['plain_p50']:>10.2f} {r['bare_p50']:>9.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
               f"{r['plain_p99']:>10.2f} {r['sandboxed_p99']:>10.2f} {r['overhead_p99']:>9.2f} "
               f"{r['cpu_overhead_p50']:>12.2f}")
+    print(f"profile: {profile_size}")
     print(f"cold `cupcake eval` of a Bash call ({args.eval_runs} runs): " + ", ".join(
         f"{k} p50 {_ms(v, 0.5):.1f} ms wall, {_ms(CPU[f'eval {k}'], 0.5):.1f} ms CPU" for k, v in evals.items()))
     print(f"load average (1 min) at the start {load_before:.1f}, at the end {os.getloadavg()[0]:.1f}"

@@ -346,6 +346,15 @@ def _test_startup(m: M) -> list[str]:
     for k, v in lib["cpu"].items():
         rows.append(f"| {k} | {_fmt(v['median'])} | {_fmt(lib['variants'][k]['median'])} | {v['n']} |")
     rows += ["", f"First run of the schema-literal template, `-v`: {lib['phases_first_run_schema_template']}"]
+    if "stages" in s and "stages" in lib:
+        rows += ["", "Where a first run's CPU goes (benches/measures/first_run_stages.py: fresh processes with an "
+                 "empty cache running the runner's steps one after the other; median CPU ms; the interpreter's own "
+                 f"start is `python -c pass` above); the template: `{lib['stages_template']}` with `lib/`.", "",
+                 "| stage | one-policy dir | admission template |", "| --- | ---: | ---: |"]
+        for k in s["stages"]:
+            rows.append(f"| {k} | {_fmt(s['stages'][k]['median'])} | {_fmt(lib['stages'][k]['median'])} |")
+        rows.append(f"| sum | {_fmt(sum(v['median'] for v in s['stages'].values()))} | "
+                    f"{_fmt(sum(v['median'] for v in lib['stages'].values()))} |")
     b = lib.get("cached_breakdown")
     if b:
         rows += ["", f"Where one cached process's CPU goes (`cupcake test --v0-compatible lib {b['template']}`, "

@@ -19,6 +19,9 @@ real libraries.
    run (a fresh cache for every process; and a cache that is empty when the whole run starts, as
    a CI job without a restored cache) and cached, against one regorus v0 process per template
    (measures/regorus_v0_tests.py). Whole-run CPU is the sum over the template processes.
+3. Where a first run's CPU goes, stage by stage (measures/first_run_stages.py: fresh processes
+   with an empty cache, the runner's steps one after the other), for the one-policy directory
+   and for one plain template of the admission library.
 Each variant is a new process; CPU = user + system seconds of the children (steadier than wall
 time on this shared machine). Both engines must pass every test first.
 """
@@ -32,6 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from measures import first_run_stages
 from measures.common import REPO, Context, alternate, cupcake_cmd, goal, process, summary
 
 HERE = Path(__file__).resolve().parent
@@ -104,7 +108,14 @@ def _startup(ctx: Context) -> dict[str, Any]:
     process([*cup, "test", "."], cwd=one, env=env)()  # fills the cache and checks the tests pass
     cpu: dict[str, list[float]] = {}
     wall = alternate(variants, rounds=ctx.pick(5, 10), warmup=1, budget_s=ctx.pick(20, 60), cpu=cpu)
-    return {"variants": {k: summary(v) for k, v in wall.items()}, "cpu": {k: summary(v) for k, v in cpu.items()}}
+    return {"variants": {k: summary(v) for k, v in wall.items()}, "cpu": {k: summary(v) for k, v in cpu.items()},
+            "stages": _stages(ctx, ["."], one, v0=False)}
+
+
+def _stages(ctx: Context, paths: list[str], cwd: Path, v0: bool) -> dict[str, Any]:
+    """CPU ms of each stage of a first run (measures/first_run_stages.py)."""
+    got = first_run_stages.measure(ctx.python, paths, cwd, ctx.env, v0, rounds=ctx.pick(3, 7))
+    return {k: summary([x / 1000 for x in v]) for k, v in got.items()}
 
 
 def _library(ctx: Context) -> dict[str, Any]:
@@ -168,7 +179,9 @@ def _library(ctx: Context) -> dict[str, Any]:
                             cwd=ours, env={**env, "XDG_CACHE_HOME": str(ctx.work / "phase-cache")},
                             capture_output=True, text=True, timeout=600).stderr
     breakdown = _breakdown(ctx, ours, plain[0], cache, ctx.pick(5, 15))
+    stages = _stages(ctx, ["lib", str(plain[0].relative_to(ours))], ours, v0=True)
     return {"templates": counts["templates"], "tests": counts["tests"], "plain": f"{len(plain)} templates",
+            "stages": stages, "stages_template": str(plain[0].relative_to(ours)),
             "variants": {k: summary(v, "s") for k, v in wall.items()},
             "cpu": {k: summary(v, "s") for k, v in cpu.items()},
             "phases_first_run_schema_template": next((ln for ln in phases.splitlines()

@@ -1,4 +1,5 @@
 """Foundations every layer may import: error types (`errors`), records without dataclasses (`record`),
+data classes declared like dataclasses but without code generated at import (`slotted`: the compiler's nodes),
 strict JSON (`jsonio`), logging (`logs`, `lazylog`), the user's directories (`userdirs`), Rego values
 (`values`), YAML as OPA reads it (`yaml_values`), cache MACs (`cache_mac`), the GC pause for builds
 (`gc_pause`) and termination signals turned into a fail-closed answer (`termination`).

@@ -72,7 +72,7 @@ log = LazyLogger(__name__)
 
 MAGIC = b"CUPCAKE-BUNDLE-5\n"
 ENTRYPOINT = "cupcake/system/evaluate"
-_COMPILER_PARTS = ("rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance")
+_COMPILER_PARTS = ("core", "ir", "rego", "rego/compile", "plan", "wasm", "wasm/runtime", "engine", "governance")  # (core: the nodes' classes)
 
 
 class BuildPending(CupcakeError):

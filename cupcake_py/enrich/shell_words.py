@@ -6,9 +6,11 @@ Everything here is pure text processing except `resolve_path` (realpath) and
 
 from __future__ import annotations
 
+import errno
+import itertools
+import operator
 import os
 import re
-import shlex
 import stat
 
 from cupcake_py.core.record import FrozenRecord
@@ -83,39 +85,102 @@ def segments(command: str) -> list[list[str]]:
     return [list(seg) for seg in known]
 
 
-# shlex's words (posix, whitespace_split, punctuation_chars below) of a text without quotes or
-# backslashes: runs of punctuation, runs of anything but shlex's whitespace and punctuation.
-_PLAIN_WORDS = re.compile(r"[;&|()<>!{}]+|[^ \t\r\n;&|()<>!{}]+")
+# The shell words of `segments`: exactly what Python's shlex gives in its posix mode with
+# whitespace_split, no comment characters and the punctuation characters below (shlex is the
+# reference in tests/enrich/test_shell_words_split.py), found in linear time by a C regex scan
+# (shlex grows each word a character at a time: quadratic in a word's length). A token is a run
+# of punctuation or a word: runs of other characters, '…' (literal), "…" (backslash escapes
+# only \" and \\), and \x (x as is, a newline too). Whitespace is shlex's: space, tab, CR, LF.
+_PUNCTUATION = ";&|()<>!{}"
+_QUOTED = r"""'[^']*+'|"(?:[^"\\]++|\\.)*+"|\\."""  # possessive: no backtracking, no per-step memory
+_TOKENS = re.compile(rf"""[{_PUNCTUATION}]++|(?:[^ \t\r\n{_PUNCTUATION}'"\\]++|{_QUOTED})++|[^ \t\r\n]""",
+                     re.DOTALL)  # the last alternative is a quote or backslash that never closes: an error
+_PIECES = re.compile(r"""'([^']*+)'|\\(.)|"((?:[^"\\]++|\\.)*+)\"""", re.DOTALL)  # 1 literal, 2 escaped, 3 "…"
+_ESCAPED_IN_DOUBLE_QUOTES = re.compile(r"""\\(["\\])""")
+_first_group = operator.itemgetter(1)  # called by re.sub in C: no Python frame per escape
+_UNCLOSED = {"'": "No closing quotation", '"': "No closing quotation", "\\": "No escaped character"}
+
+
+def _piece_text(m: re.Match[str]) -> str:
+    """A quoted or escaped piece's text: literal, the escaped character, or \"…\" unescaped."""
+    group = m.lastindex or 0
+    text = m[group]
+    if group == 3 and "\\" in text:
+        return _ESCAPED_IN_DOUBLE_QUOTES.sub(_first_group, text)
+    return text
+
+
+def words(command: str) -> list[str]:
+    """The shell words of `command` (punctuation runs as their own words), as shlex splits them
+    (see above). An unclosed quote or a backslash at the end raises ValueError, as shlex does.
+    Linear: one regex scan, then one substitution pass over each word that holds quotes or escapes."""
+    found: list[str] = _TOKENS.findall(command)
+    if "'" not in command and '"' not in command and "\\" not in command:
+        return found
+    for char, error in _UNCLOSED.items():
+        if char in found:  # a token of one quote or backslash: it never closes (a closed one is longer)
+            raise ValueError(error)
+    return [_PIECES.sub(_piece_text, w) if ("'" in w or '"' in w or "\\" in w) else w for w in found]
 
 
 def _split_segments(command: str) -> list[list[str]]:
-    if "'" not in command and '"' not in command and "\\" not in command:  # shlex's character loop: same words
-        return _group(_PLAIN_WORDS.findall(command))
     try:
-        lex = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>!{}")
-        lex.whitespace_split = True
-        lex.commenters = ""
-        words = list(lex)
+        found = words(command)
     except ValueError:
-        words = command.split()
-    return _group(words)
+        found = command.split()
+    return _group(found)
 
 
 def _group(words: list[str]) -> list[list[str]]:
-    out: list[list[str]] = [[]]
-    for w in words:
-        if w in OPERATORS:
-            if out[-1]:
-                out.append([])
-        else:
-            out[-1].append(w)
-    return [s for s in out if s]
+    """The runs of words between operators (grouped in C: no Python step per word)."""
+    return [list(run) for is_operator, run in itertools.groupby(words, OPERATORS.__contains__) if not is_operator]
 
 
 def resolve_path(raw: str, base: str) -> str:
     """Absolute, symlink-free form of `raw` relative to `base` (components that do not exist
     are kept, `..` is applied after resolving the symlinks before it)."""
     return os.path.realpath(os.path.join(base, expand_home(raw)))
+
+
+def _loop_free_realpath(path: str) -> str | None:
+    """realpath of `path` when it resolves without meeting a symlink loop (realpath stops
+    resolving at a loop and keeps the rest as written: no parent to build on), else None."""
+    try:
+        return os.path.realpath(path, strict=True)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or ".." in path.split("/"):
+            return None  # a loop, or a `..` after a missing part that could lead to one
+        return os.path.realpath(path)  # a missing part: nothing after it is a symlink
+
+
+class _Resolver:
+    """`resolve_path` with each parent directory's real path remembered: a word's path costs one
+    lstat of its last component, not one per component (many path words in one directory were
+    most of a large command's analysis). The same answers: realpath resolves a path one
+    component after the other, so the real path of `dir/name` is that of `dir` joined with
+    `name` unless `name` is a symlink (then resolved in full), `.`/`..`/empty, or `dir` holds a
+    symlink loop (then `resolve_path` itself answers)."""
+
+    __slots__ = ("_parents",)
+
+    def __init__(self) -> None:
+        self._parents: dict[str, str | None] = {}
+
+    def __call__(self, raw: str, base: str) -> str:
+        if raw[:1] in "~$" or "\0" in raw or "\0" in base:
+            return resolve_path(raw, base)  # home expansion, or what realpath refuses: as it does
+        full = os.path.join(base, raw)
+        head, name = os.path.split(full)
+        if name in ("", ".", "..") or "//" in full:
+            return resolve_path(raw, base)
+        if head in self._parents:
+            parent = self._parents[head]
+        else:
+            parent = self._parents[head] = _loop_free_realpath(head)
+        if parent is None:
+            return resolve_path(raw, base)
+        path = os.path.join(parent, name)
+        return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _command_words(seg: list[str]) -> list[str]:
@@ -125,7 +190,7 @@ def _command_words(seg: list[str]) -> list[str]:
         w = seg[i]
         if ASSIGNMENT.match(w):
             i += 1
-        elif os.path.basename(w) in WRAPPERS:
+        elif w.rpartition("/")[2] in WRAPPERS:  # the basename, without posixpath's per-call overhead
             i += 1
             while i < len(seg) and (seg[i].startswith("-") or ASSIGNMENT.match(seg[i]) or seg[i].isdigit()):
                 i += 1
@@ -134,9 +199,13 @@ def _command_words(seg: list[str]) -> list[str]:
     return seg[i:]
 
 
-def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
+SimpleCommands = list[tuple[list[str], str]]
+
+
+def simple_commands(command: str, base: str) -> SimpleCommands:
     """Each simple command's words (wrappers removed) with the directory it runs in: a
-    `cd DIR` (or pushd) changes the base for the commands after it."""
+    `cd DIR` (or pushd) changes the base for the commands after it. Split once, then read by
+    `directories_in` and `scripts_in` (a large command is not split twice)."""
     out = []
     for seg in segments(command):
         words = _command_words(seg)
@@ -149,13 +218,24 @@ def _with_base(command: str, base: str) -> list[tuple[list[str], str]]:
 
 
 def affected_directories(command: str, base: str) -> list[str]:
-    """Paths a command operates on: path-like words (containing / \\ * ? [, starting with
+    """`directories_in` the simple commands of `command`."""
+    return directories_in(simple_commands(command, base))
+
+
+def directories_in(commands: SimpleCommands) -> list[str]:
+    """Paths the commands operate on: path-like words (containing / \\ * ? [, starting with
     . $ ~, or naming an existing file in the directory the simple command runs in) other than
     each simple command's verb, cut before the first glob character and resolved against
-    `base` (updated by `cd DIR`); de-duplicated, in order."""
-    out: list[str] = []
-    for words, here in _with_base(command, base):
+    the directory it runs in (`base` updated by `cd DIR`); de-duplicated, in order."""
+    out: dict[str, None] = {}  # ordered set: a list's `in` made this quadratic in the number of paths
+    seen: set[tuple[str, str]] = set()  # (directory, word) looked at: one lstat per distinct word
+    resolved: set[tuple[str, str]] = set()  # (directory, text before any glob): one realpath each
+    resolve = _Resolver()
+    for words, here in commands:
         for w in words[1:]:
+            if (here, w) in seen:
+                continue
+            seen.add((here, w))
             if w in REDIRECTS or w == "--" or w.isdigit() or (w.startswith("-") and "/" not in w):
                 continue
             if not (PATH_CHARS.search(w) or w[:1] in ".$~" or (len(w) < PATH_MAX and os.path.lexists(os.path.join(here, w)))):
@@ -164,10 +244,10 @@ def affected_directories(command: str, base: str) -> list[str]:
                 continue
             m = GLOB_CHARS.search(w)
             cut = w[: m.start()] if m else w
-            resolved = resolve_path(cut or ".", here)
-            if resolved not in out:
-                out.append(resolved)
-    return out
+            if (here, cut) not in resolved:  # words cut to the same text resolve once
+                resolved.add((here, cut))
+                out[resolve(cut or ".", here)] = None
+    return list(out)
 
 
 class ScriptRun(FrozenRecord):
@@ -180,14 +260,19 @@ class ScriptRun(FrozenRecord):
 
 
 def executed_scripts(command: str, base: str) -> list[ScriptRun]:
-    """Script files the command executes: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
+    """`scripts_in` the simple commands of `command`."""
+    return scripts_in(simple_commands(command, base))
+
+
+def scripts_in(commands: SimpleCommands) -> list[ScriptRun]:
+    """Script files the commands execute: `./x`, `dir/x`, `/abs/x`, `bash|sh|… [flags] file`,
     `python|node|ruby|… [flags] file`, `source file`, `. file` (not `-c`/`-e` inline code)."""
-    runs: list[ScriptRun] = []
-    for words, here in _with_base(command, base):
+    runs: dict[tuple[str, str], None] = {}  # (word, path), ordered: no list scan per script (quadratic)
+    for words, here in commands:
         if not words:
             continue
         verb = words[0]
-        name = os.path.basename(verb)
+        name = verb.rpartition("/")[2]  # the basename
         target: str | None = None
         if name in SHELLS or INTERPRETERS.match(name) or verb in SOURCING:
             for w in words[1:]:
@@ -202,10 +287,8 @@ def executed_scripts(command: str, base: str) -> list[ScriptRun]:
         elif "/" in verb:
             target = verb
         if target is not None:
-            run = ScriptRun(target, resolve_path(target, here))
-            if run not in runs:
-                runs.append(run)
-    return runs
+            runs[target, resolve_path(target, here)] = None
+    return [ScriptRun(word, path) for word, path in runs]
 
 
 def read_script(path: str) -> str | None:

@@ -63,12 +63,13 @@ def bash_fields(command: str, base: str, script_inspection: bool) -> dict[str, A
     from cupcake_py.enrich import shell_words as shell
 
     out: dict[str, Any] = {}
-    dirs = shell.affected_directories(command, base)
+    commands = shell.simple_commands(command, base)  # split once for both readings
+    dirs = shell.directories_in(commands)
     if dirs:
         out["affected_parent_directories"] = dirs
     if script_inspection:
         scripts = []
-        for run in shell.executed_scripts(command, base):
+        for run in shell.scripts_in(commands):
             content = shell.read_script(run.path)
             # an unreadable script (missing, not a regular file, no permission) is listed with
             # content null, never dropped: a policy inspecting scripts can tell "not seen" from "clean"

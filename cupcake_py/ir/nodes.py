@@ -17,10 +17,10 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from cupcake_py.core.errors import CupcakeError
+from cupcake_py.core.slotted import dataclass, fields
 
 
 class IRError(CupcakeError):
@@ -126,7 +126,7 @@ def _stmt(*keys: tuple[str, str, str]) -> Callable[[type[_T]], type[_T]]:
     ``dataclass_transform`` lets a type checker see the generated constructor."""
 
     def wrap(cls: type[_T]) -> type[_T]:
-        made = dataclass(frozen=True, slots=True)(cls)
+        made: type[_T] = dataclass(frozen=True, slots=True)(cls)
         made.KEYS = keys
         return made
 

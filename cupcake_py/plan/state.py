@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 
 from cupcake_py import ir
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import Compiled, Group, Node

@@ -17,9 +17,6 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-import yaml
-
-from cupcake_py.core import yaml_values
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors
@@ -141,6 +138,10 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     """Parse one block's YAML text; raises RegoError (rego_parse_error) when invalid."""
     if not yaml_text.strip():
         raise RegoError(PARSE, "expected METADATA block, found whitespace", location)
+    import yaml  # (only a module with a METADATA block loads YAML)
+
+    from cupcake_py.core import yaml_values
+
     try:
         data = yaml_values.load(yaml_text, exact=False)  # timestamps stay strings, as OPA reads them
     except yaml.YAMLError as exc:

@@ -93,11 +93,11 @@ SchemaAnnotation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, TypeAlias
 
 from cupcake_py.core.errors import Location
+from cupcake_py.core.slotted import dataclass, field
 
 __all__ = [
     "Location", "Null", "Boolean", "Number", "String", "Var", "Ref", "Array", "Object", "Set",

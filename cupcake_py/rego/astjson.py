@@ -6,9 +6,9 @@ lists and tuples become lists; `else_`/`with_` are written as `else`/`with`.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from cupcake_py.core import slotted
 from cupcake_py.core.errors import Location
 
 _RENAME = {"else_": "else", "with_": "with"}
@@ -17,9 +17,9 @@ _RENAME = {"else_": "else", "with_": "with"}
 def to_json(node: Any) -> Any:
     if isinstance(node, Location):
         return {"file": node.file, "row": node.row, "col": node.col}
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+    if slotted.is_slotted(node):
         out: dict[str, Any] = {"type": type(node).__name__}
-        for f in dataclasses.fields(node):
+        for f in slotted.fields(node):
             v = getattr(node, f.name)
             if f.name == "location" and v.row == 0:
                 continue

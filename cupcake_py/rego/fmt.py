@@ -33,12 +33,12 @@ parse) or FormatError (the output would not be the same module: a bug, reported,
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cupcake_py.core import slotted
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.rego import ast as A
 from cupcake_py.rego import parse_module
@@ -225,7 +225,7 @@ class _Printer(Printer):
         return n
 
     def rule(self, r: A.Rule) -> str:
-        return super().rule(dataclasses.replace(r, annotations=[]))
+        return super().rule(slotted.replace(r, annotations=[]))
 
     def ref(self, r: A.Ref) -> str:
         """`x["a"]` stays bracketed when written so (opa fmt keeps `p["a"] := 1`), else `x.a`."""
@@ -363,9 +363,9 @@ def _nodes(node: object) -> list[object]:
         n = stack.pop()
         if isinstance(n, list | tuple):
             stack.extend(n)
-        elif dataclasses.is_dataclass(n) and not isinstance(n, A.Location | type):
+        elif slotted.is_slotted(n) and not isinstance(n, A.Location | type):
             out.append(n)
-            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+            stack.extend(getattr(n, f.name) for f in slotted.fields(n))
     return out
 
 
@@ -373,7 +373,7 @@ def _else_chain(r: A.Rule, src: _Source, p: _Printer) -> list[str] | None:
     """A rule with an else chain as opa fmt writes it: each branch `head if expr` when its one
     expression starts on the line of its head, else a block; an `else` written after the closing
     brace stays there (`} else := 2 if ...`), any other one starts a new line after a blank line."""
-    printed = p.rule(dataclasses.replace(r, body=[A.Expr(A.Term(A.Boolean(True)))], else_=None))
+    printed = p.rule(slotted.replace(r, body=[A.Expr(A.Term(A.Boolean(True)))], else_=None))
     out: list[str] = []
     branch: A.Rule | None = r
     prev_row = 0

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 from cupcake_py.core.errors import Location, new_location
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.rego.errors import PARSE, RegoError
 
 IDENT, NUM, STR, RAW, TMPL, EOF = "ident", "num", "str", "raw", "tmpl", "eof"

@@ -11,7 +11,9 @@ Out:
   `probe.json` per bwrap file, user and boot; a failure is probed again next time).
 - `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
   writable binds, read-only binds over the protected paths inside them and empty read-only
-  files over hidden files (deeper paths mounted later), then an empty tmpfs with mode 0555 over
+  files over hidden files (deeper paths mounted later; not over a file the user, not root,
+  neither owns nor may read: `hidden_by_permissions`, its mode hides it already, and a bind
+  costs bubblewrap a mount table scan), then an empty tmpfs with mode 0555 over
   each hidden directory (nothing is mounted below a hidden path; a tmpfs is a mount without the
   mount table scan bubblewrap does for every bind, and whatever a command writes there after a
   chmod is its own and gone when it ends), `--cap-drop ALL` (root inside cannot unmount or
@@ -145,6 +147,26 @@ def _depth(p: str) -> int:
     return 0 if p == "/" else p.rstrip("/").count("/")
 
 
+def hidden_by_permissions(path: str) -> bool:
+    """A regular file this user (not root) neither owns nor may read: inside the sandbox, where
+    every capability is dropped and no set-id program gains any (no_new_privs), its mode already
+    hides it, and only its owner or root could change that mode. Anything else (root, the owner,
+    a readable file, an ACL or group that grants reading, a path that cannot be examined) is False:
+    mounted over as before."""
+    import stat
+
+    uid, euid = os.getuid(), os.geteuid()
+    if uid == 0 or euid == 0:
+        return False  # root owns /etc/shadow and the like: the mode does not stop it
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or st.st_uid in (uid, euid):
+        return False
+    return not os.access(path, os.R_OK) and not os.access(path, os.R_OK, effective_ids=True)
+
+
 def arguments(profile: dict[str, Any], empty: str) -> list[str]:
     args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS]
     if not profile.get("share_processes"):
@@ -160,7 +182,7 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
     for p in profile["hidden"]:
         if os.path.isdir(p):
             hidden_dirs.append(p)
-        else:
+        elif not hidden_by_permissions(p):
             mounts.append((_depth(p), 2, p, ["--ro-bind", empty, p]))
     for _, _, _, how in sorted(mounts):
         args += how

@@ -18,7 +18,7 @@ program is found before; when it is not, bash runs the command and says so as us
 analysed as bash).
 With absent paths the line goes on: it removes whatever of them the command created (reported
 on stderr) once the sandbox, and every process in it, has ended, then returns the command's exit
-status (a subshell `(exit N)` only when N is not 0).
+status (when N is not 0 through a shell function's `return N`: no subshell, no process).
 Nothing here fails: every command has the bash form.
 """
 
@@ -101,5 +101,5 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
         run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
                f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -r --interactive=never -- "$__cupcake_f"; '
                f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
-               f'[ "$__cupcake_rc" = 0 ] || (exit "$__cupcake_rc")')
+               f'__cupcake_status() {{ return "$1"; }}; [ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')
     return run

@@ -13,7 +13,8 @@ paths:
   `settings.writable` (default: /tmp, /var/tmp and the tool caches; created when missing below
   the home directory); one inside another is left out (the outer one's bind holds it).
   Everything else is read-only (the bubblewrap base is a read-only bind of `/`).
-- `read_only`: paths inside a writable root that stay read-only: every state path (cupcake's
+- `read_only`: paths inside a writable root that stay read-only (one inside another is left
+  out: the outer one's read-only bind holds it): every state path (cupcake's
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
@@ -288,6 +289,9 @@ def compute(src: Sources) -> dict[str, Any]:
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
     read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
                        and r not in hidden_real)
+    # inside another read-only path: that one's bind holds it (no writable root lies between them:
+    # a writable root inside a guarded path was dropped above)
+    read_only = [r for r in read_only if not any(_under(r, o) and r != o for o in read_only)]
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),

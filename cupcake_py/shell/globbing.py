@@ -24,32 +24,20 @@ CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-
            "space": r"\s", "xdigit": "0-9a-fA-F", "punct": r"!-/:-@\[-`{-~", "word": r"\w", "blank": r" \t"}
 
 
+# Escaped pairs and characters that start no glob, possessively (no backtracking), then a glob start.
+_STARTS, _EXT = re.escape("".join(sorted(GLOB_START))), re.escape("".join(sorted(EXTGLOB - GLOB_START)))
+_TO_FIRST_GLOB = re.compile(rf"(?:[^\\{_STARTS}{_EXT}]++|\\.?|[{_EXT}](?!\())*+(?:[{_STARTS}]|[{_EXT}]\()", re.DOTALL)
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
 def has_glob(pattern: str) -> bool:
-    """True when an unescaped glob character (or extglob group) is in `pattern`."""
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in GLOB_START or (c in EXTGLOB and pattern[i + 1:i + 2] == "("):
-            return True
-        i += 1
-    return False
+    """True when an unescaped glob character (or extglob group) is in `pattern` (one C scan)."""
+    return _TO_FIRST_GLOB.match(pattern) is not None
 
 
 def unescape(pattern: str) -> str:
     """The literal text of a pattern (what bash passes on when nothing matches)."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern[i] == "\\" and i + 1 < len(pattern):
-            out.append(pattern[i + 1])
-            i += 2
-        else:
-            out.append(pattern[i])
-            i += 1
-    return "".join(out)
+    return "".join(_ESCAPED.split(pattern)) if "\\" in pattern else pattern
 
 
 def _bracket(pattern: str, i: int) -> tuple[str, int] | None:

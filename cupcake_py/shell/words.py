@@ -121,41 +121,30 @@ def decode_ansi_c(body: str) -> str:
     return value.split("\0", 1)[0]
 
 
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)  # backslash and the character it quotes
+# in "…": a backslash before one of DQ_ESCAPABLE goes (the character stays, a newline goes too)
+_DQ_ESCAPE = re.compile(r"\\(?:\n|([" + re.escape("".join(sorted(DQ_ESCAPABLE - {"\n"}))) + "]))")
+
+
 def _unquoted(raw: str) -> list[Chunk]:
-    """Unquoted source text: a backslash quotes the next character; backslash-newline vanishes."""
-    out: list[Chunk] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\" and i + 1 < len(raw):
-            if buf:
-                out.append((LIT, "".join(buf)))
-                buf = []
-            if raw[i + 1] != "\n":
-                out.append((QUOTED, raw[i + 1]))
-            i += 2
-            continue
-        buf.append(c)
-        i += 1
-    if buf:
-        out.append((LIT, "".join(buf)))
+    """Unquoted source text: a backslash quotes the next character; backslash-newline vanishes.
+    (Literal runs are found by a C regex split: no Python step per character.)"""
+    if "\\" not in raw:
+        return [(LIT, raw)] if raw else []
+    parts = _ESCAPE.split(raw)  # literal, quoted character, literal, …
+    out: list[Chunk] = [(LIT, parts[0])] if parts[0] else []
+    for i in range(1, len(parts), 2):
+        if parts[i] != "\n":
+            out.append((QUOTED, parts[i]))
+        if parts[i + 1]:
+            out.append((LIT, parts[i + 1]))
     return out
 
 
 def _double_quoted(raw: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\" and i + 1 < len(raw) and raw[i + 1] in DQ_ESCAPABLE:
-            if raw[i + 1] != "\n":
-                out.append(raw[i + 1])
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    if "\\" not in raw:
+        return raw
+    return "".join(filter(None, _DQ_ESCAPE.split(raw)))  # the group is None for a backslash-newline
 
 
 class Expander:
@@ -308,8 +297,11 @@ def _descendants(node: Node) -> list[Node]:
     return out
 
 
+_GLOB_ESCAPES = str.maketrans({c: "\\" + c for c in "*?[]\\()|!@+"})
+
+
 def _escape_glob(s: str) -> str:
-    return "".join("\\" + c if c in "*?[]\\()|!@+" else c for c in s)
+    return s.translate(_GLOB_ESCAPES)
 
 
 def _plain(parts: list[Chunk]) -> Field:
@@ -386,35 +378,48 @@ def _brace_expand(chunks: list[Chunk]) -> list[list[Chunk]]:
     return out
 
 
+_OPEN, _CLOSE, _COMMA = (LIT, "{"), (LIT, "}"), (LIT, ",")
+
+
+def _brace_pairs(tokens: list[Chunk]) -> tuple[list[int], dict[int, int], dict[int, list[int]]]:
+    """One pass: the `{` positions in order, each closed one's `}` and its own (depth 0) commas.
+    A `{` is closed by the first `}` after it at its depth, as a scan from it would find."""
+    opens: list[int] = []
+    close: dict[int, int] = {}
+    commas: dict[int, list[int]] = {}
+    stack: list[int] = []
+    for j, t in enumerate(tokens):
+        if t == _OPEN:
+            opens.append(j)
+            stack.append(j)
+        elif t == _CLOSE:
+            if stack:
+                close[stack.pop()] = j
+        elif t == _COMMA and stack:
+            commas.setdefault(stack[-1], []).append(j)
+    return opens, close, commas
+
+
 def _brace_tokens(tokens: list[Chunk]) -> list[list[Chunk]]:
-    for i, tok in enumerate(tokens):
-        if tok != (LIT, "{"):
-            continue
-        depth, commas, close = 0, [], -1
-        for j in range(i + 1, len(tokens)):
-            t = tokens[j]
-            if t == (LIT, "{"):
-                depth += 1
-            elif t == (LIT, "}"):
-                if depth == 0:
-                    close = j
-                    break
-                depth -= 1
-            elif t == (LIT, ",") and depth == 0:
-                commas.append(j)
-        if close < 0:
+    """Expand the first `{…}` that is a list or a sequence (bash's order), then the rest. Linear
+    before the first expansion (a pass, not a scan from each `{`: nested braces were quadratic)."""
+    opens, close, commas = _brace_pairs(tokens)
+    for n, i in enumerate(opens):
+        end = close.get(i)
+        if end is None:
             break
-        inner = tokens[i + 1:close]
-        prefix, suffix = tokens[:i], tokens[close + 1:]
-        if commas:
-            bounds = [i] + commas + [close]
+        innermost = n + 1 == len(opens) or opens[n + 1] > end  # no brace inside: each token read once
+        if i in commas:
+            bounds = [i, *commas[i], end]
             alts = [tokens[a + 1:b] for a, b in zip(bounds, bounds[1:], strict=False)]
-        elif all(k == LIT for k, _ in inner) and (seq := _sequence("".join(t for _, t in inner))) is not None:
+        elif innermost and all(k == LIT for k, _ in tokens[i + 1:end]) and \
+                (seq := _sequence("".join(t for _, t in tokens[i + 1:end]))) is not None:
             if seq == [TOO_BIG]:
                 return [[(OPAQUE, "brace expansion larger than the analysis budget")]]
             alts = [[(QUOTED, s)] for s in seq]
         else:
             continue
+        prefix, suffix = tokens[:i], tokens[end + 1:]
         out: list[list[Chunk]] = []
         for alt in alts:
             for rest in _brace_tokens(alt + suffix):

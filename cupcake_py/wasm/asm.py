@@ -7,8 +7,7 @@ indices. ``depth`` tracks open structured blocks so branch depths can be compute
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from cupcake_py.core.slotted import dataclass
 from cupcake_py.wasm import leb
 from cupcake_py.wasm.module import FuncType
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
 from cupcake_py import ir
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.wasm import abi, const_member, regex_call, static_numbers
 from cupcake_py.wasm.asm import DROP, ELSE, I32_ADD, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
 from cupcake_py.wasm.data import DataBuilder, align

@@ -7,8 +7,10 @@ from cupcake_py.wasm.errors import WasmFormatError
 
 def u32(n: int) -> bytes:
     """Unsigned LEB128 (also used for u64 values)."""
-    if 0 <= n < _SMALL_N:
-        return _SMALL[n]
+    if 0 <= n < 0x80:
+        return _ONE_BYTE[n]
+    if 0x80 <= n < 0x4000:
+        return bytes((n & 0x7F | 0x80, n >> 7))
     if n < 0:
         raise ValueError(f"unsigned LEB128 of a negative number {n}")
     out = bytearray()
@@ -22,8 +24,7 @@ def u32(n: int) -> bytes:
             return bytes(out)
 
 
-_SMALL_N = 1 << 14
-_SMALL: list[bytes] = [bytes((n,)) if n < 128 else bytes((n & 0x7F | 0x80, n >> 7)) for n in range(_SMALL_N)]
+_ONE_BYTE: list[bytes] = [bytes((n,)) for n in range(0x80)]  # (a table of all two-byte ones cost 2 ms per process)
 
 
 def s64(n: int) -> bytes:

@@ -9,9 +9,9 @@ include the final ``end``); ``opcodes`` walks them when indices must be found or
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TypeVar
 
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.wasm import leb
 from cupcake_py.wasm.errors import WasmFormatError
 from cupcake_py.wasm.leb import Reader

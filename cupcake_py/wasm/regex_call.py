@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from cupcake_py import ir
 from cupcake_py.wasm.native_first import native_then_host
-from cupcake_py.wasm.regex_prog import compile_pattern
 
 if TYPE_CHECKING:
     from cupcake_py.wasm.codegen import _Codegen, _Fn
@@ -37,6 +36,8 @@ def native_program(func: str, args: Sequence[ir.Operand], strings: Sequence[str]
     pattern = args[0]
     if not isinstance(pattern, ir.StringIndex) or not 0 <= pattern.value < len(strings):
         return None
+    from cupcake_py.wasm.regex_prog import compile_pattern  # (only a policy that matches regexes loads it)
+
     return compile_pattern(strings[pattern.value])
 
 

@@ -27,7 +27,8 @@ without running the program when the subject lacks it.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+
+from cupcake_py.core.slotted import dataclass
 
 # Opcodes (regex_vm.c mirrors them).
 OP_MATCH, OP_CHAR, OP_CLASS, OP_SPLIT, OP_JMP, OP_BOT, OP_EOT, OP_WORDB = range(8)

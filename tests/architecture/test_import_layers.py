@@ -25,10 +25,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "cupcake_py"
 # Lowest first. Each layer: the top-level packages/modules of cupcake_py it holds, and what it is.
 LAYERS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("base", frozenset({"__init__", "core"}),
-     "shared foundations: error types, records, strict JSON, logging, user directories, Rego values, YAML as OPA "
+     "shared foundations: error types, records, data classes without code generated at import, strict JSON, logging, user directories, Rego values, YAML as OPA "
      "reads it (timestamps stay strings), cache MACs, the GC pause for builds, termination signals turned into a "
      "fail-closed answer"),
-    ("ir", frozenset({"ir"}), "OPA's planner IR, a leaf (only `cupcake_py.core.errors` below it: tests/ir/test_ir_leaf.py)"),
+    ("ir", frozenset({"ir"}), "OPA's planner IR, a leaf (only `cupcake_py.core.errors` and `core.slotted` below it: "
+     "tests/ir/test_ir_leaf.py)"),
     ("rego", frozenset({"rego"}), "Rego source → AST → compiled modules"),
     ("plan", frozenset({"plan"}), "compiled modules → IR"),
     ("wasm", frozenset({"wasm"}), "IR → WebAssembly module, C runtime"),

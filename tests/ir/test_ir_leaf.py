@@ -20,9 +20,10 @@ FORBIDDEN = {
     "cupcake_py.engine": "the engine sits on top of every stage",
 }
 # The only cupcake_py modules the IR may load: the package root, the shared error base
-# (IRError is a CupcakeError) and the IR itself.
+# (IRError is a CupcakeError), the data-class decorator of its nodes (core/slotted: no
+# code generated at import) and the IR itself.
 ALLOWED_PREFIXES = ("cupcake_py.ir",)
-ALLOWED_MODULES = {"cupcake_py", "cupcake_py.core.errors"}
+ALLOWED_MODULES = {"cupcake_py", "cupcake_py.core.errors", "cupcake_py.core.slotted", "cupcake_py.core.slotted_inits"}
 
 
 def _loaded_after(statement: str) -> list[str]:

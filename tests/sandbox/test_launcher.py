@@ -96,12 +96,18 @@ def test_executed_same_result_as_bash(project: Project, command: str, rc: int, o
 def test_exit_status_survives_the_removal_of_agent_configuration(project: Project) -> None:
     """With absent agent configuration the line goes on after the sandbox: the command's status is
     still the line's, whatever it is, and what the command created there is gone."""
-    for command, rc in (("true", 0), ("sh -c 'exit 9'", 9), ("touch opencode.json", 0)):
-        runs = command_line(command, require_bwrap(), _args_file(project),
-                            [str(project.proj / "opencode.json")])
+    cases = (("true", 0), ("false", 1), ("sh -c 'exit 9'", 9), ("touch opencode.json", 0),
+             ("touch opencode.json; exit 3", 3), ("./not-executable.sh", 126), ("no-such-program-xyz", 127),
+             ("sh -c 'kill -KILL $$'", 128 + 9), ("sh -c 'kill -TERM $$'", 128 + 15), ("sh -c 'exit 255'", 255))
+    args_file = _args_file(project)
+    for command, rc in cases:
+        runs = command_line(command, require_bwrap(), args_file, [str(project.proj / "opencode.json")])
         done = project.execute(runs)
         assert done.returncode == rc, (command, done)
         assert not (project.proj / "opencode.json").exists()
+        # what the agent's shell sees next, in the same shell: the status, and a shell still running
+        seen = project.execute(f"{runs}\necho \"status=$?\"")
+        assert seen.stdout.endswith(f"status={rc}\n"), (command, seen)
 
 
 def _args_file(project: Project) -> str:

@@ -1,7 +1,8 @@
 """The files of a `cupcake test` run and the tests in them.
 
 In: the paths given on the command line. Out: `load_modules` (those files parsed,
-plus the shipped support policies when the paths do not bring their own), `discover` (the
+plus the shipped support policies when the paths do not bring their own and their modules can
+reach them: `support_policies.may_reach_support`), `discover` (the
 `test_*` / `todo_*` rules without arguments, filtered by --run). A file that cannot be read or
 parsed, and a --run that is not a regular expression, raise TestSetupError (exit status 1).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cupcake_py.authoring.support_policies import support_modules
+from cupcake_py.authoring.support_policies import may_reach_support, support_modules
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
 from cupcake_py.authoring.testing.files import rego_files
 from cupcake_py.rego import parse_module, read_source
@@ -38,7 +39,9 @@ def load_modules(paths: list[str | Path], files: list[str] | None = None
     if errors:
         raise TestSetupError(format_text(errors, sources))
     own = len(modules)
-    modules += support_modules({m.package.dotted() for m in modules})
+    packages = {m.package.dotted() for m in modules}
+    if may_reach_support(packages, sources.values()):  # (else they cannot change a result)
+        modules += support_modules(packages)
     return modules, sources, own
 
 

@@ -99,7 +99,6 @@ def _build(paths: list[str | Path], files: list[str], data: Any, opts: TestOptio
     whose dependencies did not change since a previous run reuses its modules: `parts`;
     `base` is the key of what every chunk depends on, "" without the cache)."""
     # the compiler's modules load here, where a build happens (a cached run never imports them)
-    from cupcake_py.authoring import instrument
     from cupcake_py.authoring.testing.data import check_conflicts
     from cupcake_py.authoring.testing.loading import discover, is_test_file, load_modules
     from cupcake_py.authoring.testing.parts import build_or_reuse
@@ -123,8 +122,12 @@ def _build(paths: list[str | Path], files: list[str], data: Any, opts: TestOptio
     t = _lap(phases, "parse", t)
     if not tests:
         return work
-    built = [instrument.instrument_module(m, work.cov) if opts.coverage and i < own and not is_test_file(m) else m
-             for i, m in enumerate(modules)]
+    built = modules
+    if opts.coverage:
+        from cupcake_py.authoring import instrument
+
+        built = [instrument.instrument_module(m, work.cov) if i < own and not is_test_file(m) else m
+                 for i, m in enumerate(modules)]
     try:
         compiled = compile_modules(built)
     except RegoErrors as e:

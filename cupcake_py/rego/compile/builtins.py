@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from cupcake_py.core.slotted import dataclass
 
 # Names handled by the compiler itself; they never reach the IR as calls.
 COMPILE_TIME = frozenset({"eq", "assign", "print", "rego.metadata.chain", "rego.metadata.rule"})

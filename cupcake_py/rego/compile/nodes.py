@@ -11,8 +11,7 @@ After compilation every body is a list of `ast.Expr` whose `terms` is one of:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.rego import ast as A
 
 

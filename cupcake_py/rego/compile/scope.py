@@ -9,8 +9,7 @@ Query top-level declarations keep their names (they are result bindings)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.diagnostics import ErrorSink, SizedErrorSink

@@ -14,6 +14,10 @@ Determinism: no debug info, source paths mapped to ``.`` with
 ``-ffile-prefix-map``, a fixed file order, and zig's own cache kept in a
 temporary directory. ``--check`` rebuilds into a temporary directory and fails
 unless the result is byte-identical to the committed ``runtime.wasm``.
+
+Next to it, ``call_graph.py``: the function references of every runtime function body, so the
+linker does not walk them in every process (``linker.call_graph_source``; checked by ``--check``
+and tests/wasm/test_runtime_call_graph.py).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 RUNTIME_DIR = Path(__file__).resolve().parent
 SRC_DIR = RUNTIME_DIR / "src"
 OUTPUT = RUNTIME_DIR / "runtime.wasm"
+CALL_GRAPH = RUNTIME_DIR / "call_graph.py"
 ZIG_VERSION = "0.17.0"
 STACK_SIZE = 256 * 1024
 
@@ -94,6 +99,14 @@ def build(out: Path) -> None:
         linked = Path(tmp) / "runtime.wasm"
         _run([*zig, "wasm-ld", *LINK_FLAGS, "-o", str(linked), *objects], env)
         shutil.copyfile(linked, out)
+    if out == OUTPUT:
+        write_call_graph()
+
+
+def write_call_graph() -> None:
+    from cupcake_py.wasm.linker import call_graph_source
+
+    CALL_GRAPH.write_text(call_graph_source(OUTPUT.read_bytes()))
 
 
 def check() -> None:
@@ -104,6 +117,10 @@ def check() -> None:
         build(fresh)
         if fresh.read_bytes() != OUTPUT.read_bytes():
             raise BuildError(f"{OUTPUT} is stale: rebuilding gives different bytes; run `make runtime`")
+    from cupcake_py.wasm.linker import call_graph_source
+
+    if not CALL_GRAPH.exists() or CALL_GRAPH.read_text() != call_graph_source(OUTPUT.read_bytes()):
+        raise BuildError(f"{CALL_GRAPH} is stale; run `make runtime`")
 
 
 def main(argv: list[str] | None = None) -> int:
