@@ -72,17 +72,22 @@ class Evaluator:
 
     def __init__(self, setup: EvalSetup) -> None:
         from cupcake_py.host import HostOptions, PolicyModule
-        from cupcake_py.host.builtins import BuiltinContext
 
         self.lines: list[str] = []
         t0 = time.perf_counter()
         module = PolicyModule(setup.wasm, HostOptions(strict=setup.strict, deadline=setup.deadline,
                                                       compiler=NATIVE_COMPILER))
         self.native_s = time.perf_counter() - t0
-        strict = setup.strict
-        self.instance = module.instantiate(
-            setup.data, builtins=_implementations(setup.builtin_specs),
-            context_factory=lambda: BuiltinContext(strict=strict, print_hook=self.lines.append))
+        self.strict = setup.strict
+        self.instance = module.instantiate(setup.data, builtins=_implementations(setup.builtin_specs),
+                                           context_factory=self._context)
+
+    def _context(self) -> Any:
+        """The BuiltinContext of an evaluation that calls a host builtin (the host's builtin
+        library is imported then: a test run whose policies call none never loads it)."""
+        from cupcake_py.host.builtins import BuiltinContext
+
+        return BuiltinContext(strict=self.strict, print_hook=self.lines.append)
 
     def eval(self, entrypoint: str) -> list[dict[str, Any]]:
         self.lines = []
