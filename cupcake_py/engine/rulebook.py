@@ -364,7 +364,8 @@ class Rulebook(_Strict):
         "read as v1 either way; the shipped policies are always v1.", examples=[0])
     file_rego_versions: dict[str, Literal[0, 1]] = Field(
         default_factory=dict, description="Rego version per file, as OPA's manifest `file_rego_versions`: path "
-        "globs relative to the .cupcake directory (`*` within a directory, `**` across) to 0 or 1; the longest "
+        "globs relative to the .cupcake directory (`*` and `**` both match across directories, as OPA's globs without a "
+        "separator) to 0 or 1; the longest "
         "matching glob wins over `rego_version`.", examples=[{"policies/opencode/legacy/**": 0}])
 
     def rego_versions(self, root: str) -> RegoVersions:
