@@ -87,7 +87,7 @@ def main() -> None:
         for command in COMMANDS:
             decision, runs, _ = project.evaluate("claude", command)
             assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
-            print(f"{command}: {runs.splitlines()[0]}", file=sys.stderr)
+            print(f"{command}: {next(line for line in runs.splitlines() if '--args 3' in line)}", file=sys.stderr)
             profile_size = _profile_size(runs)
             plain: list[float] = []
             bare: list[float] = []

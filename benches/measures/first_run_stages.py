@@ -44,7 +44,7 @@ def one_round(paths: list[str], v0: bool) -> dict[str, float]:
     import cupcake_py.authoring.testing.runner  # noqa: F401
     lap("command modules")
     from cupcake_py.authoring.testing import cache
-    from cupcake_py.authoring.testing.loading import rego_files
+    from cupcake_py.authoring.testing.files import rego_files
 
     cache.build_key(rego_files(list(paths)), [], "")
     lap("cache key")

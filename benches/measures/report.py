@@ -355,6 +355,12 @@ def _test_startup(m: M) -> list[str]:
             rows.append(f"| {k} | {_fmt(s['stages'][k]['median'])} | {_fmt(lib['stages'][k]['median'])} |")
         rows.append(f"| sum | {_fmt(sum(v['median'] for v in s['stages'].values()))} | "
                     f"{_fmt(sum(v['median'] for v in lib['stages'].values()))} |")
+    b = lib.get("cached_breakdown")
+    if b:
+        rows += ["", f"Where one cached process's CPU goes (`cupcake test --v0-compatible lib {b['template']}`, "
+                 f"measures/cached_phases.py, median of {b['rounds']}; the exit is the whole process minus what "
+                 "the process counted itself):", "", "| phase | CPU ms |", "| --- | ---: |"]
+        rows += [f"| {k} | {_fmt(v)} |" for k, v in b["ms"].items()]
     return rows
 
 

@@ -8,6 +8,11 @@ real libraries.
    authoring/testing/command.py) and, for scale, the typer command line (`cupcake --version`:
    typer, which imports pydantic; `cupcake test --help` still pays it). Goal: a cached run
    ≤ 2× `python -c pass` + host load; a first run ≤ 2× `python -c pass` + compiler and host load.
+   The modules a cached run imports are those a real run loaded (probed once, `LEAN` no longer
+   a hand list), and where one cached process's CPU goes (measures/cached_phases.py: python
+   start, ctypes + the dlopen of libwasmtime, the imports, files, cache key and lookup, the
+   custom builtin check, the native-code load, instantiate, the tests, the report, the rest,
+   and the exit as the difference to the whole process) on a template of the admission library.
 2. An admission-control library in Rego v0 (benches/admission_corpus.py: many template
    directories, shared helpers imported by every template, one large schema literal), tested as
    its CI does: one `cupcake test --v0-compatible lib/ <template>/` process per template, first
@@ -23,6 +28,7 @@ time on this shared machine). Both engines must pass every test first.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -41,8 +47,33 @@ ONE_POLICY = {
 COMPILER = ("cupcake_py.rego.parser, cupcake_py.rego.compile.compiler, cupcake_py.plan.planner, "
             "cupcake_py.wasm.codegen, cupcake_py.host.policy")
 HOST = "host load (python -c 'import cupcake_py.host.policy')"
-LEAN = ("cupcake_py.app.entry, cupcake_py.authoring.testing.command, cupcake_py.authoring.testing.runner, "
-        "cupcake_py.authoring.testing.output, cupcake_py.extensions.builtins, cupcake_py.host.policy")
+LEAN = "what a cached cupcake test imports (no run)"
+PROBE = """
+import json, os, sys
+out, real_exit = sys.argv[1], os._exit
+sys.argv = ["cupcake", "test", *sys.argv[2:]]
+
+
+def report(code):
+    names = [m for m in sys.modules if m.startswith("cupcake_py")]
+    with open(out, "w") as f:
+        json.dump(names, f)
+    real_exit(code)
+
+
+os._exit = report
+from cupcake_py.app.entry import main
+main()
+"""
+
+
+def _cached_modules(py: str, args: list[str], cwd: Path, env: dict[str, str], out: Path) -> list[str]:
+    """The cupcake_py modules a cached `cupcake test ARGS` loads (in import order); the run is checked."""
+    process([py, "-c", PROBE, str(out.with_suffix(".fill")), *args], cwd=cwd, env=env)()  # (fills the cache)
+    subprocess.run([py, "-c", PROBE, str(out), *args], cwd=cwd, env=env, check=True, capture_output=True,
+                   timeout=300)
+    names: list[str] = json.loads(out.read_text())
+    return names
 
 
 def _fresh(cmd: list[str], cwd: Path, env: dict[str, str], cache: Path) -> Any:
@@ -63,12 +94,13 @@ def _startup(ctx: Context) -> dict[str, Any]:
         (one / name).write_text(text)
     py, cup = ctx.python, cupcake_cmd()
     env = {**ctx.env, "XDG_CACHE_HOME": str(ctx.work / "startup-cache")}
+    lean = ", ".join(_cached_modules(py, ["."], one, env, ctx.work / "startup-modules.json"))
     variants = {
         "python -c pass": process([py, "-c", "pass"], env=env),
         HOST: process([py, "-c", "import cupcake_py.host.policy"],
                                                                         env=env),
         "compiler + host load": process([py, "-c", f"import {COMPILER}"], env=env),
-        "lean cupcake test modules + host load (no run)": process([py, "-c", f"import {LEAN}"], env=env),
+        LEAN: process([py, "-c", f"import {lean}"], env=env),
         "cupcake --version (command line)": process([*cup, "--version"], env=env),
         "cupcake test, cached build": process([*cup, "test", "."], cwd=one, env=env),
         "cupcake test, first run": _fresh([*cup, "test", "."], one, env, ctx.work / "startup-fresh"),
@@ -146,13 +178,41 @@ def _library(ctx: Context) -> dict[str, Any]:
     phases = subprocess.run([*cup, "test", "--v0-compatible", "-v", "lib", str(schema[0].relative_to(ours))],
                             cwd=ours, env={**env, "XDG_CACHE_HOME": str(ctx.work / "phase-cache")},
                             capture_output=True, text=True, timeout=600).stderr
+    breakdown = _breakdown(ctx, ours, plain[0], cache, ctx.pick(5, 15))
     stages = _stages(ctx, ["lib", str(plain[0].relative_to(ours))], ours, v0=True)
     return {"templates": counts["templates"], "tests": counts["tests"], "plain": f"{len(plain)} templates",
             "stages": stages, "stages_template": str(plain[0].relative_to(ours)),
             "variants": {k: summary(v, "s") for k, v in wall.items()},
             "cpu": {k: summary(v, "s") for k, v in cpu.items()},
             "phases_first_run_schema_template": next((ln for ln in phases.splitlines()
-                                                      if ln.startswith("cupcake test:")), "")}
+                                                      if ln.startswith("cupcake test:")), ""),
+            "cached_breakdown": breakdown}
+
+
+def _breakdown(ctx: Context, root: Path, template: Path, cache: Path, rounds: int) -> dict[str, Any]:
+    """Median CPU ms per phase of one cached `cupcake test --v0-compatible lib <template>` process
+    (measures/cached_phases.py), next to the whole process measured from outside."""
+    import resource
+    import statistics
+
+    env = {**ctx.env, "XDG_CACHE_HOME": str(cache)}
+    args = ["--v0-compatible", "lib", str(template.relative_to(root))]
+    modules = ctx.work / "breakdown-modules.txt"
+    modules.write_text("\n".join(_cached_modules(ctx.python, args, root, env, ctx.work / "breakdown-probe.json")))
+    samples: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run([ctx.python, str(HERE / "cached_phases.py"), str(modules), "--", *args], cwd=root,
+                             env=env, check=True, capture_output=True, text=True, timeout=300).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        got = json.loads(out)
+        whole = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+        got["exit (whole process - in process)"] = max(0.0, whole - got["total in process"])
+        got["whole process"] = whole
+        for k, v in got.items():
+            samples.setdefault(k, []).append(v)
+    return {"template": str(template.relative_to(root)), "rounds": rounds,
+            "ms": {k: round(statistics.median(v), 2) for k, v in samples.items()}}
 
 
 def run(ctx: Context) -> dict[str, Any]:
@@ -184,9 +244,9 @@ def run(ctx: Context) -> dict[str, Any]:
              f"{s_cached:.2f} / {s_first:.2f} vs {s_reg:.2f} CPU s ({s_cached / s_reg:.2f}× / {s_first / s_reg:.2f}×)",
              s_first <= s_reg),
     ]
-    lean = c["lean cupcake test modules + host load (no run)"]
+    lean = c[LEAN]
     headline = (f"cupcake test on a one-policy directory: {cached:.0f} ms CPU cached, {first:.0f} ms first run "
-                f"(python -c pass {floor:.0f} ms, host load {c[HOST]:.0f} ms, the lean command's modules + host "
+                f"(python -c pass {floor:.0f} ms, host load {c[HOST]:.0f} ms, what a cached run imports "
                 f"{lean:.0f} ms, compiler + host {c['compiler + host load']:.0f} ms; typer's command line alone "
                 f"{c['cupcake --version (command line)']:.0f} ms, no longer paid by `cupcake test PATHS`); "
                 f"v0 admission library, {lib['plain']} (a process each): {lib_cached:.2f} s cached / "

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing and contextlib stay off a `cupcake test` start-up)
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+    from typing import Any
 
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD")
 
@@ -27,13 +31,28 @@ def wanted(machine_output: bool = False) -> bool:
     return stream is not None and stream.isatty()
 
 
-@contextmanager
-def progress(label: str, machine_output: bool = False) -> Iterator[Callable[[str], None]]:
-    if not wanted(machine_output):
-        yield lambda _text: None
-        return
-    from rich.console import Console
+def _quiet(_text: str) -> None:
+    pass
 
-    console = Console(stderr=True)
-    with console.status(label) as status:
-        yield lambda text: status.update(f"{label}: {text}")
+
+class progress:  # noqa: N801 - a context manager used as a function (contextlib stays off a start-up)
+    """`with progress(label, machine_output) as update:` (see the module docstring)."""
+
+    __slots__ = ("label", "machine_output", "status")
+
+    def __init__(self, label: str, machine_output: bool = False) -> None:
+        self.label, self.machine_output = label, machine_output
+        self.status: AbstractContextManager[Any] | None = None
+
+    def __enter__(self) -> Callable[[str], None]:
+        if not wanted(self.machine_output):
+            return _quiet
+        from rich.console import Console
+
+        self.status = Console(stderr=True).status(self.label)
+        status = self.status.__enter__()
+        label = self.label
+        return lambda text: status.update(f"{label}: {text}")
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        return self.status.__exit__(*exc) if self.status is not None else None

@@ -4,55 +4,99 @@ besides their files: the custom builtins their rulebooks name and the Rego versi
 In: the command's targets (files or directories; a `.cupcake` directory holds a rulebook.yml),
 --v0-compatible, --custom-builtins. Out: `rulebook_specs` (the rulebooks' `custom_builtins`
 modules), `rego_versions` (--v0-compatible, else the rulebook's `rego_version` /
-`file_rego_versions`, else v1), `custom_builtins` (the modules named plus the installed entry
+`file_rego_versions`, else v1), `rego_setting` (the same, as a `RegoSetting`: a cache key that
+names it without importing the Rego package, for a `cupcake test` served from its build
+cache), `custom_builtins` (the modules named plus the installed entry
 points; None when there are none). A rulebook that cannot be loaded gives v1 here (the command
 reports the broken rulebook itself); a custom builtin module that cannot be loaded raises
 CustomBuiltinError (the command fails closed on it). Imports neither typer nor the rulebook
-models unless a target has a rulebook.
+models unless a target has a rulebook (nor pathlib, nor the Rego package unless a rulebook or a
+build needs it).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from cupcake_py.core.errors import CupcakeError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`'s start-up)
+    from pathlib import Path
+
     from cupcake_py.extensions.builtins import CustomBuiltins
     from cupcake_py.rego.versions import RegoVersions
 
 
-def rulebook_specs(targets: list[str | Path]) -> list[str]:
+def _rulebook(target: str | Path) -> str | None:
+    """The rulebook.yml of a .cupcake directory among the targets, None for any other target."""
+    path = os.path.join(target, "rulebook.yml")
+    return path if os.path.isfile(path) else None
+
+
+def rulebook_specs(targets: list[str | Path] | list[str] | list[Path]) -> list[str]:
     """The custom builtin modules listed by the rulebooks of the .cupcake directories among `targets`."""
-    dirs = [t for t in targets if (Path(t) / "rulebook.yml").is_file()]  # (no rulebook: nothing to import)
+    dirs = [t for t in targets if _rulebook(t)]  # (no rulebook: nothing to import)
     if not dirs:
         return []
     from cupcake_py.engine.bundle import rulebook_builtins
 
-    return [s for t in dirs for s in rulebook_builtins(str(t))]
+    return [s for t in dirs for s in rulebook_builtins(os.fspath(t))]
 
 
-def rego_versions(targets: list[str | Path] | list[Path], v0_compatible: bool) -> RegoVersions:
+class RegoSetting:
+    """The Rego versions of a run: `key` names them (the build cache's key; no import of the Rego
+    package for --v0-compatible or the v1 default), `versions()` gives the RegoVersions."""
+
+    __slots__ = ("key", "_versions")
+
+    def __init__(self, key: str, versions: RegoVersions | None = None) -> None:
+        self.key, self._versions = key, versions  # versions: None for the flag's own settings
+
+    def versions(self) -> RegoVersions:
+        if self._versions is None:
+            from cupcake_py.rego import versions
+
+            return versions.flag(self.key == "v0-compatible")
+        return self._versions
+
+
+def rego_setting(targets: list[str | Path] | list[str] | list[Path], v0_compatible: bool) -> RegoSetting:
     """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
     directory among `targets` (the default target), else v1."""
-    from cupcake_py.rego import versions
-
     if v0_compatible:
-        return versions.V0_COMPATIBLE
+        return RegoSetting("v0-compatible")
     for t in targets:
-        if (Path(t) / "rulebook.yml").is_file():
+        rulebook = _rulebook(t)
+        if rulebook is not None:
             from cupcake_py.engine.rulebook import load_rulebook
+            from cupcake_py.rego import versions
 
             try:
-                return load_rulebook(Path(t) / "rulebook.yml").rego_versions(str(Path(t).absolute()))
+                found = load_rulebook(_as_path(rulebook)).rego_versions(str(_as_path(os.fspath(t)).absolute()))
             except CupcakeError:  # the command reports the broken rulebook itself (verify: [FAIL] rulebook)
-                return versions.V1_ONLY
-    return versions.V1_ONLY
+                found = versions.V1_ONLY
+            return RegoSetting(f"rulebook {found!r}", found)
+    return RegoSetting("v1")
+
+
+def _as_path(p: str) -> Path:
+    from pathlib import Path
+
+    return Path(p)
+
+
+def rego_versions(targets: list[str | Path] | list[str] | list[Path], v0_compatible: bool) -> RegoVersions:
+    """`rego_setting`'s RegoVersions."""
+    return rego_setting(targets, v0_compatible).versions()
 
 
 def custom_builtins(specs: list[str]) -> CustomBuiltins | None:
     """The custom builtins of --custom-builtins plus the installed entry points (None when there are none)."""
+    from cupcake_py.extensions.entry_points import entry_point_specs
+
+    if not specs and not entry_point_specs():  # (none: the host's builtin library is not imported for them)
+        return None
     from cupcake_py.extensions.builtins import load
 
     found = load(specs)

@@ -178,11 +178,11 @@ def test_cmd(
     Every *.rego file under PATHS is loaded; *.json / *.yaml data files are mounted at their
     directory path relative to the PATH they were found under (a file named directly: at the
     root). Tests are compiled by cupcake-py to WebAssembly (once for all tests, cached across
-    runs) and run under wasmtime. A test passes when its rule is defined and not false; a
+    runs) and run under wasmtime. A test passes when its rule's value is true (as opa test); a
     builtin error makes the call undefined unless --strict-builtin-errors. Mock with
     `with input as {...}`, `with data.x as ...` and `with some.function as other_function`.
     A failing test also shows the first expression that did not hold, the local variables
-    bound before it and its operand values. `todo_*` rules are reported as SKIPPED.
+    bound before it and its operand values. `todo_test_*` rules are reported as SKIPPED.
 
     Coverage counts the project's own policies: the system and builtin policies cupcake ships
     (unchanged copies under .cupcake/) are left out, so --threshold measures what you wrote.

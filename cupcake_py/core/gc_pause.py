@@ -20,18 +20,24 @@ Measured on the 1,151-file / 1,800-test corpus (benches/test_corpus.py): 31 pass
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@contextmanager
-def gc_paused(freeze: bool = False) -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze:
+class gc_paused:  # noqa: N801 - a context manager used as a function (contextlib stays off a start-up)
+    __slots__ = ("freeze", "was_enabled")
+
+    def __init__(self, freeze: bool = False) -> None:
+        self.freeze, self.was_enabled = freeze, False
+
+    def __enter__(self) -> None:
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.freeze:
             gc.freeze()
-        if was_enabled:
+        if self.was_enabled:
             gc.enable()

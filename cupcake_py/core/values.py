@@ -12,18 +12,21 @@ Known limit: Python treats True == 1, so the two collide inside one set or objec
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
 
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.core.jsonio import encode_str as _json_str  # json.dumps(s, ensure_ascii=False), without json
 
 # Host builtins import this module on every evaluation that calls one: json, re, orjson and
-# typing (tens of ms of start-up together) are imported only where they are needed.
+# typing (tens of ms of start-up together) are imported only where they are needed; decimal
+# too (a `cupcake test` run reads its result sets here): no Decimal exists before `decimal` is
+# imported, so `_is_decimal` asks sys.modules instead of importing it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator
+    from decimal import Decimal
     from typing import Any, NoReturn
 
     _MappingBase = Mapping[Any, Any]
@@ -50,6 +53,12 @@ class ValueParseError(CupcakeError, ValueError):
     def __init__(self, message: str, pos: int | None = None) -> None:
         super().__init__(message if pos is None else f"{message} (at offset {pos})")
         self.pos = pos
+
+
+def _is_decimal(t: type) -> bool:
+    """`t is decimal.Decimal`, without importing decimal."""
+    module = sys.modules.get("decimal")
+    return module is not None and t is module.Decimal
 
 
 # ---------------------------------------------------------------------------
@@ -123,7 +132,7 @@ def sort_key(v: Any) -> tuple[Any, ...]:
         return (0,)
     if t is bool:
         return (1, v)
-    if t is int or t is Decimal:
+    if t is int:
         return (2, v)
     if t is str:
         return (3, v)
@@ -133,6 +142,8 @@ def sort_key(v: Any) -> tuple[Any, ...]:
         return (5, tuple(sorted((sort_key(k), sort_key(x)) for k, x in v.items())))
     if t is frozenset or t is set:
         return (6, tuple(sorted(sort_key(x) for x in v)))
+    if _is_decimal(t):
+        return (2, v)
     raise TypeError(f"not a Rego value: {t.__name__}")
 
 
@@ -174,6 +185,8 @@ def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
         except orjson.JSONDecodeError:
             pass  # big integers, lone surrogates, or invalid JSON: the exact parser decides
     if not _STDLIB_DECODER:
+        from decimal import Decimal
+
         _STDLIB_DECODER.append(json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant))
     if not isinstance(data, str):
         try:
@@ -199,7 +212,7 @@ def _skip_ws(s: str, i: int) -> int:
 
 
 def _orjson_default(v: Any) -> Any:
-    if type(v) is Decimal:
+    if _is_decimal(type(v)):
         import orjson
 
         return orjson.Fragment(_number_text(v))
@@ -252,8 +265,6 @@ def _write(v: Any, out: list[str], rego: bool) -> None:
         out.append(_json_str(v))
     elif t is int:
         out.append(str(v))
-    elif t is Decimal:
-        out.append(_number_text(v))
     elif t is list or t is tuple:
         out.append("[")
         for i, x in enumerate(v):
@@ -289,6 +300,8 @@ def _write(v: Any, out: list[str], rego: bool) -> None:
                 out.append(",")
             _write(x, out, rego)
         out.append("}" if rego else "]")
+    elif _is_decimal(t):
+        out.append(_number_text(v))
     else:
         raise TypeError(f"not a Rego value: {t.__name__}")
 
@@ -311,6 +324,7 @@ def _lexemes() -> list[re.Pattern[str]]:
         ))
     return _LEXEMES
 _KEYWORDS = (("null", None), ("true", True), ("false", False))
+_JSON_WS = " \t\n\r"
 
 
 def parse_rego(text: str | bytes) -> Any:
@@ -324,10 +338,19 @@ def parse_rego(text: str | bytes) -> Any:
     if "set(" not in text and "`" not in text:
         from cupcake_py.core.jsonio import JSONError, loads
 
-        try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
-            return loads(text)
-        except JSONError:
-            pass
+        body = text.strip(_JSON_WS)
+        if body[:1] == "{" and body[1:].lstrip(_JSON_WS)[:1] not in ('"', "}") and body[-1:] == "}":
+            # a set (a JSON object's first key is a string) — a result set `{{"result": …}}`
+            # among them: its elements as a JSON array (a valid array only when the set is valid)
+            try:
+                return frozenset([freeze(v) for v in loads(f"[{body[1:-1]}]")])
+            except JSONError:
+                pass
+        else:
+            try:  # most terms are plain JSON: the strict _json reader (no orjson import) reads them to the same values
+                return loads(text)
+            except JSONError:
+                pass
         if "\\u" in text:  # ... except lone surrogate escapes, which it refuses and parse_json reads
             try:
                 return parse_json(text)
@@ -395,6 +418,8 @@ class _TermParser:
             text = m.group()
             if m.group(1) is None and m.group(2) is None:
                 return int(text)
+            from decimal import Decimal, InvalidOperation
+
             try:
                 return Decimal(text)
             except InvalidOperation:

@@ -40,8 +40,6 @@ from cupcake_py.core.userdirs import (
     user_cache_dir,
     warn,
 )
-from cupcake_py.engine.bundle_index import BundleIndex
-from cupcake_py.engine.bundle_index import index as bundle_index
 from cupcake_py.engine.project import (
     PACKAGE_DIR,
     ConfigDir,
@@ -56,6 +54,8 @@ from cupcake_py.engine.project import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the same constructor, as typeshed describes it (the private modules have no stubs)
     from hashlib import sha256 as sha256
+
+    from cupcake_py.engine.bundle_index import BundleIndex
 else:
     try:  # the builtin sha256 (hashlib's OpenSSL binding costs more to load than a bundle to check)
         from _sha2 import sha256  # CPython 3.12+
@@ -117,13 +117,16 @@ class Bundle(Record):
         policies = {} if policies is None else policies
         signals = {} if signals is None else signals
         routing = {} if routing is None else routing
+        if index is None:  # (imported here: `cupcake test` uses this module's cache keys, never a Bundle)
+            from cupcake_py.engine.bundle_index import index as bundle_index
+
+            index = bundle_index(routing, policies, signals)
         self._fill(key, scope, routing, policies, signals,
                    {} if builtin_config is None else builtin_config,
                    {} if telemetry is None else telemetry, script_inspection, [] if sources is None else sources,
                    [] if host_builtins is None else host_builtins, [] if custom_builtins is None else custom_builtins,
                    require_project_config, {} if governance is None else governance,
-                   {} if sandbox is None else sandbox, wasm,
-                   bundle_index(routing, policies, signals) if index is None else index)
+                   {} if sandbox is None else sandbox, wasm, index)
 
     def header(self) -> dict[str, Any]:
         return {"key": self.key, "scope": self.scope, "routing": self.routing,

@@ -186,6 +186,15 @@ class Evaluation:
             if shell:  # the shell runner (subprocess, selectors, signal) loads only for shell signals
                 from cupcake_py.engine.signals import run_signals
 
+                if self.floor is not None:  # signals run project files too: inside the kernel floor
+                    from cupcake_py.sandbox.bwrap import SandboxError
+
+                    try:
+                        shell = {n: {**spec, "command": self.floor.signal_command(spec["command"])}
+                                 for n, spec in shell.items()}
+                    except SandboxError as e:
+                        raise EngineError(f"the signals cannot run sandboxed: {e}") from None
+
                 for r in run_signals(shell, jsonio.dumps(enriched), cwd, self.deadline):
                     values[r.name] = r.value
                     ph.setdefault("signals", []).append(

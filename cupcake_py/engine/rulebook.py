@@ -327,10 +327,14 @@ class Sandbox(_Strict):
                                 "(`~` expanded, relative to the project root; created when missing below home).")
     read_only: list[str] = Field(default_factory=list, description="Extra paths kept read-only inside writable roots.")
     hidden: list[str] = Field(default_factory=list, description="Extra paths shown empty inside the sandbox.")
+    pass_env: list[str] = Field(default_factory=list, description="Environment variables with a secret's name "
+                                "(tokens, passwords, API keys) the sandboxed command still gets (default: none; "
+                                "every other one is unset inside the sandbox).")
     network: bool = Field(default=True, description="false: no network inside the sandbox (--unshare-net).")
     share_processes: bool = Field(default=False, description="true: the sandbox shares the process namespace (a "
                                   "background job outlives its command, but can signal and trace the user's "
-                                  "other processes).")
+                                  "other processes and write through their /proc/<pid>/root past every mount: the "
+                                  "floor then covers nothing and the builtins ask as without it).")
     bwrap: str | None = Field(default=None, description="Absolute path of the bubblewrap executable (default: "
                               "/usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap).")
 
@@ -360,7 +364,8 @@ class Rulebook(_Strict):
         "read as v1 either way; the shipped policies are always v1.", examples=[0])
     file_rego_versions: dict[str, Literal[0, 1]] = Field(
         default_factory=dict, description="Rego version per file, as OPA's manifest `file_rego_versions`: path "
-        "globs relative to the .cupcake directory (`*` within a directory, `**` across) to 0 or 1; the longest "
+        "globs relative to the .cupcake directory (`*` and `**` both match across directories, as OPA's globs without a "
+        "separator) to 0 or 1; the longest "
         "matching glob wins over `rego_version`.", examples=[{"policies/opencode/legacy/**": 0}])
 
     def rego_versions(self, root: str) -> RegoVersions:

@@ -6,8 +6,8 @@ state paths (engine/state_paths.py), the project root, the builtins' configurati
 paths, sensitive additional patterns).
 Out:
 - `merge(settings)`: one setting from the global and project rulebooks: on when either turns
-  it on (a project cannot switch the global floor off); path lists joined; network and shared
-  processes only when every rulebook allows them; `bwrap` from the global rulebook first.
+  it on (a project cannot switch the global floor off); path lists joined; `pass_env` only names
+  every rulebook passes; network and shared processes only when every rulebook allows them; `bwrap` from the global rulebook first.
 - `Floor.status()`: `input.sandbox` = {enabled, available, applies, reason, writable?, covers?}:
   `writable` (when enabled) the writable roots (what a policy may treat as "inside"); `available`
   whether bubblewrap runs here, probed for shell calls only (false with a reason otherwise); `applies` is
@@ -16,6 +16,8 @@ Out:
   `covers` (when it applies) is what the profile guarantees (sandbox/profile.py).
 - `Floor.extend(paths)`: the policies' `sandbox` outputs ({read_only, hidden}: they can only
   tighten) join the profile.
+- `Floor.signal_command(command)`: a shell signal's command inside the same profile (when the
+  floor is enabled and bubblewrap runs here, probed then also for other events), else unchanged.
 - `Floor.apply(final)`: for a call it applies to, an allow/modify/ask decision becomes one whose
   `updated_input.command` is the sandboxed command (a modify keeps the policies' other changes
   and wraps their command); halt/deny/block are returned unchanged.
@@ -49,6 +51,8 @@ def merge(settings: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | No
     every = [s for _, s in settings if s]
     out: dict[str, Any] = {"enabled": True, "network": all(s.get("network", True) for s in every),
                            "share_processes": all(s.get("share_processes", False) for s in every)}
+    passed = [set(s.get("pass_env", [])) for s in every]
+    out["pass_env"] = sorted(set.intersection(*passed)) if passed else []  # a rulebook cannot pass what another keeps
     for key in ("writable", "read_only", "hidden"):
         joined: list[str] = []
         for s in every:
@@ -130,6 +134,24 @@ class Floor:
         if self.applies:
             out["covers"] = self.profile()["covers"]
         return out
+
+    def signal_command(self, command: str) -> str:
+        """The command line a shell signal runs: inside this call's profile when the floor is
+        enabled and bubblewrap runs here (a signal such as git_pre_check's `make check` runs
+        project files the agent can change), else `command` unchanged."""
+        if self.settings is None:
+            return command
+        bwrap = self.bwrap if self.available else None
+        if self.command is None:  # not a shell call: probed here (input.sandbox stays as documented)
+            from cupcake_py.sandbox.bwrap import locate, probe
+
+            found = locate(self.settings.get("bwrap"))
+            bwrap = found if found is not None and probe(found)[0] else None
+        if bwrap is None:
+            return command
+        from cupcake_py.sandbox.bwrap import wrap
+
+        return wrap(command, self.profile(), bwrap)[0]
 
     def apply(self, final: FinalDecision) -> FinalDecision:
         if not self.applies or final.kind not in ("allow", "modify", "ask") or self.bwrap is None:

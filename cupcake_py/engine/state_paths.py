@@ -19,7 +19,8 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
   a `.py` path, the cupcake_py package and the
   shipped policies, except when they lie inside the project: a checkout of cupcake-py being
   developed), state ($XDG_STATE_HOME/cupcake-py).
-- `path_dirs`: the absolute directories on PATH (creating or replacing a file named `cupcake`
+- `path_dirs`: the directories on PATH, a relative (or empty) entry below the working directory
+  (creating or replacing a file named `cupcake`
   in one of them is a violation: the plugin runs the first `cupcake` on PATH).
 
 Computed per evaluation from strings plus lstat calls (no directory listing); never raises: a path that cannot be resolved is listed as written. The
@@ -169,12 +170,22 @@ def _executables(dirs: list[str]) -> list[str]:
 
 
 def path_dirs() -> list[str]:
+    """PATH's directories, absolute: a relative entry (an empty one is `.`) below the working
+    directory, where the harness's own lookup of `cupcake` resolves it too (it runs cupcake, and
+    the shell its hooks run in, from the project)."""
     out: list[str] = []
+    try:
+        cwd: str | None = os.getcwd()
+    except OSError:
+        cwd = None
     for d in os.environ.get("PATH", "").split(os.pathsep):
-        if d and os.path.isabs(d):
-            d = os.path.normpath(d)
-            if d not in out:
-                out.append(d)
+        if not os.path.isabs(d or "."):
+            if cwd is None:
+                continue
+            d = os.path.join(cwd, d or ".")
+        d = os.path.normpath(d)
+        if d not in out:
+            out.append(d)
     return out
 
 

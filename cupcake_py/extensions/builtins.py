@@ -25,25 +25,23 @@ a fail-closed deny of `cupcake eval`.
 
 from __future__ import annotations
 
-import os
-import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 
 from cupcake_py.core.errors import CupcakeError
+from cupcake_py.extensions.entry_points import ENTRY_POINT_GROUP, entry_point_specs
 from cupcake_py.host.builtins._errors import BuiltinError
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a `cupcake test` start-up, which loads this module)
+if TYPE_CHECKING:  # (typing and contextlib stay off a `cupcake test` start-up, which loads this module)
+    from collections.abc import Callable, Iterable, Mapping
+    from contextlib import AbstractContextManager
     from typing import Any
 
 __all__ = ["ENTRY_POINT_GROUP", "BuiltinError", "CustomBuiltin", "CustomBuiltinError", "CustomBuiltins", "builtin",
-           "load"]
+           "entry_point_specs", "load"]
 
-ENTRY_POINT_GROUP = "cupcake_py.builtins"
 MARK = "cupcake_builtin"  # attribute the decorator sets on the function
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"  # (patterns compiled where used: `re` stays off a start-up)
 
 
 class CustomBuiltinError(CupcakeError):
@@ -53,16 +51,19 @@ class CustomBuiltinError(CupcakeError):
 # ----------------------------------------------------------------------------- type language
 
 _SCALARS = ("any", "null", "boolean", "number", "string")
-_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*|\"[^\"]*\"|[\[\]<>:,])")
+_TOKEN = r"\s*([A-Za-z_][A-Za-z0-9_]*|\"[^\"]*\"|[\[\]<>:,])"
 
 
 class _TypeParser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens: list[str] = []
+        import re
+
+        token = re.compile(_TOKEN)
         pos = 0
         while pos < len(text.rstrip()):
-            m = _TOKEN.match(text, pos)
+            m = token.match(text, pos)
             if m is None:
                 raise self.error(f"unexpected {text[pos:].strip()[:10]!r}")
             self.tokens.append(m.group(1))
@@ -194,9 +195,11 @@ class CustomBuiltins:
         return bool(self.items)
 
     def add(self, b: CustomBuiltin) -> None:
+        import re
+
         from cupcake_py.rego.compile import builtins as B
 
-        if not _NAME.fullmatch(b.name) or b.name.split(".")[0] in ("data", "input"):
+        if not re.fullmatch(_NAME, b.name) or b.name.split(".")[0] in ("data", "input"):
             raise CustomBuiltinError(f"{b.origin}: {b.name!r} is not a valid builtin name (dotted identifiers, "
                                      "not under data or input)")
         if b.name in B.COMPILE_TIME or B.registry().get(b.name) is not None:
@@ -218,13 +221,11 @@ class CustomBuiltins:
         """Text that changes when a name, a declaration or a providing module changes."""
         return "\n".join(f"{n} {b.origin} {b.args} {b.result}" for n, b in sorted(self.items.items()))
 
-    @contextmanager
-    def declared(self) -> Iterator[None]:
+    def declared(self) -> AbstractContextManager[None]:
         """Make the declarations visible to the compiler (type checks, planner) in this block."""
         from cupcake_py.rego.compile import builtins as B
 
-        with B.custom_declarations(self.declarations()):
-            yield
+        return B.custom_declarations(self.declarations())
 
 
 def _check_arity(b: CustomBuiltin) -> None:
@@ -251,6 +252,7 @@ def _import(spec: str) -> Any:
         if target.endswith(".py"):
             import importlib.util
             import os
+            import re
 
             name = "cupcake_custom_" + re.sub(r"\W", "_", os.path.abspath(target))
             if name in sys.modules:
@@ -291,67 +293,6 @@ def _from_object(obj: Any, origin: str) -> list[CustomBuiltin]:
     return found
 
 
-def entry_point_specs() -> list[str]:
-    """The `module[:attr]` values of the installed `cupcake_py.builtins` entry points (sorted).
-
-    The scan (importlib.metadata: ~20 ms of imports and reads, paid by every `cupcake test`
-    process) is remembered in the user's cache dir under the fingerprint of what it reads:
-    every sys.path entry (its mtime) and the entry_points.txt of each *.dist-info / *.egg-info
-    folder in it (size, mtime), so installing, removing or reinstalling a package rescans.
-    The entry carries a MAC (cache_mac: a module named there is imported); no key, a missing,
-    stale or forged entry: the scan runs."""
-    from cupcake_py.core import cache_mac
-    from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
-
-    mac_key = cache_mac.key()
-    if mac_key is None:
-        return _scan_entry_points()
-    digest = cache_mac.tag(mac_key, _installed_fingerprint()).hex()[:32]  # (keyed BLAKE2b: no hashlib import)
-    folder = user_cache_dir("entry-points")  # one entry per sys.path (each script has its own)
-    try:
-        with open(os.path.join(folder, digest), "rb") as f:
-            tag, _, body = f.read().partition(b"\n")
-        lines = body.decode().split("\n")
-        if lines[0] == digest and cache_mac.same(bytes.fromhex(tag.decode()), cache_mac.tag(mac_key, body)):
-            return [s for s in lines[1:] if s]
-    except (OSError, ValueError):
-        pass  # a miss: scan
-    specs = _scan_entry_points()
-    if private_dir(folder, "entry point cache"):
-        body = "\n".join([digest, *specs]).encode()
-        try:
-            atomic_write(folder, digest, (cache_mac.tag(mac_key, body).hex().encode(), b"\n", body), ".tmp")
-        except OSError:  # an unwritable cache only costs the next process the scan
-            pass
-    return specs
-
-
-def _scan_entry_points() -> list[str]:
-    from importlib.metadata import entry_points
-
-    return sorted({ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)})
-
-
-def _installed_fingerprint() -> bytes:
-    """What the entry point scan reads: each sys.path entry and the entry_points.txt of every
-    distribution folder in it."""
-    parts = [sys.version]
-    for entry in sys.path:
-        d = entry or "."
-        try:
-            parts.append(f"{entry}\0{os.stat(d).st_mtime_ns}")
-            names = sorted(n for n in os.listdir(d) if n.endswith((".dist-info", ".egg-info")))
-        except OSError:
-            continue
-        for n in names:
-            try:
-                st = os.stat(os.path.join(d, n, "entry_points.txt"))
-                parts.append(f"{n}\0{st.st_size}\0{st.st_mtime_ns}")
-            except OSError:
-                parts.append(n)
-    return "\n".join(parts).encode()
-
-
 def split_specs(values: Iterable[str]) -> list[str]:
     """`--custom-builtins a,b --custom-builtins c` -> [a, b, c] (order kept, no duplicates)."""
     out: list[str] = []
@@ -379,15 +320,25 @@ def load(specs: Iterable[str], *, entry_points: bool = True) -> CustomBuiltins:
     return out
 
 
-@contextmanager
-def declared_for(specs: Iterable[str]) -> Iterator[CustomBuiltins | None]:
-    """Load `specs` (plus entry points) and declare them for the block (the commands' --custom-builtins)."""
-    found = load(specs)
-    if not found:
-        yield None
-        return
-    with found.declared():
-        yield found
+class declared_for:  # noqa: N801 - a context manager used as a function (contextlib stays off a start-up)
+    """Load `specs` (plus entry points) and declare them for the block (the commands' --custom-builtins);
+    the block gets the CustomBuiltins, None when there are none."""
+
+    def __init__(self, specs: Iterable[str]) -> None:
+        self.specs = specs
+        self.found: CustomBuiltins | None = None
+        self.scope: AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> CustomBuiltins | None:
+        found = load(self.specs)
+        if not found:
+            return None
+        self.found, self.scope = found, found.declared()
+        self.scope.__enter__()
+        return found
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        return self.scope.__exit__(*exc) if self.scope is not None else None
 
 
 def implementations_for(names: Iterable[str], specs: Iterable[str]) -> Mapping[str, Callable[..., Any]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 import time
 
 from cupcake_py.core.userdirs import user_cache_dir
@@ -23,6 +22,21 @@ if TYPE_CHECKING:
     from typing import Any, Literal
 
     Compiler = Literal["cranelift", "winch"]
+
+if TYPE_CHECKING:
+    from _thread import allocate_lock as _new_lock
+    from _thread import start_new_thread as _start_thread
+else:
+    try:  # (not threading: it and the collections/functools it imports stay off every start-up)
+        from _thread import allocate_lock as _new_lock
+        from _thread import start_new_thread as _start_thread
+    except ImportError:  # a Python without the low-level module: threading's equivalents
+        import threading
+
+        _new_lock = threading.Lock
+
+        def _start_thread(function, args):
+            threading.Thread(target=function, args=args, daemon=True).start()
 
 MiB = 1024 * 1024
 WASM_PAGE = 65536
@@ -123,7 +137,7 @@ def wasmtime_version() -> str:
 
 
 _engines: dict[str, capi.Engine] = {}
-_engines_lock = threading.Lock()
+_engines_lock = _new_lock()
 
 
 def engine_fingerprint(compiler: Compiler) -> str:
@@ -169,18 +183,22 @@ class EpochTicker:
         self._engine = engine
         self._active = 0
         self._last_exit = 0.0
-        self._lock = threading.Lock()
-        self._running = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._lock = _new_lock()
+        # Parked: `_parked` is True and the ticker holds `_gate` (an event, cleared); enter() releases
+        # it. Both change only under `_lock`; the ticker waits by taking and giving back the gate.
+        self._gate = _new_lock()
+        self._parked = False
+        self._started = False
 
     def enter(self) -> None:
         with self._lock:
             self._active += 1
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="cupcake-epoch", daemon=True)
-                self._thread.start()
-            if not self._running.is_set():
-                self._running.set()
+            if not self._started:  # a daemon thread (the process never waits for it at exit)
+                _start_thread(self._loop, ())
+                self._started = True
+            if self._parked:
+                self._parked = False
+                self._gate.release()
 
     def exit(self) -> None:
         with self._lock:
@@ -189,10 +207,12 @@ class EpochTicker:
 
     def _loop(self) -> None:
         while True:
-            with self._lock:  # park only when idle; enter() sets the event under the same lock
-                if self._active == 0 and time.monotonic() - self._last_exit > self.IDLE_SECONDS:
-                    self._running.clear()
-            self._running.wait()
+            with self._lock:  # park only when idle; enter() unparks under the same lock
+                if not self._parked and self._active == 0 and time.monotonic() - self._last_exit > self.IDLE_SECONDS:
+                    self._gate.acquire()  # (free: only this thread takes it, and gives it back below)
+                    self._parked = True
+            self._gate.acquire()  # parked: blocks until enter() releases it
+            self._gate.release()
             time.sleep(TICK_SECONDS)
             self._engine.increment_epoch()
 

@@ -68,16 +68,21 @@ def read_source(path: str | Path) -> str:
         raise RegoErrors([RegoError(PARSE, f"cannot read {p}: {exc.strerror}", None)]) from None
 
 
+DATA_SUFFIXES = (".json", ".yaml", ".yml")
+
+
 def rego_files_of(paths: Iterable[str | Path]) -> Iterator[tuple[Path, list[Path] | None]]:
     """Each path with the files it names that no earlier path named: a directory's *.rego
-    files (searched recursively, sorted), a file itself; None when nothing exists there."""
+    files (searched recursively, sorted), a file itself; None when nothing exists there. A
+    .json/.yaml/.yml file named directly is data, never a module (OPA's loader goes by the
+    extension: `opa check data.yaml policy/` checks the policy)."""
     seen: set[Path] = set()
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
             found = sorted(f for f in p.rglob("*.rego") if f.is_file())
         elif p.exists():
-            found = [p]
+            found = [] if p.suffix in DATA_SUFFIXES else [p]
         else:
             yield p, None
             continue

@@ -248,7 +248,9 @@ class Parser:
                 self.fail(f"unexpected import path, must not end with a keyword, got: {name}", last.location)
         if self.v0 and root == "future":  # the keywords it names are keywords from here on
             parts = dotted.split(".")
-            self.keywords = self.keywords | (FUTURE_KEYWORDS if len(parts) == 2 else {parts[2]})
+            named = FUTURE_KEYWORDS if len(parts) == 2 else {parts[2]}
+            # OPA's scanner: importing `every` also imports `in` (`every x in xs { ... }`)
+            self.keywords = self.keywords | named | ({"in"} if "every" in named else set())
         elif self.v0 and dotted == "rego.v1":
             self.v0, self.keywords = False, KEYWORDS
         return A.Import(A.Term(ref, terms[0].location), alias, loc)

@@ -5,8 +5,9 @@ see `parser.Parser`). A module that imports `rego.v1` is read as v1 whatever its
 
 In: a default version and, optionally, per-file versions given as OPA's bundle manifest
 gives them (`"rego_version": 0|1` and `"file_rego_versions": {"<glob>": 0|1}`, the glob over
-the file's path relative to the bundle root, `*` within one path segment, `**` across
-segments; the longest matching pattern wins). Out: `RegoVersions.of(path)`. A manifest
+the file's path relative to the bundle root; OPA compiles it with gobwas/glob and no separator,
+so `*` and `**` both match across `/` and `?` any one character; the longest matching pattern
+wins). Out: `RegoVersions.of(path)`. A manifest
 value other than 0 or 1 raises `RegoVersionError` (fail closed: never a silent guess).
 
 `use(versions)` makes a `RegoVersions` the current one for a block (a command's
@@ -54,14 +55,11 @@ def _glob(pattern: str) -> re.Pattern[str]:
     out: list[str] = []
     i = 0
     while i < len(pattern):
-        if pattern.startswith("**", i):
+        if pattern[i] == "*":  # `*` and `**` alike: no separator was given to the glob
             out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
+            i += 2 if pattern.startswith("**", i) else 1
         elif pattern[i] == "?":
-            out.append("[^/]")
+            out.append(".")
             i += 1
         else:
             out.append(re.escape(pattern[i]))

@@ -6,6 +6,8 @@ computed by cupcake from the configuration the policies read (docs/sandbox.md).
   config, the rulebook's protected paths, the sensitive set and the writable roots.
 - `secrets.py`: the sensitive set of sensitive_data_protection as concrete paths (the home's
   credential stores, shell histories, sensitive files found in the project).
+- `sockets.py`: Unix sockets of processes outside the sandbox (known ones, those named in the
+  environment, this user's listening sockets), for the hidden list.
 - `scan_memo.py`: the project's secrets scan remembered per directory between evaluations while
   the directory is unchanged (device, inode, mtime, ctime).
 - `bwrap.py`: where bubblewrap is, whether it can run here (a cached probe), the profile as

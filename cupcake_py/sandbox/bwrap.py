@@ -10,7 +10,8 @@ Out:
 - `probe(bwrap)`: (ok, reason): a sandbox with the floor's options really started (cached in
   `probe.json` per bwrap file, user and boot; a failure is probed again next time).
 - `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
-  writable binds, read-only binds over the protected paths inside them and empty read-only
+  writable binds (and the `pinned` directories bound onto themselves: a mount point cannot be
+  renamed or removed), read-only binds over the protected paths inside them and empty read-only
   files over hidden files (deeper paths mounted later; not over a file the user, not root,
   neither owns nor may read: `hidden_by_permissions`, its mode hides it already, and a bind
   costs bubblewrap a mount table scan), then an empty tmpfs with mode 0555 over
@@ -19,7 +20,7 @@ Out:
   chmod is its own and gone when it ends), `--cap-drop ALL` (root inside cannot unmount or
   remount), `--new-session` (no TIOCSTI into the agent's terminal), `--die-with-parent`,
   `--unshare-pid`/`--unshare-ipc` unless processes are shared, and `--unshare-net` when the
-  network is off. bubblewrap always sets no_new_privs.
+  network is off, `--unsetenv` for each `unset_env` name. bubblewrap always sets no_new_privs.
 - `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
   `<BLAKE2b-160 of them>.args` (content-addressed: an existing file is reused only when its bytes
   are the same) and returns the command line the harness runs (sandbox/launcher.py: bubblewrap
@@ -174,7 +175,7 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
     if not profile.get("network", True):
         args += ["--unshare-net"]
     mounts: list[tuple[int, int, str, list[str]]] = []
-    for p in profile["writable"]:
+    for p in profile["writable"] + profile.get("pinned", []):  # pinned: a mount point cannot be moved away
         mounts.append((_depth(p), 0, p, ["--bind", p, p]))
     for p in profile["read_only"]:
         mounts.append((_depth(p), 1, p, ["--ro-bind", p, p]))
@@ -188,6 +189,8 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
         args += how
     for p in sorted(hidden_dirs):  # last: nothing is mounted below a hidden path
         args += ["--perms", "0555", "--tmpfs", p]
+    for name in profile.get("unset_env", []):
+        args += ["--unsetenv", name]
     return args
 
 

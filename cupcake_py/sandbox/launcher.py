@@ -17,8 +17,11 @@ program is found before; when it is not, bash runs the command and says so as us
 ("command not found", 126/127). Any other command runs as `/bin/bash -c 'COMMAND'` (it was
 analysed as bash).
 With absent paths the line goes on: it removes whatever of them the command created (reported
-on stderr) once the sandbox, and every process in it, has ended, then returns the command's exit
-status (when N is not 0 through a shell function's `return N`: no subshell, no process).
+on stderr; a directory made unwritable is given its owner's rights back first) once the sandbox,
+and every process in it, has ended, then returns the command's exit status (when N is not 0
+through a shell function's `return N`: no subshell, no process). The removal also runs when the
+shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N);
+a SIGKILL of the agent's shell skips it (docs/security.md).
 Nothing here fails: every command has the bash form.
 """
 
@@ -39,7 +42,10 @@ BASH_OWN = frozenset(
 # Characters bash gives no meaning to outside quotes (no expansion, glob, brace, tilde, comment,
 # history, operator or quoting): a word of these is its own value.
 PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
-PROGRAM = PLAIN - frozenset("@%=:,")  # the first word: no assignment (`A=b cmd`), nothing unusual
+PROGRAM = PLAIN - frozenset("@%=:,")
+# Signals a harness stops a command with (timeout, the user's interrupt): the removal of absent
+# agent configuration still runs (after the sandbox has ended: bubblewrap dies with the shell).
+TRAPPED = (("HUP", 1), ("INT", 2), ("TERM", 15))  # the first word: no assignment (`A=b cmd`), nothing unusual
 
 
 def _word(text: str, i: int) -> tuple[str, int] | None:
@@ -98,8 +104,13 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
         run = f"if command -v {shlex.quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
     if absent:
         quoted = " ".join(shlex.quote(f) for f in absent)
-        run = (f"{run}\n__cupcake_rc=$?; for __cupcake_f in {quoted}; do "
-               f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then /bin/rm -r --interactive=never -- "$__cupcake_f"; '
-               f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; '
-               f'__cupcake_status() {{ return "$1"; }}; [ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')
+        clean = (f"__cupcake_clean() {{ for __cupcake_f in {quoted}; do "
+                 f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then '
+                 f'if [ -d "$__cupcake_f" ] && [ ! -L "$__cupcake_f" ]; then /bin/chmod -R u+rwx -- "$__cupcake_f"; fi; '
+                 f'/bin/rm -rf -- "$__cupcake_f"; '
+                 f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; }}')
+        traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
+        run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
+               f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
+               f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')
     return run

@@ -18,23 +18,32 @@ paths:
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
-  git's `hooks`, `config`, `config.worktree`, the concrete protected paths, each PATH dir's
-  `cupcake`, `settings.read_only` and the extension's.
+  git's `hooks`, `config`, `config.worktree`, `commondir`, the `core.hooksPath` directory, the hook files `.husky` and
+  `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`,
+  `settings.read_only` and the extension's.
+- `pinned`: the directories between a writable root and a read-only path, or a hidden one below
+  the project, inside it (`.git` for `.git/hooks`): bound onto themselves, so they cannot be
+  renamed or removed and the path cannot be moved away with its parent and replaced.
 - `hidden`: paths shown empty (a read-only empty file or directory over them): the sensitive set
   (sandbox/secrets.py), read-protected state paths (the cache MAC key), sockets of processes that
-  run outside the sandbox (container engines, terminal multiplexers, the SSH agent, the user's
-  runtime dir), `settings.hidden` and the extension's.
+  run outside the sandbox (sandbox/sockets.py: container engines, terminal multiplexers, the SSH
+  agent, the user's runtime dir, sockets named in the environment, this user's listening
+  sockets), `settings.hidden` and the extension's.
 - `absent`: read-only entries inside a writable root that do not exist yet but whose creation
-  would change what an agent loads (`.claude/`, `.opencode/`, `.mcp.json`, `opencode.json(c)`,
-  `cupcake` in a writable PATH dir). A mount would need a visible mount point, so instead the
+  would change what an agent or git loads (`.claude/`, `.opencode/`, `.mcp.json`,
+  `opencode.json(c)`, `cupcake` in a writable PATH dir, `.git/commondir`, `.husky`,
+  `.pre-commit-config.yaml`). A mount would need a visible mount point, so instead the
   wrapper removes whatever the command created there once the sandbox has ended (its pid
   namespace ends with it, so no sandboxed process is left to create it again).
+- `unset_env`: the names of the environment variables holding secrets (sandbox/secrets.py
+  `sensitive_env`), but `settings.pass_env`: unset inside the sandbox.
 - `network`, `share_processes`: from the settings.
 - `covers`: what the floor guarantees for this call, read by the builtins through
   `input.sandbox.covers` (state_paths: always; system: every system_protection
   additional path is concrete (the system dirs are outside every writable root, the home's
   persistence files are read-only); secrets: the sensitive scan was complete; protected_paths:
-  every protected pattern is a concrete path).
+  every protected pattern is a concrete path); all false with `share_processes` (a command then
+  writes through /proc/<pid>/root of any process of the user, past every mount).
 
 A writable root inside a read-only or hidden path is dropped (protection wins); entries below a
 hidden path are dropped, hidden ones too (the hidden mount covers them). Never raises for unreadable paths: they
@@ -46,7 +55,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake_py.sandbox.secrets import concrete, hidden_paths
+from cupcake_py.sandbox.secrets import concrete, hidden_paths, secret_environment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +71,10 @@ DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnp
 AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
-GIT_PROTECTED = ("hooks", "config", "config.worktree")
+# `commondir` (when created) makes git read its config and hooks from the directory it names.
+GIT_PROTECTED = ("hooks", "config", "config.worktree", "commondir")
+# Files that define the commands git hooks run (git_block_no_verify's hook files): below the roots.
+HOOK_FILES = (".husky", ".pre-commit-config.yaml")
 # system_protection's shell start-up and persistence files below home (tables.rego sys_home_files;
 # tests/sandbox/test_profile.py keeps them equal): read-only where a writable root holds them.
 HOME_PERSISTENCE = (
@@ -77,10 +89,8 @@ HOME_PERSISTENCE = (
 # Removed after the command when it created them (missing before, inside a writable root): their
 # creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
 # project config the reading sees).
-ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake"})
-OUTSIDE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-                   "/run/podman/podman.sock", "/var/run/libvirt", "/tmp/.X11-unix")
-
+ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake", "commondir",
+                          ".husky", ".pre-commit-config.yaml"})
 
 class Sources:
     """What a profile is computed from (see the module docstring)."""
@@ -149,36 +159,87 @@ def python_environment() -> list[str]:
     return out
 
 
-def git_paths(start: str) -> list[str]:
-    """hooks/config/config.worktree of the repository containing `start` (worktrees: the
-    gitdir's and the common dir's)."""
+def repository(start: str) -> tuple[str, list[str], list[str]] | None:
+    """(work tree, git dirs: the gitdir then the common dir, a `.git` file) of the repository
+    containing `start`, else None."""
     d = start
     while True:
         dot = os.path.join(d, ".git")
         if os.path.isdir(dot):
-            return [os.path.join(dot, n) for n in GIT_PROTECTED]
+            return d, [dot], []
         if os.path.isfile(dot):
             try:
                 with open(dot, encoding="utf-8") as f:
                     line = f.read(4096).strip()
             except (OSError, UnicodeDecodeError):
-                return [dot]
+                return d, [], [dot]
             gitdir = line[len("gitdir:"):].strip() if line.startswith("gitdir:") else ""
             if not gitdir:
-                return [dot]
-            gitdir = os.path.normpath(os.path.join(d, gitdir))
-            out = [dot] + [os.path.join(gitdir, n) for n in GIT_PROTECTED]
+                return d, [], [dot]
+            dirs = [os.path.normpath(os.path.join(d, gitdir))]
             try:
-                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
-                    common = os.path.normpath(os.path.join(gitdir, f.read(4096).strip()))
-                out += [os.path.join(common, n) for n in GIT_PROTECTED]
+                with open(os.path.join(dirs[0], "commondir"), encoding="utf-8") as f:
+                    dirs.append(os.path.normpath(os.path.join(dirs[0], f.read(4096).strip())))
             except (OSError, UnicodeDecodeError):
                 pass
-            return out
+            return d, dirs, [dot]
         parent = os.path.dirname(d)
         if parent == d:
-            return []
+            return None
         d = parent
+
+
+def git_paths(start: str, home: str | None = None) -> list[str]:
+    """hooks/config/config.worktree/commondir of the repository containing `start` (worktrees:
+    the gitdir's and the common dir's), and the directory `core.hooksPath` names in its config or
+    the user's (`home`), where git runs hooks from instead (last)."""
+    repo = repository(start)
+    if repo is None:
+        return []
+    worktree, dirs, files = repo
+    return files + [os.path.join(g, n) for g in dirs for n in GIT_PROTECTED] + hooks_paths(dirs, worktree, home)
+
+
+def _config_hooks_path(path: str) -> str | None:
+    """The last `core.hooksPath` value of one git config file (sections and keys in any case,
+    quoted or not), else None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    section = ""
+    found = None
+    for raw in lines:
+        line = raw.strip()
+        if line.startswith("["):
+            section = line[1:line.find("]")].strip().lower() if "]" in line else ""
+            line = line[line.find("]") + 1:].strip() if "]" in line else ""
+        if section == "core" and "=" in line:
+            key, value = line.split("=", 1)
+            if key.strip().lower() == "hookspath":
+                found = value.split(" #")[0].split(" ;")[0].strip().strip('"')
+    return found
+
+
+def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list[str]:
+    """The hooks directory `core.hooksPath` names (repository config over the user's), resolved
+    as git does: `~/` below home, a relative path below the work tree."""
+    from cupcake_py.core.userdirs import expand_home
+
+    files = []
+    if home:
+        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+        files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
+                  os.path.join(home, ".gitconfig")]
+    files += [os.path.join(g, "config") for g in reversed(gitdirs)]
+    value = None
+    for f in files:  # later files win, as in git
+        value = _config_hooks_path(f) or value
+    if not value:
+        return []
+    p = expand_home(value, home) if home else value
+    return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
 
 
 def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
@@ -227,14 +288,22 @@ def writable_roots(project_root: str, settings: dict[str, Any], home: str,
     return out
 
 
-def _sockets(home: str) -> list[str]:
-    out = list(OUTSIDE_SOCKETS)
-    out.append(f"/tmp/tmux-{os.getuid()}")
-    for var in ("XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "TMUX_TMPDIR"):
-        v = os.environ.get(var, "")
-        if os.path.isabs(v):
-            out.append(v)
-    return out
+def _pinned(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[str]:
+    """The directories between a writable root and a read-only or hidden path inside it: each
+    becomes a mount point of its own (bound writable onto itself), which cannot be renamed or
+    removed, so a protected path cannot be moved away with its parent and replaced
+    (`mv .git .g && mkdir .git`), nor a hidden one moved where a profile computed before (a
+    command waiting for approval) does not hide it."""
+    out: set[str] = set()
+    for r in paths:
+        root = max((w for w in writable if _under(r, w) and r != w), key=len, default=None)
+        if root is None:
+            continue
+        d = os.path.dirname(r)
+        while d != root and _under(d, root) and d not in out:
+            out.add(d)
+            d = os.path.dirname(d)
+    return sorted(d for d in out if not any(_under(d, g) for g in guarded))
 
 
 def compute(src: Sources) -> dict[str, Any]:
@@ -251,14 +320,22 @@ def compute(src: Sources) -> dict[str, Any]:
         if isinstance(path, str):
             (hidden if sp.get("read_protected") else ro).append(path)
     ro += python_environment()
+    creatable: set[str] = set()  # absent when missing, whatever their name or directory: git's hooks dir, PATH's cupcake
     for root in roots:
-        ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES]
-        ro += git_paths(root)
+        ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
+        repo = repository(root)
+        if repo is not None:
+            ro += repo[2] + [os.path.join(g, n) for g in repo[1] for n in GIT_PROTECTED]
+            hooks = hooks_paths(repo[1], repo[0], home)
+            ro += hooks
+            creatable.update(hooks)
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
         ro.append(claude_dir)
-    ro += [os.path.join(d, "cupcake") for d in src.path_dirs]
+    path_cupcakes = [os.path.join(d, "cupcake") for d in src.path_dirs]
+    ro += path_cupcakes
+    creatable.update(os.path.normpath(p) for p in path_cupcakes)
     protected, protected_complete = _protected_cover(src.protected, home, roots)
     ro += protected
     system, system_complete = _protected_cover(src.system, home, roots)
@@ -268,7 +345,9 @@ def compute(src: Sources) -> dict[str, Any]:
 
     secrets, secrets_complete = hidden_paths(home, roots, src.sensitive, src.memo_dir)
     hidden += secrets
-    hidden += _sockets(home)
+    from cupcake_py.sandbox.sockets import outside_sockets
+
+    hidden += outside_sockets(os.environ)
     hidden += _paths(settings.get("hidden", []), home, src.project_root)
     hidden += _paths(src.extension.get("hidden", []), home, src.project_root)
 
@@ -284,6 +363,8 @@ def compute(src: Sources) -> dict[str, Any]:
             ro_real.add(r)
         elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
             absent.add(r)
+        elif os.path.normpath(p) in creatable:  # even when its directory is missing too (made by the command)
+            absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
     writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
@@ -292,14 +373,21 @@ def compute(src: Sources) -> dict[str, Any]:
     # inside another read-only path: that one's bind holds it (no writable root lies between them:
     # a writable root inside a guarded path was dropped above)
     read_only = [r for r in read_only if not any(_under(r, o) and r != o for o in read_only)]
+    inside = [h for h in hidden_real if any(_under(h, _real(real, r)) for r in roots)]  # the project's secrets, not sockets
+    pinned = _pinned(read_only + inside, writable, guarded)
+    shared = bool(settings.get("share_processes", False))
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
         "read_only": read_only,
         "hidden": hidden_real,
         "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
+        "pinned": pinned,
+        "unset_env": secret_environment(os.environ, settings.get("pass_env", [])),
         "network": bool(settings.get("network", True)),
-        "share_processes": bool(settings.get("share_processes", False)),
-        "covers": {"state_paths": True, "system": system_complete, "secrets": secrets_complete,
-                   "protected_paths": protected_complete},
+        "share_processes": shared,
+        # With shared processes a command reaches every process of the user, and through
+        # /proc/<pid>/root their view of the file system, mounts and all: the floor covers nothing.
+        "covers": {"state_paths": not shared, "system": system_complete and not shared,
+                   "secrets": secrets_complete and not shared, "protected_paths": protected_complete and not shared},
     }

@@ -2,7 +2,9 @@
 
 In: the home directory, the project root and the event's working directory, the rulebook's
 `additional_patterns` of sensitive_data_protection.
-Out: `hidden_paths(...)` → (sorted absolute paths that exist, complete): the home's credential
+Out: `secret_environment(environ, passed)` → the names of environment variables holding secrets
+(`sensitive_env`: tokens, passwords, API keys by name), unset inside the sandbox but those passed.
+`hidden_paths(...)` → (sorted absolute paths that exist, complete): the home's credential
 stores and shell histories (`HOME_SECRETS`), /etc/shadow and /etc/gshadow, the concrete
 (`~`/absolute, glob-free) additional patterns, and every file or directory below the project
 root and the working directory (depth ≤ `SCAN_DEPTH`, at most `SCAN_LIMIT` entries, skipping
@@ -50,6 +52,9 @@ HOME_SECRETS = (
     ".bash_history", ".zsh_history", ".zhistory", ".sh_history", ".history", ".local/share/fish/fish_history",
     ".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
     ".lesshst", ".viminfo", ".wget-hsts", ".mozilla", ".config/google-chrome", ".config/chromium",
+    # the coding agents' own credentials (OAuth tokens, provider API keys) and git's credential store
+    ".claude/.credentials.json", ".local/share/opencode/auth.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+    ".config/git/credentials", ".config/github-copilot",
 )
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
 
@@ -206,3 +211,29 @@ def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()
 
             start(path, root, rules_digest())  # remembered from the next walk on
     return sorted(p for p in found if os.path.lexists(p)), complete
+
+
+# Parts of an environment variable's name (split at `_`, any case) that make its value a secret,
+# and pairs of consecutive parts that do (`API_KEY`, `ACCESS_KEY`, `PRIVATE_KEY`, …).
+SECRET_ENV_PARTS = frozenset({"TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY", "CREDENTIAL",
+                              "CREDENTIALS", "PAT"})
+SECRET_ENV_PAIRS = frozenset({("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("SECRET", "KEY"),
+                              ("AUTH", "KEY"), ("SIGNING", "KEY"), ("MASTER", "KEY"), ("LICENSE", "KEY")})
+
+
+def sensitive_env(name: str) -> bool:
+    """`name` is an environment variable whose value is a secret by its name (GITHUB_TOKEN,
+    AWS_SECRET_ACCESS_KEY, OPENAI_API_KEY, PGPASSWORD, NPM_CONFIG__AUTH …)."""
+    parts = [p for p in name.upper().split("_") if p]
+    if any(p in SECRET_ENV_PARTS or p.endswith("PASSWORD") or p.endswith("TOKEN") for p in parts):
+        return True
+    return any(pair in SECRET_ENV_PAIRS for pair in zip(parts, parts[1:], strict=False)) or (
+        len(parts) > 1 and parts[-1] in ("KEY", "AUTH"))
+
+
+def secret_environment(environ: dict[str, str] | os._Environ[str], passed: Sequence[str] = ()) -> list[str]:
+    """The names of `environ` that hold secrets (`sensitive_env`), but those `passed`: unset inside
+    the sandbox (the reading stops `env`/`printenv`; an inline program printing os.environ is
+    what only the floor can stop)."""
+    keep = set(passed)
+    return sorted(n for n in environ if n not in keep and sensitive_env(n))

@@ -10,7 +10,7 @@
 #   hooks: commit-tree, update-ref, fast-import, `reset --soft` to a commit given by value, a
 #   fetch writing refs of another repository, a commit or push in a repository other than the
 #   project's such as a fresh clone), HUSKY=0 and similar switches, and any change to `.git/hooks`
-#   or a non-git write of `.git/config` / `config.worktree` by any tool. A git command
+#   or a non-git write of `.git/config` / `config.worktree` / `.git/commondir` by any tool. A git command
 #   whose subcommand or arguments are computed at run time answers `on_uncertain`.
 # custom:
 #   severity: HIGH
@@ -121,6 +121,9 @@ deny contains deny_with(hooks_message, concat("", [input.tool_name, " ", t.acces
 git_config_file(p) if endswith(p, "/.git/config")
 
 git_config_file(p) if endswith(p, "/config.worktree")
+
+# `commondir` makes git read config and hooks from the directory it names.
+git_config_file(p) if endswith(p, "/.git/commondir")
 
 only_git if {
 	effects.bash

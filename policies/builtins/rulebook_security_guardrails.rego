@@ -10,7 +10,9 @@
 #   writes, deletes, moves or links anything under a state path or a protected path, deletes
 #   or moves one of their ancestors, or reads a read-protected one; creating or replacing a
 #   file named `cupcake` in a PATH directory (path_dirs) halts too. Opaque Bash changes answer
-#   `on_uncertain`.
+#   `on_uncertain`. A Bash command that visibly reaches a process outside the kernel floor
+#   (tmux/screen, systemd-run/D-Bus, at/crontab, a Unix or abstract socket client, ssh to this
+#   machine) answers `on_uncertain` too, with or without the floor.
 # custom:
 #   severity: HIGH
 #   id: BUILTIN-RULEBOOK-SECURITY
@@ -124,6 +126,58 @@ halt contains decision(concat("", [input.tool_name, " arguments mention protecte
 	guard.names_state(lower(value))
 }
 
+# ------------------------------------------------------------------------------ processes outside
+
+# A process outside the kernel floor acts for whoever reaches it: a terminal multiplexer types
+# into the user's shell, systemd or D-Bus starts programs, `ssh localhost` is a new login, a Unix
+# socket (abstract, or bound after the profile) is some service. The floor hides the sockets it
+# knows of but cannot contain what such a process does, so a command that visibly reaches one is
+# uncertain, with or without the floor (on_uncertain; never relaxed by it).
+outside contains concat("", ["`", c.name, "` talks to a server outside the sandbox"]) if {
+	some c in effects.commands
+	c.name in tables.guard_outside_servers
+}
+
+outside contains concat("", ["`", w, "` talks to a server outside the sandbox"]) if {
+	some c in effects.commands
+	some w in object.get(c, "wrappers", [])
+	w in tables.guard_outside_servers
+}
+
+outside contains concat("", ["`", c.name, "` connects to a Unix socket (", a, ")"]) if {
+	some c in effects.commands
+	some a in effects.args(c)
+	some w in tables.guard_outside_words
+	contains(lower(a), w)
+}
+
+outside contains concat("", ["`", c.name, " ", a, "` logs in to this machine"]) if {
+	some c in effects.commands
+	c.name in tables.guard_remote_shells
+	some a in effects.args(c)
+	loopback(regex.replace(lower(a), "^[^@]*@", ""))
+}
+
+# `crontab -l` only lists; any other crontab call installs jobs cron runs outside the sandbox.
+outside contains "`crontab` installs jobs that run outside the sandbox" if {
+	some c in effects.commands
+	c.name == "crontab"
+	not "-l" in effects.args(c)
+}
+
+outside contains concat("", ["`", c.name, " -U` connects to a Unix socket"]) if {
+	some c in effects.commands
+	c.name in {"nc", "ncat", "netcat"}
+	"-U" in effects.args(c)
+}
+
+loopback(host) if host in tables.guard_loopback
+
+loopback(host) if {
+	some h in tables.guard_loopback
+	startswith(host, concat("", [h, ":"]))
+}
+
 # ------------------------------------------------------------------------------ uncertainty
 
 uncertain contains r if some r in effects.uncertain_change
@@ -145,8 +199,20 @@ deny contains decision(concat("", ["cannot tell statically whether the command c
 	count(uncertain) > 0
 }
 
+deny contains decision(concat("", ["the command reaches a process outside the sandbox (", effects.first_reason(outside), ")"])) if {
+	effects.bash
+	on_uncertain == "deny"
+	count(outside) > 0
+}
+
 ask contains decision(concat("", ["cannot tell statically whether the command changes Cupcake's state (", effects.first_reason(uncertain), ")"])) if {
 	on_uncertain == "ask"
 	not effects.floor_covers("state_paths")
 	count(uncertain) > 0
+}
+
+ask contains decision(concat("", ["the command reaches a process outside the sandbox, which the kernel floor does not contain (", effects.first_reason(outside), ")"])) if {
+	effects.bash
+	on_uncertain == "ask"
+	count(outside) > 0
 }

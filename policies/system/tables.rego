@@ -66,7 +66,7 @@ sdp_secret_names := {
 sdp_secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token", "service-account", "service_account", "serviceaccount"}
 
 # sensitive_data_protection
-sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data"}
+sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data", "/.claude/.credentials.json", "/.local/share/opencode/auth.json", "/.codex/auth.json", "/.gemini/oauth_creds.json", "/.config/git/credentials", "/.config/github-copilot/"}
 
 # sensitive_data_protection
 sdp_harmless_exts := {"example", "sample", "template", "dist", "tmpl", "pub"}
@@ -122,6 +122,17 @@ guard_search_tools := {"Glob", "Grep", "List"}
 # rulebook_security_guardrails
 # Prompts and free text of other tools (Task, WebFetch, skills, MCP) that mention the state.
 guard_text_tools := {"Task", "WebFetch", "Skill", "TodoWrite"}
+
+# Clients of processes that run outside the kernel floor (docs/security.md): programs that always
+# talk to such a server, and argument fragments that name a Unix socket, an abstract one or this
+# machine for a remote shell.
+guard_outside_servers := {"tmux", "screen", "zellij", "systemd-run", "busctl", "dbus-send", "gdbus", "qdbus", "at", "batch"}
+
+guard_outside_words := ["unix-connect:", "unix-client:", "abstract-connect:", "abstract-client:", "unix:path=", "unix:abstract=", "--unix-socket", "--abstract-unix-socket"]
+
+guard_remote_shells := {"ssh", "scp", "sftp", "mosh"}
+
+guard_loopback := ["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0"]
 
 # git_block_no_verify
 gnv_hook_running := {"commit", "push", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "checkout", "switch", "worktree"}

@@ -44,6 +44,13 @@ CASES: tuple[tuple[tuple[str, ...], str, str | None, str | None], ...] = (
         "True 2",
     ),
     (
+        ("_thread",),
+        "cupcake_py.host.engine",
+        "import time; lock = m._new_lock(); got = []; m._start_thread(got.append, (1,)); time.sleep(0.5); "
+        "print(lock.acquire(False), lock.locked(), got)",
+        "True True [1]",
+    ),
+    (
         ("_operator",),
         "cupcake_py.core.cache_mac",
         "import hmac; print(m._compare_digest is hmac.compare_digest, m._compare_digest(b'a', b'a'))",

@@ -106,6 +106,29 @@ def test_tests_are_test_rules_of_any_file_and_todo_is_skipped(tmp_path: Path) ->
     assert _statuses(run_tests([tmp_path])) == {"test_in_a_plain_file": "pass", "todo_test_later": "skip"}
 
 
+@pytest.mark.parametrize("run", [None, "^data.nothing_matches$"])
+def test_a_policy_that_does_not_compile_fails_the_run_even_without_tests_to_run(tmp_path: Path,
+                                                                                 run: str | None) -> None:
+    _write(tmp_path, {"p.rego": "package p\n\nimport rego.v1\n\nx := y\n",
+                      "p_test.rego": "package p_test\n\nimport rego.v1\n\ntodo_test_later if true\n"})
+    with pytest.raises(TestSetupError, match="rego_unsafe_var_error: var y is unsafe"):
+        run_tests([tmp_path], run=run)
+
+
+def test_only_todo_test_rules_are_skipped_and_only_true_passes(tmp_path: Path) -> None:
+    """OPA's runner: SkipTestPrefix is `todo_test_`; a test passes when its value is the boolean
+    true (a partial-object test: every value true); 0, null, a set or an object value fail."""
+    _write(tmp_path, {"t.rego": "package t\n\nimport rego.v1\n\n"
+                                "todo_list := [1]\ntodo_test_later if false\n"
+                                "test_true if true\ntest_zero := 0\ntest_null := null\n"
+                                "test_set contains 1\ntest_cases[name] := true if some name in [\"a\", \"b\"]\n"
+                                "test_cases_bad[name] := 1 if some name in [\"a\"]\n"
+                                "test_nested.a.b := true\n"})
+    assert _statuses(run_tests([tmp_path])) == {
+        "todo_test_later": "skip", "test_true": "pass", "test_zero": "fail", "test_null": "fail",
+        "test_set": "fail", "test_cases": "pass", "test_cases_bad": "fail", "test_nested": "pass"}
+
+
 def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
     _write(tmp_path, {"a_test.rego": "package a_test\n\ntest_a if true\n"})
     with pytest.raises(TestSetupError, match="--run"):

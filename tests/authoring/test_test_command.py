@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cupcake_py.authoring.testing import command
 from cupcake_py.authoring.testing.command import TestArgs, parse
@@ -58,7 +60,7 @@ def corpora(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (data / "limits").mkdir(parents=True)
     (data / "limits" / "data.json").write_text('{"high": 20}')
     (data / "p_test.rego").write_text("package p_test\n\nimport rego.v1\n\ntest_high if data.limits.high == 20\n"
-                                      "test_low if data.limits.high < 10\n\ntodo_later if true\n")
+                                      "test_low if data.limits.high < 10\n\ntodo_test_later if true\n")
     sys.path.insert(0, str(REPO / "benches"))
     try:
         from admission_corpus import generate, template_dirs
@@ -128,14 +130,33 @@ def test_plain_command_lines_are_read_as_typer_reads_them() -> None:
                          "--threshold", "80", "--timeout", "250ms", "-p", "3", "-z", "--fail-on-empty",
                          "--builtins", "m1", "--custom-builtins=m2", "--no-cache", "--v0-compatible",
                          "--strict-builtin-errors", "--policy-dir", "ignored", "--global", "-r", "last"]) or ([], None)
-    assert paths == [Path("a"), Path("b")]
+    assert paths == ["a", "b"]
     assert args == TestArgs(run="last", fmt="text", coverage=True, threshold=80.0, verbose=True,
                             strict_builtin_errors=True, timeout=0.25, parallel=3, exit_zero_on_skipped=True,
                             fail_on_empty=True, ignore=[".*", "tmp"], builtins=["m1", "m2"], no_cache=True,
                             v0_compatible=True)
-    assert parse(["x"]) == ([Path("x")], TestArgs())
+    assert parse(["x"]) == (["x"], TestArgs())
 
 
 def test_durations_as_the_typer_command_reads_them() -> None:
     assert [command.duration(t) for t in ("5", "5s", " 500ms ", "1m", "1.5s")] == [5.0, 5.0, 0.5, 60.0, 1.5]
     assert [command.duration(t) for t in ("0", "5h", "", "-1s", "1e3")] == [None] * 5
+
+
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*")  # what the readers replaced (re is off the start-up)
+
+
+def _regex_duration(text: str) -> float | None:
+    m = _DURATION.fullmatch(text)
+    if m is None or float(m.group(1)) <= 0:
+        return None
+    return float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0}[m.group(2) or "s"]
+
+
+@settings(max_examples=2000)
+@given(st.text(alphabet=st.sampled_from(list("0123456789.msh e\t\u0665\u00b2\u00a0x-")), max_size=8))
+def test_values_are_read_as_the_regular_expressions_read_them(text: str) -> None:
+    assert command.duration(text) == _regex_duration(text)
+    number, count = re.fullmatch(r"\d+(?:\.\d+)?", text), re.fullmatch(r"\d+", text)
+    assert command._threshold(text) == (float(text) if number and float(text) <= 100.0 else None)
+    assert command._parallel(text) == (int(text) if count else None)

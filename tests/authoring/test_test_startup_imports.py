@@ -3,27 +3,45 @@ typer, click, pydantic or rich (cupcake_py/app/entry.py hands it to authoring/te
 first run or cached; a run whose build is cached loads neither the Rego parser nor the
 compiler, the rulebook models (pydantic's rulebook) nor the lint modules, nor the stdlib
 modules the lean paths avoid (dataclasses, typing, importlib.metadata: the entry-point scan is
-cached) nor orjson. Each module listed
-here is start-up CPU paid by every `cupcake test` process (one per template directory in an
-admission library's CI; benches/RESULTS.md, measure test_startup)."""
+cached) nor orjson. Each module listed here is start-up CPU paid by every `cupcake test`
+process (one per template directory in an admission library's CI; benches/RESULTS.md, measure
+test_startup).
+
+The import diet of a cached run (CACHED_DIET): no `re` (its import and the patterns compiled at
+import, and `enum` with it), no pathlib (nor fnmatch, urllib.parse and ipaddress that it
+imports), no json package (core/jsonio drives `_json`), no contextlib, no Rego package (the
+Rego versions are named for the cache key, target_settings.RegoSetting), no interpreter
+teardown; checked on a one-policy v1 directory and on a template of a v0 admission library
+(`--v0-compatible lib/ <template>/`)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[2]
 PROBE = """
-import json, sys
-sys.argv = ["cupcake", "test", sys.argv[1]]
+import os, sys
+sys.argv = ["cupcake", "test", *sys.argv[1:]]
+real_exit = os._exit
+
+
+def report(code):
+    mods = sorted(sys.modules)
+    sys.stdout.flush()
+    sys.stderr.write("\\nMODULES " + repr(mods) + "\\n")
+    sys.stderr.flush()
+    real_exit(code)
+
+
+os._exit = report  # the lean path ends with os._exit (no teardown): list the modules first
 from cupcake_py.app.entry import main
 try:
     main()
-except SystemExit:
-    pass
-sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+except SystemExit as e:
+    report(e.code if isinstance(e.code, int) else 1)
 """
 
 OTHER_GROUPS = {"cupcake_py.cli.audit", "cupcake_py.cli.wasm", "cupcake_py.cli.build", "cupcake_py.cli.schema",
@@ -33,14 +51,30 @@ NOT_ON_A_CACHED_RUN = {"cupcake_py.rego.parser", "cupcake_py.rego.compile.compil
                        "cupcake_py.wasm.codegen", "cupcake_py.engine.rulebook", "cupcake_py.authoring.lint_hygiene",
                        "cupcake_py.authoring.astq", "cupcake_py.authoring.validate", "dataclasses", "typing",
                        "importlib.metadata", "orjson", "hashlib"}
+CACHED_DIET = {"re", "enum", "pathlib", "fnmatch", "urllib.parse", "ipaddress", "json", "contextlib", "inspect",
+               "ast", "socket", "zipfile", "email", "importlib.abc", "multiprocessing",
+               "cupcake_py.rego", "cupcake_py.rego.versions", "cupcake_py.authoring.testing.loading",
+               "cupcake_py.engine.bundle_index", "cupcake_py.authoring.testing.diagnose", "yaml"}
+
+# A run whose policies call no host builtin and that has no custom builtin to load: neither the
+# host's builtin library nor the custom builtin loader (the entry-point check is apart from it).
+NO_BUILTIN_CALLED = {"cupcake_py.host.builtins", "cupcake_py.extensions.builtins"}
 
 
-def _modules(policy_dir: Path, cache: Path) -> set[str]:
-    proc = subprocess.run([sys.executable, "-c", PROBE, str(policy_dir)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "XDG_CACHE_HOME": str(cache)})
-    assert "PASS: 1/1" in proc.stdout, proc.stdout + proc.stderr
+def _modules(args: list[str], cache: Path, cwd: Path | None = None, passed: str = "PASS: 1/1") -> set[str]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    assert proc.returncode == 0 and passed in proc.stdout, proc.stdout + proc.stderr
     line = next(ln for ln in proc.stderr.splitlines() if ln.startswith("MODULES "))
-    return set(json.loads(line[len("MODULES "):]))
+    return set(ast_literal(line[len("MODULES "):]))
+
+
+def ast_literal(text: str) -> list[str]:
+    import ast
+
+    found = ast.literal_eval(text)
+    assert isinstance(found, list)
+    return [str(m) for m in found]
 
 
 def test_a_cached_run_imports_only_what_it_uses(tmp_path: Path) -> None:
@@ -48,11 +82,30 @@ def test_a_cached_run_imports_only_what_it_uses(tmp_path: Path) -> None:
     (tmp_path / "p/p.rego").write_text("package p\n\nimport rego.v1\n\nallow if input.user == \"admin\"\n")
     (tmp_path / "p/p_test.rego").write_text("package p\n\nimport rego.v1\n\ntest_allow if allow with input as "
                                             "{\"user\": \"admin\"}\n")
-    first = _modules(tmp_path / "p", tmp_path / "cache")
+    first = _modules([str(tmp_path / "p")], tmp_path / "cache")
     assert "cupcake_py.rego.parser" in first and not first & (OTHER_GROUPS | NEVER), sorted(first & (OTHER_GROUPS | NEVER))
-    cached = _modules(tmp_path / "p", tmp_path / "cache")
-    unwanted = OTHER_GROUPS | NEVER | NOT_ON_A_CACHED_RUN
+    cached = _modules([str(tmp_path / "p")], tmp_path / "cache")
+    unwanted = OTHER_GROUPS | NEVER | NOT_ON_A_CACHED_RUN | CACHED_DIET | NO_BUILTIN_CALLED
     assert "cupcake_py.host.policy" in cached and not cached & unwanted, sorted(cached & unwanted)
+
+
+def test_a_cached_v0_library_template_keeps_the_import_diet(tmp_path: Path) -> None:
+    """One process per template directory, as an admission library's CI runs `opa test`."""
+    sys.path.insert(0, str(REPO / "benches"))
+    try:
+        from admission_corpus import generate, template_dirs
+    finally:
+        sys.path.remove(str(REPO / "benches"))
+    lib = tmp_path / "lib"
+    generate(lib, 2, schema_template=False)
+    template = template_dirs(lib)[0].relative_to(lib)
+    args = ["--v0-compatible", "lib", str(template)]
+    first = _modules(args, tmp_path / "cache", cwd=lib, passed="PASS:")
+    assert "cupcake_py.rego.parser" in first
+    cached = _modules(args, tmp_path / "cache", cwd=lib, passed="PASS:")
+    unwanted = OTHER_GROUPS | NEVER | NOT_ON_A_CACHED_RUN | CACHED_DIET
+    assert "cupcake_py.host.policy" in cached  # (the probe saw the run: its tests were evaluated)
+    assert not cached & unwanted, sorted(cached & unwanted)
 
 
 def test_help_and_unusual_command_lines_still_reach_the_typer_command(tmp_path: Path) -> None:

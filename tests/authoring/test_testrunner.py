@@ -34,7 +34,7 @@ def test_statuses(demo_run: TestRun) -> None:
     got = {name: r.status for name, r in _by_name(demo_run).items()}  # type: ignore[attr-defined]
     assert got == {"test_rm_denied": "pass", "test_ls_allowed": "pass", "test_data_mock": "pass",
                    "test_function_mock": "pass", "test_wrong_id": "fail", "test_strict_builtin_error": "fail",
-                   "todo_later": "skip"}
+                   "todo_test_later": "skip"}
     assert not demo_run.ok and demo_run.wasm_size > 0
 
 
@@ -109,9 +109,9 @@ def test_cli_text_json_and_coverage() -> None:
 
 
 def test_cli_exit_codes_skipped_empty_and_load_errors(tmp_path: Path) -> None:
-    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_later|test_rm"])
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_test_later|test_rm"])
     assert r.exit_code == 2 and "SKIPPED: 1/2" in r.stdout  # a skipped test is not a pass ...
-    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_later|test_rm", "-z"])
+    r = runner.invoke(app, ["test", str(DEMO), "--run", "todo_test_later|test_rm", "-z"])
     assert r.exit_code == 0  # ... unless --exit-zero-on-skipped
     r = runner.invoke(app, ["test", str(DEMO), "--run", "nothing_matches"])
     assert r.exit_code == 0

@@ -59,3 +59,42 @@ def test_yaml_data_files_and_data_named_on_the_command_line(tmp_path: Path) -> N
     assert _statuses(run) == {"test_date": "pass", "test_ratio": "pass", "test_root_file": "pass"}
     assert sorted(Path(f).name for f in run.data_files) == ["data.yaml", "extra.yml"]
     assert all(f.endswith(".rego") for f in run.files)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("y", True), ("n", False), ("On", True), ("NO", False),  # go-yaml v2's booleans (PyYAML: y/n are text)
+    ("1e3", 1000), ("-2E2", -200), ("08", 8), ("0o17", 15), ("017", 15), ("0x1F", 31), ("-0b101", -5),
+    ("1_000", 1000), (".5", Decimal("0.5")), ("1.0", 1), ("12345678901234567890", 12345678901234567890),
+    ("1:30", "1:30"), ("0.1.2", "0.1.2"), ("1e400", "1e400"), ("+", "+"), ("Yes!", "Yes!"),
+])
+def test_plain_scalars_resolve_as_go_yaml_v2(text: str, value: object) -> None:
+    got = yaml_values.load(f"v: {text}\n")["v"]
+    assert got == value and type(got) is type(value)
+
+
+def test_go_yaml_keys_and_binary() -> None:
+    assert yaml_values.load("y: 1\n1e3: 2\n") == {"true": 1, "1000": 2}
+    assert yaml_values.load("b: !!binary aGk=\nbad: !!binary /w==\n") == {"b": "hi", "bad": "\ufffd"}
+    with pytest.raises(yaml.YAMLError):
+        yaml_values.load("b: !!binary '%%%'\n")
+
+
+def test_go_yaml_scalars_in_data_files_and_yaml_unmarshal(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "pol/cfg/data.yaml": "replicas: 1e1\nmonth: 08\nanswer: y\nblob: !!binary aGk=\n",
+        "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                           "test_numbers if { data.cfg.replicas == 10; data.cfg.month == 8 }\n"
+                           "test_bool if data.cfg.answer == true\n"
+                           "test_binary if data.cfg.blob == \"hi\"\n"
+                           "test_unmarshal if yaml.unmarshal(\"a: 1e3\\nb: n\") == {\"a\": 1000, \"b\": false}\n",
+    })
+    run = run_tests([tmp_path / "pol"])
+    assert _statuses(run) == {"test_numbers": "pass", "test_bool": "pass", "test_binary": "pass",
+                              "test_unmarshal": "pass"}
+
+
+def test_metadata_scalars_resolve_as_go_yaml_v3() -> None:
+    m = parse_module("# METADATA\n# custom:\n#   a: yes\n#   b: on\n#   c: 1e3\n#   d: 0o17\n#   e: 1:30\n"
+                     "#   f: y\n#   g: 08\n#   h: True\n#   i: 0.5\npackage p\n\nimport rego.v1\n\nx := 1\n", "p.rego")
+    assert m.package.annotations[0].custom == {"a": "yes", "b": "on", "c": 1000, "d": 15, "e": "1:30", "f": "y",
+                                               "g": 8, "h": True, "i": 0.5}

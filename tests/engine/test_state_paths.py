@@ -65,7 +65,9 @@ def test_every_kind_is_listed_with_the_contract_shape(env: Path, monkeypatch: py
         assert path in paths, path
         assert (paths[path]["kind"], paths[path]["dir"], paths[path]["read_protected"]) == (kind, is_dir,
                                                                                              read_protected), path
-    assert out["path_dirs"] == [str(bin_dir), "/usr/bin"]  # absolute, de-duplicated, in order
+    # de-duplicated, in order; a relative entry below the working directory (the harness finds
+    # `cupcake` there too: a file the agent puts there would run outside the sandbox)
+    assert out["path_dirs"] == [os.path.join(os.getcwd(), "relative/dir"), str(bin_dir), "/usr/bin"]
     assert sys.executable in paths or os.path.realpath(sys.executable) in paths
 
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cupcake_py.core import values as V
 from cupcake_py.host import HostOptions, PolicyInstance, PolicyModule
-from cupcake_py.host.value_reader import PROBE, NeedsDump, probe_value, read_value
+from cupcake_py.host.value_reader import PROBE, NeedsDump, is_json_number, probe_value, read_value
 
 from .test_values import _rego_values, same
 
@@ -165,3 +166,15 @@ def test_memory_access_is_bounds_checked() -> None:
     view[64:76] = bytes([4, 0, 0, 0]) + (100).to_bytes(4, "little") + (size - 10).to_bytes(4, "little")
     with pytest.raises(ABIError):
         read_value(view, 64)
+
+
+JSON_NUMBER = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+
+
+@settings(max_examples=3000)
+@given(st.binary(max_size=12).map(lambda b: bytes(b"0123456789-+.eE x"[c % 17] for c in b)))
+def test_number_texts_are_checked_as_the_json_grammar(text: bytes) -> None:
+    """A number in text form (big or decimal) is checked without `re` (value_reader.is_json_number)."""
+    import re
+
+    assert is_json_number(text) == (re.fullmatch(JSON_NUMBER, text) is not None)

@@ -174,3 +174,40 @@ def test_frozen_object_is_a_hashable_mapping() -> None:
     assert list(a) == ["a", "b"] and a["b"] == (1,)
     assert V.thaw(a) == {"a": {"c": 2}, "b": [1]}
     assert {a: 1}[b] == 1
+
+
+# --- sets read through the JSON reader (parse_rego's fast path for result sets) ---------------
+
+def _term_parser(text: str) -> object:
+    parser = V._TermParser(text)
+    value = parser.term()
+    parser.ws()
+    assert parser.i == len(text)
+    return value
+
+
+@settings(max_examples=300)
+@given(st.frozensets(_json_values().map(V.freeze), min_size=1, max_size=5), st.sampled_from(["", " ", "\n\t"]))
+def test_a_set_of_json_values_reads_as_the_term_parser_reads_it(s: frozenset[object], ws: str) -> None:
+    text = ws + V.dump_rego(s) + ws
+    fast, slow = V.parse_rego(text), _term_parser(text)
+    assert isinstance(fast, frozenset) and isinstance(slow, frozenset)
+    ordered = [sorted(x, key=V.sort_key) for x in (fast, slow)]
+    assert len(ordered[0]) == len(ordered[1]) and all(same(a, b) for a, b in zip(*ordered, strict=True))
+
+
+@pytest.mark.parametrize("text,want", [
+    ('{{"result": true}}', frozenset({V.FrozenObject({"result": True})})),
+    ("{1, 2,}", frozenset({1, 2})),  # a trailing comma: not JSON, the term parser reads it
+    ('{"a", "b"}', frozenset({"a", "b"})),
+    ('{[1], {"x": 1.50}}', frozenset({(1,), V.FrozenObject({"x": Decimal("1.50")})})),
+    ("{}", {}),
+])
+def test_result_sets_and_set_literals(text: str, want: object) -> None:
+    assert V.parse_rego(text) == want
+
+
+@pytest.mark.parametrize("bad", ["{1] , [2}", "{{", "{1}}", "{1} x", '{"\\ud800"'])
+def test_malformed_sets_are_still_errors(bad: str) -> None:
+    with pytest.raises(V.ValueParseError):
+        V.parse_rego(bad)

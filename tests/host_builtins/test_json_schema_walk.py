@@ -99,3 +99,68 @@ def test_arrays_never_crash_and_agree_with_counting(xs: list[int], n: int, uniqu
     kinds = [k for k, _, _ in errors]
     assert ("array_min_items" in kinds) == (len(xs) < n)
     assert ("unique" in kinds) == (unique and len(set(xs)) < len(xs))
+
+
+# Formats, regexes and numbers as OPA's library has them (hunt for issue 32's classes).
+@pytest.mark.parametrize(("fmt", "bad", "good"), [
+    ("date-time", "yesterday", "2020-01-02T03:04:05.5+02:00"),
+    ("date-time", "2020-02-30T00:00:00Z", "12:00:00"),
+    ("date", "2020-13-01", "2020-12-01"),
+    ("time", "noon", "12:00:00Z"),
+    ("uri", "no-scheme", "https://example.com/a?b#c"),
+    ("uri", "http://bad host/", "mailto:a@example.com"),
+    ("uri-reference", "a\\b", "../a/b"),
+    ("uri-template", "http://x/{a", "http://x/{a}/b"),
+    ("hostname", "-bad-", "a.example.com"),
+    ("uuid", "1234", "123E4567-e89b-12d3-a456-426614174000"),
+    ("email", "a@", "Ann <a@example.com>"),
+    ("ipv4", "1.2.3", "1.2.3.4"),
+    ("ipv6", "fe80::1%eth0", "::1"),
+    ("json-pointer", "a/b", "/a/~1b"),
+    ("relative-json-pointer", "/a", "0#"),
+    ("regex", "(", "\\p{L}+"),
+])
+def test_formats_are_checked_as_opas_library_checks_them(fmt: str, bad: str, good: str) -> None:
+    schema = {"properties": {"v": {"format": fmt}}}
+    assert _errors({"v": bad}, schema) == [("format", "v", f"Does not match format '{fmt}'")]
+    assert _errors({"v": good}, schema) == []
+    assert _errors({"v": 5}, schema) == []  # not a string: every format holds
+    assert _errors({"v": "anything"}, {"properties": {"v": {"format": "no-such-format"}}}) == []
+
+
+def test_patterns_are_go_regexps() -> None:
+    schema = {"properties": {"name": {"pattern": "^\\p{L}+\\z"}}, "patternProperties": {"^\\p{Lu}": {"type": "string"}}}
+    assert call("json.verify_schema", schema) == [True, None]
+    assert _errors({"name": "Zoë"}, schema) == []
+    assert _errors({"name": "Zoë1", "X": 1}, schema) == [
+        ("invalid_type", "X", "Invalid type. Expected: string, given: integer"),
+        ("pattern", "name", "Does not match pattern '^\\p{L}+\\z'"),
+    ]
+
+
+def test_numbers_in_messages_print_as_go_prints_them() -> None:
+    schema = {"properties": {"n": {"maximum": 1000000, "minimum": 2147483647}}}
+    assert _errors({"n": 2000000}, schema) == [
+        ("number_lte", "n", "Must be less than or equal to 1e+06"),
+        ("number_gte", "n", "Must be greater than or equal to 2.147483647e+09"),
+    ]
+    assert _errors({"n": 1}, {"properties": {"n": {"enum": [12345678901234567890, 1e-7, 1e21, "<a&b>"]}}}) == [
+        ("enum", "n", "n must be one of the following: 12345678901234567000, 1e-7, 1e+21, \"\\u003ca\\u0026b\\u003e\"")]
+    # numbers compare as float64, as the library's marshalWithoutNumber leaves them
+    assert _errors({"xs": [9007199254740993, 9007199254740992]}, {"properties": {"xs": {"uniqueItems": True}}}) == [
+        ("unique", "xs", "array items[0,1] must be unique")]
+
+
+def test_a_local_ref_that_does_not_resolve_makes_the_schema_invalid_walked_or_not() -> None:
+    from tests.host_builtins.test_encoding_json import fails
+    schema = {"properties": {"a": {"$ref": "#/definitions/missing"}}, "enum": [{"$ref": "#/nowhere"}, {}]}
+    ok, msg = call("json.verify_schema", schema)
+    assert ok is False and "#/definitions/missing" in msg
+    fails("json.match_schema", {"b": 1}, schema, match="json.match_schema: jsonschema")
+    assert call("json.verify_schema", {"definitions": {"n": {}}, "properties": {"a": {"$ref": "#/definitions/n"}},
+                                       "const": {"$ref": "#/data/only"}}) == [True, None]
+
+
+def test_numbers_beyond_float64_do_not_crash_the_walk() -> None:
+    assert _errors({"a": 10**400}, {"properties": {"a": {"type": "integer", "enum": [1], "maximum": 5}}}) == [
+        ("number_lte", "a", "Must be less than or equal to 5"), ("enum", "a", "a must be one of the following: 1")]

@@ -52,3 +52,44 @@ def test_literal_plans_are_deterministic() -> None:
     a = ir.dump(compile_query([module], "x = data.t.schema"))
     b = ir.dump(compile_query([module], "x = data.t.schema"))
     assert a == b
+
+
+def test_nested_comprehensions_cost_grows_with_depth_not_two_to_the_depth() -> None:
+    """The recursion check visited every comprehension once per enclosing level (2^depth visits:
+    20 levels took seconds, 100 never finished); each expression is now visited once per level."""
+    from cupcake_py.rego.compile import checks
+
+    calls = 0
+    real = checks.expr_refs
+
+    def counting(e: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 60 * 60 * 4:  # (stop an exponential walk instead of waiting for it)
+            raise AssertionError(f"expr_refs called {calls} times for 60 nested comprehensions")
+        return real(e)
+
+    term = "1"
+    for i in range(60):
+        term = f"[x{i} | x{i} := {term}; x{i} == x{i}]"
+    checks.expr_refs = counting
+    try:
+        policy = compile_query([f"package t\n\np := {term}\n"], "x = data.t.p", entrypoint="eval")
+    finally:
+        checks.expr_refs = real
+    assert calls < 60 * 60 * 4, calls
+    rows = PolicyModule(compile_policy(policy), HostOptions(cache_dir=None)).instantiate().eval("eval")
+    value = rows[0]["x"]
+    for _ in range(60):
+        value = value[0]
+    assert value == 1
+
+
+def test_long_operator_chains_compile() -> None:
+    """`a + b + ...` nests one call per operator; OPA takes thousands of terms, so do we."""
+    chain = " + ".join(["1"] * 3000)
+    unions = " | ".join(f"{{{i % 7}}}" for i in range(3000))
+    policy = compile_query([f"package t\n\np := {chain}\n\nq := count({unions})\n"], "x = [data.t.p, data.t.q]",
+                           entrypoint="eval")
+    rows = PolicyModule(compile_policy(policy), HostOptions(cache_dir=None)).instantiate().eval("eval")
+    assert rows == [{"x": [3000, 7]}]

@@ -151,3 +151,14 @@ def test_wired_into_cupcake_cli(tree: Path) -> None:
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "1 file checked" in r.stdout
+
+
+@pytest.mark.parametrize("name", ["data.yaml", "values.yml", "data.json"])
+def test_check_and_build_skip_data_files_named_on_the_command_line(app: typer.Typer, tree: Path, name: str) -> None:
+    """OPA's loader decides by extension: `opa check data.yaml policy/` checks only the policy."""
+    (tree / name).write_text("a: 1\n" if name.endswith(("yaml", "yml")) else '{"a": 1}')
+    result = CliRunner().invoke(app, ["check", str(tree / name), str(tree)])
+    assert result.exit_code == 0, result.output
+    assert "2 files checked" in result.output
+    from cupcake_py.rego import find_rego_files
+    assert [f.name for f in find_rego_files([tree / name, tree / "good.rego"])] == ["good.rego"]

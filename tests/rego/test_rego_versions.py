@@ -45,7 +45,9 @@ def test_manifest_versions_per_file() -> None:
         "/new/*.rego": 1, "new/legacy/**": 0, "lib/x.rego": 1}}, root="/b")
     assert v.of("/b/old/a.rego") == "v0"
     assert v.of("/b/new/a.rego") == "v1"
-    assert v.of("/b/new/sub/a.rego") == "v0"  # `*` stays in one directory: the default applies
+    # OPA: glob.Compile(pattern) with no separator, so `*` crosses directories; the longest pattern wins
+    assert v.of("/b/new/sub/a.rego") == "v1"
+    assert v.of("/b/new/legacy/a.rego") == "v0"
     assert v.of("/b/new/legacy/deep/a.rego") == "v0"
     assert v.of("/b/lib/x.rego") == "v1"
     assert RegoVersions.from_manifest({}).of("a.rego") == "v1"

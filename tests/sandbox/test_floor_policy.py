@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,55 @@ def test_a_policy_extends_the_profile(tmp_path: Path, bwrap: str) -> None:
     assert decision == "allow" and done is not None
     assert (project.proj / "vendor" / "lib.txt").read_text() == "pinned\n"
     assert "private" not in done.stdout and "ok" in done.stdout and "Read-only file system" in done.stderr
+
+
+@pytest.mark.parametrize("harness", ["claude", "opencode"])
+def test_shared_processes_relax_nothing(tmp_path: Path, bwrap: str, harness: str) -> None:
+    """With `share_processes: true` a sandboxed program writes through /proc/<pid>/root of any
+    process of the user, past every mount (tried by the red-team round): the floor claims no
+    cover, so what the reading cannot bound is asked again (still run sandboxed when approved)."""
+    project = Project(tmp_path, sandbox=f"  writable: [{tmp_path / 'scratch'}]\n  share_processes: true\n",
+                      project_builtins="  git_block_no_verify: {}\n  rulebook_security_guardrails: {}\n",
+                      global_builtins="  sensitive_data_protection: {}\n  system_protection: {}\n"
+                      "  cupcake_exec_protection: {}\n")
+    escape = ("python3 -c \"import os\nfor d in os.listdir('/proc'):\n    try: open('/proc/' + d + '/root"
+              f"{project.proj}/.cupcake/rulebook.yml', 'a').write('x')\n    except OSError: pass\"")
+    decision, runs, _ = project.evaluate(harness, escape)
+    assert decision == "ask" and runs is not None and "--args 3" in runs, decision
+
+
+SIGNAL_POLICY = """# METADATA
+# custom:
+#   routing:
+#     required_events: ["PreToolUse"]
+#     required_signals: ["lint"]
+package cupcake.policies.{harness}.lint_signal
+
+import rego.v1
+
+deny contains {{"rule_id": "L", "reason": "lint failed", "severity": "HIGH"}} if input.signals.lint != "ok"
+"""
+
+
+@pytest.mark.parametrize("harness", ["claude", "opencode"])
+def test_shell_signals_run_inside_the_floor_for_every_tool(tmp_path: Path, bwrap: str, harness: str) -> None:
+    """A shell signal runs project code (here the project's lint script, which the agent can
+    change): with the floor enabled it runs inside the profile, for a file tool's event too."""
+    project = Project(tmp_path)
+    policies = project.proj / ".cupcake" / "policies" / harness
+    policies.mkdir(parents=True)
+    (policies / "lint_signal.rego").write_text(SIGNAL_POLICY.format(harness=harness))
+    rulebook = project.proj / ".cupcake" / "rulebook.yml"
+    rulebook.write_text(rulebook.read_text() + "signals:\n  lint:\n    command: sh lint.sh\n    timeout_seconds: 20\n")
+    lint = project.proj / "lint.sh"
+    lint.write_text("echo pwned >> .cupcake/rulebook.yml 2>/dev/null; echo pwned >> ../sibling/file.txt 2>/dev/null; "
+                    "echo ok\n")
+    before = (rulebook.read_bytes(), (project.sibling / "file.txt").read_bytes())
+    event = _tool_event(project, harness, "Write", project.proj / "src" / "new.py")
+    deadline = time.monotonic() + 300  # a cold build may outlast one evaluation's deadline
+    while (decision := _decide(project, harness, event)) != "allow" and time.monotonic() < deadline:
+        if rulebook.read_bytes() != before[0]:
+            break
+        time.sleep(1)
+    assert decision == "allow"  # the signal ran and said ok
+    assert (rulebook.read_bytes(), (project.sibling / "file.txt").read_bytes()) == before

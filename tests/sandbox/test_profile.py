@@ -8,6 +8,7 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -199,3 +200,97 @@ def test_the_init_template_lists_the_default_writable_roots() -> None:
     listed = re.search(r"writable: \[(.*?)\]", block, re.S)
     assert listed is not None
     assert [x.strip() for x in listed.group(1).replace("\n", " ").split(",")] == list(DEFAULT_WRITABLE)
+
+
+def test_parents_of_protected_and_hidden_paths_are_pinned(tmp_path: Path) -> None:
+    """`.git` (parent of hooks/config) and the directories above a protected or hidden path
+    inside the project become mount points (cannot be renamed); nothing above the writable root,
+    nothing for a path outside the project (sockets in /tmp)."""
+    home, proj = _tree(tmp_path)
+    (proj / "config").mkdir()
+    (proj / "config" / "prod.yml").write_text("x")
+    src = Sources([], [], str(proj), str(proj), {"writable": [str(home / ".cache")]},
+                  protected=[str(proj / "config" / "prod.yml")], home=str(home))
+    p = compute(src)
+    assert p["pinned"] == [str(proj / ".git"), str(proj / "config"), str(proj / "deep"), str(proj / "deep" / "a"),
+                           str(proj / "deep" / "a" / "b")]
+    args = arguments(p, "/empty")
+    assert args.index(str(proj / ".git")) < args.index(str(proj / ".git" / "hooks"))  # bound before what it holds
+    assert args[args.index(str(proj / "config")) - 1] == "--bind"
+
+
+def test_hooks_path_commondir_and_hook_files_are_read_only_or_absent(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    (proj / ".git" / "config").write_text('[core]\n\tbare = false\n[Core]\n\tHooksPath = "tools/hooks" # ours\n')
+    (proj / ".pre-commit-config.yaml").write_text("repos: []\n")
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": []}, home=str(home)))
+    absent = {e["path"] for e in p["absent"]}
+    assert str(proj / ".pre-commit-config.yaml") in p["read_only"]
+    assert {str(proj / "tools" / "hooks"), str(proj / ".git" / "commondir"), str(proj / ".husky")} <= absent
+    (home / ".gitconfig").write_text("[core]\nhooksPath = ~/hooks\n")
+    assert git_paths(str(proj / "src"), str(home))[-1] == str(proj / "tools" / "hooks")  # the repository's wins
+    (proj / ".git" / "config").write_text("[core]\n")
+    assert git_paths(str(proj), str(home))[-1] == str(home / "hooks")
+
+
+@pytest.mark.parametrize(("name", "secret"), [
+    ("GITHUB_TOKEN", True), ("AWS_SECRET_ACCESS_KEY", True), ("OPENAI_API_KEY", True), ("PGPASSWORD", True),
+    ("NPM_CONFIG__AUTH", True), ("DB_PASSWORD", True), ("STRIPE_SECRET_KEY", True), ("GITHUB_PAT", True),
+    ("PATH", False), ("HOME", False), ("TOKENIZERS_PARALLELISM", False), ("SSH_AUTH_SOCK", False),
+    ("KEYMAP", False), ("PWD", False), ("GIT_ASKPASS", False), ("EDITOR", False),
+])
+def test_secret_environment_names(name: str, secret: bool) -> None:
+    assert secrets.sensitive_env(name) is secret
+    env = {name: "v", "LANG": "C"}
+    assert secrets.secret_environment(env) == ([name] if secret else [])
+    assert secrets.secret_environment(env, [name]) == []  # sandbox.pass_env
+
+
+def test_pass_env_is_what_every_rulebook_passes() -> None:
+    from cupcake_py.engine.sandbox_floor import merge
+
+    both = merge([("global", {"enabled": True, "pass_env": ["A_TOKEN", "B_TOKEN"]}),
+                  ("project", {"pass_env": ["B_TOKEN", "C_TOKEN"]})])
+    assert both is not None and both["pass_env"] == ["B_TOKEN"]
+    assert merge([("global", {"enabled": True}), ("project", {"pass_env": ["C_TOKEN"]})])["pass_env"] == []  # type: ignore[index]
+    p = arguments({"writable": [], "read_only": [], "hidden": [], "unset_env": ["A_TOKEN"]}, "/empty")
+    assert p[-2:] == ["--unsetenv", "A_TOKEN"]
+
+
+def test_outside_sockets(tmp_path: Path) -> None:
+    """Named in the environment (a path, `unix:path=`), this user's listening sockets of
+    /proc/net/unix; not a socket someone else owns, not a connected one, not an abstract one."""
+    import os
+    import socket
+
+    from cupcake_py.sandbox import sockets
+
+    listening, named = tmp_path / "l.sock", tmp_path / "n.sock"
+    servers = []
+    for path in (listening, named):
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(str(path))
+        s.listen(1)
+        servers.append(s)
+    try:
+        table = tmp_path / "unix"
+        table.write_text("Num RefCount Protocol Flags Type St Inode Path\n"
+                         f"0: 00000002 00000000 00010000 0001 01 1 {listening}\n"
+                         f"0: 00000002 00000000 00000000 0001 03 2 {named}\n"
+                         "0: 00000002 00000000 00010000 0001 01 3 @abstract\n")
+        assert sockets.listening_sockets(os.getuid(), str(table)) == [str(listening)]
+        assert sockets.listening_sockets(os.getuid() + 1, str(table)) == []
+        got = sockets.outside_sockets({"DBUS_SESSION_BUS_ADDRESS": f"unix:path={named},guid=x",
+                                       "VSCODE_IPC_HOOK_CLI": str(listening), "NOT": str(tmp_path)})
+        assert str(named) in got and str(listening) in got and str(tmp_path) not in got
+        assert f"/run/user/{os.getuid()}" in got
+    finally:
+        for s in servers:
+            s.close()
+
+
+def test_shared_processes_cover_nothing(tmp_path: Path) -> None:
+    """A command sharing the user's processes writes through /proc/<pid>/root of any of them
+    (tried: the rulebook changed): with share_processes the profile claims no cover."""
+    p, _, _ = _profile(tmp_path, share_processes=True)
+    assert p["covers"] == {"state_paths": False, "system": False, "secrets": False, "protected_paths": False}

@@ -12,21 +12,21 @@ cache write failures are ignored (the run does not depend on them).
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable
-from pathlib import Path
 
+from cupcake_py.core import jsonio
 from cupcake_py.core.lazylog import LazyLogger
 from cupcake_py.core.userdirs import atomic_write, private_dir, user_cache_dir
 from cupcake_py.engine.bundle import (  # (the builtin sha256: hashlib loads OpenSSL)
     compiler_fingerprint,
     sha256,
 )
-from cupcake_py.engine.project import rego_files, shipped_policies_dir
+from cupcake_py.engine.project import path_order, rego_paths, shipped_policies_path
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+if TYPE_CHECKING:  # (typing, pathlib and json stay off a cached run's start-up)
+    from collections.abc import Iterable
+    from pathlib import Path
     from typing import Any
 
 log = LazyLogger(__name__)
@@ -38,18 +38,32 @@ def cache_dir() -> str:
     return user_cache_dir("tests")
 
 
-def build_key(files: Iterable[Path], data_files: Iterable[Path], options: str) -> str:
+def _own_sources() -> list[tuple[str, os.DirEntry[str]]]:
+    """The runner and its AST rewrites: the *.py files of authoring/testing/ and authoring/ (in path order)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for d in (here, os.path.dirname(here)):
+        with os.scandir(d) as entries:
+            found += [(os.path.basename(d), e) for e in entries if e.name.endswith(".py") and e.is_file()]
+    return sorted(found, key=lambda f: path_order(f[1].path))
+
+
+def _read(path: str | Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def build_key(files: Iterable[str | Path], data_files: Iterable[str | Path], options: str) -> str:
     h = sha256(compiler_fingerprint().encode())
-    here = Path(__file__).parent
-    for f in sorted([*here.glob("*.py"), *here.parent.glob("*.py")]):  # the runner and its AST rewrites (authoring/)
-        st = f.stat()
-        h.update(f"{f.parent.name}/{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    for folder, e in _own_sources():
+        st = e.stat()
+        h.update(f"{folder}/{e.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     h.update(options.encode())
     for kind, group in (("rego", files), ("data", data_files),
-                        ("support", rego_files(shipped_policies_dir() / "system"))):
+                        ("support", rego_paths(os.path.join(shipped_policies_path(), "system")))):
         for f in group:
             h.update(f"\n{kind} {f}\n".encode())
-            h.update(sha256(Path(f).read_bytes()).digest())
+            h.update(sha256(_read(f)).digest())
     return h.hexdigest()
 
 
@@ -68,7 +82,7 @@ def load(key: str) -> tuple[dict[str, Any], list[bytes]] | None:
     if len(digest) != 32 or sha256(header + wasm).digest() != digest:
         return None
     try:
-        meta = json.loads(header)
+        meta = jsonio.loads(header)  # (the json package would import re)
     except ValueError:
         return None
     if not isinstance(meta, dict) or meta.get("key") != key or sum(meta.get("sizes") or []) != len(wasm):
@@ -84,6 +98,8 @@ def store(key: str, meta: dict[str, Any], modules: list[bytes]) -> None:
     d = cache_dir()
     if not private_dir(d, "test build cache"):
         return
+    import json
+
     wasm = b"".join(modules)
     header = json.dumps({**meta, "key": key, "sizes": [len(m) for m in modules]}, sort_keys=True).encode()
     blob = MAGIC + len(header).to_bytes(8, "big") + header + sha256(header + wasm).digest() + wasm

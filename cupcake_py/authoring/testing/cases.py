@@ -1,6 +1,6 @@
 """What a `cupcake test` run is made of, shared by every step of the runner (no logic).
 
-In: nothing (types and constants). Out: TestCase (a discovered `test_*`/`todo_*` rule),
+In: nothing (types and constants). Out: TestCase (a discovered `test_*`/`todo_test_*` rule),
 TestResult (its outcome, with a Failure diagnosis when it failed), FileCoverage, TestRun (the
 whole run), TestOptions (the flags that change a run), Part (one compiled module and its tests)
 and TestSetupError (tests that could not be loaded or compiled: exit status 1, as `opa test`).
@@ -13,13 +13,15 @@ from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing and dataclasses stay off a cached run's start-up: Record classes)
+    from contextlib import AbstractContextManager
     from typing import Any, Literal
 
+    from cupcake_py.authoring.target_settings import RegoSetting
     from cupcake_py.rego import ast as A
 
     Status = Literal["pass", "fail", "error", "skip"]
 TEST_PREFIX = "test_"
-TODO_PREFIX = "todo_"
+TODO_PREFIX = "todo_test_"  # OPA's SkipTestPrefix: other `todo_*` rules are not tests
 PHASES = ("parse", "compile", "plan", "wasm", "native", "eval", "diagnose")
 UNDEFINED_TEXT = "<undefined>"
 
@@ -146,14 +148,17 @@ class TestOptions(Record):
     """What `cupcake test` flags change (docs/testing.md)."""
 
     __test__ = False
-    __slots__ = ("run", "coverage", "strict", "deadline", "parallel", "cache", "builtins", "ignore")
+    __slots__ = ("run", "coverage", "strict", "deadline", "parallel", "cache", "builtins", "ignore", "rego")
 
     def __init__(self, run: str | None = None, coverage: bool = False, strict: bool = False, deadline: float = 5.0,
-                 parallel: int = 0, cache: bool = True, builtins: Any = None, ignore: list[str] | None = None) -> None:
+                 parallel: int = 0, cache: bool = True, builtins: Any = None, ignore: list[str] | None = None,
+                 rego: RegoSetting | None = None) -> None:
         # run: --run/-r, a regex over data.pkg.test_name; strict: --strict-builtin-errors; deadline:
         # --timeout, per test; parallel: --parallel/-p, worker processes (0: one per CPU); builtins:
-        # cupcake_py.extensions.builtins.CustomBuiltins; ignore: --ignore, fnmatch patterns of file/dir names
-        self._fill(run, coverage, strict, deadline, parallel, cache, builtins, [] if ignore is None else ignore)
+        # cupcake_py.extensions.builtins.CustomBuiltins; ignore: --ignore, fnmatch patterns of file/dir names;
+        # rego: the Rego versions the files are read with (None: the current ones, rego.versions.use)
+        self._fill(run, coverage, strict, deadline, parallel, cache, builtins, [] if ignore is None else ignore,
+                   rego)
 
     run: str | None
     coverage: bool
@@ -163,12 +168,27 @@ class TestOptions(Record):
     cache: bool
     builtins: Any
     ignore: list[str]
+    rego: RegoSetting | None
 
     def key_text(self) -> str:
-        from cupcake_py.rego import versions  # (the Rego version settings only, not the parser)
-
         fp = self.builtins.fingerprint() if self.builtins else ""
-        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\nrego={versions.current()!r}\n"
+        if self.rego is not None:  # (named without importing the Rego package: a cached run never loads it)
+            rego = self.rego.key
+        else:
+            from cupcake_py.rego import versions  # (the Rego version settings only, not the parser)
+
+            rego = f"current {versions.current()!r}"
+        return f"run={self.run!r}\ncoverage={self.coverage}\nbuiltins={fp}\nrego={rego}\n"
+
+    def rego_scope(self) -> AbstractContextManager[Any]:
+        """A block that reads Rego files with `rego` (parsing happens only in a build or a diagnosis)."""
+        if self.rego is None:
+            from contextlib import nullcontext
+
+            return nullcontext()
+        from cupcake_py.rego import versions
+
+        return versions.use(self.rego.versions())
 
 
 Part = tuple[bytes, list[TestCase]]  # one compiled module and the tests it holds

@@ -23,29 +23,42 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import sys
-from pathlib import Path
 
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.core.record import Record
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing and dataclasses stay off the start-up this module exists for)
+if TYPE_CHECKING:  # (typing, dataclasses, pathlib and re stay off the start-up this module exists for)
+    from pathlib import Path
     from typing import Any
 
 FORMATS = {"text": "text", "json": "json", "pretty": "text", "table": "text"}  # as cli/options.format_option
-_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_COUNT = re.compile(r"\d+")
+_UNITS = (("ms", 0.001), ("s", 1.0), ("m", 60.0))  # (longest suffix first: "ms" before "m" and "s")
+
+
+def _count(text: str) -> bool:
+    """`text` is DIGITS (decimal digits, as the regex `\\d+`; `re` stays off the start-up)."""
+    return text.isdecimal()
+
+
+def _number(text: str) -> bool:
+    """`text` is `DIGITS` or `DIGITS.DIGITS`."""
+    whole, dot, frac = text.partition(".")
+    return _count(whole) and (not dot or _count(frac))
 
 
 def duration(text: str) -> float | None:
     """`5`, `5s`, `500ms`, `1m` in seconds (OPA's --timeout takes a Go duration); None when not one."""
-    m = _DURATION.fullmatch(text)
-    if m is None or float(m.group(1)) <= 0:
+    body = text.strip()  # (whitespace as the regex `\\s`)
+    scale = 1.0
+    for unit, factor in _UNITS:
+        if body.endswith(unit):
+            body, scale = body[:-len(unit)].rstrip(), factor
+            break
+    if not _number(body) or float(body) <= 0:
         return None
-    return float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0}[m.group(2) or "s"]
+    return float(body) * scale
 
 
 class TestArgs(Record):
@@ -91,11 +104,11 @@ def _format(v: str) -> str | None:
 
 
 def _threshold(v: str) -> float | None:
-    return float(v) if _NUMBER.fullmatch(v) and float(v) <= 100.0 else None
+    return float(v) if _number(v) and float(v) <= 100.0 else None
 
 
 def _parallel(v: str) -> int | None:
-    return int(v) if _COUNT.fullmatch(v) else None
+    return int(v) if _count(v) else None
 
 
 def _text(v: str) -> str | None:
@@ -112,10 +125,11 @@ _OPTIONS: dict[str, tuple[str, Any]] = {
 }
 
 
-def parse(argv: list[str]) -> tuple[list[Path], TestArgs] | None:
-    """(PATHS, flags) of `cupcake test ARGV`, or None: the typer command reads this command line."""
+def parse(argv: list[str]) -> tuple[list[str], TestArgs] | None:
+    """(PATHS, flags) of `cupcake test ARGV`, or None: the typer command reads this command line.
+    PATHS are kept as written (str: pathlib stays off a cached run's start-up)."""
     args = TestArgs()
-    paths: list[Path] = []
+    paths: list[str] = []
     i = 0
     while i < len(argv):
         token = argv[i]
@@ -123,7 +137,7 @@ def parse(argv: list[str]) -> tuple[list[Path], TestArgs] | None:
         if not token.startswith("-") or token == "-":
             if token == "-":
                 return None
-            paths.append(Path(token))
+            paths.append(token)
             continue
         name, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
         if name in _FLAGS and not eq:
@@ -154,7 +168,7 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def run_once(targets: list[Path], args: TestArgs) -> int:
+def run_once(targets: list[str] | list[Path], args: TestArgs) -> int:
     """One run of the tests under `targets`: the report written, the exit status returned."""
     from cupcake_py.authoring import target_settings
     from cupcake_py.authoring.progress import progress
@@ -162,7 +176,6 @@ def run_once(targets: list[Path], args: TestArgs) -> int:
     from cupcake_py.authoring.testing.cases import TestOptions
     from cupcake_py.authoring.testing.runner import run_tests
     from cupcake_py.core.gc_pause import gc_paused
-    from cupcake_py.rego import versions
 
     paths: list[str | Path] = list(targets)
     try:
@@ -170,9 +183,9 @@ def run_once(targets: list[Path], args: TestArgs) -> int:
                            strict=args.strict_builtin_errors, deadline=args.timeout, parallel=args.parallel,
                            cache=not args.no_cache, ignore=list(args.ignore),
                            builtins=target_settings.custom_builtins([*target_settings.rulebook_specs(paths),
-                                                                     *args.builtins]))
-        with gc_paused(freeze=True), versions.use(target_settings.rego_versions(paths, args.v0_compatible)), \
-                progress("cupcake test", machine_output=args.fmt == "json" or opts.coverage):
+                                                                     *args.builtins]),
+                           rego=target_settings.rego_setting(paths, args.v0_compatible))
+        with gc_paused(freeze=True), progress("cupcake test", machine_output=args.fmt == "json" or opts.coverage):
             result = run_tests(paths, opts)  # (this process ends after the report: frozen objects are never freed)
     except CupcakeError as e:  # TestSetupError among them
         return _fail(str(e), 1)
@@ -201,6 +214,8 @@ def run_once(targets: list[Path], args: TestArgs) -> int:
 def own_coverage(coverage: dict[str, Any]) -> dict[str, Any]:
     """Coverage without the policies cupcake ships (files equal to one of the shipped system or
     builtin policies): a fresh project's copies would count at 0% against the author's own."""
+    from pathlib import Path
+
     from cupcake_py.engine.project import rego_files, shipped_policies_dir
 
     shipped = {p.read_bytes() for sub in ("system", "builtins") for p in rego_files(shipped_policies_dir() / sub)}

@@ -21,16 +21,19 @@ path-conflict check).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+import os
 
+from cupcake_py.authoring.testing.files import DATA_SUFFIXES, norm, suffix, tree
 from cupcake_py.core.errors import CupcakeError
+from cupcake_py.engine.project import path_order
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a cached run's start-up)
+if TYPE_CHECKING:  # (typing and pathlib stay off a cached run's start-up)
+    from collections.abc import Iterable, Iterator
+    from pathlib import Path
     from typing import Any
 
-DATA_SUFFIXES = (".json", ".yaml", ".yml")
+__all__ = ["DATA_SUFFIXES", "DataError", "check_conflicts", "data_files", "ignored", "load_data", "rule_paths"]  # (+ _parse)
 
 
 class DataError(CupcakeError):
@@ -41,9 +44,9 @@ CONFIG_FILES = frozenset({"rulebook.yml", "rulebook.yaml", "rulebook.schema.json
 CONFIG_DIRS = frozenset({"debug", "telemetry"})
 
 
-def _cupcake_own(f: Path) -> bool:
-    """A file of a `.cupcake` configuration itself (rulebook, debug traces, telemetry)."""
-    parts = f.parts
+def _cupcake_own(f: str) -> bool:
+    """A file of a `.cupcake` configuration itself (rulebook, debug traces, telemetry); `f` is absolute."""
+    parts = f.split(os.sep)
     for i, part in enumerate(parts[:-1]):
         if part == ".cupcake":
             rest = parts[i + 1:]
@@ -51,14 +54,16 @@ def _cupcake_own(f: Path) -> bool:
     return False
 
 
-def ignored(f: Path, patterns: Iterable[str], roots: Iterable[str | Path]) -> bool:
+def ignored(f: str | Path, patterns: Iterable[str], roots: Iterable[str | Path]) -> bool:
     """Whether `--ignore` patterns (fnmatch, as OPA's `--ignore`: `.*` skips hidden files and
     directories) match the file's name or a directory name between its root argument and it."""
     patterns = list(patterns)
     if not patterns:
         return False
     from fnmatch import fnmatch
+    from pathlib import Path
 
+    f = Path(f)
     parts: tuple[str, ...] = (f.name,)
     for r in roots:
         try:
@@ -69,18 +74,25 @@ def ignored(f: Path, patterns: Iterable[str], roots: Iterable[str | Path]) -> bo
     return any(fnmatch(part, p) for part in parts for p in patterns)
 
 
-def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[tuple[Path, tuple[str, ...]]]:
-    """(file, mount path) of every data document under `paths`, in load order."""
+def _mount(f: str, root: str) -> tuple[str, ...]:
+    """The directories between `root` and the file `f` found below it."""
+    inner = os.path.dirname(f)[len(root):] if root != "." else os.path.dirname(f)
+    return tuple(part for part in inner.split(os.sep) if part)
+
+
+def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[tuple[str, tuple[str, ...]]]:
+    """(file, mount path) of every data document under `paths`, in load order (paths written as
+    pathlib writes them: files.norm)."""
     paths, ignore = list(paths), list(ignore)
-    out: list[tuple[Path, tuple[str, ...]]] = []
-    seen: set[Path] = set()
+    out: list[tuple[str, tuple[str, ...]]] = []
+    seen: set[str] = set()
     for raw in paths:
-        root = Path(raw)
-        if root.is_dir():
-            found = sorted(f for f in root.rglob("*") if f.suffix in DATA_SUFFIXES and f.is_file()
-                           and not _cupcake_own(f.resolve()))
-            items = [(f, f.parent.relative_to(root).parts) for f in found]
-        elif root.suffix in DATA_SUFFIXES and root.is_file():
+        root = norm(raw)
+        if os.path.isdir(root):
+            found = sorted((f for f in tree(root) if suffix(os.path.basename(f)) in DATA_SUFFIXES
+                            and os.path.isfile(f) and not _cupcake_own(os.path.realpath(f))), key=path_order)
+            items = [(f, _mount(f, root)) for f in found]
+        elif suffix(os.path.basename(root)) in DATA_SUFFIXES and os.path.isfile(root):
             items = [(root, ())]
         else:
             items = []
@@ -91,11 +103,12 @@ def data_files(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> list[
     return out
 
 
-def _parse(path: Path) -> Any:
+def _parse(path: str | Path) -> Any:
     from cupcake_py.core import values
 
-    raw = path.read_bytes()
-    if path.suffix == ".json":
+    with open(path, "rb") as f:
+        raw = f.read()
+    if suffix(os.path.basename(path)) == ".json":
         try:
             return values.parse_json(raw)
         except values.ValueParseError as e:
@@ -117,7 +130,7 @@ def _mounted(mount: tuple[str, ...], doc: Any) -> Any:
     return doc
 
 
-def _merge(into: dict[Any, Any], doc: dict[Any, Any], path: Path) -> None:
+def _merge(into: dict[Any, Any], doc: dict[Any, Any], path: str) -> None:
     for k, v in doc.items():
         have = into.get(k)
         if k not in into:
@@ -128,7 +141,7 @@ def _merge(into: dict[Any, Any], doc: dict[Any, Any], path: Path) -> None:
             raise DataError(f"{path}: merge error (data.{k} is already defined by another data file)")
 
 
-def load_data(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> tuple[dict[Any, Any], list[Path]]:
+def load_data(paths: Iterable[str | Path], ignore: Iterable[str] = ()) -> tuple[dict[Any, Any], list[str]]:
     """The merged data document of every data file under `paths`, and those files."""
     merged: dict[Any, Any] = {}
     files = data_files(paths, ignore)

@@ -6,7 +6,7 @@ host settings (strict builtin errors, per-test deadline, custom builtin implemen
 worker count. Out: one `Outcome` per entrypoint, in the order given (deterministic, whatever
 the number of workers): status pass/fail/error, duration, message, value, printed lines.
 
-A test passes when its rule is defined and not `false`; undefined or `false` fails; a host error
+A test passes when its rule is `true` (OPA: `passes`); undefined or any other value fails; a host error
 (builtin error in strict mode, conflict, timeout, memory cap) is an error. Tests start in this
 process; when they turn out slow (after PROBE_S seconds of this process's CPU time the rest is
 projected to take more than WORTH_S; CPU time, so that a loaded machine does not make a small run
@@ -72,17 +72,22 @@ class Evaluator:
 
     def __init__(self, setup: EvalSetup) -> None:
         from cupcake_py.host import HostOptions, PolicyModule
-        from cupcake_py.host.builtins import BuiltinContext
 
         self.lines: list[str] = []
         t0 = time.perf_counter()
         module = PolicyModule(setup.wasm, HostOptions(strict=setup.strict, deadline=setup.deadline,
                                                       compiler=NATIVE_COMPILER))
         self.native_s = time.perf_counter() - t0
-        strict = setup.strict
-        self.instance = module.instantiate(
-            setup.data, builtins=_implementations(setup.builtin_specs),
-            context_factory=lambda: BuiltinContext(strict=strict, print_hook=self.lines.append))
+        self.strict = setup.strict
+        self.instance = module.instantiate(setup.data, builtins=_implementations(setup.builtin_specs),
+                                           context_factory=self._context)
+
+    def _context(self) -> Any:
+        """The BuiltinContext of an evaluation that calls a host builtin (the host's builtin
+        library is imported then: a test run whose policies call none never loads it)."""
+        from cupcake_py.host.builtins import BuiltinContext
+
+        return BuiltinContext(strict=self.strict, print_hook=self.lines.append)
 
     def eval(self, entrypoint: str) -> list[dict[str, Any]]:
         self.lines = []
@@ -102,7 +107,18 @@ class Evaluator:
         value = rows[0].get("result")
         if value is False:
             return Outcome("fail", dt, "the test rule is false", value, self.lines)
+        if not passes(value):
+            return Outcome("fail", dt, "the test rule is not true", value, self.lines)
         return Outcome("pass", dt, value=value, lines=self.lines)
+
+
+def passes(value: Any) -> bool:
+    """OPA's verdict on a test rule's value: `true`, or an object (a partial-object test such as
+    `test_cases[name] := ...`) whose values are all `true` or such objects; any other value
+    (a number, a set, null) fails."""
+    if isinstance(value, dict):
+        return all(passes(v) for v in value.values())
+    return value is True
 
 
 def _implementations(specs: list[str]) -> Mapping[str, Callable[..., Any]]:

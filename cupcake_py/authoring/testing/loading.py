@@ -1,10 +1,9 @@
 """The files of a `cupcake test` run and the tests in them.
 
-In: the paths given on the command line. Out: `rego_files` (the Rego modules under them; a
-.json/.yaml/.yml file named directly is data, see `data`), `load_modules` (those files parsed,
+In: the paths given on the command line. Out: `load_modules` (those files parsed,
 plus the shipped support policies when the paths do not bring their own and their modules can
 reach them: `support_policies.may_reach_support`), `discover` (the
-`test_*` / `todo_*` rules without arguments, filtered by --run). A file that cannot be read or
+`test_*` / `todo_test_*` rules without arguments, filtered by --run). A file that cannot be read or
 parsed, and a --run that is not a regular expression, raise TestSetupError (exit status 1).
 """
 
@@ -15,8 +14,8 @@ from pathlib import Path
 
 from cupcake_py.authoring.support_policies import may_reach_support, support_modules
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
-from cupcake_py.authoring.testing.data import DATA_SUFFIXES
-from cupcake_py.rego import find_rego_files, parse_module, read_source
+from cupcake_py.authoring.testing.files import rego_files
+from cupcake_py.rego import parse_module, read_source
 from cupcake_py.rego.errors import RegoErrors, format_text
 
 TYPE_CHECKING = False
@@ -24,7 +23,7 @@ if TYPE_CHECKING:  # (the AST is loaded by the parser; finding files, on a cache
     from cupcake_py.rego import ast as A
 
 
-def load_modules(paths: list[str | Path], files: list[Path] | None = None
+def load_modules(paths: list[str | Path], files: list[str] | None = None
                  ) -> tuple[list[A.Module], dict[str, str], int]:
     """(modules incl. support modules, sources, number of modules from `paths`)."""
     files = rego_files(paths) if files is None else files
@@ -46,22 +45,13 @@ def load_modules(paths: list[str | Path], files: list[Path] | None = None
     return modules, sources, own
 
 
-def rego_files(paths: list[str | Path]) -> list[Path]:
-    """The Rego modules of `paths`; a .json/.yaml/.yml file named on the command line is data
-    (`data`), not a module, as OPA's loader decides by extension."""
-    try:
-        return [f for f in find_rego_files(paths) if f.suffix not in DATA_SUFFIXES]
-    except RegoErrors as e:
-        raise TestSetupError(format_text(e.errors)) from None
-
-
 def is_test_file(module: A.Module) -> bool:
     return module.package.location.file.endswith("_test.rego")
 
 
 def discover(modules: list[A.Module], run: str | None, own: int | None = None
              ) -> tuple[list[TestCase], list[TestCase]]:
-    """(tests, todo tests): the `test_*` / `todo_*` rules without arguments of the first `own`
+    """(tests, todo tests): the `test_*` / `todo_test_*` rules without arguments of the first `own`
     modules (any file, as `opa test`), filtered by the `run` regex on the full name."""
     try:
         pattern = re.compile(run) if run else None

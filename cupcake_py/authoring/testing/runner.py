@@ -2,7 +2,7 @@
 through OUR compile path; this module orchestrates the steps of this package.
 
 In: paths (files or directories) and TestOptions. Tests are the `test_*` rules (without
-arguments) of every loaded module (`todo_*` rules are skipped); the modules under the paths,
+arguments) of every loaded module (`todo_test_*` rules are skipped); the modules under the paths,
 the shipped system policies when the paths do not bring their own, and the data files under
 the paths (`data`, mounted as OPA mounts them) make up the one program all tests run against.
 The modules are parsed and compiled once (`loading`, `build`); all tests are planned into ONE
@@ -38,7 +38,7 @@ from cupcake_py.authoring.testing.cases import (
 )
 from cupcake_py.authoring.testing.data import DataError, ignored, load_data
 from cupcake_py.authoring.testing.evaluate import EvalSetup, Outcome, evaluate
-from cupcake_py.authoring.testing.loading import discover, is_test_file, load_modules, rego_files
+from cupcake_py.authoring.testing.files import rego_files
 from cupcake_py.authoring.testing.marks import Coverable, parse_mark
 from cupcake_py.core.gc_pause import gc_paused
 
@@ -61,11 +61,11 @@ def _lap(phases: dict[str, float], name: str, t0: float) -> float:
 
 def run_tests(paths: list[str | Path], options: TestOptions | None = None, **kw: Any) -> TestRun:
     """Run the tests under `paths` (keyword arguments: fields of TestOptions)."""
-    from contextlib import nullcontext
-
     opts = options or TestOptions(**kw)
-    scope = opts.builtins.declared() if opts.builtins else nullcontext()
-    with scope, gc_paused():
+    if opts.builtins:
+        with opts.builtins.declared(), gc_paused():
+            return _run(paths, opts)
+    with gc_paused():
         return _run(paths, opts)
 
 
@@ -93,13 +93,14 @@ def _from_cache(hit: tuple[dict[str, Any], list[bytes]]) -> _Work:
     return work
 
 
-def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOptions, setup: EvalSetup,
+def _build(paths: list[str | Path], files: list[str], data: Any, opts: TestOptions, setup: EvalSetup,
            phases: dict[str, float], base: str) -> _Work:
     """Parse and compile everything; plan, generate and evaluate the tests in chunks (a chunk
     whose dependencies did not change since a previous run reuses its modules: `parts`;
     `base` is the key of what every chunk depends on, "" without the cache)."""
     # the compiler's modules load here, where a build happens (a cached run never imports them)
     from cupcake_py.authoring.testing.data import check_conflicts
+    from cupcake_py.authoring.testing.loading import discover, is_test_file, load_modules
     from cupcake_py.authoring.testing.parts import build_or_reuse
     from cupcake_py.authoring.testing.workers import (
         build_in_workers,
@@ -119,7 +120,11 @@ def _build(paths: list[str | Path], files: list[Path], data: Any, opts: TestOpti
     tests, todos = discover(modules, opts.run, own)
     work = _Work(tests, todos, modules=modules, sources=sources)
     t = _lap(phases, "parse", t)
-    if not tests:
+    if not tests:  # nothing to run, but (as `opa test`) a policy that does not compile fails the run
+        try:
+            compile_modules(modules)
+        except RegoErrors as e:
+            raise TestSetupError(format_text(e.errors, sources)) from None
         return work
     built = modules
     if opts.coverage:
@@ -167,7 +172,8 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
         _lap(phases, "parse", t)
     else:
         base = cache.build_key([], data_paths, opts.key_text()) if key else ""
-        work = _build(paths, files, data, opts, setup, phases, base)
+        with opts.rego_scope():
+            work = _build(paths, files, data, opts, setup, phases, base)
         if key and work.parts and not work.errors:
             index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
             cache.store(key, {"tests": [c.to_json() for c in work.tests],
@@ -189,14 +195,16 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     failed = [r for r in ordered if r.status == "fail"]
     if failed:
         from cupcake_py.authoring.testing.diagnose import diagnose  # (builds a diagnostic module)
+        from cupcake_py.authoring.testing.loading import discover, load_modules
 
-        if work.modules is None:  # built from the cache: parse again to find the failing rules
-            work.modules, work.sources, own = load_modules(paths, files)
-            again = {(c.package, c.name): c for c in discover(work.modules, opts.run, own)[0]}
-            for r in failed:
-                r.case = again.get((r.case.package, r.case.name), r.case)
-            failed = [r for r in failed if r.case.rule is not None]
-        diagnose(work.modules, failed, work.sources, setup)
+        with opts.rego_scope():
+            if work.modules is None:  # built from the cache: parse again to find the failing rules
+                work.modules, work.sources, own = load_modules(paths, files)
+                again = {(c.package, c.name): c for c in discover(work.modules, opts.run, own)[0]}
+                for r in failed:
+                    r.case = again.get((r.case.package, r.case.name), r.case)
+                failed = [r for r in failed if r.case.rule is not None]
+            diagnose(work.modules, failed, work.sources, setup)
         _lap(phases, "diagnose", t)
     out.results = ordered + out.results
     if opts.coverage:

@@ -23,11 +23,12 @@ sorted order (Go's map order is random; sorted keeps results deterministic).
 from __future__ import annotations
 
 import json
-import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from urllib.parse import unquote
+
+from cupcake_py.host.builtins._re2 import compile_go
 
 ROOT = "(Root)"
 
@@ -36,19 +37,37 @@ class SchemaWalkError(Exception):
     """The schema cannot be walked (an unresolvable `$ref`)."""
 
 
+_GO_HTML_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def _json(v: Any) -> str:
-    """Go's json.Marshal of a decoded value (numbers normalised, keys sorted, no spaces)."""
-    return json.dumps(_norm(v), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-def _norm(v: Any) -> Any:
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return v
+    """Go's json.Marshal of the value read back without exact numbers (the library's
+    marshalWithoutNumber): numbers as float64, keys sorted, no spaces, HTML characters escaped."""
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
     if isinstance(v, int | float):
-        return int(v) if float(v).is_integer() and abs(v) < 2**63 else float(v)
+        try:
+            return _go_float(float(v))
+        except OverflowError:  # beyond float64: Go fails to read it back; keep the digits
+            return str(v)
+    if isinstance(v, str):
+        text = json.dumps(v, ensure_ascii=False)
+        return "".join(_GO_HTML_ESCAPES.get(c, c) for c in text)
     if isinstance(v, list):
-        return [_norm(x) for x in v]
-    return {k: _norm(x) for k, x in v.items()}
+        return "[" + ",".join(_json(x) for x in v) + "]"
+    return "{" + ",".join(f"{_json(k)}:{_json(x)}" for k, x in sorted(v.items())) + "}"
+
+
+def _go_float(f: float) -> str:
+    """A float64 as Go's encoding/json writes it (shortest digits; exponent outside [1e-6, 1e21))."""
+    if f == 0 or 1e-6 <= abs(f) < 1e21:
+        d = Decimal(repr(f))
+        return str(int(d)) if d == d.to_integral_value() else format(d.normalize(), "f")
+    text = repr(f)
+    mant, _, exp = text.partition("e")
+    if exp.startswith("-0") and len(exp) == 3:  # Go cleans e-07 up to e-7
+        exp = "-" + exp[2]
+    return f"{mant}e{exp}"
 
 
 def _num(v: Any) -> Fraction:
@@ -56,11 +75,18 @@ def _num(v: Any) -> Fraction:
 
 
 def _show(n: Any) -> str:
-    """A schema number as Go prints a big.Float with %v (up to 10 significant digits)."""
-    d = Decimal(str(n))
-    if d == d.to_integral_value() and abs(d) < Decimal(10) ** 21:
-        return str(int(d))
-    return f"{float(d):.10g}"
+    """A schema number as Go prints a big.Float with %v: the shortest digits, in %e form when
+    the exponent is below -4 or at least 6 (`1e+06`, `2.147483647e+09`, `65535`)."""
+    d = Decimal(str(n)).normalize()
+    if d == 0:
+        return "0"
+    sign, digits, exponent = d.as_tuple()
+    mant = "".join(map(str, digits))
+    x = len(mant) + int(exponent) - 1
+    if x < -4 or x >= 6:
+        frac = "." + mant[1:] if len(mant) > 1 else ""
+        return f"{'-' if sign else ''}{mant[0]}{frac}e{'-' if x < 0 else '+'}{abs(x):02d}"
+    return format(d, "f")
 
 
 def _kind(v: Any) -> str:
@@ -68,8 +94,10 @@ def _kind(v: Any) -> str:
         return "null"
     if isinstance(v, bool):
         return "boolean"
-    if isinstance(v, int | float):
-        return "integer" if float(v).is_integer() else "number"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "integer" if v.is_integer() else "number"
     if isinstance(v, str):
         return "string"
     return "array" if isinstance(v, list) else "object"
@@ -319,7 +347,7 @@ class _Walk:
         for key in sorted(node):
             matched = False
             for pat, s in sorted(patterns.items()):
-                if re.search(pat, key):
+                if compile_go(pat).search(key) is not None:
                     matched = True
                     r.merge(self.sub(s, node[key], (*path, key)))
             if matched:
@@ -343,7 +371,7 @@ class _Walk:
             r.add("string_gte", path, min=schema["minLength"])
         if "maxLength" in schema and len(node) > schema["maxLength"]:
             r.add("string_lte", path, max=schema["maxLength"])
-        if "pattern" in schema and not re.search(schema["pattern"], node):
+        if "pattern" in schema and compile_go(schema["pattern"]).search(node) is None:
             r.add("pattern", path, pattern=schema["pattern"])
         r.score += 1
 
@@ -373,3 +401,26 @@ def match(schema: Any, document: Any, format_ok: Any) -> list[dict[str, str]]:
     format)` says whether a value has a named format (unknown formats pass)."""
     walk = _Walk(schema, format_ok)
     return walk.sub(schema, document, ()).errors
+
+
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})  # values, not sub-schemas
+
+
+def unresolved_ref(schema: Any) -> str | None:
+    """Why a `#...` `$ref` anywhere in the schema does not resolve inside it (None when all do):
+    OPA's library resolves every reference when it loads the schema, walked or not."""
+    walk = _Walk(schema, None)
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                try:
+                    walk.resolve(ref)
+                except SchemaWalkError as exc:
+                    return str(exc)
+            stack.extend(v for k, v in node.items() if k not in _DATA_KEYWORDS)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
-from cupcake_py.host.builtins import BuiltinContext, builtin
+from cupcake_py.host.builtins import BuiltinContext, _schema_formats, builtin
 from cupcake_py.host.builtins._errors import BuiltinError, type_err
-from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match
+from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match, unresolved_ref
 from cupcake_py.host.builtins._values import FrozenObject, sorted_values, to_json_text
 
 _GO_TYPES = "[array boolean integer number null object string]"
@@ -45,8 +44,10 @@ def _schema_error(schema: Any) -> str | None:
     from jsonschema import exceptions, validators
 
     cls = validators.validator_for(schema, default=validators.Draft7Validator)
+    meta = validators.validator_for(cls.META_SCHEMA, default=cls)  # as check_schema, Go's regexes
     try:
-        cls.check_schema(schema)
+        for error in meta(cls.META_SCHEMA, format_checker=_regex_checker()).iter_errors(schema):
+            raise exceptions.SchemaError.create_from(error)
     except exceptions.SchemaError as exc:
         if exc.validator in ("anyOf", "enum") and "type" in list(exc.path):
             return (
@@ -54,16 +55,18 @@ def _schema_error(schema: Any) -> str | None:
                 f"Expected valid values are:{_GO_TYPES}"
             )
         return f"jsonschema: {exc.message}"
-    return None
+    bad_ref = unresolved_ref(schema)
+    return None if bad_ref is None else f"jsonschema: {bad_ref}"
 
 
-@lru_cache(maxsize=128)
-def _compiled(schema_text: str) -> Any:
-    from jsonschema import validators
+def _regex_checker() -> Any:
+    """The schema's own `format: regex` fields (`pattern`, `patternProperties`) checked as Go
+    regexps (RE2: `\\p{L}` is valid, Python-only syntax is not), as OPA's library compiles them."""
+    from jsonschema import FormatChecker
 
-    schema = json.loads(schema_text)
-    cls = validators.validator_for(schema, default=validators.Draft7Validator)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    checker = FormatChecker(formats=())
+    checker.checks("regex")(lambda v: not isinstance(v, str) or _schema_formats.conforms(v, "regex"))
+    return checker
 
 
 @builtin("json.verify_schema")
@@ -86,9 +89,8 @@ def match_schema(ctx: BuiltinContext, document: Any, schema: Any) -> list[Any]:
     err = _schema_error(sch)
     if err is not None:
         raise BuiltinError(f"json.match_schema: {err}")
-    checker = _compiled(json.dumps(sch, sort_keys=True)).format_checker
     try:
-        errors = match(sch, doc, checker.conforms)
+        errors = match(sch, doc, _schema_formats.conforms)
     except SchemaWalkError as exc:
         raise BuiltinError(f"json.match_schema: jsonschema: {exc}") from None
     return [not errors, errors]

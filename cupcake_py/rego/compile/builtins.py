@@ -62,5 +62,11 @@ def custom_declarations(decls: Mapping[str, dict[str, Any]]) -> Iterator[None]:
         _custom = previous
 
 
+# OPA's deprecated builtins: v1 modules may not call them (OPA 1.x: "deprecated built-in
+# function calls in expression"); v0 modules (--v0-compatible, no `import rego.v1`) still may.
+DEPRECATED = frozenset({"any", "all", "re_match", "set_diff", "net.cidr_overlap", "cast_array", "cast_set",
+                        "cast_string", "cast_boolean", "cast_null", "cast_object"})
+
+
 def lookup(name: str) -> Builtin | None:
     return registry().get(name) or _custom.get(name)

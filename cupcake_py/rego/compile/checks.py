@@ -34,32 +34,39 @@ def all_exprs(c: CRule) -> list[A.Expr]:
 
 
 def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
-                          types: ErrorSink) -> None:
+                          types: ErrorSink, deprecated: ErrorSink | None = None) -> None:
     """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
-    errors on calls (`types`), in one walk over every expression (each sink keeps source order)."""
+    errors on calls (`types`), in one walk over every expression (each sink keeps source order);
+    `deprecated`: calls of OPA's deprecated builtins from v1 modules."""
     for g in groups.values():
         for c in rule_chain(g):
+            v1 = deprecated is not None and c.module.rego_version != "v0"
             for e in all_exprs(c):
                 for w in e.with_:
                     check_with_target(w, groups, withs)
-                check_call(e, groups, funcs, types)
+                name = check_call(e, groups, funcs, types)
+                if v1 and name in B.DEPRECATED and deprecated is not None:
+                    deprecated.append(RegoError(TYPE, f"deprecated built-in function calls in expression: {name}",
+                                                e.location))
 
 
-def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink, types: ErrorSink) -> None:
+def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink,
+               types: ErrorSink) -> str | None:
+    """Check one call expression; returns the builtin it calls (None: not a builtin call)."""
     if not isinstance(e.terms, list):
-        return
+        return None
     op = e.terms[0].value
     if not isinstance(op, A.Ref):
-        return
+        return None
     name = op.dotted()
     if name is None or name in ("eq", "assign"):
-        return
+        return None
     got = len(e.terms) - 1
     if name.startswith("data."):
         g = groups.get(tuple(name.split(".")[1:]))
         if g is None:
             funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
-            return
+            return None
         n = g.arity
         if not _arity_ok(e, n, got, False):
             act = got - 1 if e.generated else got
@@ -67,17 +74,18 @@ def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink
                                          f"{'' if act == 1 else 's'}", e.location))
         elif g.kind != "function":
             types.append(RegoError(TYPE, f"undefined function {name}", e.location))
-        return
+        return None
     b = B.lookup(name)
     if b is None:
         funcs.append(RegoError(TYPE, f"undefined function {name}", e.location))
-        return
+        return None
     args = e.terms[1:b.arity + 1]
     if not _arity_ok(e, b.arity, got, b.void):
         user = e.terms[1:len(e.terms) - 1] if e.generated else e.terms[1:]
         funcs.append(arg_error(b, "arity mismatch", user, e.location))
     elif not all(k is None or _accepts(t, k) for k, t in zip(map(_kind, args), b.arg_types, strict=False)):
         types.append(arg_error(b, "invalid argument(s)", args, e.location))
+    return name
 
 
 def _arity_ok(e: A.Expr, n: int, got: int, void: bool) -> bool:
@@ -195,11 +203,38 @@ def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
     if type(v) is A.Ref:
         out.append(v)
     if kind in CLOSURES:
-        for e in term_exprs(t):
+        # only the expressions not inside another one: expr_refs reaches the nested ones (walking
+        # every depth here too made nested comprehensions cost 2^depth)
+        for e in _outer_exprs(t):
             out += expr_refs(e)
     else:
         for c in term_children(v):
             _refs_into(c, out)
+
+
+def _outer_exprs(t: A.Term, out: list[A.Expr] | None = None) -> list[A.Expr]:
+    """The expressions of `term_exprs(t)` that are not inside another of them, in its order."""
+    out = [] if out is None else out
+    v = t.value
+    if type(v) in LEAVES:
+        return out
+    if type(v) is A.ArrayComprehension or type(v) is A.SetComprehension:
+        _outer_exprs(v.term, out)
+        out.extend(v.body)
+    elif type(v) is A.ObjectComprehension:
+        _outer_exprs(v.key, out)
+        _outer_exprs(v.value, out)
+        out.extend(v.body)
+    elif type(v) is A.TemplateString:
+        for p in v.parts:
+            if isinstance(p, A.Expr):
+                out.append(p)
+            else:
+                _outer_exprs(p, out)
+    else:
+        for c in term_children(v):
+            _outer_exprs(c, out)
+    return out
 
 
 def ref_targets(ref: A.Ref, tree: Node) -> list[Group]:

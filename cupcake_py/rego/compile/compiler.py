@@ -72,7 +72,8 @@ class Compiler:
         conflicts = d.at(Stage.CONFLICTS)
         R.package_conflicts(modules, conflicts)
         self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
-        check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES))
+        check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES),
+                              d.at(Stage.DEPRECATED))
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:
@@ -213,10 +214,20 @@ def _is_entrypoint(rule: A.Rule) -> bool:
     return any(a.entrypoint for a in rule.annotations)
 
 
+_RECURSION = 20_000  # the passes recurse per nested term: `1 + 1 + ...` of 3000 terms (OPA accepts it)
+
+
 def compile_modules(modules: list[A.Module]) -> Compiled:
     """Compile parsed modules; raise RegoErrors on any error."""
+    import sys
+
     c = Compiler()
-    compiled = c.modules(modules)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION))  # (Python-to-Python calls use no C stack)
+    try:
+        compiled = c.modules(modules)
+    finally:
+        sys.setrecursionlimit(old_limit)
     if c.diag:
         raise RegoErrors(c.errors)
     compiled.names = c.names

@@ -26,6 +26,7 @@ class Stage(IntEnum):
     SAFETY_BODIES = 9
     RECURSION = 10
     TYPES = 11  # constant argument types, calls of non-functions
+    DEPRECATED = 12  # deprecated builtins called from v1 modules
 
 
 class ErrorSink(Protocol):

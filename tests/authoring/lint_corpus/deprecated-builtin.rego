@@ -1,4 +1,5 @@
-# expect: deprecated-builtin@12
+# expect: deprecated-builtin@13
+# expect: type-error@13
 # METADATA
 # custom:
 #   routing:

@@ -34,4 +34,4 @@ test_strict_builtin_error if {
 	time.parse_rfc3339_ns("not a time") > 0
 }
 
-todo_later if false
+todo_test_later if false
