@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.floor import Project
+from tests.sandbox.floor import Project, require_bwrap
 
 SETPRIV = shutil.which("setpriv")
 
