@@ -1,7 +1,7 @@
 """The harness value of every agent whose hooks are commands fed one JSON event on stdin (Codex CLI, Gemini
 CLI, Qwen Code, GitHub Copilot CLI, Factory Droid, Cline, Cursor; protocol: cupcake_py/engine/harness_api.py).
-An agent's package only declares its rows: its event names, capabilities, answer forms (its response.py,
-or claude_format.py's Dialect), installer (its install.py: INSTALLER), sticky halts, MCP naming, and where its
+An agent's package only declares its rows: its event names, capabilities, answer forms (its response.py or
+claude_format.py: an AnswerTable that answers.py reads), installer (its install.py: INSTALLER), sticky halts, MCP naming, and where its
 events are not shaped like Claude Code's (`hook_event_name`, `session_id`, `cwd`, `tool_name`, `tool_input`)
 its own `parse` and `split`.
 
@@ -19,11 +19,9 @@ In: the decoded hook event. Out:
   `tool_name` (mapped), `tool_input` (ToolTable.shared_args: the shared argument names policies read),
   `agent_tool_input` (the arguments as sent, for agents that rename them); then the neutral enrichment
   (cupcake_py/enrich/tool_call.py: resolved paths, shell analysis, `workdir_arg`/`patch_arg`).
-- `respond`: the agent's answer form (after a sticky halt where the agent's pre-tool answer cannot end the
-  session: session_halts.py); a modified input goes back in the agent's names (ToolTable.agent_args).
+- `respond`: the agent's answer form (answers.py, after a sticky halt where the agent's pre-tool answer cannot
+  end the session: session_halts.py); a modified input goes back in the agent's names (ToolTable.agent_args).
 - `fail`: the agent's blocking answer, the reason prefixed `cupcake:`.
-`ask_fallback()`: what `ask` becomes where an agent cannot ask (or its `ask` hangs a headless run): `deny`
-unless the hook's environment sets CUPCAKE_ASK_FALLBACK=allow; any other value is `deny` (fail closed).
 Nothing here raises for a validated event.
 """
 
@@ -33,6 +31,7 @@ import os
 
 from cupcake_py.core import jsonio
 from cupcake_py.core.record import FrozenRecord
+from cupcake_py.harness import answers
 from cupcake_py.harness.data import HarnessData
 
 TYPE_CHECKING = False
@@ -46,38 +45,17 @@ if TYPE_CHECKING:
     from cupcake_py.enrich.tool_call import PathHints
     from cupcake_py.harness.files import FileAction
 
-    Respond = Callable[[FinalDecision, dict[str, Any], "Call", "ToolTable", bool], Answer]
-    Fail = Callable[[str, Any], Answer]
-
 AGENT_EVENT = "cupcake_agent_event"  # where parse() keeps the agent's own event name when stdin lacks it
 EVENT_ENV = "CUPCAKE_HOOK_EVENT"  # the hook's environment names the event where stdin does not (Copilot, Cline)
-ASK_FALLBACK_ENV = "CUPCAKE_ASK_FALLBACK"
-STOPPING = frozenset({"halt", "deny", "block"})
 
 
-# -- decision kinds an answer form reads ------------------------------------------------------------------
-
-
-def ask_fallback() -> str:
-    """`allow` or `deny`: what an `ask` becomes where the agent cannot ask."""
-    return "allow" if os.environ.get(ASK_FALLBACK_ENV, "").strip().lower() == "allow" else "deny"
-
-
-def effective_kind(kind: str, can_ask: bool) -> str:
-    """The decision kind after the ask fallback (`ask` stays only where the agent asks)."""
-    if kind == "ask" and not can_ask:
-        return ask_fallback()
-    return kind
-
-
-def ask_reason(reason: str) -> str:
-    return f"{reason} (approval required; this agent cannot ask, so cupcake denies: set {ASK_FALLBACK_ENV}=allow " \
-           "to let such calls run)"
-
-
-def nonempty(reason: str | None, default: str = "denied by policy") -> str:
-    """A reason an agent will accept (Codex ignores a deny without a reason: the tool would run)."""
-    return reason if reason and reason.strip() else default
+def event_name_errors(name: object, events: dict[str, str], agent: str, setter: str = "the hook command") -> list[str]:
+    """Why `name`, the event the hook's environment names (EVENT_ENV), is not one of the agent's `events`."""
+    if not isinstance(name, str) or not name:
+        return [f"no event name: {setter} must set {EVENT_ENV} (run `cupcake init --harness {agent}`)"]
+    if name not in events:
+        return [f"unknown event {name!r} (known: {', '.join(events)})"]
+    return []
 
 
 # -- normalisation ----------------------------------------------------------------------------------------
@@ -242,15 +220,14 @@ def mcp_from_context(event: dict[str, Any]) -> dict[str, str] | None:
 
 class HookAgent:
     """One agent's harness, from its rows: `events` (the agent's event names -> the normalised ones),
-    `capabilities` (reported in the policy input and by verify), `respond(final, event, call, table, strict)`
-    and `failure(text, event)` (its answer forms), `halts` ((the agent's pre-tool events, its session-end
+    `capabilities` (reported in the policy input and by verify), `answers` (its answer forms: answers.py), `halts` ((the agent's pre-tool events, its session-end
     event) where a halt must outlive the hook call: session_halts.py), `mcp(event)` ({server, tool} of an
     MCP call), `tool_events` (the events that carry a tool call; None: any with `tool_name`), `agent_args`
     (the policy input also carries `agent_tool_input`), `binaries` (what means it is installed),
     `canary_args` (extra arguments of its canary shell call)."""
 
     def __init__(self, name: str, title: str, events: dict[str, str], capabilities: dict[str, bool],
-                 respond: Respond, failure: Fail, *, halts: tuple[frozenset[str], str | None] | None = None,
+                 answer_table: answers.AnswerTable, *, halts: tuple[frozenset[str], str | None] | None = None,
                  mcp: Callable[[dict[str, Any]], dict[str, str] | None] | None = None,
                  tool_events: frozenset[str] | None = None, agent_args: bool = True,
                  binaries: tuple[str, ...] | None = None, canary_args: dict[str, Any] | None = None) -> None:
@@ -259,8 +236,7 @@ class HookAgent:
         self.event_map = events
         self.events = frozenset(events)
         self.capabilities = capabilities
-        self._respond = respond
-        self._failure = failure
+        self.answers = answer_table
         self.halts = halts
         self._mcp = mcp
         self.tool_events = tool_events
@@ -341,10 +317,10 @@ class HookAgent:
             from cupcake_py.harness import session_halts
 
             final = session_halts.sticky(self.name, final, event, *self.halts)
-        return self._respond(final, event, self.split(event), self.table(), strict)
+        return answers.answer(self.answers, final, event, self.split(event), self.table(), strict)
 
     def fail(self, message: str, event: Any) -> Answer:
-        return self._failure(message if message.startswith("cupcake:") else f"cupcake: {message}", event)
+        return answers.failure(self.answers, message if message.startswith("cupcake:") else f"cupcake: {message}", event)
 
     # -- setup (cupcake init, protect, verify --all: cupcake_py/authoring/agents.py); not on the eval path ----
 

@@ -12,35 +12,18 @@ import pytest
 
 from cupcake_py.harness.claude import data
 from cupcake_py.harness.examples import Case, Outcome, load_cases, run_cases
+from tests.e2e_eval.answer_shapes import shape
 
 CASES = load_cases(harness="claude")
 EVENTS = data.event_schema()["properties"]["hook_event_name"]["enum"]
-
-
-def _shape(expect: dict[str, object], exit_code: int) -> str:
-    specific = expect.get("hookSpecificOutput") or {}
-    assert isinstance(specific, dict)
-    if exit_code == 2:
-        return "fail"
-    if "permissionDecision" in specific:
-        return "halt" if expect.get("continue") is False else str(specific["permissionDecision"])
-    if "updatedInput" in specific:
-        return "modify"
-    if "decision" in specific:
-        return "permission-deny"
-    if expect.get("decision") == "block":
-        return "block"
-    if expect.get("continue") is False:
-        return "stop"
-    return "context" if "additionalContext" in specific else "empty"
 
 
 def test_there_are_enough_examples_of_every_kind() -> None:
     assert len(CASES) >= 60
     events = {c.event["hook_event_name"] for c in CASES if isinstance(c.event, dict)}
     assert set(EVENTS) <= events, set(EVENTS) - events
-    shapes = {_shape(c.expect, c.exit) for c in CASES}
-    assert {"halt", "deny", "ask", "modify", "block", "stop", "context", "empty", "permission-deny", "fail"} <= shapes
+    shapes = {shape(c.expect, c.exit) for c in CASES}
+    assert {"halt", "deny", "ask", "modify", "block", "stop", "context", "allow", "permission-deny", "fail"} <= shapes
     tools = {c.event.get("tool_name") for c in CASES if isinstance(c.event, dict)}
     assert {"Bash", "Edit", "Write", "Read", "NotebookEdit", "Agent", "Grep", "Glob", "WebFetch", "Skill"} <= tools
     assert any(str(t).startswith("mcp__") for t in tools)

@@ -215,16 +215,26 @@ def test_missing_git_leaves_the_git_signals_out(tmp_path: Path) -> None:
 
 def test_hanging_native_provider_hits_the_hard_deadline_and_leaves_no_process(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"g": GIT_POLICY})
+    env, pidfile = hanging_git(tmp_path, env)
+    warm(project, env)
+    assert_killed_at_the_deadline(bash(project, "ls"), project, env, pidfile)
+
+
+def hanging_git(tmp_path: Path, env: dict[str, str]) -> tuple[dict[str, str], Path]:
+    """`env` with a `git` first on PATH that records its pid in the returned file and hangs."""
     pidfile = tmp_path / "git.pid"
     bindir = tmp_path / "fakebin"
     bindir.mkdir()
     fake = bindir / "git"
     fake.write_text(f"#!/bin/sh\necho $$ >> {pidfile}\nexec sleep 60\n")
     fake.chmod(0o755)
-    env["PATH"] = f"{bindir}:{env['PATH']}"
-    warm(project, env)
+    return {**env, "PATH": f"{bindir}:{env['PATH']}"}, pidfile
+
+
+def assert_killed_at_the_deadline(stdin: bytes, project: Path, env: dict[str, str], pidfile: Path) -> None:
+    """`cupcake eval --timeout 1` fails closed at its deadline and leaves none of the hanging gits alive."""
     t0 = time.monotonic()
-    resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1"], env)
+    resp, code, stderr = run_eval(stdin, project, ["--timeout", "1"], env)
     assert time.monotonic() - t0 < 30
     assert_fail_closed(resp, code, stderr, "deadline")
     time.sleep(0.2)

@@ -6,12 +6,11 @@ normally once git answers (through the real process)."""
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 from cupcake_py.harness.opencode.examples import GIT_ENV, isolated_env, run_eval
-from tests.e2e_eval.test_engine_behaviour import alive, bash, make_config
-from tests.e2e_eval.test_fail_closed import assert_fail_closed
+from tests.e2e_eval.test_engine_behaviour import bash, make_config
+from tests.e2e_eval.test_fail_closed import assert_killed_at_the_deadline, hanging_git
 
 
 def _world(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -27,20 +26,8 @@ def _world(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 def test_history_signal_past_the_deadline_fails_closed(tmp_path: Path) -> None:
     project, env = _world(tmp_path)
-    pidfile = tmp_path / "git.pid"
-    bindir = tmp_path / "fakebin"
-    bindir.mkdir()
-    fake = bindir / "git"
-    fake.write_text(f"#!/bin/sh\necho $$ >> {pidfile}\nexec sleep 60\n")
-    fake.chmod(0o755)
-    hanging = {**env, "PATH": f"{bindir}:{env['PATH']}"}
-    t0 = time.monotonic()
-    resp, code, stderr = run_eval(bash(project, "git log -p"), project, ["--timeout", "1"], hanging)
-    assert time.monotonic() - t0 < 30
-    assert_fail_closed(resp, code, stderr, "deadline")
-    time.sleep(0.2)
-    pids = [int(p) for p in pidfile.read_text().split()]
-    assert pids and not any(alive(p) for p in pids)
+    hanging, pidfile = hanging_git(tmp_path, env)
+    assert_killed_at_the_deadline(bash(project, "git log -p"), project, hanging, pidfile)
     resp, code, stderr = run_eval(bash(project, "git log -p"), project, ["--timeout", "60"], env)
     assert code == 0 and isinstance(resp, dict) and resp["decision"] == "deny", (resp, stderr)
     assert "history" in resp["reason"]

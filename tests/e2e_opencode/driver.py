@@ -7,6 +7,8 @@ One `OpenCodeE2E` owns a throwaway world:
   `project/` (`Scenario`), rulebook entries (the shipped `protected_paths` builtin, telemetry, signals) and
   `.cupcake/opencode.json` (plugin timeout);
 - the scripted mock LLM (mock_llm.py) on 127.0.0.1.
+The world's directories, the mock, the request log and the bounded, group-killed runs are tests/e2e_support's
+`World` (the world every real-agent e2e shares); OpenCode's own are its environment and project.
 
 `cupcake` is the console script next to the running Python (`.venv/bin/cupcake` from `pip install -e .`), or
 `CUPCAKE_E2E_BIN`; it is found on PATH by the plugin's default `cupcakePath`. Before OpenCode starts, one
@@ -16,7 +18,7 @@ reported plus every request the mock LLM received. The engine's rulebook telemet
 evaluation) is readable with `telemetry()`. Every process started is stopped (process groups, bounded
 waits). No network is used beyond loopback.
 
-Manual run: `python tests/e2e_opencode/driver.py "CMD: echo hi ;; CMD: rm -rf x"` prints the tool parts.
+Manual run: `python -m tests.e2e_opencode.driver "CMD: echo hi ;; CMD: rm -rf x"` prints the tool parts.
 """
 
 from __future__ import annotations
@@ -24,17 +26,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from tests.e2e_support import world as shared
+from tests.e2e_support.mock_http import text_of
+from tests.e2e_support.world import World, stop_group
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -44,7 +48,7 @@ OPENCODE = REPO / "plugin-ts" / "node_modules" / ".bin" / "opencode"
 OPENCODE_VERSION = "1.18.33"
 
 RUN_TIMEOUT_S = 420  # bound on one `opencode run`: a loaded 2-core machine made single runs take minutes
-SETUP_TIMEOUT_S = 180  # bound on each cupcake setup command (init, verify, the warm-up eval)
+SETUP_TIMEOUT_S = shared.SETUP_TIMEOUT_S  # bound on each cupcake setup command (init, verify, the warm-up eval)
 DURATIONS: list[
     str
 ] = []  # one line per world, printed in pytest's terminal summary (tests/plugin/conftest.py)
@@ -61,9 +65,7 @@ def cupcake_bin() -> Path:
     """The real engine: CUPCAKE_E2E_BIN, else the `cupcake` console script of the running venv."""
     if override := os.environ.get("CUPCAKE_E2E_BIN"):
         return Path(override).resolve()
-    exe = Path(sys.executable).parent / "cupcake"
-    assert exe.is_file(), f"{exe} is missing: run `make venv` (pip install -e .)"
-    return exe
+    return shared.cupcake_bin()
 
 
 @dataclass(frozen=True)
@@ -104,23 +106,11 @@ class RunResult:
             for msg in body.get("messages") or []:
                 if msg.get("role") == "tool" and msg.get("tool_call_id") == call_id:
                     content = msg.get("content")
-                    if isinstance(content, list):
-                        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
-                    return str(content)
+                    return text_of(content) if isinstance(content, list) else str(content)
         raise AssertionError(f"the model never received a result for {call_id}")
 
 
-def _stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    """SIGTERM the process group `proc` leads (started with start_new_session=True), then SIGKILL what is left."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return  # the group is empty
-        try:
-            proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
+_stop_group = stop_group  # the name the OpenCode tests import
 
 
 def _mark_dependencies_installed(config_dir: Path) -> None:
@@ -138,22 +128,24 @@ def _mark_dependencies_installed(config_dir: Path) -> None:
 class OpenCodeE2E:
     def __init__(self, root: Path, scenario: Scenario | None = None) -> None:
         assert OPENCODE.exists(), f"{OPENCODE} is missing: run `make node-deps`"
+        self.world = World(root)  # root/home, root/project, the mock and its request log, bounded runs
         self.root = root
         self.scenario = scenario or Scenario()
-        self.home = root / "home"
+        self.home = self.world.home
         self.tmp = root / "tmp"  # TMPDIR of everything the world runs: OpenCode's Bun leaves native libraries there
-        self.project = root / "project"
-        self.request_log = root / "llm-requests.jsonl"
+        self.project = self.world.project
         self.cupcake = cupcake_bin()
-        self._mock: subprocess.Popen[bytes] | None = None
-        self.port = 0
         self.setup_seconds: dict[str, float] = {}
         self.extra_env: dict[str, str] = {}  # added to every process the world starts (env())
+
+    @property
+    def port(self) -> int:
+        return self.world.port
 
     # -- lifecycle -----------------------------------------------------------------------------------------
     def __enter__(self) -> OpenCodeE2E:
         try:
-            self._start_mock()
+            self.world.start_model("tests.e2e_opencode.mock_llm")
             self._write_project()
         except BaseException:
             self.close()
@@ -164,76 +156,24 @@ class OpenCodeE2E:
         self.close()
 
     def close(self) -> None:
-        if self._mock is not None:
-            _stop_group(self._mock)
-            self._mock = None
-
-    def _start_mock(self) -> None:
-        port_file = self.root / "mock-port"
-        self._mock = subprocess.Popen(
-            [
-                sys.executable,
-                str(HERE / "mock_llm.py"),
-                "--log",
-                str(self.request_log),
-                "--port-file",
-                str(port_file),
-            ],
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self._mock.poll() is not None:
-                raise RuntimeError(f"mock LLM exited with status {self._mock.returncode}")
-            if port_file.exists() and port_file.read_text().strip():
-                self.port = int(port_file.read_text())
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/models", timeout=5) as resp:
-                        if resp.status == 200:
-                            return
-                except OSError:
-                    pass
-            time.sleep(0.05)
-        raise RuntimeError("mock LLM did not become ready within 30 s")
+        self.world.close()
 
     def cupcake_run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         """Run the real cupcake in the project with the world's environment (bounded, group-killed)."""
-        t0 = time.monotonic()
         done = self._bounded([str(self.cupcake), *args], stdin, SETUP_TIMEOUT_S, f"`cupcake {' '.join(args)}`")
-        self.setup_seconds[args[0]] = self.setup_seconds.get(args[0], 0.0) + time.monotonic() - t0
-        return done
+        self.setup_seconds[args[0]] = self.setup_seconds.get(args[0], 0.0) + done.seconds
+        return subprocess.CompletedProcess([str(self.cupcake), *args], done.returncode, done.stdout, done.stderr)
 
-    def _bounded(self, cmd: list[str], stdin: str | None, timeout: float, what: str
-                 ) -> subprocess.CompletedProcess[str]:
-        """Run `cmd` in the project with the world's environment, in its own process group,
-        which is killed afterwards (also whatever the command left running in it); a command
-        that outlives `timeout` fails the test with the end of its stderr."""
-        proc = subprocess.Popen(
-            cmd,
-            cwd=self.project,
-            env=self.env(),
-            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            out, err = proc.communicate(stdin, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _stop_group(proc, grace=2)
-            _, err = proc.communicate()
-            raise AssertionError(f"{what} did not finish in {timeout} s\n{err[-4000:]}") from None
-        finally:
-            _stop_group(proc, grace=2)
-        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    def _bounded(self, cmd: list[str], stdin: str | None, timeout: float, what: str) -> shared.Run:
+        """`cmd` in the project with the world's environment, in its own process group, which is killed
+        afterwards (also whatever the command left running in it); a command that outlives `timeout` fails
+        the test with the end of its stderr."""
+        return self.world.run_bounded(cmd, self.env(), timeout, what, stdin=None if stdin is None else stdin.encode())
 
     def _write_project(self) -> None:
         for sub in (".config", ".local/share", ".cache", ".local/state"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         self.tmp.mkdir(exist_ok=True)
-        self.project.mkdir()
         init = self.cupcake_run("init", "--harness", "opencode")
         assert init.returncode == 0, f"cupcake init failed:\n{init.stdout}\n{init.stderr}"
         for config_dir in (self.project / ".opencode", self.home / ".config" / "opencode"):
@@ -322,39 +262,24 @@ class OpenCodeE2E:
 
     # -- running -------------------------------------------------------------------------------------------
     def run(self, prompt: str) -> RunResult:
-        seen = len(self._requests())
-        t0 = time.monotonic()
         done = self._bounded([str(OPENCODE), "run", "--print-logs", "--format", "json", prompt], None,
                              RUN_TIMEOUT_S, "opencode run")
-        stdout, stderr = done.stdout, done.stderr
-        seconds = time.monotonic() - t0
         tools: list[ToolPart] = []
         texts: list[str] = []
-        for line in stdout.splitlines():
+        for line in done.stdout.splitlines():
             if not line.startswith("{"):
                 continue
             item = json.loads(line)
             part = item.get("part") or {}
             if item.get("type") == "tool_use":
                 state = part.get("state") or {}
-                tools.append(
-                    ToolPart(
-                        tool=part.get("tool", ""),
-                        call_id=part.get("callID", ""),
-                        status=state.get("status", ""),
-                        input=state.get("input") or {},
-                        output=state.get("output"),
-                        error=state.get("error"),
-                    )
-                )
+                tools.append(ToolPart(tool=part.get("tool", ""), call_id=part.get("callID", ""),
+                                      status=state.get("status", ""), input=state.get("input") or {},
+                                      output=state.get("output"), error=state.get("error")))
             elif item.get("type") == "text":
                 texts.append(part.get("text", ""))
-        return RunResult(done.returncode, seconds, tools, texts, stderr, self._requests()[seen:])
-
-    def _requests(self) -> list[dict[str, Any]]:
-        if not self.request_log.exists():
-            return []
-        return [json.loads(line) for line in self.request_log.read_text().splitlines() if line.strip()]
+        return RunResult(done.returncode, done.seconds, tools, texts, done.stderr,
+                         [r["body"] for r in done.requests])
 
     def telemetry(self) -> list[dict[str, Any]]:
         """The engine's telemetry: one record per `cupcake eval` (session_id, hook_event_name, tool,

@@ -1,4 +1,4 @@
-"""What every real-agent e2e driver shares (tests/e2e_claude, tests/e2e_agents, tests/e2e_chat): a throwaway
+"""What every real-agent e2e driver shares (tests/e2e_claude, tests/e2e_agents, tests/e2e_chat, tests/e2e_opencode): a throwaway
 world per agent, the loopback fence, the scripted mock model, bounded runs.
 
 `World(root)` owns `root/home` (an isolated HOME), `root/project`, `root/cache` and `root/config` (XDG dirs),
@@ -41,17 +41,17 @@ def cupcake_bin() -> Path:
 
 
 def stop_group(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
-    """SIGTERM, then SIGKILL, the process group `proc` leads (started with start_new_session)."""
+    """SIGTERM, then SIGKILL, the process group `proc` leads (started with start_new_session): the SIGKILL also
+    reaches what the leader left running in its group (OpenCode's Bun children, a hook's signal)."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            return
+            return  # the group is empty
         try:
             proc.wait(timeout=grace)
-            return
         except subprocess.TimeoutExpired:
-            continue
+            pass
 
 
 class Run:
@@ -120,14 +120,15 @@ class World:
         self.port = int(port_file.read_text())
 
     def run_bounded(self, argv: list[str], env: dict[str, str], timeout: float, label: str,
-                    after: Callable[[], object] | None = None) -> Run:
-        """One agent run (see the module docstring); `after` runs once it has ended, however it ended."""
+                    after: Callable[[], object] | None = None, stdin: bytes | None = None) -> Run:
+        """One agent run (see the module docstring); `after` runs once it has ended, however it ended; `stdin`:
+        its input (None: /dev/null)."""
         start = self.log.stat().st_size if self.log.exists() else 0
         t0 = time.monotonic()
-        proc = subprocess.Popen(argv, cwd=self.project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(argv, cwd=self.project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE, start_new_session=True)
         try:
-            out, err = proc.communicate(timeout=timeout)
+            out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
             stop_group(proc)
             out, err = proc.communicate()

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,18 +90,23 @@ def probe_project(tmp_path: Path, audit: str) -> tuple[Path, dict[str, str]]:
     return project, isolated_env(tmp_path / "cache", tmp_path / "config")
 
 
+def cold_run(probe: str, event: str, project: Path, env: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """The second of two runs of `probe` on `event` (the first builds the bundle: compiler, pydantic …; the second
+    is the cold eval): its stdout and the probe's report (exit code, loaded modules)."""
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+    report: dict[str, Any] = json.loads(proc.stderr.splitlines()[-1])
+    return proc.stdout, report
+
+
 @pytest.mark.parametrize("audit", ["default", "off"])
 def test_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path, audit: str) -> None:
     project, env = probe_project(tmp_path, audit)
     event = json.dumps({"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": str(project),
                         "call_id": "c", "tool": "read", "args": {"filePath": str(project / "src/app.py")}})
-    runs = []
-    for _ in range(2):  # the first run builds the bundle (compiler, pydantic …); the second is the cold eval
-        proc = subprocess.run([sys.executable, "-c", PROBE, event], capture_output=True, text=True, cwd=project,
-                              env=env, timeout=300)
-        assert proc.returncode == 0, proc.stderr
-        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
-    stdout, report = runs[1]
+    stdout, report = cold_run(PROBE, event, project, env)
     assert json.loads(stdout) == {"decision": "allow"} and report["code"] == 0
     loaded = set(report["modules"])
     assert "cupcake_py.engine.bundle" in loaded  # the probe really ran the engine
@@ -123,13 +129,7 @@ def test_claude_routing_miss_imports_none_of_the_heavy_modules(tmp_path: Path) -
                         "message": "Claude needs your permission"})
     probe = PROBE.replace('main(["--harness", "opencode"])', 'main(["--harness", "claude"])')
     assert probe != PROBE
-    runs = []
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
-                              env=env, timeout=300)
-        assert proc.returncode == 0, proc.stderr
-        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
-    stdout, report = runs[1]
+    stdout, report = cold_run(probe, event, project, env)
     assert json.loads(stdout) == {} and report["code"] == 0
     loaded = set(report["modules"])
     assert "cupcake_py.engine.bundle" in loaded and "cupcake_py.harness.claude.harness" in loaded
@@ -174,13 +174,7 @@ def test_hook_agent_routing_miss_imports_none_of_the_heavy_modules(agent: str, t
     env = {**isolated_env(tmp_path / "cache", tmp_path / "config"), **hook_env}
     event = json.dumps(raw).replace("$P", str(project))
     probe = PROBE.replace('main(["--harness", "opencode"])', f'main(["--harness", "{agent}"])')
-    runs = []
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-c", probe, event], capture_output=True, text=True, cwd=project,
-                              env=env, timeout=300)
-        assert proc.returncode == 0, proc.stderr
-        runs.append((proc.stdout, json.loads(proc.stderr.splitlines()[-1])))
-    stdout, report = runs[1]
+    stdout, report = cold_run(probe, event, project, env)
     assert report["code"] == 0 and isinstance(json.loads(stdout), dict)
     loaded = set(report["modules"])
     assert f"cupcake_py.harness.{agent}.harness" in loaded and "cupcake_py.engine.bundle" in loaded

@@ -1,6 +1,6 @@
 """The Codex CLI, Gemini CLI and Qwen Code harnesses in-process: normalisation, the answer tables (what each
 agent honours), hook installation (merge, idempotence, removal, trust, fail-closed wrapper), and the
-`cupcake verify --all` / `cupcake protect` machinery. The real processes: tests/e2e_eval/test_agent_examples.py;
+`cupcake verify --all` / `cupcake protect` machinery. The real processes: tests/e2e_eval/test_hook_agent_examples.py;
 the real agents: tests/e2e_agents/."""
 
 from __future__ import annotations
@@ -10,14 +10,16 @@ import os
 import stat
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cupcake_py.core.errors import EventError
+from cupcake_py.engine.harness_api import Answer
 from cupcake_py.engine.synthesis import FinalDecision
-from cupcake_py.harness import get
+from cupcake_py.harness import answers, get
 from cupcake_py.harness import guard as hs
 from cupcake_py.harness.hook_agent import HookAgent
 
@@ -88,11 +90,16 @@ def test_bad_events_are_rejected(name: str, bad: object) -> None:
 KINDS = ("allow", "deny", "block", "halt", "ask", "modify")
 
 
-def answer(name: str, kind: str, reason: str | None = "why", event: dict[str, object] | None = None) -> tuple[dict[str, object], int]:
+def table_answer(name: str, final: FinalDecision, ev: dict[str, Any]) -> Answer:
+    """The agent's answer table itself (respond adds the sticky halt memory)."""
     h = agent(name)
+    return answers.answer(h.answers, final, ev, h.split(ev), h.table(), False)
+
+
+def answer(name: str, kind: str, reason: str | None = "why", event: dict[str, object] | None = None) -> tuple[dict[str, object], int]:
     ev = event or pre(name, "Bash" if name == "codex" else "run_shell_command", {"command": "npm install", "x": 1})
     final = FinalDecision(kind, reason, updated_input={"command": "npm ci"} if kind == "modify" else None)  # type: ignore[arg-type]
-    a = h._respond(final, ev, h.split(ev), h.table(), False)  # the table itself (respond adds the sticky halt memory)
+    a = table_answer(name, final, ev)
     assert a.stdout is not None
     return a.stdout, a.exit
 
@@ -377,14 +384,14 @@ def test_an_ask_carrying_the_sandboxed_command_never_runs_the_original(monkeypat
     qwen_ev = pre("qwen", "run_shell_command", {"command": "ls"})
     gemini_ev = pre("gemini", "run_shell_command", {"command": "ls"})
     monkeypatch.setenv("CUPCAKE_ASK_FALLBACK", "allow")
-    assert agent("codex")._respond(ask, codex_ev, agent("codex").split(codex_ev), agent("codex").table(), False).stdout == {"hookSpecificOutput": {
+    assert table_answer("codex", ask, codex_ev).stdout == {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": wrapped}}
-    assert agent("gemini")._respond(ask, gemini_ev, agent("gemini").split(gemini_ev), agent("gemini").table(), False).stdout == {"decision": "allow", "hookSpecificOutput": {
+    assert table_answer("gemini", ask, gemini_ev).stdout == {"decision": "allow", "hookSpecificOutput": {
         "hookEventName": "BeforeTool", "tool_input": wrapped}}
-    qwen = agent("qwen")._respond(ask, qwen_ev, agent("qwen").split(qwen_ev), agent("qwen").table(), False).stdout
+    qwen = table_answer("qwen", ask, qwen_ev).stdout
     assert qwen is not None and qwen["hookSpecificOutput"]["permissionDecision"] == "deny"  # approving would run `ls`
     monkeypatch.delenv("CUPCAKE_ASK_FALLBACK")
-    out = agent("codex")._respond(ask, codex_ev, agent("codex").split(codex_ev), agent("codex").table(), False).stdout
+    out = table_answer("codex", ask, codex_ev).stdout
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 

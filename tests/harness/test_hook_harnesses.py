@@ -134,14 +134,11 @@ BLOCKS = {"copilot": ('"permissionDecision":"deny"', 2), "factory": ('"permissio
 
 def _guard(agent: str) -> str:
     """The installed command of `agent` for its pre-tool event, with short deadlines."""
-    from cupcake_py.harness.cline.response import cancel
-    from cupcake_py.harness.copilot.response import blocking as copilot_block
-    from cupcake_py.harness.cursor.response import blocking as cursor_block
-    from cupcake_py.harness.factory.response import blocking as factory_block
+    from cupcake_py.harness.answers import failure_form
     from cupcake_py.harness.guard import REASON
 
-    block, code = {"copilot": (copilot_block(REASON), 2), "factory": factory_block("PreToolUse", REASON),
-                   "cline": (cancel(REASON), 2), "cursor": (cursor_block(REASON), 2)}[agent]
+    pre_tool = next(raw for raw, normal in get(agent).event_map.items() if normal == "PreToolUse")  # type: ignore[attr-defined]
+    block, code = failure_form(get(agent).answers, pre_tool, REASON)  # type: ignore[attr-defined]
     return guarded_script(agent, block, code, eval_timeout=1, hard_timeout=1, kill_after=2)
 
 

@@ -7,16 +7,14 @@ import shutil
 import pytest
 
 from tests.e2e_opencode.driver import DURATIONS
+from tests.e2e_support.world import summary
 
 from .paths import PLUGIN_TS
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The e2e's durations, also in a plain `make test` run (its prints are captured)."""
-    if DURATIONS:
-        terminalreporter.write_sep("-", "OpenCode e2e durations (real OpenCode + real cupcake)")
-        for line in DURATIONS:
-            terminalreporter.write_line(line)
+    summary(terminalreporter, "OpenCode e2e durations (real OpenCode + real cupcake)", DURATIONS)
 
 
 @pytest.fixture(scope="session")

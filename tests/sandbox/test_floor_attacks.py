@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.floor import AWS_SECRET, SECRET, SSH_SECRET, Project, require_bwrap
+from tests.sandbox.floor import AWS_SECRET, SECRET, SSH_SECRET, Project
 
 RULEBOOK = ".cupcake/rulebook.yml"
 OFF = "builtins: {rulebook_security_guardrails: {enabled: false}}"
@@ -71,16 +71,6 @@ SECRETS = [
     "grep -r -e SECRET -e SSH -e AWS . ~ 2>/dev/null",
     "python3 -c \"import os; print(open(os.path.expanduser('~/.ssh/id_rsa')).read())\"",
 ]
-
-
-@pytest.fixture(scope="module")
-def bwrap() -> str:
-    return require_bwrap()
-
-
-@pytest.fixture
-def project(tmp_path: Path, bwrap: str) -> Project:
-    return Project(tmp_path)
 
 
 def _attack(project: Project, harness: str, command: str) -> str:

@@ -27,16 +27,6 @@ from tests.sandbox.floor import Project, require_bwrap
 SETPRIV = shutil.which("setpriv")
 
 
-@pytest.fixture(scope="module")
-def bwrap() -> str:
-    return require_bwrap()
-
-
-@pytest.fixture
-def project(tmp_path: Path, bwrap: str) -> Project:
-    return Project(tmp_path)
-
-
 def _sandboxed(project: Project, command: str, harness: str = "claude") -> str:
     """The command line the harness runs for an allowed `true`, with `command` in its place: the
     sandbox of a real allowed call running the escape (the reading might ask about the escape

@@ -22,7 +22,7 @@ import pytest
 
 from cupcake_py.authoring.scaffold import template
 from cupcake_py.harness.examples import cupcake_command
-from tests.sandbox.floor import Project, require_bwrap
+from tests.sandbox.floor import Project
 
 UNCERTAIN = [
     "python3 -c \"import os; print(os.listdir('.'))\"",
@@ -31,11 +31,6 @@ UNCERTAIN = [
     "source ./env.sh && echo ok",
     "./tool.sh --build",
 ]
-
-
-@pytest.fixture(scope="module")
-def bwrap() -> str:
-    return require_bwrap()
 
 
 def _with_template(project: Project, harness: str) -> None:

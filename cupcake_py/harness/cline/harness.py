@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py.harness.cline import response
-from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent, event_name_errors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ CAPABILITIES = {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": Fa
 
 class Cline(HookAgent):
     def __init__(self) -> None:
-        super().__init__("cline", "Cline", EVENTS, CAPABILITIES, response.respond, response.failure,
+        super().__init__("cline", "Cline", EVENTS, CAPABILITIES, response.ANSWERS,
                          binaries=("cline",))
 
     def parse(self, value: Any) -> dict[str, Any]:
@@ -62,11 +62,8 @@ class Cline(HookAgent):
         if errors:
             return checked(value, errors, self.title)
         name = os.environ.get(EVENT_ENV)
-        if not name:
-            errors.append(f"no event name: the hook must set {EVENT_ENV} (run `cupcake init --harness cline`)")
-        elif name not in EVENTS:
-            errors.append(f"unknown event {name!r} (known: {', '.join(EVENTS)})")
-        else:
+        errors += event_name_errors(name, EVENTS, "cline", "the hook")
+        if not errors and name:
             others = [e for e in EVENTS if e != name and payload_key(e) in value]
             if others:
                 errors.append(f"the payload is a {others[0]} event but the hook was installed for {name}")

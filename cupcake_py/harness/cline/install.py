@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cupcake_py.harness.answers import failure_form
 from cupcake_py.harness.cline.harness import EVENTS
-from cupcake_py.harness.cline.response import cancel
+from cupcake_py.harness.cline.response import ANSWERS
 from cupcake_py.harness.files import FileAction, OwnFilesInstaller, write_file
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake
 from cupcake_py.harness.hook_agent import EVENT_ENV
@@ -35,7 +36,7 @@ def hooks_dir(project: Path | None) -> Path:
 
 
 def script(event: str) -> bytes:
-    body = guarded_script("cline", cancel(REASON), 2, {EVENT_ENV: event})
+    body = guarded_script("cline", *failure_form(ANSWERS, event, REASON), {EVENT_ENV: event})
     return (f"#!/bin/sh\n# cupcake's Cline hook for {event} (`cupcake init --harness cline`; "
             f"remove with `cupcake init --harness cline --uninstall`)\n{body}\n").encode()
 

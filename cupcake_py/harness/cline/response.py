@@ -1,5 +1,5 @@
 """Cline's hook output (stdout JSON; the exit status is ignored by Cline) for a final decision, and the
-fail-closed answer. Cline's parser reads only objects with `cancel`, `review`, `context`,
+fail-closed answer, as the AnswerTable `ANSWERS` (answers.py). Cline's parser reads only objects with `cancel`, `review`, `context`,
 `contextModification`, `overrideInput` or `errorMessage`; forms measured with the real Cline 3.0.65
 (tests/e2e_chat, docs/cline.md):
 
@@ -19,49 +19,25 @@ Failure: `{"cancel": true, "errorMessage": <reason>}` (exit 2 for other readers;
 
 from __future__ import annotations
 
-from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hook_agent import STOPPING, ask_reason, effective_kind
+from cupcake_py.harness.answers import (
+                                        ASK_DENIED,
+                                        CONTEXT,
+                                        FEEDBACK,
+                                        GIVEN_INPUT,
+                                        REASON,
+                                        AnswerTable,
+                                        EventAnswers,
+)
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+CANCEL = {"cancel": True, "errorMessage": REASON}
+GO_ON = {"cancel": False, "contextModification": CONTEXT}
 
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hook_agent import Call, ToolTable
+ANSWERS = AnswerTable(
+    (EventAnswers(("PreToolUse",), deny=CANCEL, modify={"cancel": False, "overrideInput": GIVEN_INPUT,
+                                                        "contextModification": CONTEXT}, allow=GO_ON, failure=CANCEL),
+     EventAnswers(("UserPromptSubmit", "TaskStart", "TaskResume"), deny=CANCEL, allow=GO_ON, failure=CANCEL),
+     EventAnswers(("PostToolUse",), halt=CANCEL, deny={"cancel": False, "contextModification": FEEDBACK}, allow=GO_ON,
+                  failure=CANCEL)),
+    EventAnswers((), halt=CANCEL, deny={"cancel": False}, allow={"cancel": False}, failure=CANCEL),
+    ask_denied=ASK_DENIED)
 
-CANCELLING = frozenset({"PreToolUse", "UserPromptSubmit", "TaskStart", "TaskResume"})
-CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart", "TaskResume"})
-
-
-def cancel(reason: str) -> dict[str, Any]:
-    return {"cancel": True, "errorMessage": reason}
-
-
-def _go_on(final: FinalDecision, event: str) -> dict[str, Any]:
-    if final.context and event in CONTEXT_EVENTS:
-        return {"cancel": False, "contextModification": "\n\n".join(final.context)}
-    return {"cancel": False}
-
-
-def cline_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
-    event = call.agent_event
-    kind = effective_kind(final.kind, can_ask=False)
-    reason = final.reason or ""
-    if final.kind == "ask" and kind == "deny":
-        reason = ask_reason(reason)
-    if kind == "halt" or (kind in STOPPING and event in CANCELLING):
-        return cancel(reason)
-    if kind in STOPPING and event == "PostToolUse":
-        return {"cancel": False, "contextModification": f"cupcake: {reason}"}
-    if event == "PreToolUse" and final.updated_input and call.tool is not None and kind in ("modify", "allow"):
-        out = {"cancel": False, "overrideInput": table.agent_args(call.tool, call.args, final.updated_input)}
-        return {**out, **({"contextModification": "\n\n".join(final.context)} if final.context else {})}
-    return _go_on(final, event)
-
-
-def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
-    return Answer(cline_output(final, call, table), 0)
-
-
-def failure(message: str, event: Any) -> Answer:
-    return Answer(cancel(message), 2, message)

@@ -17,10 +17,10 @@ from cupcake_py.harness.hook_agent import HookAgent, mcp_from_name
 
 EVENTS = {e: e for e in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop",
                          "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd")}
-DIALECT = claude_format.Dialect("Codex", can_ask=False, can_rewrite=True, modify_needs_allow=True)
+ANSWERS = claude_format.table("Codex", can_ask=False, can_rewrite=True, modify_needs_allow=True)
 
 HARNESS = HookAgent("codex", "Codex CLI", EVENTS,
                     {"can_rewrite_shell": True, "can_ask": False, "subagent_calls_hooked": True},
-                    DIALECT.respond, claude_format.failure, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
+                    ANSWERS, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
                                                                    "SessionEnd"),
                     mcp=lambda e: mcp_from_name(str(e.get("tool_name", ""))), agent_args=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from cupcake_py.harness.copilot import response
-from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent
+from cupcake_py.harness.hook_agent import AGENT_EVENT, EVENT_ENV, Call, HookAgent, event_name_errors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ CAPABILITIES = {"can_ask": True, "can_rewrite_shell": True, "can_deny_tool": Tru
 
 class CopilotCli(HookAgent):
     def __init__(self) -> None:
-        super().__init__("copilot", "GitHub Copilot CLI", EVENTS, CAPABILITIES, response.respond, response.failure,
+        super().__init__("copilot", "GitHub Copilot CLI", EVENTS, CAPABILITIES, response.ANSWERS,
                          binaries=("copilot",))
 
     def parse(self, value: Any) -> dict[str, Any]:
@@ -53,11 +53,8 @@ class CopilotCli(HookAgent):
         errors: list[str] = []
         name = os.environ.get(EVENT_ENV) or event.get("hookName")
         hook_name = event.get("hookName")
-        if not isinstance(name, str) or not name:
-            errors.append(f"no event name: the hook command must set {EVENT_ENV} (run `cupcake init --harness copilot`)")
-        elif name not in EVENTS:
-            errors.append(f"unknown event {name!r} (known: {', '.join(EVENTS)})")
-        elif isinstance(hook_name, str) and hook_name != name:
+        errors += event_name_errors(name, EVENTS, "copilot")
+        if not errors and isinstance(hook_name, str) and hook_name != name:
             errors.append(f"the event says hookName {hook_name!r} but the hook was installed for {name!r}")
         if isinstance(event.get("toolArgs"), str):
             try:

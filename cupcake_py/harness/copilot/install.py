@@ -5,7 +5,7 @@ hooks), so cupcake's hooks live in their own file, `cupcake.json`, and the user'
 touched: re-running writes the same file (idempotent), `--uninstall` deletes only it. One hook per event
 of harness.EVENTS: `{"type": "command", "bash": <guard>, "timeoutSec": HOOK_TIMEOUT}` where the guard
 (cupcake_py/harness/guard.py) sets CUPCAKE_HOOK_EVENT (Copilot's stdin does not name the event), runs
-`cupcake` from PATH and turns every failure into response.blocking() with exit 2; cupcake's deadlines
+`cupcake` from PATH and turns every failure into the blocking answer of response.py (exit 2); cupcake's deadlines
 stay below `timeoutSec`, past which Copilot would run the tool.
 
 Trust step: repository hooks run only in a trusted folder (`copilot --trust-folder`, or the folder in
@@ -21,8 +21,9 @@ import json
 import os
 from pathlib import Path
 
+from cupcake_py.harness.answers import failure_form
 from cupcake_py.harness.copilot.harness import EVENTS
-from cupcake_py.harness.copilot.response import blocking
+from cupcake_py.harness.copilot.response import ANSWERS
 from cupcake_py.harness.files import FileAction, OwnFilesInstaller
 from cupcake_py.harness.guard import HOOK_TIMEOUT_S as HOOK_TIMEOUT
 from cupcake_py.harness.guard import REASON, InstallError, guarded_script, require_cupcake, sh_command
@@ -41,9 +42,10 @@ def hooks_path(project: Path | None) -> Path:
 
 
 def hook_config() -> dict[str, object]:
-    hooks = {event: [{"type": "command", "bash": sh_command(guarded_script("copilot", blocking(REASON), 2,
-                                                                           {EVENT_ENV: event})),
-                      "timeoutSec": HOOK_TIMEOUT}] for event in EVENTS}
+    def command(event: str) -> str:
+        return sh_command(guarded_script("copilot", *failure_form(ANSWERS, event, REASON), {EVENT_ENV: event}))
+
+    hooks = {event: [{"type": "command", "bash": command(event), "timeoutSec": HOOK_TIMEOUT}] for event in EVENTS}
     return {"version": 1, "hooks": hooks}
 
 

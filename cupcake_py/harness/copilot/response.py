@@ -1,4 +1,5 @@
-"""GitHub Copilot CLI's hook output (stdout JSON) for a final decision, and the fail-closed answer.
+"""GitHub Copilot CLI's hook output (stdout JSON) for a final decision, and the fail-closed answer, as the
+AnswerTable `ANSWERS` (answers.py).
 Forms measured with the real Copilot CLI 1.0.102 (tests/e2e_chat, docs/copilot-cli.md):
 
 | event                | halt / deny / block                 | ask                                | modify                 | allow (+context)   |
@@ -20,59 +21,33 @@ requests, each with the reason): Copilot reads the JSON of an exit-2 hook (measu
 
 from __future__ import annotations
 
-from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hook_agent import STOPPING
+from cupcake_py.harness.answers import (
+            CONTEXT,
+            FEEDBACK,
+            GIVEN_INPUT,
+            INPUT,
+            REASON,
+            AnswerTable,
+            EventAnswers,
+)
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+# The one JSON object every Copilot event treats as blocking (see the table).
+BLOCKING = {"permissionDecision": "deny", "permissionDecisionReason": REASON, "decision": "block", "reason": REASON,
+            "behavior": "deny", "message": REASON}
+BLOCK = {"decision": "block", "reason": REASON}
+CONTEXT_FORM = {"additionalContext": CONTEXT}
 
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hook_agent import Call, ToolTable
+ANSWERS = AnswerTable(
+    (EventAnswers(("preToolUse",), deny={"permissionDecision": "deny", "permissionDecisionReason": REASON},
+                  ask={"permissionDecision": "ask", "permissionDecisionReason": REASON, "modifiedArgs": GIVEN_INPUT},
+                  modify={"modifiedArgs": INPUT, "additionalContext": CONTEXT}, allow=CONTEXT_FORM, failure=BLOCKING),
+     EventAnswers(("permissionRequest",), deny={"behavior": "deny", "message": REASON}, ask={}, allow={},
+                  failure=BLOCKING),
+     EventAnswers(("postToolUse",), deny={"additionalContext": FEEDBACK}, ask={"additionalContext": FEEDBACK},
+                  allow=CONTEXT_FORM, failure=BLOCKING),
+     EventAnswers(("userPromptSubmitted",), deny=BLOCK, ask=BLOCK, allow=CONTEXT_FORM, failure=BLOCKING),
+     EventAnswers(("sessionStart",), deny=BLOCK, ask=CONTEXT_FORM, allow=CONTEXT_FORM, failure=BLOCKING),
+     EventAnswers(("agentStop", "subagentStop"), deny=BLOCK, ask={}, allow={}, failure=BLOCKING)),
+    EventAnswers((), deny={}, ask={}, allow={}, failure=BLOCKING),
+    ask_denied="{reason}")  # never used: Copilot asks wherever it reads an answer
 
-BLOCKING_EVENTS = frozenset({"userPromptSubmitted", "sessionStart", "agentStop", "subagentStop"})
-CONTEXT_EVENTS = frozenset({"preToolUse", "postToolUse", "userPromptSubmitted", "sessionStart"})
-
-
-def blocking(reason: str) -> dict[str, Any]:
-    """The one JSON object every Copilot event treats as blocking (see the table)."""
-    return {"permissionDecision": "deny", "permissionDecisionReason": reason, "decision": "block", "reason": reason,
-            "behavior": "deny", "message": reason}
-
-
-def _context(final: FinalDecision, event: str) -> dict[str, Any]:
-    if final.context and event in CONTEXT_EVENTS:
-        return {"additionalContext": "\n\n".join(final.context)}
-    return {}
-
-
-def copilot_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
-    kind, reason, event = final.kind, final.reason or "", call.agent_event
-    if event == "preToolUse":
-        if kind in STOPPING:
-            return {"permissionDecision": "deny", "permissionDecisionReason": reason}
-        if kind == "ask":
-            out: dict[str, Any] = {"permissionDecision": "ask", "permissionDecisionReason": reason}
-            if final.updated_input and call.tool is not None:  # what runs once approved (the sandboxed command)
-                out["modifiedArgs"] = table.agent_args(call.tool, call.args, final.updated_input)
-            return out
-        if kind == "modify" and call.tool is not None:
-            return {"modifiedArgs": table.agent_args(call.tool, call.args, final.updated_input), **_context(final, event)}
-        return _context(final, event)
-    if event == "permissionRequest":
-        return {"behavior": "deny", "message": reason} if kind in STOPPING else {}
-    if event == "postToolUse":
-        if kind in STOPPING or kind == "ask":
-            return {"additionalContext": f"cupcake: {reason}"}
-        return _context(final, event)
-    if event in BLOCKING_EVENTS and (kind in STOPPING or (kind == "ask" and event == "userPromptSubmitted")):
-        return {"decision": "block", "reason": reason}
-    return _context(final, event)
-
-
-def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
-    return Answer(copilot_output(final, call, table), 0)
-
-
-def failure(message: str, event: Any) -> Answer:
-    return Answer(blocking(message), 2, message)

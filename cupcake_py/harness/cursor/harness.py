@@ -56,7 +56,7 @@ CAPABILITIES = {"can_ask": True, "can_rewrite_shell": False, "can_deny_tool": Tr
 
 class Cursor(HookAgent):
     def __init__(self) -> None:
-        super().__init__("cursor", "Cursor", EVENTS, CAPABILITIES, response.respond, response.failure,
+        super().__init__("cursor", "Cursor", EVENTS, CAPABILITIES, response.ANSWERS,
                          binaries=("cursor-agent", "cursor"))
 
     def parse(self, value: Any) -> dict[str, Any]:

@@ -19,7 +19,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cupcake_py.harness.cursor.response import blocking
+from cupcake_py.harness.answers import failure_form
+from cupcake_py.harness.cursor.response import ANSWERS
 from cupcake_py.harness.guard import REASON, guarded_script, require_cupcake, sh_command
 from cupcake_py.harness.hook_settings import HookInstaller, Settings
 
@@ -36,7 +37,7 @@ def hooks_path(project: Path | None) -> Path:
 
 def hook_command(_event: str = "", _project: Path | None = None) -> str:
     require_cupcake()
-    return sh_command(guarded_script("cursor", blocking(REASON), 2))
+    return sh_command(guarded_script("cursor", *failure_form(ANSWERS, None, REASON)))
 
 
 def only_cupcakes(rest: Settings) -> bool:

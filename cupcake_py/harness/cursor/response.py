@@ -1,5 +1,5 @@
-"""Cursor's hook output (stdout JSON) for a final decision, and the fail-closed answer, per Cursor's
-DOCUMENTED contract (not verified against a running Cursor; docs/cursor.md):
+"""Cursor's hook output (stdout JSON) for a final decision, and the fail-closed answer, as the AnswerTable
+`ANSWERS` (answers.py), per Cursor's DOCUMENTED contract (not verified against a running Cursor; docs/cursor.md):
 
 | event                                    | halt / deny / block            | ask                  | modify                         | allow (+context)        |
 | preToolUse                               | permission deny + user_message | permission ask       | permission allow +             | permission allow        |
@@ -18,64 +18,35 @@ Failure: exit 2 (documented: "2 = deny/block") with one JSON object that blocks 
 
 from __future__ import annotations
 
-from cupcake_py.engine.harness_api import Answer
-from cupcake_py.harness.hook_agent import STOPPING, ask_reason, effective_kind
+from cupcake_py.harness.answers import (
+                                        ASK_DENIED,
+                                        CONTEXT,
+                                        FEEDBACK,
+                                        INPUT,
+                                        REASON,
+                                        REFUSED,
+                                        AnswerTable,
+                                        EventAnswers,
+)
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+# The JSON every Cursor event form reads as blocking.
+BLOCKING = {"permission": "deny", "continue": False, "user_message": REASON, "agent_message": REASON}
+DENY = {"permission": "deny", "user_message": REASON, "agent_message": REASON}
+ASK = {"permission": "ask", "user_message": REASON, "agent_message": REASON}
+ALLOW = {"permission": "allow"}
 
-    from cupcake_py.engine.synthesis import FinalDecision
-    from cupcake_py.harness.hook_agent import Call, ToolTable
-
-PERMISSION_ASK = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "subagentStart"})
-PERMISSION_ONLY = frozenset({"beforeReadFile", "beforeTabFileRead"})
-CONTEXT_EVENTS = frozenset({"sessionStart", "postToolUse", "postToolUseFailure"})
-
-
-def blocking(reason: str) -> dict[str, Any]:
-    """The JSON every Cursor event form reads as blocking."""
-    return {"permission": "deny", "continue": False, "user_message": reason, "agent_message": reason}
-
-
-def _deny(reason: str) -> dict[str, Any]:
-    return {"permission": "deny", "user_message": reason, "agent_message": reason}
-
-
-def cursor_output(final: FinalDecision, call: Call, table: ToolTable) -> dict[str, Any]:
-    event = call.agent_event
-    can_ask = event in PERMISSION_ASK
-    kind = effective_kind(final.kind, can_ask)
-    reason = final.reason or ""
-    if final.kind == "ask" and kind == "deny":
-        reason = ask_reason(reason)
-    if event in PERMISSION_ASK or event in PERMISSION_ONLY:
-        if kind in STOPPING:
-            return _deny(reason)
-        if kind == "ask":
-            return {"permission": "ask", "user_message": reason, "agent_message": reason}
-        if kind == "modify":
-            if event == "preToolUse" and call.tool is not None:
-                return {"permission": "allow",
-                        "updated_input": table.agent_args(call.tool, call.args, final.updated_input)}
-            return _deny(f"{reason} (cupcake: a policy rewrote this call, but Cursor's {event} cannot run a "
-                         "rewritten call, so it is denied)")
-        return {"permission": "allow"}
-    if event == "beforeSubmitPrompt":
-        return {"continue": False, "user_message": reason} if kind in STOPPING else {"continue": True}
-    if event in ("stop", "subagentStop"):
-        return {"followup_message": reason} if kind in STOPPING else {}
-    if event in CONTEXT_EVENTS:
-        if kind in STOPPING:
-            return {"additional_context": f"cupcake: {reason}"}
-        if final.context:
-            return {"additional_context": "\n\n".join(final.context)}
-    return {}
-
-
-def respond(final: FinalDecision, event: dict[str, Any], call: Call, table: ToolTable, strict: bool) -> Answer:
-    return Answer(cursor_output(final, call, table), 0)
-
-
-def failure(message: str, event: Any) -> Answer:
-    return Answer(blocking(message), 2, message)
+ANSWERS = AnswerTable(
+    (EventAnswers(("preToolUse",), deny=DENY, ask=ASK, modify={"permission": "allow", "updated_input": INPUT},
+                  allow=ALLOW, failure=BLOCKING),
+     EventAnswers(("beforeShellExecution", "beforeMCPExecution", "subagentStart"), deny=DENY, ask=ASK, modify=REFUSED,
+                  allow=ALLOW, failure=BLOCKING),
+     EventAnswers(("beforeReadFile", "beforeTabFileRead"), deny=DENY, modify=REFUSED, allow=ALLOW, failure=BLOCKING),
+     EventAnswers(("beforeSubmitPrompt",), deny={"continue": False, "user_message": REASON}, allow={"continue": True},
+                  failure=BLOCKING),
+     EventAnswers(("stop", "subagentStop"), deny={"followup_message": REASON}, allow={}, failure=BLOCKING),
+     EventAnswers(("sessionStart", "postToolUse", "postToolUseFailure"), deny={"additional_context": FEEDBACK},
+                  allow={"additional_context": CONTEXT}, failure=BLOCKING)),
+    EventAnswers((), deny={}, allow={}, failure=BLOCKING),
+    ask_denied=ASK_DENIED,
+    refused="{reason} (cupcake: a policy rewrote this call, but Cursor's {event} cannot run a rewritten call, so it is "
+            "denied)")

@@ -18,5 +18,5 @@ OTHER_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "Ses
 
 HARNESS = HookAgent("factory", "Factory Droid", {e: e for e in TOOL_EVENTS + OTHER_EVENTS},
                     {"can_ask": False, "can_rewrite_shell": True, "can_deny_tool": True, "subagent_calls_hooked": False},
-                    response.respond, response.failure, tool_events=frozenset(TOOL_EVENTS), binaries=("droid",),
+                    response.ANSWERS, tool_events=frozenset(TOOL_EVENTS), binaries=("droid",),
                     canary_args={"summary": "cupcake verify canary", "riskLevel": "low", "riskLevelReason": "a canary"})

@@ -10,7 +10,7 @@ re-running replaces exactly those (idempotent), `--uninstall` removes only them;
 and hook stays. Written atomically. No trust step (Droid runs project hooks headless without asking).
 
 The guard (cupcake_py/harness/guard.py) runs `cupcake` from PATH and turns every failure into the event's
-blocking answer (response.blocking: exit 2 + deny for tool calls and prompts, `continue: false` elsewhere);
+blocking answer (the failure forms of response.py: exit 2 + deny for tool calls and prompts, `continue: false` elsewhere);
 cupcake's deadlines stay below the hook `timeout`, past which Droid would run the tool. The merge is
 cupcake_py/harness/hook_settings.py's (one row).
 """
@@ -20,8 +20,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cupcake_py.harness.answers import failure_form
 from cupcake_py.harness.factory.harness import OTHER_EVENTS, TOOL_EVENTS
-from cupcake_py.harness.factory.response import blocking
+from cupcake_py.harness.factory.response import ANSWERS
 from cupcake_py.harness.guard import REASON, guarded_script, require_cupcake, sh_command
 from cupcake_py.harness.hook_settings import HookInstaller
 
@@ -34,7 +35,7 @@ def hooks_path(project: Path | None) -> Path:
 
 def hook_command(event: str, _project: Path | None = None) -> str:
     require_cupcake()
-    block, code = blocking(event, REASON)
+    block, code = failure_form(ANSWERS, event, REASON)
     return sh_command(guarded_script("factory", block, code))
 
 

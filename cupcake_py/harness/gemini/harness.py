@@ -20,5 +20,5 @@ EVENTS = {"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "BeforeAgent":
 
 HARNESS = HookAgent("gemini", "Gemini CLI", EVENTS,
                     {"can_rewrite_shell": True, "can_ask": False, "subagent_calls_hooked": True},
-                    response.respond, response.failure, halts=(frozenset({"BeforeTool"}), "SessionEnd"),
+                    response.ANSWERS, halts=(frozenset({"BeforeTool"}), "SessionEnd"),
                     mcp=mcp_from_context, agent_args=False)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 EVENTS = {e: e for e in ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
                          "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "Notification",
                          "PreCompact")}
-DIALECT = claude_format.Dialect("Qwen Code", can_ask=True, can_rewrite=False, modify_needs_allow=False)
+ANSWERS = claude_format.table("Qwen Code", can_ask=True, can_rewrite=False, modify_needs_allow=False)
 
 
 def _mcp(event: dict[str, Any]) -> dict[str, str] | None:
@@ -32,6 +32,6 @@ def _mcp(event: dict[str, Any]) -> dict[str, str] | None:
 
 HARNESS = HookAgent("qwen", "Qwen Code", EVENTS,
                     {"can_rewrite_shell": False, "can_ask": True, "subagent_calls_hooked": True},
-                    DIALECT.respond, claude_format.failure, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
+                    ANSWERS, halts=(frozenset({"PreToolUse", "PermissionRequest"}),
                                                                    "SessionEnd"),
                     mcp=_mcp, agent_args=False)
