@@ -282,10 +282,11 @@ def slow_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         policies=("e2e_slow.rego",),
         tests=(),
         protected_paths=(),
-        # $$ is the signal's pid (exec keeps it for sleep), $PPID the cupcake process that started it
+        # shell signals run inside the sandbox floor (their own pid namespace): the signal notes that it
+        # started and becomes a `sleep` with a duration no other process has, found on the host by it
         signals={
             "slow_check": {
-                "command": "echo $$ $PPID >> slow-signal.pids; exec sleep 30",
+                "command": f"echo started >> slow-signal.pids; exec sleep {SLEEP[mode]}",
                 "timeout_seconds": 60,
             }
         },
@@ -305,15 +306,35 @@ def slow_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         try:
             yield SlowWorld(e2e, run, marker, mode)
         finally:
-            for pid in _signal_pids(e2e):
-                if _alive(pid):
-                    os.kill(pid, signal.SIGKILL)  # only if a test failed: the plugin kills them
+            for pid in _processes(f"sleep {SLEEP[mode]}"):
+                os.kill(pid, signal.SIGKILL)  # only if a test failed: the plugin kills them
 
 
-def _signal_pids(e2e: OpenCodeE2E) -> list[int]:
-    """(signal pid) of every slow signal started so far."""
+SLEEP = {"spawn": "30.0417", "serve": "30.0419"}  # per world: a command line only its slow signal has
+
+
+def _signal_pids(e2e: OpenCodeE2E) -> list[str]:
+    """One line per slow signal started so far."""
     pids = e2e.project / "slow-signal.pids"
-    return [int(line.split()[0]) for line in pids.read_text().splitlines()] if pids.exists() else []
+    return pids.read_text().splitlines() if pids.exists() else []
+
+
+def _processes(command_line: str, cwd: Path | None = None) -> list[int]:
+    """The host pids of running processes whose command line contains `command_line` (and whose
+    working directory is `cwd`, when given)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if command_line not in argv or (cwd is not None and os.readlink(f"/proc/{entry}/cwd") != str(cwd)):
+                continue
+        except OSError:
+            continue
+        if _alive(int(entry)):
+            found.append(int(entry))
+    return found
 
 
 def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -> None:
@@ -327,14 +348,16 @@ def test_unanswering_cupcake_times_out_and_fails_closed(slow_world: SlowWorld) -
     assert "cupcake fails closed" in part.error
     assert slow_world.run.tool_message(part.call_id) == part.error
     assert not slow_world.marker.exists()
-    pids = slow_world.e2e.project / "slow-signal.pids"
     # the signal started before the kill (not guaranteed under load; the node unit tests check the kill always)
-    if pids.exists():
-        signal_pid, cupcake_pid = map(int, pids.read_text().split()[:2])
+    if _signal_pids(slow_world.e2e):
+        project = slow_world.e2e.project.resolve()
         if slow_world.mode == "spawn":  # a server that answered by itself keeps serving
-            assert not _alive(cupcake_pid), "the timed-out cupcake is still running"
-        # the plugin kills cupcake's process tree, which reaches its shell signals (they run in their own session)
-        assert not _alive(signal_pid), f"cupcake's signal {signal_pid} outlived the timeout kill"
+            left = _processes("--harness opencode", cwd=project)
+            assert not left, f"the timed-out cupcake is still running: {left}"
+        # the plugin kills cupcake's process tree, which reaches its shell signals (they run in the floor, whose
+        # processes die with it)
+        left = _processes(f"sleep {SLEEP[slow_world.mode]}")
+        assert not left, f"cupcake's signal outlived the timeout kill: {left}"
 
 
 def test_a_command_runs_inside_the_sandbox(world: World) -> None:
