@@ -107,7 +107,7 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
         clean = (f"__cupcake_clean() {{ for __cupcake_f in {quoted}; do "
                  f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then '
                  f'if [ -d "$__cupcake_f" ] && [ ! -L "$__cupcake_f" ]; then /bin/chmod -R u+rwx -- "$__cupcake_f"; fi; '
-                 f'/bin/rm -rf -- "$__cupcake_f"; '
+                 f'/bin/rm -r --interactive=never -- "$__cupcake_f"; '
                  f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; }}')
         traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "

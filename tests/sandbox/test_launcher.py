@@ -119,3 +119,15 @@ def _args_file(project: Project) -> str:
 def test_paths_are_shell_quoted(tmp_path: Path) -> None:
     line = command_line("ls -a", "/opt/b wrap/bwrap", str(tmp_path / "it's.args"), [str(tmp_path / "a b")])
     assert "'/opt/b wrap/bwrap' --args 3 -- ls -a" in line and "'\"'\"'s.args" in line and "'" + str(tmp_path) in line
+
+
+def test_no_forced_removal_an_agent_refuses() -> None:
+    """Codex refuses to run a command line with an `rm -f` style removal ("rm -f style commands are not
+    permitted"): the clean-up of absent agent configuration removes without `-f` (no prompt either:
+    `--interactive=never`), so the launcher line runs in every agent (tests/e2e_agents run it in Codex)."""
+    import re
+
+    line = command_line("ls -a", "/usr/bin/bwrap", "/x.args", ["/p/.mcp.json", "/p/.opencode"])
+    removals = re.findall(r"\brm\b[^;]*", line)
+    assert removals and all("--interactive=never" in r for r in removals), removals
+    assert not any(re.search(r"\s-[a-zA-Z]*f", r) or "--force" in r for r in removals), removals
