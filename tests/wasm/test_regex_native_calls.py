@@ -20,11 +20,16 @@ NATIVE = r"(^|[\s;&|])tool12\s+(-f|--force)(\s|$)"
 QUERY = "x = data.t.r"
 
 
-def _policy(call: str) -> str:
+def _policy(call: str) -> Any:
+    """The module calling `call`: v1, or v0 for the deprecated `re_match` (OPA 1.x refuses it in v1)."""
+    if call.startswith("re_match("):
+        from cupcake_py.rego import parse_module
+
+        return parse_module(f"package t\nr := {call}\n", "t.rego", rego_version="v0")
     return f"package t\nimport rego.v1\nr := {call}\n"
 
 
-def _instance(rego: str, calls: list[tuple[str, tuple[Any, ...]]]) -> Any:
+def _instance(rego: Any, calls: list[tuple[str, tuple[Any, ...]]]) -> Any:
     wasm = compile_policy(compile_query([rego], QUERY, entrypoint="q"))
     module = PolicyModule(wasm, HostOptions(cache_dir=None))
 
