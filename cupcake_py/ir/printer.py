@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from cupcake_py.ir import nodes as ir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 class _Printer:
@@ -59,7 +62,8 @@ def _args(p: _Printer, ops: tuple[ir.Operand, ...]) -> str:
 
 
 # Each renderer receives the statement class it is registered for (hence ``Any``).
-_R = Callable[[_Printer, Any], str]
+if TYPE_CHECKING:
+    _R = Callable[[_Printer, Any], str]
 _RENDER: dict[type[ir.Stmt], _R] = {
     ir.ArrayAppendStmt: lambda p, s: f"append L{s.array} <- {p.op(s.value)}",
     ir.AssignIntStmt: lambda p, s: f"L{s.target} := int {s.value} (in place)",

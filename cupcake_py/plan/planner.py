@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from cupcake_py import ir
 from cupcake_py.plan.rules import RulePlanner
@@ -20,7 +19,11 @@ from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
 _STACK_BYTES = 256 << 20  # address space reserved for the planning thread; pages are used as touched
 _RECURSION = 400_000
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 def _on_deep_stack(fn: Callable[[], T]) -> T:

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from typing import Any
 
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 RULE_SCOPES = frozenset({"rule", "document"})
 PACKAGE_SCOPES = frozenset({"package", "subpackages"})

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
 
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
@@ -52,7 +51,11 @@ BINARY_PRECEDENCE: dict[str, int] = {
 TERM_KEYWORDS = frozenset({"contains"})
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import NoReturn, TypeVar
+
+    T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
-from typing import TypeVar, cast
 
 from cupcake_py import ir
 from cupcake_py.core.slotted import dataclass, field
@@ -784,14 +783,18 @@ def _has_dynamic_calls(policy: ir.Policy) -> bool:
     return any(isinstance(s, ir.CallDynamicStmt) for blocks in bodies for s in _walk(blocks))
 
 
-_S = TypeVar("_S", bound=ir.Stmt)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import TypeVar
+
+    _S = TypeVar("_S", bound=ir.Stmt)
 _Handler = Callable[[_Codegen, _Fn, ir.Stmt], None]
 
 
 def _on(cls: type[_S], handler: Callable[[_Codegen, _Fn, _S], None]) -> tuple[type[ir.Stmt], _Handler]:
     """One dispatch entry. ``block_body`` looks a handler up by ``type(s)``, so ``handler`` only ever
     receives instances of ``cls``: the pairing is checked here, the table's value type cannot say it."""
-    return cls, cast(_Handler, handler)
+    return cls, handler  # type: ignore[return-value]
 
 
 _HANDLERS: dict[type[ir.Stmt], _Handler] = dict(

@@ -8,9 +8,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from cupcake_py.core.slotted import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 # Names handled by the compiler itself; they never reach the IR as calls.
 COMPILE_TIME = frozenset({"eq", "assign", "print", "rego.metadata.chain", "rego.metadata.rule"})
