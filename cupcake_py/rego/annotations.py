@@ -13,7 +13,6 @@ with a value of the wrong shape is a rego_parse_error.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 
 from cupcake_py.core.errors import Location
@@ -199,7 +198,9 @@ def _blocks(comments: list[A.Comment]) -> list[tuple[A.Comment, str, int]]:
             lines.append(comments[j].text)
             row += 1
             j += 1
-        out.append((c, textwrap.dedent("\n".join(lines)), row))
+        from textwrap import dedent  # (only a METADATA block loads it)
+
+        out.append((c, dedent("\n".join(lines)), row))
         i = j
     return out
 

@@ -19,7 +19,6 @@ MAX_ERRORS errors per file).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
 from cupcake_py.core.errors import Location
@@ -57,6 +56,13 @@ if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
 
     T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
+
+
+def deepcopy(x: T) -> T:
+    """copy.deepcopy, imported when first needed (`else` chains, chained bodies)."""
+    from copy import deepcopy as copy_deep
+
+    return copy_deep(x)
 
 
 class _Bail(Exception):
@@ -343,7 +349,7 @@ class Parser:
                 ebody = self.parse_body("}")
             else:
                 ebody = true_body(eloc)
-            ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
+            ehead = A.Head(deepcopy(ref), deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
             if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
@@ -361,7 +367,7 @@ class Parser:
             loc = self.loc()
             self.i += 1
             h = rule.head
-            head = A.Head(copy.deepcopy(h.ref), copy.deepcopy(h.args), copy.deepcopy(h.key), copy.deepcopy(h.value),
+            head = A.Head(deepcopy(h.ref), deepcopy(h.args), deepcopy(h.key), deepcopy(h.value),
                           h.assign, loc)
             out.append(A.Rule(head, self.parse_body("}"), location=loc))
         return out

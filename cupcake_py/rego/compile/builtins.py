@@ -4,10 +4,10 @@ loaded lazily from `builtins.json` (regenerate with `builtins_harvest`)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
 
 from cupcake_py.core.slotted import dataclass
 
@@ -41,7 +41,8 @@ class Builtin:
 
 @cache
 def registry() -> dict[str, Builtin]:
-    raw = json.loads((Path(__file__).parent / "builtins.json").read_text())
+    with open(os.path.join(os.path.dirname(__file__), "builtins.json"), encoding="utf-8") as f:
+        raw = json.loads(f.read())
     reg = {name: Builtin(name, decl) for name, decl in raw.items()}
     reg["eq"] = Builtin("eq", {"type": "function", "args": [{"type": "any"}, {"type": "any"}],
                                "result": {"type": "boolean"}})
