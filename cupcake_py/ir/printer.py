@@ -7,9 +7,11 @@ each statement is one line ``<pseudo code>  @file:row:col``; nested blocks are i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
+from cupcake_py.core.jsonio import (
+    encode_str_ascii,  # json.dumps(s) of a str (the json package stays off the compiler's imports)
+)
 from cupcake_py.ir import nodes as ir
 
 TYPE_CHECKING = False
@@ -28,7 +30,7 @@ class _Printer:
         if isinstance(o, ir.Bool):
             return "true" if o.value else "false"
         strings = self.policy.static.strings
-        return json.dumps(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
+        return encode_str_ascii(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
 
     def loc(self, s: ir.Stmt) -> str:
         files = self.policy.static.files
@@ -112,7 +114,7 @@ def format_policy(policy: ir.Policy) -> str:
     st = policy.static
     p.emit(0, "static strings:")
     for i, s in enumerate(st.strings):
-        p.emit(1, f"{i}: {json.dumps(s)}")
+        p.emit(1, f"{i}: {encode_str_ascii(s)}")
     if st.builtin_funcs:
         p.emit(0, "builtins:")
         for i, b in enumerate(st.builtin_funcs):

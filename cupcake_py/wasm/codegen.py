@@ -12,10 +12,10 @@ the data segment and the CallDynamic table; ``linker`` turns it into a module.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 
 from cupcake_py import ir
+from cupcake_py.core import jsonio
 from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.wasm import abi, const_member, regex_call, static_numbers
 from cupcake_py.wasm.asm import DROP, ELSE, I32_ADD, I32_EQ, I32_EQZ, I32_NE, RETURN, UNREACHABLE, Asm, Part
@@ -668,7 +668,7 @@ class _Codegen:
             if f.path[-1] in node:
                 raise CodegenError(f"function path {'.'.join(f.path)} conflicts with another rule")
             node[f.path[-1]] = slot
-        return json.dumps(root, separators=(",", ":"), ensure_ascii=False).encode()
+        return jsonio.dumps(root)  # compact UTF-8, key order kept (json.dumps with "," ":" separators)
 
     def gen_func(self, k: int, f: ir.Func) -> GenFunc:
         fn = _Fn(len(f.params), f.params)

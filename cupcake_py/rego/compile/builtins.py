@@ -3,12 +3,12 @@ loaded lazily from `builtins.json` (regenerate with `builtins_harvest`)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 
+from cupcake_py.core import jsonio
 from cupcake_py.core.slotted import dataclass
 
 TYPE_CHECKING = False
@@ -41,8 +41,8 @@ class Builtin:
 
 @cache
 def registry() -> dict[str, Builtin]:
-    with open(os.path.join(os.path.dirname(__file__), "builtins.json"), encoding="utf-8") as f:
-        raw = json.loads(f.read())
+    with open(os.path.join(os.path.dirname(__file__), "builtins.json"), "rb") as f:
+        raw = jsonio.loads(f.read())  # (the json package stays off the compiler's imports)
     reg = {name: Builtin(name, decl) for name, decl in raw.items()}
     reg["eq"] = Builtin("eq", {"type": "function", "args": [{"type": "any"}, {"type": "any"}],
                                "result": {"type": "boolean"}})
