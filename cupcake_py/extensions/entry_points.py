@@ -52,10 +52,10 @@ def entry_point_specs() -> list[str]:
 
 def _plain_paths() -> bool:
     """True when listing the sys.path directories finds what importlib.metadata finds."""
-    from _frozen_importlib_external import PathFinder
-
-    if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
-        return False
+    for finder in sys.meta_path:  # (CPython's path finder is the one that reads sys.path: named, not imported)
+        if hasattr(finder, "find_distributions") and (getattr(finder, "__module__", None), getattr(
+                finder, "__qualname__", None)) != ("_frozen_importlib_external", "PathFinder"):
+            return False
     # zip archives and .egg folders on sys.path: importlib.metadata reads inside them
     return not any(entry.lower().endswith(".egg") or os.path.isfile(entry) for entry in sys.path if entry)
 

@@ -100,3 +100,25 @@ def test_made_up_sites_read_the_same(tmp_path_factory: pytest.TempPathFactory,
         assert ep.entry_point_specs() == ep.scan_with_importlib_metadata()
     finally:
         sys.path[:] = saved
+
+
+def test_another_finder_that_lists_distributions_is_left_to_importlib_metadata(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A meta-path finder other than CPython's path finder may list distributions the directory
+    listing cannot see: then the scan is importlib.metadata's own."""
+    from importlib.metadata import DistributionFinder, PathDistribution
+
+    site = tmp_path / "hidden"
+    _dist(site, "hidden_rego-1.0.dist-info", f"[{GROUP}]\nh = hidden_mod\n")
+
+    class Hidden(DistributionFinder):
+        def find_spec(self, *args: object) -> None:
+            return None
+
+        def find_distributions(self, context: DistributionFinder.Context = DistributionFinder.Context()
+                               ) -> list[PathDistribution]:
+            return [PathDistribution(site / "hidden_rego-1.0.dist-info")]
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Hidden()])
+    assert ep.entry_point_specs() == ep.scan_with_importlib_metadata()
+    assert "hidden_mod" in ep.entry_point_specs()
