@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cupcake_py.core.jsonio import (
-    encode_str_ascii,  # json.dumps(s) of a str (the json package stays off the compiler's imports)
-)
 from cupcake_py.ir import nodes as ir
 
 TYPE_CHECKING = False
@@ -30,7 +27,7 @@ class _Printer:
         if isinstance(o, ir.Bool):
             return "true" if o.value else "false"
         strings = self.policy.static.strings
-        return encode_str_ascii(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
+        return _quoted(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
 
     def loc(self, s: ir.Stmt) -> str:
         files = self.policy.static.files
@@ -57,6 +54,13 @@ class _Printer:
             self.blocks(depth + 1, s.blocks)
         elif isinstance(s, ir.ScanStmt | ir.NotStmt | ir.WithStmt):
             self.block_body(depth + 1, s.block)
+
+
+def _quoted(s: str) -> str:
+    """`s` as a JSON string; the json package loads when a policy is printed (not with the compiler)."""
+    import json
+
+    return json.dumps(s)
 
 
 def _args(p: _Printer, ops: tuple[ir.Operand, ...]) -> str:
@@ -114,7 +118,7 @@ def format_policy(policy: ir.Policy) -> str:
     st = policy.static
     p.emit(0, "static strings:")
     for i, s in enumerate(st.strings):
-        p.emit(1, f"{i}: {encode_str_ascii(s)}")
+        p.emit(1, f"{i}: {_quoted(s)}")
     if st.builtin_funcs:
         p.emit(0, "builtins:")
         for i, b in enumerate(st.builtin_funcs):
