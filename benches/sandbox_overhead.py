@@ -8,7 +8,9 @@ arguments file) against the same project with the sandbox off.
     .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20]
 
 Prints p50 and p99 wall-clock milliseconds per variant and the overhead (sandboxed - plain) per
-command (goal: ≤ 5 ms at p50), the profile's size (arguments; binds, `/` included) and the load
+command (goal: ≤ 5 ms at p50), for the test project's rulebook (`writable: [$TMPDIR, ~/.cache]`)
+and, for `ls -a`, for the rulebook `cupcake init` writes (the default `sandbox.writable`: the temp
+dirs and the caches of the tools installed here, in a fresh home), the profile's size (arguments; binds, `/` included) and the load
 average. On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
 bench-sandbox` (root) runs the bench and its children ahead of the other work, close to what an
 idle machine measures. Measured, never asserted
@@ -77,32 +79,40 @@ def main() -> None:
     args = ap.parse_args()
     require_bwrap()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
+    results: dict[str, dict[str, float]] = {}
+    sizes: dict[str, str] = {}
+    # the default list makes /tmp writable: that project's home must lie outside it, as a real one does
+    # (below a writable root every protected path of the home would need its parents pinned)
+    with tempfile.TemporaryDirectory() as tmp, \
+            tempfile.TemporaryDirectory(dir=os.path.expanduser("~"), prefix=".cupcake-bench-") as tmp_default:
         project = Project(Path(tmp))
-        results: dict[str, dict[str, float]] = {}
-        for _ in range(5):  # the first evaluation builds the policy bundles: on a busy machine past its deadline
-            if project.evaluate("claude", "true")[0] == "allow":
-                break
-        profile_size = ""
-        for command in COMMANDS:
-            decision, runs, _ = project.evaluate("claude", command)
+        # the rulebook `cupcake init` writes: the default `sandbox.writable` list (temp dirs and the
+        # tool caches of the tools installed here), in a fresh home
+        default = Project(Path(tmp_default), sandbox="  network: true\n")
+        for p in (project, default):
+            for _ in range(5):  # the first evaluation builds the policy bundles: on a busy machine past its deadline
+                if p.evaluate("claude", "true")[0] == "allow":
+                    break
+        for name, p, command in [*(("configured", project, c) for c in COMMANDS), ("default", default, "ls -a")]:
+            decision, runs, _ = p.evaluate("claude", command)
             assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
             print(f"{command}: {next(line for line in runs.splitlines() if '--args 3' in line)}", file=sys.stderr)
-            profile_size = _profile_size(runs)
+            sizes[name] = _profile_size(runs)
+            label = command if name == "configured" else f"{command} (default rulebook)"
             plain: list[float] = []
             bare: list[float] = []
             boxed: list[float] = []
             bare_line = f"{BARE} {shlex.quote(command)}"
             for _ in range(args.runs):
-                plain.append(_run(["bash", "-c", command], project.proj, project.env, cpu=f"plain {command}"))
-                bare.append(_run(["bash", "-c", bare_line], project.proj, project.env))
-                boxed.append(_run(["bash", "-c", runs], project.proj, project.env, cpu=f"boxed {command}"))
-            results[command] = {"plain_p50": _ms(plain, 0.5), "plain_p99": _ms(plain, 0.99),
+                plain.append(_run(["bash", "-c", command], p.proj, p.env, cpu=f"plain {label}"))
+                bare.append(_run(["bash", "-c", bare_line], p.proj, p.env))
+                boxed.append(_run(["bash", "-c", runs], p.proj, p.env, cpu=f"boxed {label}"))
+            results[label] = {"plain_p50": _ms(plain, 0.5), "plain_p99": _ms(plain, 0.99),
                                 "bare_p50": _ms(bare, 0.5),
                                 "sandboxed_p50": _ms(boxed, 0.5), "sandboxed_p99": _ms(boxed, 0.99),
                                 "overhead_p50": _ms(boxed, 0.5) - _ms(plain, 0.5),
                                 "overhead_p99": _ms(boxed, 0.99) - _ms(plain, 0.99),
-                                "cpu_overhead_p50": _ms(CPU[f"boxed {command}"], 0.5) - _ms(CPU[f"plain {command}"], 0.5)}
+                                "cpu_overhead_p50": _ms(CPU[f"boxed {label}"], 0.5) - _ms(CPU[f"plain {label}"], 0.5)}
         # cold `cupcake eval` of a Bash call, floor on vs off (same project, same policies)
         rulebook = project.proj / ".cupcake" / "rulebook.yml"
         on_text = rulebook.read_text()
@@ -120,13 +130,14 @@ def main() -> None:
                 rulebook.write_text(text)
                 os.utime(rulebook)
                 evals[name].append(_run(argv, project.proj, project.env, event, cpu=f"eval {name}"))
-    print(f"{'command':<28} {'plain p50':>10} {'bare p50':>9} {'boxed p50':>10} {'over p50':>9} {'plain p99':>10}"
+    print(f"{'command':<36} {'plain p50':>10} {'bare p50':>9} {'boxed p50':>10} {'over p50':>9} {'plain p99':>10}"
           f" {'boxed p99':>10} {'over p99':>9} {'cpu over p50':>12}   (ms, {args.runs} runs each, interleaved)")
     for command, r in results.items():
-        print(f"{command:<28} {r['plain_p50']:>10.2f} {r['bare_p50']:>9.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
+        print(f"{command:<36} {r['plain_p50']:>10.2f} {r['bare_p50']:>9.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
               f"{r['plain_p99']:>10.2f} {r['sandboxed_p99']:>10.2f} {r['overhead_p99']:>9.2f} "
               f"{r['cpu_overhead_p50']:>12.2f}")
-    print(f"profile: {profile_size}")
+    for name, size in sizes.items():
+        print(f"profile ({name}): {size}")
     print(f"cold `cupcake eval` of a Bash call ({args.eval_runs} runs): " + ", ".join(
         f"{k} p50 {_ms(v, 0.5):.1f} ms wall, {_ms(CPU[f'eval {k}'], 0.5):.1f} ms CPU" for k, v in evals.items()))
     print(f"load average (1 min) at the start {load_before:.1f}, at the end {os.getloadavg()[0]:.1f}"
