@@ -5,13 +5,13 @@ COMMAND`: the least any bubblewrap sandbox costs, for reference) and sandboxed (
 run; and what the floor adds to a cold `cupcake eval` of a Bash call (profile, secrets scan,
 arguments file) against the same project with the sandbox off.
 
-    .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20]
+    .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20] [--scaling]
 
 Prints p50 and p99 wall-clock milliseconds per variant and the overhead (sandboxed - plain) per
 command (goal: ≤ 5 ms at p50), for the test project's rulebook (`writable: [$TMPDIR, ~/.cache]`)
 and, for `ls -a`, for the rulebook `cupcake init` writes (the default `sandbox.writable`: the temp
 dirs and the caches of the tools installed here, in a fresh home), the profile's size (arguments; binds, `/` included) and the load
-average. On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
+average; at the end, bubblewrap's cost per bind mount (`--scaling`: only that). On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
 bench-sandbox` (root) runs the bench and its children ahead of the other work, close to what an
 idle machine measures. Measured, never asserted
 (benches/RESULTS.md).
@@ -72,12 +72,44 @@ def _profile_size(runs: str) -> str:
     return f"{len(args)} bubblewrap arguments: {binds} binds (/ included), {tmpfs} tmpfs, --dev {b'--dev' in args}, --proc {b'--proc' in args}"
 
 
+def bind_scaling(runs: int) -> None:
+    """bubblewrap's cost per bind mount here: `/bin/true` under `--ro-bind / /`, `--dev`, `--proc`,
+    `--unshare-pid` and K more read-only binds of empty directories, interleaved; the slope of p50
+    over K is what each path of a profile costs (bubblewrap 0.8 reads the mount table per bind)."""
+    import random
+
+    bwrap = require_bwrap()
+    counts = (0, 8, 16, 24)
+    with tempfile.TemporaryDirectory() as tmp:
+        dirs = [os.path.join(tmp, f"d{i}") for i in range(max(counts))]
+        for d in dirs:
+            os.mkdir(d)
+        base = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid"]
+        argvs = {k: [*base, *(x for d in dirs[:k] for x in ("--ro-bind", d, d)), "/bin/true"] for k in counts}
+        walls: dict[int, list[float]] = {k: [] for k in counts}
+        plain: list[float] = []
+        for _ in range(runs):
+            order = [*counts]
+            random.shuffle(order)
+            plain.append(_run(["/bin/true"], Path(tmp), dict(os.environ)))
+            for k in order:
+                walls[k].append(_run(argvs[k], Path(tmp), dict(os.environ)))
+    p50 = {k: _ms(v, 0.5) for k, v in walls.items()}
+    slope = (p50[counts[-1]] - p50[0]) / counts[-1]
+    print(f"bubblewrap per bind ({runs} runs, p50 ms): /bin/true {_ms(plain, 0.5):.2f}; "
+          + ", ".join(f"{k} binds {v:.2f}" for k, v in p50.items()) + f"; ≈ {slope:.3f} ms per bind")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--eval-runs", type=int, default=20)
+    ap.add_argument("--scaling", action="store_true", help="only measure bubblewrap's cost per bind mount")
     args = ap.parse_args()
     require_bwrap()
+    if args.scaling:
+        bind_scaling(args.runs)
+        return
     load_before = os.getloadavg()[0]
     results: dict[str, dict[str, float]] = {}
     sizes: dict[str, str] = {}
@@ -140,6 +172,7 @@ def main() -> None:
         print(f"profile ({name}): {size}")
     print(f"cold `cupcake eval` of a Bash call ({args.eval_runs} runs): " + ", ".join(
         f"{k} p50 {_ms(v, 0.5):.1f} ms wall, {_ms(CPU[f'eval {k}'], 0.5):.1f} ms CPU" for k, v in evals.items()))
+    bind_scaling(args.runs)
     print(f"load average (1 min) at the start {load_before:.1f}, at the end {os.getloadavg()[0]:.1f}"
           f" ({os.cpu_count()} CPUs)")
 
