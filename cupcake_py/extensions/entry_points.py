@@ -56,8 +56,9 @@ def _plain_paths() -> bool:
         if hasattr(finder, "find_distributions") and (getattr(finder, "__module__", None), getattr(
                 finder, "__qualname__", None)) != ("_frozen_importlib_external", "PathFinder"):
             return False
-    # zip archives and .egg folders on sys.path: importlib.metadata reads inside them
-    return not any(entry.lower().endswith(".egg") or os.path.isfile(entry) for entry in sys.path if entry)
+    # zip archives and .egg folders on sys.path (and entries that are not str): importlib.metadata's
+    return all(isinstance(entry, str) and not (entry and (entry.lower().endswith(".egg") or os.path.isfile(entry)))
+               for entry in sys.path)
 
 
 def normalize(name: str) -> str:

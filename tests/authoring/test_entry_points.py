@@ -122,3 +122,15 @@ def test_another_finder_that_lists_distributions_is_left_to_importlib_metadata(
     monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Hidden()])
     assert ep.entry_point_specs() == ep.scan_with_importlib_metadata()
     assert "hidden_mod" in ep.entry_point_specs()
+
+
+def test_an_egg_or_a_path_object_on_sys_path_is_left_to_importlib_metadata(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    egg = tmp_path / "old-1.0.egg"
+    (egg / "EGG-INFO").mkdir(parents=True)
+    (egg / "EGG-INFO" / "PKG-INFO").write_text("Metadata-Version: 1.1\nName: old\nVersion: 1.0\n")
+    (egg / "EGG-INFO" / "entry_points.txt").write_text(f"[{GROUP}]\no = old_mod\n")
+    ours, theirs = _both(monkeypatch, egg)
+    assert ours == theirs
+    monkeypatch.setattr(sys, "path", [tmp_path, *sys.path])  # (a Path object: some tools append them)
+    assert not ep._plain_paths() and ep.entry_point_specs() == ep.scan_with_importlib_metadata()
