@@ -13,6 +13,7 @@ from cupcake_py.rego.compile import rules as R
 from cupcake_py.rego.compile.checks import (
     check_call,
     check_recursion,
+    check_with_function,
     check_with_target,
     check_withs_and_calls,
 )
@@ -167,6 +168,7 @@ class Compiler:
         for e in body_exprs(out):
             for w in e.with_:
                 check_with_target(w, self.groups, d.at(Stage.WITH))
+                check_with_function(w, self.groups, d.at(Stage.TYPES))
             check_call(e, self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
         safety = Safety(self.arity, self.names)
         out = safety.order(out, set(), set())
