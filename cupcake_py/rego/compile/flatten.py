@@ -7,7 +7,8 @@
   expansion and dynamic-term rewriting make no exception for `not`; OPA issues 1877, 4743,
   5793, 7558): nested calls, refs and comprehensions used as call arguments (or inside
   composite arguments), and refs used as keys of a ref, are computed ahead of the negation,
-  so `not f(input.x)` with `input.x` undefined makes the body fail;
+  so `not f(input.x)` with `input.x` undefined makes the body fail; the operands of `=` and
+  of `a == b` (OPA rewrites it to `=` first) stay inside, so `not input.x == 1` holds;
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
 * `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
 * `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
@@ -20,6 +21,10 @@ from collections.abc import Callable
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.walk import LEAVES, Names, map_items
+
+# Two-operand expressions OPA evaluates as unification under `not`: `=`, and `==` (`equal`), which
+# OPA's rewriteEquals stage turns into `=` after the safety check.
+_UNIFICATIONS = frozenset({"eq", "equal"})
 
 
 def _op(name: str, loc: A.Location) -> A.Term:
@@ -85,11 +90,13 @@ class Flattener:
     # ------------------------------------------------------------------ OPA's rewriteDynamics
     def _hoist_dynamics(self, e: A.Expr, pre: list[A.Expr]) -> A.Expr:
         """`e` (a flattened expression under `not`) with the terms OPA binds ahead of it moved
-        to `pre`: for a call, every argument (`_dynamic`); for `=` and a lone term, the keys of
-        a ref and the items of a composite (a comprehension there stays)."""
+        to `pre`: for a call, every argument (`_dynamic`); for `=`, `a == b` (OPA's rewriteEquals
+        makes it `a = b` before its dynamic-term rewriting) and a lone term, the keys of a ref
+        and the items of a composite (a comprehension there stays): `not input.x == 1` is true
+        when input.x is undefined, as OPA's style guide relies on."""
         t = e.terms
         if isinstance(t, list):
-            if A.operator_name(t[0]) == "eq":
+            if A.operator_name(t[0]) in _UNIFICATIONS and len(t) == 3:
                 terms = [t[0], *(self._dynamic_in(x, pre) for x in t[1:])]
             else:
                 terms = [t[0], *(self._dynamic(x, pre) for x in t[1:])]
