@@ -37,7 +37,9 @@ REGORUS_DIVERGES = {
                     "call as the head of a ref moves out (OPA issue 7558)",
                     "builtin with an undefined ref argument", "ref inside a composite argument",
                     "== moves refs out of composite operands", "== moves ref keys out",
-                    "== moves nested calls out", "!= is a call: its ref operands move out")},
+                    "== moves nested calls out", "!= is a call: its ref operands move out",
+                    "array subject with an undefined item moves out",
+                    "object subject with an undefined value moves out")},
 }
 
 

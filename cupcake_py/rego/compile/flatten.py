@@ -9,6 +9,8 @@
   composite arguments), and refs used as keys of a ref, are computed ahead of the negation,
   so `not f(input.x)` with `input.x` undefined makes the body fail; the operands of `=` and
   of `a == b` (OPA rewrites it to `=` first) stay inside, so `not input.x == 1` holds;
+* a ref on a composite holding refs (`[input.x, 1][i]`) first binds the composite to a
+  temporary, as OPA's expandExprRef does (under `not`, an undefined item fails the body);
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
 * `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
 * `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
-from cupcake_py.rego.compile.walk import LEAVES, Names, map_items
+from cupcake_py.rego.compile.walk import LEAVES, Names, map_items, term_children
 
 # Two-operand expressions OPA evaluates as unification under `not`: `=`, and `==` (`equal`), which
 # OPA's rewriteEquals stage turns into `=` after the safety check.
@@ -186,6 +188,10 @@ class Flattener:
                 head = self.term(head, pre)
                 if isinstance(head.value, A.Ref):
                     return A.Term(A.Ref(head.value.terms + [self.term(x, pre) for x in v.terms[1:]]), loc)
+                if _holds_ref(head):  # OPA binds a composite subject to a local first (expandExprRef):
+                    tmp = self.temp(head.location)  # `not [input.x][0]` fails when input.x is undefined
+                    pre.append(A.Expr([_op("eq", head.location), tmp, head], generated=True, location=head.location))
+                    head = tmp
             return A.Term(A.Ref([head] + [self.term(x, pre) for x in v.terms[1:]]), loc)
         items = map_items(v, lambda x: self.term(x, pre))
         if items is not None:
@@ -202,3 +208,13 @@ class Flattener:
             x = self.term(v.value, head_pre)
             return A.Term(A.ObjectComprehension(k, x, body + head_pre), loc)
         return t
+
+
+def _holds_ref(t: A.Term) -> bool:
+    """A ref in the composite `t` (outside comprehensions): it may be undefined."""
+    v = t.value
+    if isinstance(v, A.Ref):
+        return True
+    if isinstance(v, A.Array | A.Set | A.Object):
+        return any(_holds_ref(x) for x in term_children(v))
+    return False
