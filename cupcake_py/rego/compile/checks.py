@@ -37,10 +37,10 @@ def all_exprs(c: CRule) -> list[A.Expr]:
 
 
 def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
-                          types: ErrorSink, deprecated: ErrorSink | None = None) -> None:
+                          types: ErrorSink, deprecated: ErrorSink | None = None, void: ErrorSink | None = None) -> None:
     """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
     errors on calls (`types`), in one walk over every expression (each sink keeps source order);
-    `deprecated`: calls of OPA's deprecated builtins from v1 modules."""
+    `deprecated`: calls of OPA's deprecated builtins from v1 modules; `void`: `print` used as a value."""
     for g in groups.values():
         for c in rule_chain(g):
             v1 = deprecated is not None and c.module.rego_version != "v0"
@@ -48,14 +48,14 @@ def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink
                 for w in e.with_:
                     check_with_target(w, groups, withs)
                     check_with_function(w, groups, types)
-                name = check_call(e, groups, funcs, types)
+                name = check_call(e, groups, funcs, types, void)
                 if v1 and name in B.DEPRECATED and deprecated is not None:
                     deprecated.append(RegoError(TYPE, f"deprecated built-in function calls in expression: {name}",
                                                 e.location))
 
 
 def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink,
-               types: ErrorSink) -> str | None:
+               types: ErrorSink, void: ErrorSink | None = None) -> str | None:
     """Check one call expression; returns the builtin it calls (None: not a builtin call)."""
     if not isinstance(e.terms, list):
         return None
@@ -64,6 +64,13 @@ def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink
         return None
     name = op.dotted()
     if name is None or name in ("eq", "assign"):
+        return None
+    if name == "print" and e.generated:  # a nested call the compiler pulled out: its value is used
+        from cupcake_py.rego.printer import print_term
+
+        call = A.Term(A.Call(op, e.terms[1:-1]), e.location)
+        (void if void is not None else funcs).append(RegoError(TYPE, f"{print_term(call)} used as value",
+                                                               e.location))
         return None
     got = len(e.terms) - 1
     if name.startswith("data."):
