@@ -386,11 +386,14 @@ class Parser:
         """A Rego v1 file with a v0 rule body `p { ... }` / `p[x] { ... }`: OPA's errors
         (`if` required; `contains` too for a partial set), at the rule."""
         written = self.t.src[self.p[self.rule_start]:self.p[self.i]].strip()
-        self.note(f"`if` keyword is required before rule body{V0_HINT}: write `{written} if {{ ... }}`")
         ref = head.ref
-        if len(ref.terms) == 2 and head.value is None and head.args is None \
-                and not isinstance(ref.terms[-1].value, A.String):
-            base = A.Ref(ref.terms[:1]).dotted()
+        partial_set = len(ref.terms) == 2 and head.value is None and head.args is None \
+            and not isinstance(ref.terms[-1].value, A.String)
+        base = A.Ref(ref.terms[:1]).dotted() or ""
+        if partial_set and written.startswith(base + "[") and written.endswith("]"):
+            written = f"{base} contains {written[len(base) + 1:-1]}"
+        self.note(f"`if` keyword is required before rule body{V0_HINT}: write `{written} if {{ ... }}`")
+        if partial_set:
             self.note(f"`contains` keyword is required for partial set rules{V0_HINT}: write "
                       f"`{base} contains <element> if {{ ... }}`", head.location)
 

@@ -19,7 +19,7 @@ GOLDEN = [
     ('package p\np { true }\n',
      ['2:3: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x use --v0-compatible): write `p if { ... }`']),
     ('package p\np[x] { x := 1 }\n',
-     ['2:6: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x use --v0-compatible): write `p[x] if { ... }`',
+     ['2:6: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x use --v0-compatible): write `p contains x if { ... }`',
       '2:1: `contains` keyword is required for partial set rules (Rego v1; for Rego written for OPA 0.x use --v0-compatible): write `p contains <element> if { ... }`']),
     ('package p\np[x]\n',
      ['2:1: `contains` keyword is required for partial set rules (Rego v1; for Rego written for OPA 0.x use --v0-compatible): write `p contains <element> if { ... }`']),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,15 @@ RUNS: list[tuple[str, list[str], int]] = [
 DEPRECATED = ("any(", "all(", "re_match(")  # OPA 0.x builtins regorus does not offer
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's native-code cache goes to a temporary directory, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+
+
 def _cupcake_test(paths: list[Path], capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int | None, Any]:
     capsys.readouterr()
-    code = command.main(["--v0-compatible", "--format", "json", *flags, *map(str, paths)])
+    code = command.main(["--v0-compatible", "--no-cache", "--format", "json", *flags, *map(str, paths)])
     out = capsys.readouterr()
     return code, json.loads(out.out) if out.out.strip() else out.err
 
@@ -71,7 +78,7 @@ def test_v0_library_run_passes(name: str, paths: list[str], at_least: int, capsy
 
 def test_the_same_library_without_the_flag_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
-    code = command.main(["--format", "json", str(ADMISSION / "lib"), str(ADMISSION / "templates" / "privileged")])
+    code = command.main(["--no-cache", "--format", "json", str(ADMISSION / "lib"), str(ADMISSION / "templates" / "privileged")])
     err = capsys.readouterr().err
     assert code == 1
     assert "rego_parse_error: `if` keyword is required before rule body" in err
@@ -126,3 +133,74 @@ def test_regorus_v0_mode_agrees_on_every_test_it_can_run(capsys: pytest.CaptureF
         disagree += [f"{k}: cupcake {ours.get(k)}, regorus {v}" for k, v in theirs.items() if ours.get(k) != v]
     assert disagree == []
     assert compared >= 400  # measured: 452 tests in 16 runs
+
+
+def test_fmt_v0_v1_converts_the_libraries_and_they_pass_as_rego_v1(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`cupcake fmt --v0-v1` on every corpus: each file that calls no builtin Rego v1 removed is
+    written in v1 syntax with `import rego.v1`; the converted runs then pass WITHOUT
+    --v0-compatible with the same tests."""
+    from cupcake_py.authoring import target_settings
+    from cupcake_py.rego import versions
+    from cupcake_py.rego.fmt import FormatError, format_source
+
+    copy = tmp_path / "libs"
+    shutil.copytree(LIBS, copy)
+    refused = []
+    for corpus in sorted(p for p in copy.iterdir() if p.is_dir()):
+        with versions.use(target_settings.rego_versions([corpus], True)):
+            for f in sorted(corpus.rglob("*.rego")):
+                try:
+                    f.write_text(format_source(f.read_text(), str(f), v0_v1=True))
+                except FormatError as e:
+                    assert "deprecated built-in function calls found" in str(e)
+                    refused.append(f.relative_to(copy).as_posix())
+    assert refused == sorted(f.relative_to(LIBS).as_posix() for f in LIBS.rglob("*.rego")
+                             if any(d in f.read_text() for d in DEPRECATED))
+    (copy / "compliance" / ".manifest").unlink()  # every file is v1 now
+    converted = 0
+    for name, paths, at_least in RUNS:
+        if any(r.startswith(p + "/") for r in refused for p in paths):
+            continue
+        capsys.readouterr()
+        code = command.main(["--no-cache", "--format", "json", *(str(copy / p) for p in paths)])
+        report = json.loads(capsys.readouterr().out)
+        assert (code, [k for k, v in _verdicts(report).items() if v != "pass"]) == (0, []), name
+        assert len(report) >= at_least
+        converted += 1
+    assert converted >= 15
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("package p\n\nimport future.keywords.in\nimport future.keywords.if\n\n# ok\ndeny[msg] {\n\tx := input.xs[_]\n"
+     "\tx in {1, 2}\n\tmsg := sprintf(\"%v\", [x])\n}\n",
+     "package p\n\nimport rego.v1\n\n# ok\ndeny contains msg if {\n\tx := input.xs[_]\n\tx in {1, 2}\n"
+     "\tmsg := sprintf(\"%v\", [x])\n}\n"),
+    ("package p\n\ndefault allow = false\n\nallow {\n\tinput.user == \"admin\"\n}\n\nf(x) = \"big\" {\n\tx > 10\n}"
+     " else = \"small\" {\n\ttrue\n}\n",
+     "package p\n\nimport rego.v1\n\ndefault allow = false\n\nallow if {\n\tinput.user == \"admin\"\n}\n\n"
+     "f(x) = \"big\" if {\n\tx > 10\n} else = \"small\"\n"),
+    ("package p\n\nlimits[name] = v {\n\tc := input.cs[_]\n\tname := c.name\n\tv := [y |\n\t\ty := c.xs[_]\n\t]\n}\n",
+     "package p\n\nimport rego.v1\n\nlimits[name] = v if {\n\tc := input.cs[_]\n\tname := c.name\n"
+     "\tv := [y |\n\t\ty := c.xs[_]\n\t]\n}\n"),
+], ids=["partial set, future imports, comment", "default and else chain", "kept layout printed as v1"])
+def test_fmt_v0_v1_output(src: str, want: str) -> None:
+    from cupcake_py.rego import versions
+    from cupcake_py.rego.fmt import format_source
+
+    with versions.use(versions.V0_COMPATIBLE):
+        assert format_source(src, "x.rego", v0_v1=True) == want
+    assert format_source(want, "x.rego") == want  # v1 as it stands, and formatted
+
+
+@pytest.mark.parametrize(("src", "problem"), [
+    ("package p\n\np {\n\tany([input.a])\n}\n", "deprecated built-in function calls found: any"),
+    ("package p\n\np {\n\tre_match(\"a\", input.a)\n}\n", "deprecated built-in function calls found: re_match"),
+    ("package p\n\nq[x] {\n\tx := [y |\n\t\t# kept\n\t\ty := input[_]\n\t]\n}\n", "comments inside"),
+])
+def test_fmt_v0_v1_refuses_what_it_cannot_convert(src: str, problem: str) -> None:
+    from cupcake_py.rego import versions
+    from cupcake_py.rego.fmt import FormatError, format_source
+
+    with versions.use(versions.V0_COMPATIBLE), pytest.raises(FormatError, match=problem):
+        format_source(src, "x.rego", v0_v1=True)
