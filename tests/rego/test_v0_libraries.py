@@ -204,3 +204,47 @@ def test_fmt_v0_v1_refuses_what_it_cannot_convert(src: str, problem: str) -> Non
 
     with versions.use(versions.V0_COMPATIBLE), pytest.raises(FormatError, match=problem):
         format_source(src, "x.rego", v0_v1=True)
+
+
+@pytest.fixture(scope="module")
+def cli() -> Any:
+    from typer.testing import CliRunner
+
+    from cupcake_py.cli.app import build_app
+
+    runner, app = CliRunner(), build_app()
+    return lambda *args: runner.invoke(app, [str(a) for a in args])
+
+
+def test_check_build_and_query_read_the_manifest(cli: Any, tmp_path: Path) -> None:
+    """The compliance corpus mixes v0 files and v1 files (its .manifest): every command that reads
+    it picks each file's version from the manifest, with and without --v0-compatible."""
+    corpus = LIBS / "compliance"
+    for flags in ([], ["--v0-compatible"]):
+        result = cli("check", *flags, corpus)
+        assert (result.exit_code, result.output.strip()) == (0, "ok: 206 files checked, no errors")
+    wasm = tmp_path / "summary.wasm"
+    assert cli("build", "-e", "compliance_report/summary", "-o", wasm, corpus).exit_code == 0
+    assert wasm.read_bytes()[:4] == b"\0asm"
+    event = tmp_path / "in.json"
+    event.write_text('{"resources": [{"type": "kms_resource", "name": "k", "config": {"logging_enabled": false}}]}')
+    result = cli("query", "--format", "json", "-d", corpus, "-i", event, "data.rules.kms.bool_true.deny")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["result"][0]["expressions"][0]["value"] == [
+        {"id": "CPK-KMS-001", "message": "k: logging is not enabled", "resource": "k", "severity": "MEDIUM"}]
+
+
+@pytest.mark.parametrize("manifest", ['{"rego_version": 2}', "not json", '{"file_rego_versions": {"*.rego": "v9"}}'])
+def test_a_broken_manifest_stops_every_command(cli: Any, tmp_path: Path, manifest: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p.rego").write_text("package p\n\nallow {\n\ttrue\n}\n")
+    (tmp_path / ".manifest").write_text(manifest)
+    for args, code in ((["check"], 2), (["build", "-e", "p/allow", "-o", tmp_path / "x.wasm"], 1),
+                       (["query", "-d"], 2), (["fmt", "--v0-v1"], 2)):
+        result = cli(*args, tmp_path, *(["x := 1"] if args == ["query", "-d"] else []))
+        assert result.exit_code == code, (args, result.output)
+        assert ".manifest" in result.output
+    assert not (tmp_path / "x.wasm").exists()
+    capsys.readouterr()
+    assert command.main(["--no-cache", str(tmp_path)]) == 1
+    assert ".manifest" in capsys.readouterr().err
