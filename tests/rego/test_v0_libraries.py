@@ -37,6 +37,10 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("configtest/docker", ["configtest/docker/policy", "configtest/docker/data"], 7),
     ("configtest/terraform", ["configtest/terraform/policy"], 6),
     ("configtest/ini", ["configtest/ini/policy"], 4),
+    ("configtest/compose", ["configtest/compose/policy", "configtest/compose/lib"], 4),
+    ("configtest/serverless", ["configtest/serverless/policy", "configtest/serverless/data"], 5),
+    *[(f"configtest/{d}", [f"configtest/{d}/policy"], 3) for d in ("actions", "openapi", "helm", "awssam", "cue",
+                                                                     "traefik")],
     ("compliance", ["compliance"], 300),
     ("release", ["release"], 21),
 ]
