@@ -42,9 +42,14 @@ RUNS: list[tuple[str, list[str], int]] = [
     *[(f"configtest/{d}", [f"configtest/{d}/policy"], 3) for d in ("actions", "openapi", "helm", "awssam", "cue",
                                                                      "traefik")],
     ("compliance", ["compliance"], 300),
-    ("release", ["release"], 21),
+    ("release", ["release"], 68),
 ]
 DEPRECATED = ("any(", "all(", "re_match(")  # OPA 0.x builtins regorus does not offer
+REGORUS_DIVERGES = {  # test -> why regorus's verdict differs from OPA's (cupcake follows OPA)
+    "data.policy.release.tasks.test_mock_required_tasks":
+        "`with required_tasks as ...` names a rule of the package: OPA resolves the target as it resolves refs "
+        "(data.policy.release.tasks.required_tasks); regorus refuses it",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -134,7 +139,8 @@ def test_regorus_v0_mode_agrees_on_every_test_it_can_run(capsys: pytest.CaptureF
         _, report = _cupcake_test([LIBS / p for p in paths], capsys)
         ours = _verdicts(report)
         compared += len(theirs)
-        disagree += [f"{k}: cupcake {ours.get(k)}, regorus {v}" for k, v in theirs.items() if ours.get(k) != v]
+        disagree += [f"{k}: cupcake {ours.get(k)}, regorus {v}" for k, v in theirs.items()
+                     if ours.get(k) != v and k not in REGORUS_DIVERGES]
     assert disagree == []
     assert compared >= 400  # measured: 452 tests in 16 runs
 

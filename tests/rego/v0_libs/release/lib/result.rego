@@ -13,6 +13,8 @@ rule_data.defaults.allowed_registries = ["registry.corp.example/"]
 
 rule_data.defaults.max_age_days = 30
 
+rule_data.defaults.allowed_java_repos = ["https://maven.corp.example/"]
+
 rule_data_value(key) = value {
 	value := data.rule_data[key]
 } else = value {
