@@ -52,7 +52,7 @@ BINARY_PRECEDENCE: dict[str, int] = {
 TERM_KEYWORDS = frozenset({"contains"})
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
-V0_HINT = " (Rego v1; for Rego written for OPA 0.x use --v0-compatible)"
+V0_HINT = " (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest)"
 T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
 
