@@ -258,3 +258,16 @@ def test_a_broken_manifest_stops_every_command(cli: Any, tmp_path: Path, manifes
     capsys.readouterr()
     assert command.main(["--no-cache", str(tmp_path)]) == 1
     assert ".manifest" in capsys.readouterr().err
+
+
+def test_v1_code_read_as_v0_names_the_cause(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A converted (v1) library run with --v0-compatible: one error per rule, at the keyword, naming
+    the missing `import rego.v1`; no follow-on errors from the rule's body."""
+    (tmp_path / "p.rego").write_text("package p\n\ndeny contains msg if {\n\tmsg := input.m\n}\n\nallow if input.ok\n")
+    capsys.readouterr()
+    assert command.main(["--v0-compatible", "--no-cache", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("rego_parse_error") == 2
+    assert "p.rego:3:6: rego_parse_error: `contains` is a keyword only in Rego v1 but this file is read as Rego v0" in err
+    assert "p.rego:7:7: rego_parse_error: `if` is a keyword only in Rego v1" in err
+    assert "add `import rego.v1`" in err
