@@ -42,7 +42,7 @@ RUNS: list[tuple[str, list[str], int]] = [
     *[(f"configtest/{d}", [f"configtest/{d}/policy"], 3) for d in ("actions", "openapi", "helm", "awssam", "cue",
                                                                      "traefik")],
     ("compliance", ["compliance"], 300),
-    ("release", ["release"], 68),
+    ("release", ["release"], 73),
 ]
 DEPRECATED = ("any(", "all(", "re_match(")  # OPA 0.x builtins regorus does not offer
 REGORUS_DIVERGES = {  # test -> why regorus's verdict differs from OPA's (cupcake follows OPA)

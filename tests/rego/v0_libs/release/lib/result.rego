@@ -38,3 +38,12 @@ pretty_level(n) = "fatal" {
 } else = "none" {
 	true
 }
+
+# A result from the METADATA of the rule that produced it (rego.metadata.chain()):
+# its code is "<package leaf>.<custom.short_name>", its message custom.failure_msg.
+result_from_chain(chain, params) = {"code": code, "msg": msg, "title": title} {
+	rule := chain[0]
+	code := concat(".", [rule.path[count(rule.path) - 2], rule.annotations.custom.short_name])
+	msg := sprintf(rule.annotations.custom.failure_msg, params)
+	title := rule.annotations.title
+}
