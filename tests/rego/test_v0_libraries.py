@@ -278,3 +278,13 @@ def test_v1_code_read_as_v0_names_the_cause(tmp_path: Path, capsys: pytest.Captu
     assert "p.rego:3:6: rego_parse_error: `contains` is a keyword only in Rego v1 but this file is read as Rego v0" in err
     assert "p.rego:7:7: rego_parse_error: `if` is a keyword only in Rego v1" in err
     assert "add `import rego.v1`" in err
+
+
+def test_bundle_flag_as_opa_test_takes_it(cli: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """`opa test -b DIR` (the manifest's versions): accepted by the lean path and the typer command alike."""
+    capsys.readouterr()
+    assert command.main(["-b", "--v0-compatible", "--no-cache", str(LIBS / "release")]) == 0
+    lean = capsys.readouterr().out
+    result = cli("test", "--bundle", "--v0-compatible", "--no-cache", LIBS / "release")
+    assert (result.exit_code, result.output) == (0, lean)
+    assert lean.strip().endswith("PASS: 73/73")
