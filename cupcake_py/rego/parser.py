@@ -282,7 +282,8 @@ class Parser:
             head.args = self.parse_list(")")  # `f()`: a function of no arguments, called as `f()`
         if self.v0 and self.k[self.i] == IDENT and self.x[self.i] in ("contains", "if") and not self.nl[self.i] \
                 and self.x[self.i] not in self.keywords and not self.ref_follows(self.i):
-            self.note(f"`{self.x[self.i]}` is a keyword only in Rego v1 but this file is read as Rego v0 "
+            self.note(f"var cannot be used for rule name: `{self.x[self.i]}` is a keyword only in Rego v1 but this "
+                      f"file is read as Rego v0 "
                       f"(--v0-compatible or rego_version 0): add `import rego.v1`, or read it as v1")
             self.keywords = KEYWORDS  # read the rest of the rule as written, so one error is reported for it
         if self.kw("contains"):

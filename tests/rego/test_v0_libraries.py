@@ -275,8 +275,9 @@ def test_v1_code_read_as_v0_names_the_cause(tmp_path: Path, capsys: pytest.Captu
     assert command.main(["--v0-compatible", "--no-cache", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("rego_parse_error") == 2
-    assert "p.rego:3:6: rego_parse_error: `contains` is a keyword only in Rego v1 but this file is read as Rego v0" in err
-    assert "p.rego:7:7: rego_parse_error: `if` is a keyword only in Rego v1" in err
+    assert ("p.rego:3:6: rego_parse_error: var cannot be used for rule name: `contains` is a keyword only in "
+            "Rego v1 but this file is read as Rego v0") in err
+    assert "p.rego:7:7: rego_parse_error: var cannot be used for rule name: `if` is a keyword only in Rego v1" in err
     assert "add `import rego.v1`" in err
 
 
