@@ -19,9 +19,7 @@ MAX_ERRORS errors per file).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
 
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
@@ -53,8 +51,19 @@ TERM_KEYWORDS = frozenset({"contains"})
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
 V0_HINT = " (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest)"
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import NoReturn, TypeVar
+
+    T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
+
+
+def deepcopy(x: T) -> T:
+    """copy.deepcopy, imported when first needed (`else` chains, chained bodies)."""
+    from copy import deepcopy as copy_deep
+
+    return copy_deep(x)
 
 
 class _Bail(Exception):
@@ -356,7 +365,7 @@ class Parser:
                 ebody = self.parse_body("}")
             else:
                 ebody = true_body(eloc)
-            ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
+            ehead = A.Head(deepcopy(ref), deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
             if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
@@ -374,7 +383,7 @@ class Parser:
             loc = self.loc()
             self.i += 1
             h = rule.head
-            head = A.Head(copy.deepcopy(h.ref), copy.deepcopy(h.args), copy.deepcopy(h.key), copy.deepcopy(h.value),
+            head = A.Head(deepcopy(h.ref), deepcopy(h.args), deepcopy(h.key), deepcopy(h.value),
                           h.assign, loc)
             out.append(A.Rule(head, self.parse_body("}"), location=loc))
         return out

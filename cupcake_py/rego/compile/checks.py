@@ -4,7 +4,6 @@ constant argument types, recursion (messages and locations as OPA reports them).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
@@ -12,6 +11,10 @@ from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, level_terms, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 def rule_chain(g: Group) -> Iterator[CRule]:
