@@ -1,4 +1,5 @@
-"""Policy libraries written for OPA 0.x run unchanged with `--v0-compatible` (issue 32).
+"""Four hand-written policy libraries for OPA 0.x run unchanged with `--v0-compatible` (issue 32; the
+generated admission library of benches/admission_corpus.py is tests/rego/test_v0_library.py).
 
 tests/rego/v0_libs/ holds four library-shaped corpora written for this test, in pre-1.0 syntax
 with their own tests: an admission-control template library (shared `lib` helpers, one
