@@ -355,7 +355,7 @@ class Parser:
             elif not self.kw("if") and self.k[self.i] != "{":
                 self.unexpected("an else value (`else := <value>`) or body (`else if { ... }`)")
             if self.k[self.i] == "{" and not self.v0:
-                self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
+                self.fail(f"`if` keyword is required before an else body{V0_HINT}: write `else := <value> if "
                           "{ ... }`")
             has_body = self.kw("if") or self.k[self.i] == "{"
             if self.kw("if"):

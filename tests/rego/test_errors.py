@@ -11,7 +11,7 @@ from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors, format_json, fo
 
 GOLDEN = [
     ('package p\np := 1 if { a } else { b }\n',
-     ['2:22: `if` keyword is required before an else body (Rego v1): write `else := <value> if { ... }`']),
+     ['2:22: `if` keyword is required before an else body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `else := <value> if { ... }`']),
     ('p := 1\n',
      ['1:1: unexpected identifier `p`: expected `package` (a module starts with `package <path>`)']),
     ('package\n',
