@@ -8,7 +8,8 @@
   5793, 7558): nested calls, refs and comprehensions used as call arguments (or inside
   composite arguments), and refs used as keys of a ref, are computed ahead of the negation,
   so `not f(input.x)` with `input.x` undefined makes the body fail; the operands of `=` and
-  of `a == b` (OPA rewrites it to `=` first) stay inside, so `not input.x == 1` holds;
+  `==` (which OPA's RewriteEquals turns into `=` first) stay inside, only their ref keys move:
+  `not input.x == false` holds when `input.x` is undefined;
 * a ref on a composite holding refs (`[input.x, 1][i]`) first binds the composite to a
   temporary, as OPA's expandExprRef does (under `not`, an undefined item fails the body);
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
@@ -23,10 +24,6 @@ from collections.abc import Callable
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile.walk import LEAVES, Names, map_items, term_children
-
-# Two-operand expressions OPA evaluates as unification under `not`: `=`, and `==` (`equal`), which
-# OPA's rewriteEquals stage turns into `=` after the safety check.
-_UNIFICATIONS = frozenset({"eq", "equal"})
 
 
 def _op(name: str, loc: A.Location) -> A.Term:
@@ -92,13 +89,14 @@ class Flattener:
     # ------------------------------------------------------------------ OPA's rewriteDynamics
     def _hoist_dynamics(self, e: A.Expr, pre: list[A.Expr]) -> A.Expr:
         """`e` (a flattened expression under `not`) with the terms OPA binds ahead of it moved
-        to `pre`: for a call, every argument (`_dynamic`); for `=`, `a == b` (OPA's rewriteEquals
-        makes it `a = b` before its dynamic-term rewriting) and a lone term, the keys of a ref
-        and the items of a composite (a comprehension there stays): `not input.x == 1` is true
-        when input.x is undefined, as OPA's style guide relies on."""
+        to `pre`: for a call, every argument (`_dynamic`); for `=`, `a == b` and a lone term, the
+        keys of a ref and the items of a composite (a comprehension there stays)."""
         t = e.terms
         if isinstance(t, list):
-            if A.operator_name(t[0]) in _UNIFICATIONS and len(t) == 3:
+            if A.operator_name(t[0]) == "eq" or (A.operator_name(t[0]) == "equal" and len(t) == 3):
+                # OPA's RewriteEquals makes `a == b` a unification before dynamic terms are bound,
+                # so its operands keep their place inside the negation as `=`'s do:
+                # `not input.x.y == false` holds when input.x.y is undefined
                 terms = [t[0], *(self._dynamic_in(x, pre) for x in t[1:])]
             else:
                 terms = [t[0], *(self._dynamic(x, pre) for x in t[1:])]
