@@ -123,10 +123,15 @@ def urlquery_decode_object(ctx: BuiltinContext, x: Any) -> dict[str, list[str]]:
 
 
 def _yaml_error(fname: str, exc: yaml.YAMLError) -> BuiltinError:
+    """As sigs.k8s.io/yaml's YAMLToJSON words it: go-yaml's `yaml: line N: …` (a syntax error),
+    or the key/number conversion's own message."""
     mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    line = f"line {mark.line + 1}: " if mark is not None else ""
-    return BuiltinError(f"{fname}: yaml: {line}{problem}")
+    if mark is not None:
+        problem = getattr(exc, "problem", None) or str(exc)
+        text = f"yaml: line {mark.line + 1}: {problem}"
+    else:
+        text = str(exc)
+    return BuiltinError(f"{fname}: error converting YAML to JSON: {text}")
 
 
 def _yaml_load(fname: str, text: str) -> Any:
