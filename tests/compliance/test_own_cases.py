@@ -44,6 +44,12 @@ REGORUS_DIVERGES = {
 }
 
 
+# Whole files regorus cannot judge.
+REGORUS_DIVERGES_FILES = {
+    "email_format/": "regorus's json.match_schema does not check `format`; OPA's calls Go's net/mail.ParseAddress",
+}
+
+
 def test_own_cases_pass_in_source_mode() -> None:
     results = run_suite(OWN_CASES, "source", jobs=1)
     print("\n".join(summarize(results, 0.0)))
@@ -73,7 +79,8 @@ def test_own_expectations_agree_with_regorus() -> None:
     regorus = pytest.importorskip("regorus")
     checked, disagree = 0, []
     for case in iter_cases(OWN_CASES):
-        if "want_result" not in case or case["note"] in REGORUS_DIVERGES:
+        if "want_result" not in case or case["note"] in REGORUS_DIVERGES \
+                or case["note"].startswith(tuple(REGORUS_DIVERGES_FILES)):
             continue
         rows = _regorus_rows(regorus, case)
         if rows is None:
