@@ -290,8 +290,34 @@ def load(text: str | bytes, exact: bool = True) -> Any:
     """The first document of `text` as JSON-shaped data (None for an empty text)."""
     loader = ExactLoader if exact else MetadataLoader
     for doc in yaml.load_all(text, Loader=loader):  # noqa: S506 - SafeLoader subclasses
-        return json_keys(doc)
+        return _no_surrogate_escapes(text, json_keys(doc))
     return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _no_surrogate_escapes(text: str | bytes, value: Any) -> Any:
+    """go-yaml refuses a `\\uD800`–`\\uDFFF` escape in a double-quoted scalar (a pair too:
+    "found invalid Unicode character escape code"); PyYAML decodes it to a lone surrogate,
+    which only such an escape can put in the value."""
+    source = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    if "\\u" in source and _has_surrogate(value):
+        m = _SURROGATE_ESCAPE.search(source)
+        line = source[: m.start()].count("\n") + 1 if m else 1
+        raise yaml.YAMLError(f"yaml: line {line}: found invalid Unicode character escape code")
+    return value
+
+
+def _has_surrogate(v: Any) -> bool:
+    if isinstance(v, str):
+        return _SURROGATE.search(v) is not None
+    if isinstance(v, dict):
+        return any(_has_surrogate(k) or _has_surrogate(x) for k, x in v.items())
+    if isinstance(v, list):
+        return any(_has_surrogate(x) for x in v)
+    return False
 
 
 # ------------------------------------------------------------------ METADATA (go-yaml v3)
@@ -374,7 +400,7 @@ def load_metadata(text: str, kinds: dict[str, str]) -> dict[str, Any]:
             if kind is None or _is_null(value):
                 continue
             out[name] = _decode_field(loader, value, kind)
-        return out
+        return _no_surrogate_escapes(text, out)
     finally:
         loader.dispose()
 

@@ -135,3 +135,18 @@ def test_data_file_keys_and_merges_as_go_yaml_v2(tmp_path: Path) -> None:
 def test_float_keys_print_as_go_float32() -> None:
     assert [yaml_values.go_float32_text(f) for f in (0.1, 1e6, 123456.0, 1e-5, 3.14159265358979, 2.5e38, 1e39, -0.0)] \
         == ["0.1", "1e+06", "123456", "1e-05", "3.1415927", "2.5e+38", ".inf", "-0"]
+
+
+def test_unpaired_surrogate_escapes_in_data_files(tmp_path: Path) -> None:
+    """JSON (Go's encoding/json): an unpaired \\ud800 escape is U+FFFD and a pair is one
+    character; YAML (go-yaml): any surrogate escape in a double-quoted scalar is refused."""
+    _write(tmp_path, {
+        "pol/x/data.json": '{"a": "\\ud800z", "\\udc00": 1, "b": "\\ud83d\\ude00"}',
+        "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                           "test_lone if { data.x.a == \"\\ufffdz\"; data.x[\"\\ufffd\"] == 1 }\n"
+                           "test_pair if data.x.b == \"\U0001F600\"\n",
+    })
+    assert _statuses(run_tests([tmp_path / "pol"])) == {"test_lone": "pass", "test_pair": "pass"}
+    (tmp_path / "pol" / "x" / "more.yaml").write_text('c: "\\ud83d\\ude00"\n')
+    with pytest.raises(TestSetupError, match="found invalid Unicode character escape code"):
+        run_tests([tmp_path / "pol"])
