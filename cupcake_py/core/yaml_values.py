@@ -400,7 +400,8 @@ def load_metadata(text: str, kinds: dict[str, str]) -> dict[str, Any]:
             if kind is None or _is_null(value):
                 continue
             out[name] = _decode_field(loader, value, kind)
-        return _no_surrogate_escapes(text, out)
+        _no_surrogate_escapes(text, out)
+        return out
     finally:
         loader.dispose()
 
