@@ -77,7 +77,11 @@ def load_certs(fname: str, s: str) -> list[x509.Certificate]:
     raw, is_pem = _decode_input(fname, s)
     try:
         if is_pem:
-            ders = [der for kind, der in _pem_blocks(raw) if kind == "CERTIFICATE"]
+            blocks = _pem_blocks(raw)
+            other = next((kind for kind, _ in blocks if kind != "CERTIFICATE"), None)
+            if other is not None:  # OPA: every block of the text must be a certificate
+                raise BuiltinError(f"{fname}: PEM block type is '{other}', expected CERTIFICATE")
+            ders = [der for _, der in blocks]
         else:
             ders = _der_split(raw)
         with warnings.catch_warnings():
