@@ -108,6 +108,16 @@ def _go_tag(value: str, true: frozenset[str], false: frozenset[str]) -> str:
     return _TAG + "str"
 
 
+def go_v2_tag(text: str) -> str:
+    """The tag go-yaml v2 resolves a plain scalar `text` to (timestamps aside)."""
+    return _go_tag(text, _GO_TRUE, _GO_FALSE)
+
+
+def go_int(text: str) -> int | None:
+    """`text` as go-yaml v2 reads a plain integer (Go's ParseInt base 0, then ParseUint), or None."""
+    return _go_int(text.replace("_", ""))
+
+
 def _go_float(text: str) -> bool:
     """go-yaml's float syntax, and strconv.ParseFloat in range (`1e400` stays text)."""
     return _GO_FLOAT.match(text) is not None and abs(float(text)) != float("inf")

@@ -51,6 +51,7 @@ REGORUS_DIVERGES = {
 REGORUS_DIVERGES_FILES = {
     "email_format/": "regorus's json.match_schema does not check `format`; OPA's calls Go's net/mail.ParseAddress",
     "json_schema/": "regorus validates a string document as a string; OPA parses it as JSON text (exact numbers)",
+    "yaml_marshal/": "regorus writes YAML with serde_yaml; OPA with go-yaml v2 (quoting, key order, %g floats, folding)",
 }
 
 

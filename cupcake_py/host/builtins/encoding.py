@@ -152,28 +152,12 @@ def yaml_is_valid(ctx: BuiltinContext, x: Any) -> bool:
     return accepts(lambda s: _yaml_load("yaml.is_valid", s), x)
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _represent_number(dumper: yaml.SafeDumper, n: Any) -> yaml.ScalarNode:
-    return dumper.represent_scalar("tag:yaml.org,2002:float", repr(n))
-
-
-_Dumper.add_representer(float, _represent_number)
-_Dumper.add_multi_representer(float, _represent_number)
-
-
 @builtin("yaml.marshal")
 def yaml_marshal(ctx: BuiltinContext, x: Any) -> str:
-    return yaml.dump(
-        to_plain(x),
-        Dumper=_Dumper,
-        default_flow_style=False,
-        sort_keys=True,
-        allow_unicode=True,
-        width=1 << 30,
-    )
+    """As OPA: the value as JSON, read back and written by go-yaml v2 (`_go_yaml_emit`)."""
+    from cupcake_py.host.builtins._go_yaml_emit import marshal
+
+    return marshal(to_plain(x))
 
 
 # ---------------------------------------------------------------------- json
