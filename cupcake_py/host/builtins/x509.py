@@ -496,8 +496,8 @@ def parse_private_keys(ctx: BuiltinContext, keys: Any) -> list[Any] | None:
         return []
     out = []
     for kind, der in _pem_blocks(raw):
-        if not kind.endswith("PRIVATE KEY"):
-            continue  # certificates / public keys in the same bundle are skipped
+        if kind not in ("RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY"):
+            continue  # as OPA: certificates, public, encrypted, DSA and OpenSSH keys are skipped
         try:
             out.append(private_jwk(_priv_from_pem_block(kind, der)))
         except ValueError as exc:
