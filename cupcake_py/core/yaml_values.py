@@ -138,6 +138,7 @@ class ExactLoader(PlainLoader):
         self._fill(out, node, deep)
         return out
 
+
     def _fill(self, out: dict[str, Any], node: yaml.MappingNode, deep: bool) -> None:
         """go-yaml v2's mapping decode: pairs in order, a merge applied where it is written."""
         for key_node, value_node in node.value:
@@ -263,6 +264,27 @@ def _construct_binary(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
         raise yaml.YAMLError(f"invalid !!binary value: {exc}") from exc
 
 
+def _construct_by_kind(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    """A tag go-yaml does not resolve (`!Ref`, `!!set`, `!!omap`, `!!python/…`): a scalar is
+    its text, a sequence or mapping is read as if untagged (go-yaml ignores the tag)."""
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    return str(node.value)
+
+
+def _construct_null(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    text = str(node.value)
+    if text not in _GO_NULL:  # an explicit `!!null x`: go-yaml refuses what does not resolve to null
+        raise yaml.YAMLError(f"yaml: cannot decode {_short(_go_tag(text, _GO_TRUE, _GO_FALSE))} `{text}` as a !!null")
+    return None
+
+
+ExactLoader.add_multi_constructor("", _construct_by_kind)
+for _collection in ("set", "omap", "pairs"):
+    ExactLoader.add_constructor(_TAG + _collection, lambda loader, node: _construct_by_kind(loader, "", node))
+ExactLoader.add_constructor(_TAG + "null", _construct_null)
 ExactLoader.add_constructor(_TAG + "float", _construct_float)
 ExactLoader.add_constructor(_TAG + "int", _construct_int)
 ExactLoader.add_constructor(_TAG + "bool", _construct_bool)
