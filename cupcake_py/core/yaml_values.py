@@ -282,8 +282,12 @@ def _construct_null(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 
 ExactLoader.add_multi_constructor("", _construct_by_kind)
+def _construct_untagged(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    return _construct_by_kind(loader, "", node)
+
+
 for _collection in ("set", "omap", "pairs"):
-    ExactLoader.add_constructor(_TAG + _collection, lambda loader, node: _construct_by_kind(loader, "", node))
+    ExactLoader.add_constructor(_TAG + _collection, _construct_untagged)
 ExactLoader.add_constructor(_TAG + "null", _construct_null)
 ExactLoader.add_constructor(_TAG + "float", _construct_float)
 ExactLoader.add_constructor(_TAG + "int", _construct_int)
