@@ -27,6 +27,8 @@ Nothing here fails: every command has the bash form.
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -92,7 +94,41 @@ def direct_argv(command: str) -> list[str] | None:
     return words
 
 
-def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = ()) -> str:
+def _above(path: str, roots: Sequence[str]) -> list[str]:
+    """The directories between the deepest root holding `path` and `path` (every ancestor when
+    none holds it), outermost first: the clean-up checks none of them became a symbolic link."""
+    root = max((r for r in roots if path.startswith(r.rstrip("/") + "/")), key=len, default="/")
+    out = []
+    d = os.path.dirname(path)
+    while d != root and d.startswith(root.rstrip("/") + "/"):
+        out.append(d)
+        d = os.path.dirname(d)
+    return out[::-1]
+
+
+# The clean-up, defined once per line (shell functions: no process). `__cupcake_safe DIR...`
+# removes the first of DIRs that is a symbolic link now (they were real directories when the
+# profile was computed, so the command made it: through it a removal would reach a file outside
+# the writable roots, e.g. `ln -s ~/.local/bin node_modules/.bin` to delete the real `cupcake`)
+# and fails. `__cupcake_gone P` removes P; `__cupcake_link P TEXT TARGET` puts back the symbolic
+# link P (TEXT) when it no longer leads to TARGET.
+_CLEAN_FUNCTIONS = (
+    '__cupcake_safe() { for __cupcake_a; do if [ -L "$__cupcake_a" ]; then '
+    '/bin/rm --interactive=never -- "$__cupcake_a"; '
+    'echo "cupcake: removed $__cupcake_a: a symbolic link created inside the sandbox" >&2; return 1; fi; done; }; '
+    '__cupcake_gone() { if [ -e "$1" ] || [ -L "$1" ]; then '
+    'if [ -d "$1" ] && [ ! -L "$1" ]; then /bin/chmod -R u+rwx -- "$1"; fi; '
+    '/bin/rm -r --interactive=never -- "$1"; '
+    'echo "cupcake: removed $1: agent configuration created inside the sandbox" >&2; fi; }; '
+    '__cupcake_link() { if [ ! -L "$1" ] || [ ! "$1" -ef "$3" ]; then __cupcake_gone "$1"; /bin/ln -s -- "$2" "$1"; '
+    'echo "cupcake: restored the symbolic link $1 -> $2" >&2; fi; }')
+
+
+def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = (),
+                 links: Sequence[tuple[str, str, str]] = (), roots: Sequence[str] = ()) -> str:
+    """`absent`: paths to remove when the command created them; `links`: (path, link text, the
+    resolved target) of symbolic links on the way to protected paths, put back when changed;
+    `roots`: the writable roots (a directory between one and such a path is checked first)."""
     import shlex
 
     box = f"{shlex.quote(bwrap)} --args 3 --"
@@ -102,13 +138,14 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
     if argv is not None:
         direct = " ".join(shlex.quote(a) for a in argv)
         run = f"if command -v {shlex.quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
-    if absent:
-        quoted = " ".join(shlex.quote(f) for f in absent)
-        clean = (f"__cupcake_clean() {{ for __cupcake_f in {quoted}; do "
-                 f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then '
-                 f'if [ -d "$__cupcake_f" ] && [ ! -L "$__cupcake_f" ]; then /bin/chmod -R u+rwx -- "$__cupcake_f"; fi; '
-                 f'/bin/rm -r --interactive=never -- "$__cupcake_f"; '
-                 f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; }}')
+    if absent or links:
+        steps = []
+        for path, how in [(p, f"__cupcake_gone {shlex.quote(p)}") for p in absent] + [
+                (p, "__cupcake_link " + " ".join(shlex.quote(x) for x in (p, text, target))) for p, text, target in links]:
+            above = _above(path, roots)
+            safe = f"__cupcake_safe {' '.join(shlex.quote(d) for d in above)} && " if above else ""
+            steps.append(f"{safe}{how}")
+        clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
         traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
                f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '

@@ -171,3 +171,9 @@ readers := {
 	"join", "split", "csplit", "tac", "rev", "shuf", "look", "iconv", "dos2unix", "unix2dos", "file", "lsattr",
 	"getfacl", "test", "crontab", "pytest", "mypy", "tsc", "eslint", "jest", "mocha",
 }
+
+# Programs found on PATH that run outside the kernel floor: cupcake itself (the hooks), git (cupcake's
+# enrichment, the agents' snapshots and status), the shells a harness runs a command line with, and
+# ripgrep (the agents' search tools). A new or replaced one in a PATH directory would run instead of
+# the real one (sandbox/profile.py PATH_PROGRAMS: the same names; tests/sandbox/test_profile.py).
+guard_path_programs := {"cupcake", "cupcake-py", "git", "bash", "sh", "rg"}

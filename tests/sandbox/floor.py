@@ -101,21 +101,23 @@ class Project:
 
     # -- the agent's tool calls --------------------------------------------------------------------
 
-    def event(self, harness: str, command: str) -> dict[str, Any]:
+    def event(self, harness: str, command: str, cwd: Path | None = None) -> dict[str, Any]:
         self.calls += 1
         session = f"s{self.calls}"  # one session per call: a halt of one test does not stick to the next
+        where = str(cwd or self.proj)
         if harness == "claude":
             return {"hook_event_name": "PreToolUse", "session_id": session, "transcript_path": str(self.base / "t.jsonl"),
-                    "cwd": str(self.proj), "tool_name": "Bash", "tool_input": {"command": command},
+                    "cwd": where, "tool_name": "Bash", "tool_input": {"command": command},
                     "tool_use_id": "toolu_1"}
-        return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(self.proj), "tool": "bash",
+        return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": where, "tool": "bash",
                 "args": {"command": command}}
 
-    def evaluate(self, harness: str, command: str) -> tuple[str, str | None, Any]:
-        """(decision: allow|ask|deny, the command the harness would run or None, raw answer)."""
+    def evaluate(self, harness: str, command: str, cwd: Path | None = None) -> tuple[str, str | None, Any]:
+        """(decision: allow|ask|deny, the command the harness would run or None, raw answer); `cwd`:
+        where the agent runs (the hook's working directory and the event's), default the project."""
         proc = subprocess.run([*cupcake_command(), "eval", "--harness", harness],
-                              input=json.dumps(self.event(harness, command)).encode(), capture_output=True,
-                              cwd=self.proj, env=self.env, timeout=120)
+                              input=json.dumps(self.event(harness, command, cwd)).encode(), capture_output=True,
+                              cwd=cwd or self.proj, env=self.env, timeout=120)
         out = json.loads(proc.stdout)
         if harness == "claude":
             if proc.returncode != 0:
@@ -129,9 +131,9 @@ class Project:
         runs = out.get("updated_args", {}).get("command", command if decision == "allow" else None)
         return decision, runs, out
 
-    def execute(self, runs: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        """Run what the harness runs: its shell, in the project, with the agent's environment."""
-        return subprocess.run(["bash", "-c", runs], cwd=self.proj, env=self.env, capture_output=True, text=True,
+    def execute(self, runs: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """Run what the harness runs: its shell, in the project (or `cwd`), with the agent's environment."""
+        return subprocess.run(["bash", "-c", runs], cwd=cwd or self.proj, env=self.env, capture_output=True, text=True,
                               timeout=timeout)
 
     def agent(self, harness: str, command: str) -> tuple[str, subprocess.CompletedProcess[str] | None]:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -294,3 +295,34 @@ def test_shared_processes_cover_nothing(tmp_path: Path) -> None:
     (tried: the rulebook changed): with share_processes the profile claims no cover."""
     p, _, _ = _profile(tmp_path, share_processes=True)
     assert p["covers"] == {"state_paths": False, "system": False, "secrets": False, "protected_paths": False}
+
+
+def test_path_programs_mirror_the_rego_table() -> None:
+    from cupcake_py.sandbox.profile import PATH_PROGRAMS
+
+    assert _rego_set("guard_path_programs") == set(PATH_PROGRAMS)
+
+
+def test_red_team_2_paths(tmp_path: Path) -> None:
+    """Missing read-only paths of any name are absent, included git config files read-only, links
+    on the way to a read-only path recorded (tests/sandbox/test_floor_redteam2.py executes them)."""
+    home, proj = _tree(tmp_path)
+    shutil.rmtree(proj / ".git" / "hooks", ignore_errors=True)
+    (proj / "gitconfig.inc").write_text("[alias]\n\tst = status\n")
+    (proj / ".git" / "config").write_text("[include]\n\tpath = ../gitconfig.inc\n[includeIf \"gitdir:/x/\"]\n\tpath = more.inc\n")
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    if (proj / ".claude").exists():
+        shutil.rmtree(proj / ".claude")
+    (proj / ".claude").symlink_to(dotfiles)
+    (proj / "sub").mkdir(exist_ok=True)
+    src = Sources([{"path": str(proj / ".claude"), "kind": "agent_config", "dir": True}], [str(proj / "bin")],
+                  str(proj), str(proj / "sub"), {"writable": [], "read_only": ["vendor/x.js"]},
+                  protected=[str(proj / "deploy" / "prod.yml")], home=str(home))
+    p = compute(src)
+    absent = {e["path"] for e in p["absent"]}
+    for missing in (".git/hooks", "deploy/prod.yml", "vendor/x.js", "bin/git", "bin/bash", "bin/cupcake",
+                    "sub/.claude", ".git/more.inc"):
+        assert str(proj / missing) in absent, missing
+    assert str(proj / "gitconfig.inc") in p["read_only"]
+    assert p["links"] == [{"path": str(proj / ".claude"), "text": str(dotfiles), "target": str(dotfiles)}]
