@@ -15,6 +15,7 @@ process outside), no secret is printed, and the next forbidden call is still sto
 | programs run outside by PATH | `git`/`bash` planted in an activated `.venv/bin` (cupcake's enrichment, the agents' snapshots and shells run them) | PATH_PROGRAMS of writable PATH dirs are absent; the guardrails halt file tools there |
 | the agent's own code cache | OpenCode's npm plugin cache `~/.cache/opencode` (inside the writable `~/.cache`) | a state path (plugin) |
 | cupcake's native git signal | a new repository's `filter.*.clean`, a nested repository's `core.fsmonitor` entered through a gitlink | git.* signals run inside the floor |
+| secrets outside the project | the credential stores of cloud CLIs in the home (`~/.s3cfg`, rclone, OCI, sops' age keys, Databricks) | hidden (HOME_SECRETS, sdp_secret_dirs) |
 | file tools | Write to cupcake's site-packages (`.pth`, `sitecustomize.py`), `pyvenv.cfg`, a submodule's config/hooks, OpenCode's cache, a PATH dir's `git`, `.cupcake` at the working directory | state paths; git_block_no_verify |
 
 Not closed (docs/security.md): git run by the *user* in a repository the command created (`git
@@ -42,6 +43,8 @@ from tests.sandbox.floor import SECRET, SSH_SECRET, Project, require_bwrap
 from tests.sandbox.test_floor_redteam import hidden
 
 HARNESSES = ["claude", "opencode"]
+CLI_SECRET = "CLI-CREDENTIAL-5e7a"
+CLI_CREDENTIALS = (".s3cfg", ".config/rclone/rclone.conf", ".oci/config", ".config/sops/age/keys.txt", ".databrickscfg")
 POLICY = """# METADATA
 # custom:
 #   routing:
@@ -85,6 +88,9 @@ class World:
         self.cache = p.home / ".cache" / "opencode" / "node_modules" / "cupcake-plugin"
         self.cache.mkdir(parents=True)
         (self.cache / "index.js").write_text("export default async () => ({})\n")
+        for rel in CLI_CREDENTIALS:  # the credential stores of cloud and deployment CLIs
+            (p.home / rel).parent.mkdir(parents=True, exist_ok=True)
+            (p.home / rel).write_text(f"token = {CLI_SECRET}\n")
         p.env["PATH"] = f"{self.venv_bin}:node_modules/.bin:{p.env['PATH']}"
         p.env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
 
@@ -125,7 +131,7 @@ def _no_harm(w: World, harness: str, before: dict[str, str], printed: str, what:
     subprocess.run(["git", "status", "--short"], cwd=w.p.proj, env=w.p.env, capture_output=True, timeout=60)  # the user
     after = w.watched()
     assert after == before, f"{what} ({harness}) changed: " + str({k: after[k] for k in before if before[k] != after[k]})
-    for secret in (SECRET, SSH_SECRET):
+    for secret in (SECRET, SSH_SECRET, CLI_SECRET):
         assert secret not in printed, f"{what} ({harness}) printed a secret"
     nxt, _, _ = w.p.evaluate(harness, "rm -rf .cupcake/rulebook.yml", cwd)
     assert nxt == "deny", f"after {what} ({harness}) the next forbidden call was {nxt}"
@@ -147,6 +153,7 @@ ATTACKS = {
     "programs planted in PATH dirs": "for d in .venv/bin node_modules/.bin; do mkdir -p $d; for n in git bash sh; do "
     "printf '#!/bin/sh\\ntouch {mark}\\n' > $d/$n && chmod +x $d/$n; done; done",
     "OpenCode's npm plugin cache": "echo 'throw 1' > {cache}/index.js",
+    "the credential stores of CLIs": "cat " + " ".join(f"~/{rel}" for rel in CLI_CREDENTIALS),
 }
 
 
@@ -273,6 +280,7 @@ BENIGN = [
     "git init -q nested-ok && git -C nested-ok status --short --branch && rm -rf nested-ok",
     "ln -s README.md readme.lnk && cat readme.lnk && rm readme.lnk",
     "mkdir -p vendored && echo v > vendored/lib.js && cat vendored/lib.js && rm -r vendored",
+    "ls -a ~/.config | sort",  # the hidden credential stores are still listed
 ]
 
 
