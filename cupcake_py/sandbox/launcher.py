@@ -1,8 +1,9 @@
 """The command line a harness runs instead of the agent's shell command: bubblewrap reading the
-compiled profile, the command inside, the removal of absent agent configuration afterwards.
+compiled profile, the command inside, the removal of absent protected paths afterwards.
 
 In: the agent's command (a string, unchanged), the bwrap executable, the arguments file (the
-profile compiled to bubblewrap options, sandbox/bwrap.py) and the `absent` paths of the profile.
+profile compiled to bubblewrap options, sandbox/bwrap.py), the `absent` paths and `links` of the
+profile and its writable roots.
 Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike):
 
     if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- PROG ARG... 3< FILE
@@ -16,9 +17,13 @@ bash start-up per command. `command -v` (a builtin of every shell: no process) c
 program is found before; when it is not, bash runs the command and says so as usual
 ("command not found", 126/127). Any other command runs as `/bin/bash -c 'COMMAND'` (it was
 analysed as bash).
-With absent paths the line goes on: it removes whatever of them the command created (reported
-on stderr; a directory made unwritable is given its owner's rights back first) once the sandbox,
-and every process in it, has ended, then returns the command's exit status (when N is not 0
+With absent paths or links the line goes on: once the sandbox, and every process in it, has
+ended, it removes whatever of the absent paths the command created (reported on stderr; a
+directory made unwritable is given its owner's rights back first) and puts back a link the
+command replaced, never through a directory that became a symbolic link (a directory between the
+writable root and the path that is a link now was made by the command: that link is removed
+instead, so the removal cannot reach outside the writable roots), then returns the command's
+exit status (when N is not 0
 through a shell function's `return N`: no subshell, no process). The removal also runs when the
 shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N);
 a SIGKILL of the agent's shell skips it (docs/security.md).
@@ -119,7 +124,7 @@ _CLEAN_FUNCTIONS = (
     '__cupcake_gone() { if [ -e "$1" ] || [ -L "$1" ]; then '
     'if [ -d "$1" ] && [ ! -L "$1" ]; then /bin/chmod -R u+rwx -- "$1"; fi; '
     '/bin/rm -r --interactive=never -- "$1"; '
-    'echo "cupcake: removed $1: agent configuration created inside the sandbox" >&2; fi; }; '
+    'echo "cupcake: removed $1: created inside the sandbox where it is protected" >&2; fi; }; '
     '__cupcake_link() { if [ ! -L "$1" ] || [ ! "$1" -ef "$3" ]; then __cupcake_gone "$1"; /bin/ln -s -- "$2" "$1"; '
     'echo "cupcake: restored the symbolic link $1 -> $2" >&2; fi; }')
 

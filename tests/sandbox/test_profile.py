@@ -326,3 +326,11 @@ def test_red_team_2_paths(tmp_path: Path) -> None:
         assert str(proj / missing) in absent, missing
     assert str(proj / "gitconfig.inc") in p["read_only"]
     assert p["links"] == [{"path": str(proj / ".claude"), "text": str(dotfiles), "target": str(dotfiles)}]
+
+
+def test_a_writable_home_keeps_its_missing_start_up_files_absent(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": [str(home)]}, home=str(home)))
+    absent = {e["path"] for e in p["absent"]}
+    for rel in (".bashrc", ".profile", ".gitconfig", ".local/bin", ".claude.json"):
+        assert str(home / rel) in absent or (home / rel).exists(), rel
