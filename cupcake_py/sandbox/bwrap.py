@@ -222,4 +222,4 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
 
     links = [(e["path"], e["text"], e["target"]) for e in profile.get("links", [])]
     return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])], links,
-                        profile["writable"]), path
+                        profile["writable"] + profile.get("pinned", [])), path

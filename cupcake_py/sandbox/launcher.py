@@ -111,29 +111,30 @@ def _above(path: str, roots: Sequence[str]) -> list[str]:
     return out[::-1]
 
 
-# The clean-up, defined once per line (shell functions: no process). `__cupcake_safe DIR...`
-# removes the first of DIRs that is a symbolic link now (they were real directories when the
-# profile was computed, so the command made it: through it a removal would reach a file outside
-# the writable roots, e.g. `ln -s ~/.local/bin node_modules/.bin` to delete the real `cupcake`)
-# and fails. `__cupcake_gone P` removes P; `__cupcake_link P TEXT TARGET` puts back the symbolic
-# link P (TEXT) when it no longer leads to TARGET.
+# The clean-up, defined once per line (shell functions: no process); each path is tested inline
+# first (a function call costs more than the test, and almost every path is still missing).
+# `__cupcake_safe DIR...` removes the first of DIRs that is a symbolic link now (they were real
+# directories when the profile was computed, so the command made it: through it a removal would
+# reach a file outside the writable roots, e.g. `ln -s ~/.local/bin node_modules/.bin` to delete
+# the real `cupcake`) and fails. `__cupcake_gone P` removes P; `__cupcake_link P TEXT` puts the
+# symbolic link P (TEXT) back.
 _CLEAN_FUNCTIONS = (
     '__cupcake_safe() { for __cupcake_a; do if [ -L "$__cupcake_a" ]; then '
     '/bin/rm --interactive=never -- "$__cupcake_a"; '
     'echo "cupcake: removed $__cupcake_a: a symbolic link created inside the sandbox" >&2; return 1; fi; done; }; '
-    '__cupcake_gone() { if [ -e "$1" ] || [ -L "$1" ]; then '
-    'if [ -d "$1" ] && [ ! -L "$1" ]; then /bin/chmod -R u+rwx -- "$1"; fi; '
+    '__cupcake_gone() { if [ -d "$1" ] && [ ! -L "$1" ]; then /bin/chmod -R u+rwx -- "$1"; fi; '
     '/bin/rm -r --interactive=never -- "$1"; '
-    'echo "cupcake: removed $1: created inside the sandbox where it is protected" >&2; fi; }; '
-    '__cupcake_link() { if [ ! -L "$1" ] || [ ! "$1" -ef "$3" ]; then __cupcake_gone "$1"; /bin/ln -s -- "$2" "$1"; '
-    'echo "cupcake: restored the symbolic link $1 -> $2" >&2; fi; }')
+    'echo "cupcake: removed $1: created inside the sandbox where it is protected" >&2; }; '
+    '__cupcake_link() { if [ -e "$1" -o -L "$1" ]; then __cupcake_gone "$1"; fi; /bin/ln -s -- "$2" "$1"; '
+    'echo "cupcake: restored the symbolic link $1 -> $2" >&2; }')
 
 
 def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = (),
                  links: Sequence[tuple[str, str, str]] = (), roots: Sequence[str] = ()) -> str:
     """`absent`: paths to remove when the command created them; `links`: (path, link text, the
     resolved target) of symbolic links on the way to protected paths, put back when changed;
-    `roots`: the writable roots (a directory between one and such a path is checked first)."""
+    `roots`: the writable roots and the pinned directories (mount points inside: the command
+    cannot replace them); a directory between one and such a path is checked first."""
     import shlex
 
     box = f"{shlex.quote(bwrap)} --args 3 --"
@@ -144,12 +145,19 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
         direct = " ".join(shlex.quote(a) for a in argv)
         run = f"if command -v {shlex.quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
     if absent or links:
-        steps = []
-        for path, how in [(p, f"__cupcake_gone {shlex.quote(p)}") for p in absent] + [
-                (p, "__cupcake_link " + " ".join(shlex.quote(x) for x in (p, text, target))) for p, text, target in links]:
+        plain = [shlex.quote(p) for p in absent if not _above(p, roots)]  # right below a root: one loop
+        steps = [f'for __cupcake_f in {" ".join(plain)}; do if [ -e "$__cupcake_f" -o -L "$__cupcake_f" ]; then '
+                 f'__cupcake_gone "$__cupcake_f"; fi; done'] if plain else []
+        for path in absent:
             above = _above(path, roots)
-            safe = f"__cupcake_safe {' '.join(shlex.quote(d) for d in above)} && " if above else ""
-            steps.append(f"{safe}{how}")
+            if above:
+                q = shlex.quote(path)
+                steps.append(f"if [ -e {q} -o -L {q} ]; then __cupcake_safe {' '.join(shlex.quote(d) for d in above)} "
+                             f"&& __cupcake_gone {q}; fi")
+        for path, text, target in links:
+            q, safe = shlex.quote(path), " ".join(shlex.quote(d) for d in _above(path, roots))
+            steps.append(f"if [ ! -L {q} ] || [ ! {q} -ef {shlex.quote(target)} ]; then "
+                         f"{'__cupcake_safe ' + safe + ' && ' if safe else ''}__cupcake_link {q} {shlex.quote(text)}; fi")
         clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
         traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
