@@ -18,7 +18,8 @@ paths:
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
-  git's `hooks`, `config`, `config.worktree`, `commondir`, the `core.hooksPath` directory, the hook files `.husky` and
+  git's `hooks`, `config`, `config.worktree`, `commondir`, the config files they include, the
+  existing submodules' `config` and `hooks`, the `core.hooksPath` directory, the hook files `.husky` and
   `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`, `git`, `bash`, `sh`, `rg`
   (PATH_PROGRAMS),
   `settings.read_only` and the extension's.
@@ -284,6 +285,42 @@ def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list
     return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
 
 
+def submodule_git_paths(worktree: str, gitdirs: Sequence[str]) -> list[str]:
+    """`config` and `hooks` of the repository's existing submodules: `git status` in the project
+    enters each (its `core.fsmonitor`, `filter.*.clean` run): the git dirs below `modules/` of the
+    common dir (nested submodules too, three levels) and a `.git` directory at a path `.gitmodules`
+    names (an old-style submodule). A submodule added later is a repository the command made
+    (docs/security.md)."""
+    out: list[str] = []
+    stack = [(os.path.join(g, "modules"), 0) for g in gitdirs[-1:]]
+    while stack:
+        d, depth = stack.pop()
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            sub = os.path.join(d, name)
+            if os.path.isfile(os.path.join(sub, "HEAD")):  # a git dir (a name may hold a path: modules/a/b)
+                out += [os.path.join(sub, "config"), os.path.join(sub, "hooks")]
+                if depth < 2:
+                    stack.append((os.path.join(sub, "modules"), depth + 1))
+            elif depth < 2 and os.path.isdir(sub):
+                stack.append((sub, depth + 1))
+    try:
+        with open(os.path.join(worktree, ".gitmodules"), encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        key, _, value = line.strip().partition("=")
+        if key.strip().lower() == "path" and value.strip():
+            dot = os.path.normpath(os.path.join(worktree, value.strip().strip('"'), ".git"))
+            if dot.startswith(worktree.rstrip("/") + "/") and os.path.isdir(dot):
+                out += [os.path.join(dot, "config"), os.path.join(dot, "hooks")]
+    return out
+
+
 def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
     """Concrete paths of the protected patterns, and whether every pattern was concrete."""
     out: list[str] = []
@@ -391,6 +428,7 @@ def compute(src: Sources) -> dict[str, Any]:
             ro += repo[2] + [os.path.join(g, n) for g in repo[1] for n in GIT_PROTECTED]
             ro += hooks_paths(repo[1], repo[0], home)
             ro += [f for f, _ in git_config_files(repo[1], home)]  # with the files they include
+            ro += submodule_git_paths(repo[0], repo[1])
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):

@@ -334,3 +334,17 @@ def test_a_writable_home_keeps_its_missing_start_up_files_absent(tmp_path: Path)
     absent = {e["path"] for e in p["absent"]}
     for rel in (".bashrc", ".profile", ".gitconfig", ".local/bin", ".claude.json"):
         assert str(home / rel) in absent or (home / rel).exists(), rel
+
+
+def test_existing_submodules_git_files_are_read_only(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    lib = proj / ".git" / "modules" / "lib"
+    (lib / "hooks").mkdir(parents=True)
+    (lib / "HEAD").write_text("ref: refs/heads/main\n")
+    (lib / "config").write_text("[core]\n")
+    (proj / "old" / ".git" / "hooks").mkdir(parents=True)
+    (proj / "old" / ".git" / "config").write_text("[core]\n")
+    (proj / ".gitmodules").write_text('[submodule "old"]\n\tpath = old\n[submodule "lib"]\n\tpath = lib\n')
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": []}, home=str(home)))
+    for path in (lib / "config", lib / "hooks", proj / "old" / ".git" / "config", proj / "old" / ".git" / "hooks"):
+        assert str(path) in p["read_only"], path
