@@ -25,7 +25,8 @@ writable root and the path that is a link now was made by the command: that link
 instead, so the removal cannot reach outside the writable roots), then returns the command's
 exit status (when N is not 0
 through a shell function's `return N`: no subshell, no process). The removal also runs when the
-shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N);
+shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; twice, `RECHECK_S` apart: the
+sandbox's processes die after bubblewrap; the shell then exits 128+N);
 a SIGKILL of the agent's shell skips it (docs/security.md).
 Nothing here fails: every command has the bash form.
 """
@@ -52,6 +53,7 @@ PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 PROGRAM = PLAIN - frozenset("@%=:,")
 # Signals a harness stops a command with (timeout, the user's interrupt): the removal of absent
 # agent configuration still runs (after the sandbox has ended: bubblewrap dies with the shell).
+RECHECK_S = "0.1"  # after a signal, the clean-up runs again this much later (docs/security.md)
 TRAPPED = (("HUP", 1), ("INT", 2), ("TERM", 15))  # the first word: no assignment (`A=b cmd`), nothing unusual
 
 
@@ -159,7 +161,10 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
             steps.append(f"if [ ! -L {q} ] || [ ! {q} -ef {shlex.quote(target)} ]; then "
                          f"{'__cupcake_safe ' + safe + ' && ' if safe else ''}__cupcake_link {q} {shlex.quote(text)}; fi")
         clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
-        traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
+        # Signalled, bubblewrap has died first: its sandbox's processes are killed when its pid 1 is
+        # scheduled, so a process still running may create a path again after the first pass.
+        traps = " ".join(f"trap '__cupcake_clean; /bin/sleep {RECHECK_S}; __cupcake_clean; exit {128 + n}' {sig};"
+                         for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
                f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
                f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')

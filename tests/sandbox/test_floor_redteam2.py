@@ -9,6 +9,7 @@ process outside), no secret is printed, and the next forbidden call is still sto
 | class | attack | closed by |
 | --- | --- | --- |
 | the clean-up turned against the host | `node_modules/.bin` (a relative PATH dir, its `cupcake` absent) made a link to a directory outside: the removal deleted the real `cupcake` there | a directory on the way that became a symbolic link is removed, never followed |
+| racing the clean-up | background writers re-creating `.mcp.json` while a harness's SIGTERM stops the command (bubblewrap dies before the sandbox's processes) | the trap's clean-up runs again 0.1 s later |
 | protected paths created later | `.git/hooks` missing; a `protected_paths` file not there yet; a policy's `sandbox.read_only` path not there yet; `.cupcake` at the agent's working directory below the project (found first by the next evaluation); other agents' hook files (`.gemini/`, `.codex/`, `.github/hooks/`) | every missing read-only path inside a writable root is absent (removed when created) |
 | links on the way | `.claude` a symbolic link into a dotfiles checkout: `rm .claude && mkdir .claude` | the link is put back |
 | git config outside `.git/config` | a file `.git/config` includes (`include.path`) in the project; an existing submodule's config and hooks (`git status` enters it) | included config files and the submodules' `config` and `hooks` are read-only |
@@ -29,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import site
 import subprocess
 import sys
@@ -310,3 +312,27 @@ def test_benign_counterparts_same_result(world: World, harness: str) -> None:
     assert decision == "allow" and runs is not None
     done = world.p.execute(runs, cwd=src)
     assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_background_writers_do_not_outrun_the_clean_up_after_a_signal(world: World, harness: str) -> None:
+    """A harness stops a command at its timeout (SIGTERM to its process group): bubblewrap dies
+    first, and the sandbox's processes only when its pid 1 is scheduled. Background writers that
+    keep creating agent configuration must not win the race with the clean-up (tried: 3 in 10)."""
+    proj = world.p.proj
+    spin = "(while :; do echo '{}' > .mcp.json 2>/dev/null; mkdir -p .opencode/plugin 2>/dev/null; done) & "
+    decision, runs, _ = world.p.evaluate(harness, hidden(spin * 3 + "sleep 60"))
+    assert decision == "allow" and runs is not None
+    for _ in range(4):
+        proc = subprocess.Popen(["bash", "-c", runs], cwd=proj, env=world.p.env, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while not (proj / ".mcp.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        time.sleep(0.5)
+        left = [n for n in (".mcp.json", ".opencode") if os.path.lexists(proj / n)]
+        for n in left:
+            shutil.rmtree(proj / n) if (proj / n).is_dir() else (proj / n).unlink()
+        assert not left, f"a background writer outran the clean-up: {left}"
