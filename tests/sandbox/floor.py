@@ -18,6 +18,8 @@ import json
 import os
 import shutil
 import subprocess
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +101,11 @@ class Project:
             out[name] = "present" if (self.proj / name).exists() else "absent"
         return out
 
+    @staticmethod
+    def states(paths: Sequence[Path]) -> dict[str, str]:
+        """Each path's text, or "dir" or "absent"."""
+        return {str(f): f.read_text() if f.is_file() else "dir" if f.is_dir() else "absent" for f in paths}
+
     # -- the agent's tool calls --------------------------------------------------------------------
 
     def event(self, harness: str, command: str, cwd: Path | None = None) -> dict[str, Any]:
@@ -143,6 +150,34 @@ class Project:
             return decision, None
         assert runs != command and "--args 3" in runs, f"an {decision} runs without the sandbox: {runs!r}"
         return decision, self.execute(runs)
+
+
+def warm(project: Project, harnesses: Sequence[str], seconds: float = 300) -> None:
+    """Wait out a cold build of the policies (it can outlast one evaluation's deadline)."""
+    deadline = time.monotonic() + seconds
+    for harness in harnesses:
+        while project.evaluate(harness, "true")[0] != "allow" and time.monotonic() < deadline:
+            time.sleep(1)
+
+
+def run_allowed(project: Project, harness: str, command: str, cwd: Path | None = None) -> str:
+    """The call must be allowed and sandboxed: what it printed when the harness ran it."""
+    done = project.execute(run_line(project, harness, command, cwd), cwd=cwd)
+    return done.stdout + done.stderr
+
+
+def assert_same_as_plain(project: Project, harness: str, command: str, cwd: Path | None = None) -> None:
+    """An ordinary command: allowed, sandboxed, and the same output and exit status as run plain."""
+    plain = project.execute(command, cwd=cwd)
+    done = project.execute(run_line(project, harness, command, cwd), cwd=cwd)
+    assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr), command
+
+
+def run_line(project: Project, harness: str, command: str, cwd: Path | None = None) -> str:
+    """The sandboxed line the harness runs for an allowed call."""
+    decision, runs, _ = project.evaluate(harness, command, cwd)
+    assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
+    return runs
 
 
 def copy_project(src: Path, dst: Path) -> None:

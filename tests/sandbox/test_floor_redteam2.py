@@ -41,7 +41,15 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.harness.examples import cupcake_command
-from tests.sandbox.floor import SECRET, SSH_SECRET, Project, require_bwrap
+from tests.sandbox.floor import (
+    SECRET,
+    SSH_SECRET,
+    Project,
+    assert_same_as_plain,
+    require_bwrap,
+    run_allowed,
+    warm,
+)
 from tests.sandbox.test_floor_redteam import hidden
 
 HARNESSES = ["claude", "opencode"]
@@ -108,14 +116,13 @@ class World:
     def watched(self) -> dict[str, str]:
         """What must stay as it is: contents, absences, which paths are links."""
         proj = self.p.proj
-        out = self.p.snapshot()
-        files = [proj / "gitconfig.project", proj / "libs" / "vendored" / ".git" / "config", self.victim / "cupcake", self.cache / "index.js", self.mark,
-                 proj / "deploy" / "prod.yml", proj / "vendor" / "lib.js", proj / "src" / ".cupcake", proj / ".gemini",
-                 proj / ".codex", proj / ".github" / "hooks", self.venv_bin / "git", self.venv_bin / "bash",
-                 proj / "node_modules" / ".bin" / "cupcake", proj / "node_modules" / ".bin" / "sh",
-                 self.dotfiles / "settings.json", proj / ".claude" / "settings.local.json"]
-        for f in files:
-            out[str(f)] = f.read_text() if f.is_file() else "dir" if f.is_dir() else "absent"
+        out = {**self.p.snapshot(), **self.p.states([
+            proj / "gitconfig.project", proj / "libs" / "vendored" / ".git" / "config", self.victim / "cupcake",
+            self.cache / "index.js", self.mark, proj / "deploy" / "prod.yml", proj / "vendor" / "lib.js",
+            proj / "src" / ".cupcake", proj / ".gemini", proj / ".codex", proj / ".github" / "hooks",
+            self.venv_bin / "git", self.venv_bin / "bash", proj / "node_modules" / ".bin" / "cupcake",
+            proj / "node_modules" / ".bin" / "sh", self.dotfiles / "settings.json",
+            proj / ".claude" / "settings.local.json"])}
         out[".claude is a link"] = str(os.readlink(proj / ".claude")) if (proj / ".claude").is_symlink() else "no"
         return out
 
@@ -124,18 +131,12 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     require_bwrap()
     w = World(tmp_path_factory.mktemp("redteam2"))
-    deadline = time.monotonic() + 300  # a cold build can outlast one evaluation's deadline: wait for it
-    for harness in HARNESSES:
-        while w.p.evaluate(harness, "true")[0] != "allow" and time.monotonic() < deadline:
-            time.sleep(1)
+    warm(w.p, HARNESSES)
     yield w
 
 
 def _run(w: World, harness: str, command: str, cwd: Path | None = None) -> str:
-    decision, runs, _ = w.p.evaluate(harness, command, cwd)
-    assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
-    done = w.p.execute(runs, cwd=cwd)
-    return done.stdout + done.stderr
+    return run_allowed(w.p, harness, command, cwd)
 
 
 def _no_harm(w: World, harness: str, before: dict[str, str], printed: str, what: str, cwd: Path | None = None) -> None:
@@ -301,17 +302,8 @@ BENIGN = [
 @pytest.mark.parametrize("harness", HARNESSES)
 def test_benign_counterparts_same_result(world: World, harness: str) -> None:
     for command in BENIGN:
-        plain = world.p.execute(command)
-        decision, runs, _ = world.p.evaluate(harness, command)
-        assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
-        done = world.p.execute(runs)
-        assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr), command
-    src = world.p.proj / "src"  # the agent in a subdirectory
-    plain = world.p.execute("ls && cat app.py", cwd=src)
-    decision, runs, _ = world.p.evaluate(harness, "ls && cat app.py", src)
-    assert decision == "allow" and runs is not None
-    done = world.p.execute(runs, cwd=src)
-    assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+        assert_same_as_plain(world.p, harness, command)
+    assert_same_as_plain(world.p, harness, "ls && cat app.py", world.p.proj / "src")  # the agent in a subdirectory
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
