@@ -172,6 +172,8 @@ def test_cmd(
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
                                "changes (Ctrl-C stops)."),
     v0_compatible: bool = v0_option(),
+    bundle: bool = typer.Option(False, "--bundle", "-b", help="PATHS are OPA bundle directories (as `opa test -b`): "
+                                "a directory's .manifest gives its files' rego_version, with or without this flag."),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 

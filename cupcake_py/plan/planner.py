@@ -4,10 +4,9 @@ query `result = data.<path>`."""
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from cupcake_py import ir
 from cupcake_py.plan.rules import RulePlanner
@@ -20,7 +19,11 @@ from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
 
 _STACK_BYTES = 256 << 20  # address space reserved for the planning thread; pages are used as touched
 _RECURSION = 400_000
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 def _on_deep_stack(fn: Callable[[], T]) -> T:
@@ -32,28 +35,31 @@ def _on_deep_stack(fn: Callable[[], T]) -> T:
     (`TermPlanner.plan_terms`); everything else gets this stack. Errors propagate unchanged."""
     box: list[T] = []
     err: list[BaseException] = []
+    done = _thread.allocate_lock()  # (the low-level module: threading stays off a first run's imports)
+    done.acquire()
 
     def run() -> None:
         try:
             box.append(fn())
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             err.append(e)
+        finally:
+            done.release()
 
-    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
+    old_limit, old_size = sys.getrecursionlimit(), _thread.stack_size()
     sys.setrecursionlimit(max(old_limit, _RECURSION))
     try:
         try:
-            threading.stack_size(_STACK_BYTES)
-            # daemon: a signal that ends the caller (a deadline) must not wait for planning
-            worker = threading.Thread(target=run, name="cupcake-plan", daemon=True)
-            worker.start()
+            _thread.stack_size(_STACK_BYTES)
+            # a thread the interpreter never waits for at exit: a signal that ends the caller (a
+            # deadline) must not wait for planning
+            _thread.start_new_thread(run, ())
         except (RuntimeError, ValueError, MemoryError):  # no room for the stack: plan here
             sys.setrecursionlimit(max(old_limit, 20_000))
             run()
-        else:
-            worker.join()
+        done.acquire()
     finally:
-        threading.stack_size(old_size)
+        _thread.stack_size(old_size)
         sys.setrecursionlimit(old_limit)
     if err:
         raise err[0]
