@@ -39,7 +39,7 @@ from cupcake_py.governance.settings import merge as merge_governance
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from cupcake_py.engine.bundle_index import BundleIndex, Route
@@ -175,7 +175,7 @@ class Evaluation:
             if native:
                 from cupcake_py.engine import native_signals
 
-                values.update(native_signals.gather(native, enriched, cwd, self.deadline))
+                values.update(native_signals.gather(native, enriched, cwd, self.deadline, self.inside_floor()))
                 ph.setdefault("signals", []).extend(
                     {"name": n, "ok": n in values, "ms": round((time.perf_counter() - t0) * 1000, 3), "native": True}
                     for n in native)
@@ -200,6 +200,26 @@ class Evaluation:
                     ph.setdefault("signals", []).append(
                         {"name": r.name, "ok": r.ok, "ms": round(r.seconds * 1000, 3), "value": r.value})
         return values
+
+    def inside_floor(self) -> Callable[[list[str]], list[str]] | None:
+        """How a native signal runs a program inside the kernel floor (when it is enabled)."""
+        floor = self.floor
+        if floor is None:
+            return None
+
+        def inside(argv: list[str]) -> list[str]:
+            import shlex
+
+            from cupcake_py.sandbox.bwrap import SandboxError
+
+            command = shlex.join(argv)
+            try:
+                line = floor.signal_command(command)
+            except SandboxError as e:
+                raise EngineError(f"the signals cannot run sandboxed: {e}") from None
+            return argv if line == command else ["/bin/bash", "-c", line]
+
+        return inside
 
     def history(self, enriched: dict[str, Any], cwd: str) -> dict[str, Any]:
         """input.history from the governance database; any failure fails the evaluation closed."""

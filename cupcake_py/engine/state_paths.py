@@ -18,7 +18,10 @@ Out: `guardrails_input(...)` → the two fields the engine adds to
   entry point and its interpreter, the `cupcake` found on PATH, custom builtin modules named by
   a `.py` path, the cupcake_py package and the
   shipped policies, except when they lie inside the project: a checkout of cupcake-py being
-  developed), state ($XDG_STATE_HOME/cupcake-py).
+  developed), the Python environment running it (site-packages, the user site, `pyvenv.cfg`:
+  `python_environment()`), state ($XDG_STATE_HOME/cupcake-py); OpenCode's package cache
+  ($XDG_CACHE_HOME/opencode: the npm plugins it loads) as plugin; every `.cupcake` between the
+  working directory and the project root (discovery would find a new one first) as config.
 - `path_dirs`: the directories on PATH, a relative (or empty) entry below the working directory
   (creating or replacing a file named `cupcake`
   in one of them is a violation: the plugin runs the first `cupcake` on PATH).
@@ -169,6 +172,20 @@ def _executables(dirs: list[str]) -> list[str]:
     return out
 
 
+def python_environment() -> list[tuple[str, bool]]:
+    """(path, is_dir) of the Python environment running cupcake, where a new file changes what
+    it runs: its site-packages and dist-packages dirs (a `.pth` or `sitecustomize.py` there), the
+    user site when enabled (created or not) and the venv's `pyvenv.cfg`."""
+    out = [(p, True) for p in sys.path if p and os.path.isabs(p) and p.endswith(("site-packages", "dist-packages"))]
+    site = sys.modules.get("site")  # imported at start-up unless -S: not imported here
+    user_site = getattr(site, "USER_SITE", None) if getattr(site, "ENABLE_USER_SITE", False) else None
+    if isinstance(user_site, str) and (user_site, True) not in out:
+        out.append((user_site, True))
+    if sys.prefix != sys.base_prefix:
+        out.append((os.path.join(sys.prefix, "pyvenv.cfg"), False))
+    return out
+
+
 def path_dirs() -> list[str]:
     """PATH's directories, absolute: a relative entry (an empty one is `.`) below the working
     directory, where the harness's own lookup of `cupcake` resolves it too (it runs cupcake, and
@@ -201,6 +218,10 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
         roots.append(cwd)
     if project is not None:
         c.add(project.cupcake_path, "config", True)
+        d = os.path.dirname(cwd) if cwd and os.path.isabs(cwd) else ""
+        while d.startswith(project.root_path.rstrip("/") + "/"):  # a `.cupcake` made here would be found first
+            c.add(os.path.join(d, ".cupcake"), "config", True)
+            d = os.path.dirname(d)
     for root in roots:
         c.add(os.path.join(root, ".cupcake"), "config", True)
         c.opencode_dir(os.path.join(root, ".opencode"))
@@ -223,6 +244,8 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
     c.add(os.path.dirname(user_cache_dir("bundles")), "cache", True)
     c.add(user_state_dir(), "state", True)
     c.opencode_dir(_opencode_global_dir())
+    # OpenCode installs the npm plugins its config names (and its providers) here and loads them
+    c.add(os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "opencode"), "plugin", True)
     extra_dir = os.environ.get("OPENCODE_CONFIG_DIR")
     if extra_dir and os.path.isabs(extra_dir):
         c.opencode_dir(extra_dir)
@@ -233,6 +256,8 @@ def state_paths(project: ConfigDir | None, glob: ConfigDir | None, cwd: str,
         c.add(exe, "executable", False)
     for f in code:
         c.add(f, "executable", False)
+    for path, is_dir in python_environment():
+        c.add(path, "executable", is_dir)
     # The engine's code and shipped policies, unless the project IS a checkout of cupcake-py
     # (developing cupcake-py under cupcake: its sources are the project's ordinary files).
     inside = tuple(r.rstrip("/") + "/" for r in roots)

@@ -220,4 +220,6 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
             raise SandboxError(f"cannot write the sandbox profile {path}: {e.strerror}") from None
     from cupcake_py.sandbox.launcher import command_line
 
-    return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])]), path
+    links = [(e["path"], e["text"], e["target"]) for e in profile.get("links", [])]
+    return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])], links,
+                        profile["writable"] + profile.get("pinned", [])), path

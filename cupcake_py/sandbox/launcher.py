@@ -1,8 +1,9 @@
 """The command line a harness runs instead of the agent's shell command: bubblewrap reading the
-compiled profile, the command inside, the removal of absent agent configuration afterwards.
+compiled profile, the command inside, the removal of absent protected paths afterwards.
 
 In: the agent's command (a string, unchanged), the bwrap executable, the arguments file (the
-profile compiled to bubblewrap options, sandbox/bwrap.py) and the `absent` paths of the profile.
+profile compiled to bubblewrap options, sandbox/bwrap.py), the `absent` paths and `links` of the
+profile and its writable roots.
 Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike):
 
     if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- PROG ARG... 3< FILE
@@ -16,16 +17,23 @@ bash start-up per command. `command -v` (a builtin of every shell: no process) c
 program is found before; when it is not, bash runs the command and says so as usual
 ("command not found", 126/127). Any other command runs as `/bin/bash -c 'COMMAND'` (it was
 analysed as bash).
-With absent paths the line goes on: it removes whatever of them the command created (reported
-on stderr; a directory made unwritable is given its owner's rights back first) once the sandbox,
-and every process in it, has ended, then returns the command's exit status (when N is not 0
+With absent paths or links the line goes on: once the sandbox, and every process in it, has
+ended, it removes whatever of the absent paths the command created (reported on stderr; a
+directory made unwritable is given its owner's rights back first) and puts back a link the
+command replaced, never through a directory that became a symbolic link (a directory between the
+writable root and the path that is a link now was made by the command: that link is removed
+instead, so the removal cannot reach outside the writable roots), then returns the command's
+exit status (when N is not 0
 through a shell function's `return N`: no subshell, no process). The removal also runs when the
-shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; the shell then exits 128+N);
+shell is stopped by SIGHUP, SIGINT or SIGTERM (traps, reset after; twice, `RECHECK_S` apart: the
+sandbox's processes die after bubblewrap; the shell then exits 128+N);
 a SIGKILL of the agent's shell skips it (docs/security.md).
 Nothing here fails: every command has the bash form.
 """
 
 from __future__ import annotations
+
+import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,6 +53,7 @@ PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 PROGRAM = PLAIN - frozenset("@%=:,")
 # Signals a harness stops a command with (timeout, the user's interrupt): the removal of absent
 # agent configuration still runs (after the sandbox has ended: bubblewrap dies with the shell).
+RECHECK_S = "0.1"  # after a signal, the clean-up runs again this much later (docs/security.md)
 TRAPPED = (("HUP", 1), ("INT", 2), ("TERM", 15))  # the first word: no assignment (`A=b cmd`), nothing unusual
 
 
@@ -92,7 +101,42 @@ def direct_argv(command: str) -> list[str] | None:
     return words
 
 
-def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = ()) -> str:
+def _above(path: str, roots: Sequence[str]) -> list[str]:
+    """The directories between the deepest root holding `path` and `path` (every ancestor when
+    none holds it), outermost first: the clean-up checks none of them became a symbolic link."""
+    root = max((r for r in roots if path.startswith(r.rstrip("/") + "/")), key=len, default="/")
+    out = []
+    d = os.path.dirname(path)
+    while d != root and d.startswith(root.rstrip("/") + "/"):
+        out.append(d)
+        d = os.path.dirname(d)
+    return out[::-1]
+
+
+# The clean-up, defined once per line (shell functions: no process); each path is tested inline
+# first (a function call costs more than the test, and almost every path is still missing).
+# `__cupcake_safe DIR...` removes the first of DIRs that is a symbolic link now (they were real
+# directories when the profile was computed, so the command made it: through it a removal would
+# reach a file outside the writable roots, e.g. `ln -s ~/.local/bin node_modules/.bin` to delete
+# the real `cupcake`) and fails. `__cupcake_gone P` removes P; `__cupcake_link P TEXT` puts the
+# symbolic link P (TEXT) back.
+_CLEAN_FUNCTIONS = (
+    '__cupcake_safe() { for __cupcake_a; do if [ -L "$__cupcake_a" ]; then '
+    '/bin/rm --interactive=never -- "$__cupcake_a"; '
+    'echo "cupcake: removed $__cupcake_a: a symbolic link created inside the sandbox" >&2; return 1; fi; done; }; '
+    '__cupcake_gone() { if [ -d "$1" ] && [ ! -L "$1" ]; then /bin/chmod -R u+rwx -- "$1"; fi; '
+    '/bin/rm -r --interactive=never -- "$1"; '
+    'echo "cupcake: removed $1: created inside the sandbox where it is protected" >&2; }; '
+    '__cupcake_link() { if [ -e "$1" -o -L "$1" ]; then __cupcake_gone "$1"; fi; /bin/ln -s -- "$2" "$1"; '
+    'echo "cupcake: restored the symbolic link $1 -> $2" >&2; }')
+
+
+def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = (),
+                 links: Sequence[tuple[str, str, str]] = (), roots: Sequence[str] = ()) -> str:
+    """`absent`: paths to remove when the command created them; `links`: (path, link text, the
+    resolved target) of symbolic links on the way to protected paths, put back when changed;
+    `roots`: the writable roots and the pinned directories (mount points inside: the command
+    cannot replace them); a directory between one and such a path is checked first."""
     import shlex
 
     box = f"{shlex.quote(bwrap)} --args 3 --"
@@ -102,14 +146,25 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
     if argv is not None:
         direct = " ".join(shlex.quote(a) for a in argv)
         run = f"if command -v {shlex.quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
-    if absent:
-        quoted = " ".join(shlex.quote(f) for f in absent)
-        clean = (f"__cupcake_clean() {{ for __cupcake_f in {quoted}; do "
-                 f'if [ -e "$__cupcake_f" ] || [ -L "$__cupcake_f" ]; then '
-                 f'if [ -d "$__cupcake_f" ] && [ ! -L "$__cupcake_f" ]; then /bin/chmod -R u+rwx -- "$__cupcake_f"; fi; '
-                 f'/bin/rm -r --interactive=never -- "$__cupcake_f"; '
-                 f'echo "cupcake: removed $__cupcake_f: agent configuration created inside the sandbox" >&2; fi; done; }}')
-        traps = " ".join(f"trap '__cupcake_clean; exit {128 + n}' {sig};" for sig, n in TRAPPED)
+    if absent or links:
+        plain = [shlex.quote(p) for p in absent if not _above(p, roots)]  # right below a root: one loop
+        steps = [f'for __cupcake_f in {" ".join(plain)}; do if [ -e "$__cupcake_f" -o -L "$__cupcake_f" ]; then '
+                 f'__cupcake_gone "$__cupcake_f"; fi; done'] if plain else []
+        for path in absent:
+            above = _above(path, roots)
+            if above:
+                q = shlex.quote(path)
+                steps.append(f"if [ -e {q} -o -L {q} ]; then __cupcake_safe {' '.join(shlex.quote(d) for d in above)} "
+                             f"&& __cupcake_gone {q}; fi")
+        for path, text, target in links:
+            q, safe = shlex.quote(path), " ".join(shlex.quote(d) for d in _above(path, roots))
+            steps.append(f"if [ ! -L {q} ] || [ ! {q} -ef {shlex.quote(target)} ]; then "
+                         f"{'__cupcake_safe ' + safe + ' && ' if safe else ''}__cupcake_link {q} {shlex.quote(text)}; fi")
+        clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
+        # Signalled, bubblewrap has died first: its sandbox's processes are killed when its pid 1 is
+        # scheduled, so a process still running may create a path again after the first pass.
+        traps = " ".join(f"trap '__cupcake_clean; /bin/sleep {RECHECK_S}; __cupcake_clean; exit {128 + n}' {sig};"
+                         for sig, n in TRAPPED)
         run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
                f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
                f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')

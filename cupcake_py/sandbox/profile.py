@@ -19,8 +19,10 @@ paths:
   config, caches, state, plugins, executables), the Python environment running cupcake (prefix,
   site-packages, user site, pyvenv.cfg, the interpreter), the agents' configuration (`.claude/`,
   `~/.claude/`, `~/.claude.json`, `.mcp.json`, `.opencode/`, `opencode.json*`, `.cupcake/`),
-  git's `hooks`, `config`, `config.worktree`, `commondir`, the `core.hooksPath` directory, the hook files `.husky` and
-  `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`,
+  git's `hooks`, `config`, `config.worktree`, `commondir`, the config files they include, the
+  existing submodules' `config` and `hooks`, the `core.hooksPath` directory, the hook files `.husky` and
+  `.pre-commit-config.yaml`, the concrete protected paths, each PATH dir's `cupcake`, `git`, `bash`, `sh`, `rg`
+  (PATH_PROGRAMS),
   `settings.read_only` and the extension's.
 - `pinned`: the directories between a writable root and a read-only path, or a hidden one below
   the project, inside it (`.git` for `.git/hooks`): bound onto themselves, so they cannot be
@@ -30,12 +32,16 @@ paths:
   run outside the sandbox (sandbox/sockets.py: container engines, terminal multiplexers, the SSH
   agent, the user's runtime dir, sockets named in the environment, this user's listening
   sockets), `settings.hidden` and the extension's.
-- `absent`: read-only entries inside a writable root that do not exist yet but whose creation
-  would change what an agent or git loads (`.claude/`, `.opencode/`, `.mcp.json`,
-  `opencode.json(c)`, `cupcake` in a writable PATH dir, `.git/commondir`, `.husky`,
-  `.pre-commit-config.yaml`). A mount would need a visible mount point, so instead the
-  wrapper removes whatever the command created there once the sandbox has ended (its pid
-  namespace ends with it, so no sandboxed process is left to create it again).
+- `absent`: read-only entries inside a writable root that do not exist yet (any of them: agent
+  configuration, `.cupcake` between the working directory and the project root, the other
+  agents' hook files, a PATH dir's programs, git's `hooks` or `commondir`, a protected path not
+  created yet, `settings.read_only`, a policy's read-only path). A mount would need a visible
+  mount point, so instead the wrapper removes whatever the command created there once the
+  sandbox has ended (its pid namespace ends with it, so no sandboxed process is left to create
+  it again); one inside another is left out (the removal of the outer one takes it).
+- `links`: the symbolic links on the way to a read-only path that lie in a writable root
+  (`.claude` a link into a dotfiles checkout): {path, text, target}; the wrapper puts a link back
+  when the command replaced it (a mount holds the link's target, not the link).
 - `unset_env`: the names of the environment variables holding secrets (sandbox/secrets.py
   `sensitive_env`), but `settings.pass_env`: unset inside the sandbox.
 - `network`, `share_processes`: from the settings.
@@ -97,11 +103,12 @@ HOME_PERSISTENCE = (
     ".local/share/systemd", "library/launchagents", ".config", ".bash_aliases", ".bash_completion", "bin",
     ".cargo/bin", ".npm-global/bin",
 )
-# Removed after the command when it created them (missing before, inside a writable root): their
-# creation would configure an agent. Not `.cupcake`: the guardrails read it (a nested one is a
-# project config the reading sees).
-ABSENT_NAMES = frozenset({".claude", ".opencode", ".mcp.json", "opencode.json", "opencode.jsonc", "cupcake", "commondir",
-                          ".husky", ".pre-commit-config.yaml"})
+# Programs looked up on PATH that run outside the sandbox (tables.rego guard_path_programs): cupcake
+# itself, git (cupcake's enrichment, the agents' snapshots), the shells a harness runs a command line
+# with, ripgrep (the agents' search tools). Read-only (absent: removed) in a PATH dir inside a writable
+# root, such as an activated `.venv/bin` or `node_modules/.bin`.
+PATH_PROGRAMS = ("cupcake", "cupcake-py", "git", "bash", "sh", "rg")
+
 
 class Sources:
     """What a profile is computed from (see the module docstring)."""
@@ -211,26 +218,68 @@ def git_paths(start: str, home: str | None = None) -> list[str]:
     return files + [os.path.join(g, n) for g in dirs for n in GIT_PROTECTED] + hooks_paths(dirs, worktree, home)
 
 
-def _config_hooks_path(path: str) -> str | None:
-    """The last `core.hooksPath` value of one git config file (sections and keys in any case,
-    quoted or not), else None."""
+def _config_read(path: str, home: str | None) -> tuple[str | None, list[str]]:
+    """(the last `core.hooksPath` value, the files its `include.path` / `includeIf.*.path` name,
+    resolved as git does: `~/` below home, relative to the file's directory) of one git config
+    file (sections and keys in any case, quoted or not); (None, []) when it cannot be read."""
+    from cupcake_py.core.userdirs import expand_home
+
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read(1 << 20).splitlines()
     except OSError:
-        return None
+        return None, []
     section = ""
     found = None
+    includes: list[str] = []
     for raw in lines:
         line = raw.strip()
         if line.startswith("["):
             section = line[1:line.find("]")].strip().lower() if "]" in line else ""
             line = line[line.find("]") + 1:].strip() if "]" in line else ""
-        if section == "core" and "=" in line:
-            key, value = line.split("=", 1)
-            if key.strip().lower() == "hookspath":
-                found = value.split(" #")[0].split(" ;")[0].strip().strip('"')
-    return found
+        if "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip().lower()
+        value = value.split(" #")[0].split(" ;")[0].strip().strip('"')
+        if section == "core" and key == "hookspath":
+            found = value
+        elif key == "path" and value and (section == "include" or section.startswith("includeif")):
+            p = expand_home(value, home) if home else value
+            includes.append(os.path.normpath(p if os.path.isabs(p) else os.path.join(os.path.dirname(path), p)))
+    return found, includes
+
+
+def _config_chain(files: Sequence[str], home: str | None) -> list[tuple[str, str | None]]:
+    """(file, its core.hooksPath) of `files` and of the files they include (whatever an
+    includeIf's condition: it may hold later), each included one right after its includer."""
+    out: list[tuple[str, str | None]] = []
+    seen: set[str] = set()
+
+    def visit(f: str, depth: int) -> None:
+        if f in seen or depth > 10:  # git stops at 10 levels too
+            return
+        seen.add(f)
+        value, includes = _config_read(f, home)
+        out.append((f, value))
+        for inc in includes:
+            visit(inc, depth + 1)
+
+    for f in files:
+        visit(f, 0)
+    return out
+
+
+def git_config_files(gitdirs: Sequence[str], home: str | None) -> list[tuple[str, str | None]]:
+    """The config files git reads for the repository (the user's, then the common dir's and the
+    gitdir's) with the files they include, each with its core.hooksPath value (git's order)."""
+    files = []
+    if home:
+        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+        files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
+                  os.path.join(home, ".gitconfig")]
+    files += [os.path.join(g, "config") for g in reversed(gitdirs)]
+    return _config_chain(files, home)
 
 
 def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list[str]:
@@ -238,19 +287,49 @@ def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list
     as git does: `~/` below home, a relative path below the work tree."""
     from cupcake_py.core.userdirs import expand_home
 
-    files = []
-    if home:
-        xdg = os.environ.get("XDG_CONFIG_HOME", "")
-        files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
-                  os.path.join(home, ".gitconfig")]
-    files += [os.path.join(g, "config") for g in reversed(gitdirs)]
     value = None
-    for f in files:  # later files win, as in git
-        value = _config_hooks_path(f) or value
+    for _, v in git_config_files(gitdirs, home):  # later files win, as in git
+        value = v or value
     if not value:
         return []
     p = expand_home(value, home) if home else value
     return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
+
+
+def submodule_git_paths(worktree: str, gitdirs: Sequence[str]) -> list[str]:
+    """`config` and `hooks` of the repository's existing submodules: `git status` in the project
+    enters each (its `core.fsmonitor`, `filter.*.clean` run): the git dirs below `modules/` of the
+    common dir (nested submodules too, three levels) and a `.git` directory at a path `.gitmodules`
+    names (an old-style submodule). A submodule added later is a repository the command made
+    (docs/security.md)."""
+    out: list[str] = []
+    stack = [(os.path.join(g, "modules"), 0) for g in gitdirs[-1:]]
+    while stack:
+        d, depth = stack.pop()
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            sub = os.path.join(d, name)
+            if os.path.isfile(os.path.join(sub, "HEAD")):  # a git dir (a name may hold a path: modules/a/b)
+                out += [os.path.join(sub, "config"), os.path.join(sub, "hooks")]
+                if depth < 2:
+                    stack.append((os.path.join(sub, "modules"), depth + 1))
+            elif depth < 2 and os.path.isdir(sub):
+                stack.append((sub, depth + 1))
+    try:
+        with open(os.path.join(worktree, ".gitmodules"), encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        key, _, value = line.strip().partition("=")
+        if key.strip().lower() == "path" and value.strip():
+            dot = os.path.normpath(os.path.join(worktree, value.strip().strip('"'), ".git"))
+            if dot.startswith(worktree.rstrip("/") + "/") and os.path.isdir(dot):
+                out += [os.path.join(dot, "config"), os.path.join(dot, "hooks")]
+    return out
 
 
 def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
@@ -331,6 +410,28 @@ def _pinned(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str
     return sorted(d for d in out if not any(_under(d, g) for g in guarded))
 
 
+def _links(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[dict[str, str]]:
+    """The symbolic links on the way to protected paths that lie in a writable root (not inside
+    a protected path): {path (its location, parents resolved), text (what it says), target (where
+    it leads)}. A mount holds the target, not the link, which the command could replace (`.claude`
+    a link into a dotfiles checkout: `rm .claude && mkdir .claude`); the launcher puts it back."""
+    out: dict[str, dict[str, str]] = {}
+    for p in paths:
+        a = p
+        while a != os.path.dirname(a):
+            if os.path.islink(a):
+                where = os.path.join(os.path.realpath(os.path.dirname(a)), os.path.basename(a))
+                target = os.path.realpath(a)
+                if (where not in out and os.path.exists(target) and any(_under(where, w) and where != w for w in writable)
+                        and not any(_under(where, g) for g in guarded)):
+                    try:
+                        out[where] = {"path": where, "text": os.readlink(a), "target": target}
+                    except OSError:
+                        pass
+            a = os.path.dirname(a)
+    return [out[k] for k in sorted(out)]
+
+
 def compute(src: Sources) -> dict[str, Any]:
     home = src.home
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
@@ -345,22 +446,19 @@ def compute(src: Sources) -> dict[str, Any]:
         if isinstance(path, str):
             (hidden if sp.get("read_protected") else ro).append(path)
     ro += python_environment()
-    creatable: set[str] = set()  # absent when missing, whatever their name or directory: git's hooks dir, PATH's cupcake
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
         repo = repository(root)
         if repo is not None:
             ro += repo[2] + [os.path.join(g, n) for g in repo[1] for n in GIT_PROTECTED]
-            hooks = hooks_paths(repo[1], repo[0], home)
-            ro += hooks
-            creatable.update(hooks)
+            ro += hooks_paths(repo[1], repo[0], home)
+            ro += [f for f, _ in git_config_files(repo[1], home)]  # with the files they include
+            ro += submodule_git_paths(repo[0], repo[1])
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
         ro.append(claude_dir)
-    path_cupcakes = [os.path.join(d, "cupcake") for d in src.path_dirs]
-    ro += path_cupcakes
-    creatable.update(os.path.normpath(p) for p in path_cupcakes)
+    ro += [os.path.join(d, n) for d in src.path_dirs for n in PATH_PROGRAMS]
     protected, protected_complete = _protected_cover(src.protected, home, roots)
     ro += protected
     system, system_complete = _protected_cover(src.system, home, roots)
@@ -380,15 +478,17 @@ def compute(src: Sources) -> dict[str, Any]:
     hidden_real = [h for h in hidden_real if not any(_under(h, o) and h != o for o in hidden_real)]  # covered
     ro_real: set[str] = set()
     absent: set[str] = set()
+    linked: list[str] = []
     for p in ro:
-        r = _real(real, os.path.normpath(p))
+        n = os.path.normpath(p)
+        r = _real(real, n)
+        if r != n:
+            linked.append(n)
         if not any(_under(r, w) for w in writable):
             continue  # outside every writable root: read-only already
         if os.path.lexists(r):
             ro_real.add(r)
-        elif os.path.basename(r) in ABSENT_NAMES and os.path.isdir(os.path.dirname(r)):
-            absent.add(r)
-        elif os.path.normpath(p) in creatable:  # even when its directory is missing too (made by the command)
+        else:  # whatever its name or whether its directory exists: its creation is what the mount would stop
             absent.add(r)
     guarded = sorted(ro_real) + hidden_real
     writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
@@ -401,12 +501,15 @@ def compute(src: Sources) -> dict[str, Any]:
     inside = [h for h in hidden_real if any(_under(h, _real(real, r)) for r in roots)]  # the project's secrets, not sockets
     pinned = _pinned(read_only + inside, writable, guarded)
     shared = bool(settings.get("share_processes", False))
+    absent_paths = sorted(p for p in absent if not any(_under(p, h) for h in hidden_real))
+    absent_paths = [p for p in absent_paths if not any(_under(p, o) and p != o for o in absent_paths)]  # rm -r holds it
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
         "read_only": read_only,
         "hidden": hidden_real,
-        "absent": [{"path": p} for p in sorted(absent) if not any(_under(p, h) for h in hidden_real)],
+        "absent": [{"path": p} for p in absent_paths],
+        "links": _links(linked, writable, read_only + hidden_real),
         "pinned": pinned,
         "unset_env": secret_environment(os.environ, settings.get("pass_env", [])),
         "network": bool(settings.get("network", True)),

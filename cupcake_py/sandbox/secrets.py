@@ -55,6 +55,11 @@ HOME_SECRETS = (
     # the coding agents' own credentials (OAuth tokens, provider API keys) and git's credential store
     ".claude/.credentials.json", ".local/share/opencode/auth.json", ".codex/auth.json", ".gemini/oauth_creds.json",
     ".config/git/credentials", ".config/github-copilot",
+    # the credential stores of cloud and deployment CLIs (found by the second red team)
+    ".s3cfg", ".boto", ".config/rclone/rclone.conf", ".terraformrc", ".config/hub", ".config/sops/age",
+    ".pulumi/credentials.json", ".databrickscfg", ".config/doctl", ".fly/config.yml",
+    ".config/configstore/firebase-tools.json", ".oci", ".m2/settings-security.xml", ".config/netlify",
+    ".local/share/com.vercel.cli",
 )
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-")
 

@@ -100,6 +100,12 @@ hook_file(p) if endswith(p, "/.git/hooks")
 
 hook_file(p) if endswith(p, "/.git")
 
+# a submodule's (or a linked worktree's) own git dir: its hooks run like the project's
+hook_file(p) if {
+	contains(p, "/.git/modules/")
+	contains(concat("", [p, "/"]), "/hooks/")
+}
+
 hook_file(p) if endswith(p, "/.husky")
 
 hook_file(p) if contains(p, "/.husky/")
@@ -122,8 +128,17 @@ git_config_file(p) if endswith(p, "/.git/config")
 
 git_config_file(p) if endswith(p, "/config.worktree")
 
-# `commondir` makes git read config and hooks from the directory it names.
-git_config_file(p) if endswith(p, "/.git/commondir")
+# `commondir` makes git read config and hooks from the directory it names (a linked worktree's too).
+git_config_file(p) if {
+	contains(p, "/.git/")
+	endswith(p, "/commondir")
+}
+
+# a submodule's config: `git status` in the project runs git there (core.fsmonitor …)
+git_config_file(p) if {
+	contains(p, "/.git/modules/")
+	endswith(p, "/config")
+}
 
 only_git if {
 	effects.bash

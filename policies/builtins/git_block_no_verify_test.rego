@@ -68,3 +68,18 @@ test_config_worktree_written_by_another_tool_is_denied if {
 	}
 	count(gb.deny) > 0 with input as e
 }
+
+write_of(path) := {
+	"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {}, "cwd": "/p", "builtin_config": cfg,
+	"tool_paths": [{"path": path, "original": path, "arg": "args.filePath", "access": "write"}],
+}
+
+test_submodule_and_worktree_git_files_written_by_another_tool_are_denied if {
+	denied(write_of("/p/.git/modules/lib/config"))
+	denied(write_of("/p/.git/modules/lib/hooks/pre-commit"))
+	denied(write_of("/p/.git/modules/a/modules/b/config"))
+	denied(write_of("/p/.git/worktrees/wt/commondir"))
+	not denied(write_of("/p/.git/modules/lib/info/exclude"))
+	not denied(write_of("/p/src/config"))
+	not denied(write_of("/p/hooks/x.py"))
+}

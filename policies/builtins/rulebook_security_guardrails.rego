@@ -9,7 +9,7 @@
 #   input.tool_paths, patches, Bash effects, Glob/Grep patterns, Task/agent prompts) that
 #   writes, deletes, moves or links anything under a state path or a protected path, deletes
 #   or moves one of their ancestors, or reads a read-protected one; creating or replacing a
-#   file named `cupcake` in a PATH directory (path_dirs) halts too. Opaque Bash changes answer
+#   file named `cupcake`, `git`, `bash`, `sh` or `rg` in a PATH directory (path_dirs) halts too. Opaque Bash changes answer
 #   `on_uncertain`. A Bash command that visibly reaches a process outside the kernel floor
 #   (tmux/screen, systemd-run/D-Bus, at/crontab, a Unix or abstract socket client, ssh to this
 #   machine) answers `on_uncertain` too, with or without the floor.
@@ -78,10 +78,10 @@ halt contains decision(concat("", ["the glob ", g, " can reach protected path '"
 	paths.glob_overlaps(g, c)
 }
 
-# A new or replaced executable named cupcake in a PATH directory.
-halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, ": a `cupcake` on PATH would replace the real one"])) if {
+# A new or replaced executable named cupcake (or another program run outside the floor) in a PATH directory.
+halt contains decision(concat("", [input.tool_name, " ", t.access, " of ", t.path, ": a `", effects.basename(t.lpath), "` on PATH would replace the real one"])) if {
 	some t in effects.changes
-	effects.basename(t.lpath) in {"cupcake", "cupcake-py"}
+	effects.basename(t.lpath) in tables.guard_path_programs
 	effects.dirname(t.lpath) in guard.path_dirs
 }
 

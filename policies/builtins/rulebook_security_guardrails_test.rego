@@ -70,6 +70,10 @@ test_cupcake_on_path if {
 	halted(bash({"writes": ["/home/u/.local/bin/cupcake"]}, {}, []))
 	halted(tool("Write", "/usr/local/bin/cupcake", "write"))
 	not halted(bash({"writes": ["/home/u/.local/bin/black"]}, {}, []))
+	halted(tool("Write", "/usr/local/bin/git", "write"))
+	halted(bash({"writes": ["/home/u/.local/bin/bash"]}, {}, []))
+	halted(tool("Write", "/home/u/.local/bin/rg", "write"))
+	not halted(tool("Write", "/home/u/src/git", "write"))
 	not halted(bash({"writes": ["/proj/bin/cupcake"]}, {}, []))
 }
 

@@ -143,3 +143,12 @@ test_content_search_over_a_directory_holding_a_secret_is_denied if {
 	not denied(search("Grep", "content", ["/p/.gitignore", "/p/.env.example"]))
 	not denied(search("Glob", "names", ["/p/.env"]))
 }
+
+test_cli_credential_stores_are_sensitive if {
+	sd.sensitive("/home/u/.s3cfg")
+	sd.sensitive("/home/u/.config/rclone/rclone.conf")
+	sd.sensitive("/home/u/.oci/config")
+	sd.sensitive("/home/u/.config/sops/age/keys.txt")
+	not sd.sensitive("/home/u/.botocore/data.txt")
+	not sd.sensitive("/home/u/.config/hubris")
+}

@@ -66,7 +66,7 @@ sdp_secret_names := {
 sdp_secret_words := {"secret", "credential", "password", "passwd", "apikey", "api_key", "api-key", "private_key", "private-key", "token", "service-account", "service_account", "serviceaccount"}
 
 # sensitive_data_protection
-sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data", "/.claude/.credentials.json", "/.local/share/opencode/auth.json", "/.codex/auth.json", "/.gemini/oauth_creds.json", "/.config/git/credentials", "/.config/github-copilot/"}
+sdp_secret_dirs := {"/.ssh/", "/.gnupg/", "/.aws/", "/.config/gcloud/", "/.azure/", "/.kube/", "/.docker/config.json", "/.gem/credentials", "/.cargo/credentials", "/secrets/", "/secret/", "/.secrets/", "/credentials/", "/private_keys/", "/.password-store/", "/.config/gh/hosts.yml", "/.vault-token", "/.terraform.d/credentials", "/.config/op/", "/.local/share/keyrings/", "/logins.json", "/login data", "/.claude/.credentials.json", "/.local/share/opencode/auth.json", "/.codex/auth.json", "/.gemini/oauth_creds.json", "/.config/git/credentials", "/.config/github-copilot/", "/.s3cfg/", "/.boto/", "/.config/rclone/rclone.conf/", "/.terraformrc/", "/.config/hub/", "/.config/sops/age/", "/.pulumi/credentials.json/", "/.databrickscfg/", "/.config/doctl/", "/.fly/config.yml/", "/.config/configstore/firebase-tools.json/", "/.oci/", "/.m2/settings-security.xml/", "/.config/netlify/", "/.local/share/com.vercel.cli/"}
 
 # sensitive_data_protection
 sdp_harmless_exts := {"example", "sample", "template", "dist", "tmpl", "pub"}
@@ -171,3 +171,9 @@ readers := {
 	"join", "split", "csplit", "tac", "rev", "shuf", "look", "iconv", "dos2unix", "unix2dos", "file", "lsattr",
 	"getfacl", "test", "crontab", "pytest", "mypy", "tsc", "eslint", "jest", "mocha",
 }
+
+# Programs found on PATH that run outside the kernel floor: cupcake itself (the hooks), git (cupcake's
+# enrichment, the agents' snapshots and status), the shells a harness runs a command line with, and
+# ripgrep (the agents' search tools). A new or replaced one in a PATH directory would run instead of
+# the real one (sandbox/profile.py PATH_PROGRAMS: the same names; tests/sandbox/test_profile.py).
+guard_path_programs := {"cupcake", "cupcake-py", "git", "bash", "sh", "rg"}

@@ -18,6 +18,8 @@ import json
 import os
 import shutil
 import subprocess
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,23 +101,30 @@ class Project:
             out[name] = "present" if (self.proj / name).exists() else "absent"
         return out
 
+    @staticmethod
+    def states(paths: Sequence[Path]) -> dict[str, str]:
+        """Each path's text, or "dir" or "absent"."""
+        return {str(f): f.read_text() if f.is_file() else "dir" if f.is_dir() else "absent" for f in paths}
+
     # -- the agent's tool calls --------------------------------------------------------------------
 
-    def event(self, harness: str, command: str) -> dict[str, Any]:
+    def event(self, harness: str, command: str, cwd: Path | None = None) -> dict[str, Any]:
         self.calls += 1
         session = f"s{self.calls}"  # one session per call: a halt of one test does not stick to the next
+        where = str(cwd or self.proj)
         if harness == "claude":
             return {"hook_event_name": "PreToolUse", "session_id": session, "transcript_path": str(self.base / "t.jsonl"),
-                    "cwd": str(self.proj), "tool_name": "Bash", "tool_input": {"command": command},
+                    "cwd": where, "tool_name": "Bash", "tool_input": {"command": command},
                     "tool_use_id": "toolu_1"}
-        return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": str(self.proj), "tool": "bash",
+        return {"hook_event_name": "PreToolUse", "session_id": session, "cwd": where, "tool": "bash",
                 "args": {"command": command}}
 
-    def evaluate(self, harness: str, command: str) -> tuple[str, str | None, Any]:
-        """(decision: allow|ask|deny, the command the harness would run or None, raw answer)."""
+    def evaluate(self, harness: str, command: str, cwd: Path | None = None) -> tuple[str, str | None, Any]:
+        """(decision: allow|ask|deny, the command the harness would run or None, raw answer); `cwd`:
+        where the agent runs (the hook's working directory and the event's), default the project."""
         proc = subprocess.run([*cupcake_command(), "eval", "--harness", harness],
-                              input=json.dumps(self.event(harness, command)).encode(), capture_output=True,
-                              cwd=self.proj, env=self.env, timeout=120)
+                              input=json.dumps(self.event(harness, command, cwd)).encode(), capture_output=True,
+                              cwd=cwd or self.proj, env=self.env, timeout=120)
         out = json.loads(proc.stdout)
         if harness == "claude":
             if proc.returncode != 0:
@@ -129,9 +138,9 @@ class Project:
         runs = out.get("updated_args", {}).get("command", command if decision == "allow" else None)
         return decision, runs, out
 
-    def execute(self, runs: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        """Run what the harness runs: its shell, in the project, with the agent's environment."""
-        return subprocess.run(["bash", "-c", runs], cwd=self.proj, env=self.env, capture_output=True, text=True,
+    def execute(self, runs: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """Run what the harness runs: its shell, in the project (or `cwd`), with the agent's environment."""
+        return subprocess.run(["bash", "-c", runs], cwd=cwd or self.proj, env=self.env, capture_output=True, text=True,
                               timeout=timeout)
 
     def agent(self, harness: str, command: str) -> tuple[str, subprocess.CompletedProcess[str] | None]:
@@ -141,6 +150,34 @@ class Project:
             return decision, None
         assert runs != command and "--args 3" in runs, f"an {decision} runs without the sandbox: {runs!r}"
         return decision, self.execute(runs)
+
+
+def warm(project: Project, harnesses: Sequence[str], seconds: float = 300) -> None:
+    """Wait out a cold build of the policies (it can outlast one evaluation's deadline)."""
+    deadline = time.monotonic() + seconds
+    for harness in harnesses:
+        while project.evaluate(harness, "true")[0] != "allow" and time.monotonic() < deadline:
+            time.sleep(1)
+
+
+def run_allowed(project: Project, harness: str, command: str, cwd: Path | None = None) -> str:
+    """The call must be allowed and sandboxed: what it printed when the harness ran it."""
+    done = project.execute(run_line(project, harness, command, cwd), cwd=cwd)
+    return done.stdout + done.stderr
+
+
+def assert_same_as_plain(project: Project, harness: str, command: str, cwd: Path | None = None) -> None:
+    """An ordinary command: allowed, sandboxed, and the same output and exit status as run plain."""
+    plain = project.execute(command, cwd=cwd)
+    done = project.execute(run_line(project, harness, command, cwd), cwd=cwd)
+    assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr), command
+
+
+def run_line(project: Project, harness: str, command: str, cwd: Path | None = None) -> str:
+    """The sandboxed line the harness runs for an allowed call."""
+    decision, runs, _ = project.evaluate(harness, command, cwd)
+    assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
+    return runs
 
 
 def copy_project(src: Path, dst: Path) -> None:

@@ -36,7 +36,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.floor import SECRET, SSH_SECRET, Project, require_bwrap
+from tests.sandbox.floor import (
+    SECRET,
+    SSH_SECRET,
+    Project,
+    assert_same_as_plain,
+    require_bwrap,
+    run_allowed,
+    warm,
+)
 
 TOKEN = "ghp_RedTeamToken0123456789"
 SUB_SECRET = "SUB-SECRET-44b1"
@@ -93,10 +101,7 @@ class World:
                 proj / "sub" / ".env", proj / "node_modules" / ".bin" / "cupcake", self.mark]
 
     def snapshot(self) -> dict[str, str]:
-        out = self.p.snapshot()
-        for f in self.guarded():
-            out[str(f)] = f.read_text() if f.is_file() else "dir" if f.is_dir() else "absent"
-        return out
+        return {**self.p.snapshot(), **self.p.states(self.guarded())}
 
     def outside(self) -> None:
         """What runs outside the sandbox after the agent's call: the user's (or cupcake's) git."""
@@ -107,10 +112,7 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     require_bwrap()
     w = World(tmp_path_factory.mktemp("redteam"))
-    deadline = time.monotonic() + 300  # a cold build can outlast one evaluation's deadline: wait for it
-    for harness in HARNESSES:
-        while w.p.evaluate(harness, "true")[0] != "allow" and time.monotonic() < deadline:
-            time.sleep(1)
+    warm(w.p, HARNESSES)
     yield w
     for s in w.servers:
         s.close()
@@ -127,10 +129,7 @@ def _no_harm(w: World, harness: str, before: dict[str, str], printed: str, what:
 
 
 def _run(w: World, harness: str, command: str) -> str:
-    decision, runs, _ = w.p.evaluate(harness, command)
-    assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
-    done = w.p.execute(runs)
-    return done.stdout + done.stderr
+    return run_allowed(w.p, harness, command)
 
 
 ATTACKS = {
@@ -241,11 +240,7 @@ BENIGN = [
 @pytest.mark.parametrize("harness", HARNESSES)
 def test_benign_counterparts_same_result(world: World, harness: str) -> None:
     for command in BENIGN:
-        plain = world.p.execute(command)
-        decision, runs, _ = world.p.evaluate(harness, command)
-        assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
-        done = world.p.execute(runs)
-        assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr), command
+        assert_same_as_plain(world.p, harness, command)
 
 
 OUTSIDE_CLIENTS = ["tmux send-keys -t 0 'echo hi' Enter", "screen -S s -X stuff 'id\\n'", "ssh localhost id",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -295,6 +296,59 @@ def test_shared_processes_cover_nothing(tmp_path: Path) -> None:
     (tried: the rulebook changed): with share_processes the profile claims no cover."""
     p, _, _ = _profile(tmp_path, share_processes=True)
     assert p["covers"] == {"state_paths": False, "system": False, "secrets": False, "protected_paths": False}
+
+
+def test_path_programs_mirror_the_rego_table() -> None:
+    from cupcake_py.sandbox.profile import PATH_PROGRAMS
+
+    assert _rego_set("guard_path_programs") == set(PATH_PROGRAMS)
+
+
+def test_red_team_2_paths(tmp_path: Path) -> None:
+    """Missing read-only paths of any name are absent, included git config files read-only, links
+    on the way to a read-only path recorded (tests/sandbox/test_floor_redteam2.py executes them)."""
+    home, proj = _tree(tmp_path)
+    shutil.rmtree(proj / ".git" / "hooks", ignore_errors=True)
+    (proj / "gitconfig.inc").write_text("[alias]\n\tst = status\n")
+    (proj / ".git" / "config").write_text("[include]\n\tpath = ../gitconfig.inc\n[includeIf \"gitdir:/x/\"]\n\tpath = more.inc\n")
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    if (proj / ".claude").exists():
+        shutil.rmtree(proj / ".claude")
+    (proj / ".claude").symlink_to(dotfiles)
+    (proj / "sub").mkdir(exist_ok=True)
+    src = Sources([{"path": str(proj / ".claude"), "kind": "agent_config", "dir": True}], [str(proj / "bin")],
+                  str(proj), str(proj / "sub"), {"writable": [], "read_only": ["vendor/x.js"]},
+                  protected=[str(proj / "deploy" / "prod.yml")], home=str(home))
+    p = compute(src)
+    absent = {e["path"] for e in p["absent"]}
+    for missing in (".git/hooks", "deploy/prod.yml", "vendor/x.js", "bin/git", "bin/bash", "bin/cupcake",
+                    "sub/.claude", ".git/more.inc"):
+        assert str(proj / missing) in absent, missing
+    assert str(proj / "gitconfig.inc") in p["read_only"]
+    assert p["links"] == [{"path": str(proj / ".claude"), "text": str(dotfiles), "target": str(dotfiles)}]
+
+
+def test_a_writable_home_keeps_its_missing_start_up_files_absent(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": [str(home)]}, home=str(home)))
+    absent = {e["path"] for e in p["absent"]}
+    for rel in (".bashrc", ".profile", ".gitconfig", ".local/bin", ".claude.json"):
+        assert str(home / rel) in absent or (home / rel).exists(), rel
+
+
+def test_existing_submodules_git_files_are_read_only(tmp_path: Path) -> None:
+    home, proj = _tree(tmp_path)
+    lib = proj / ".git" / "modules" / "lib"
+    (lib / "hooks").mkdir(parents=True)
+    (lib / "HEAD").write_text("ref: refs/heads/main\n")
+    (lib / "config").write_text("[core]\n")
+    (proj / "old" / ".git" / "hooks").mkdir(parents=True)
+    (proj / "old" / ".git" / "config").write_text("[core]\n")
+    (proj / ".gitmodules").write_text('[submodule "old"]\n\tpath = old\n[submodule "lib"]\n\tpath = lib\n')
+    p = compute(Sources([], [], str(proj), str(proj), {"writable": []}, home=str(home)))
+    for path in (lib / "config", lib / "hooks", proj / "old" / ".git" / "config", proj / "old" / ".git" / "hooks"):
+        assert str(path) in p["read_only"], path
 
 
 def test_a_default_tool_cache_is_created_and_bound_only_where_a_tool_fills_it(tmp_path: Path) -> None:

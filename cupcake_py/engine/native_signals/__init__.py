@@ -4,11 +4,14 @@
 A provider is registered by name prefix as "module:function" and imported only when a
 routed policy requires one of its signals. Contract:
 
-    function(names: list[str], event: dict, root: str | os.PathLike[str], deadline: float) -> dict[str, value]
+    function(names: list[str], event: dict, root: str | os.PathLike[str], deadline: float,
+             inside: Inside | None) -> dict[str, value]
 
 `names` are the requested signal names with that prefix, `event` the preprocessed event,
 `root` the project root, `deadline` a `time.monotonic()` instant the provider must not run
-past. Values are JSON values stored at `input.signals.<name>`; a name missing from the
+past, `inside` (when the kernel floor is enabled) turns an argv into the one that runs it inside
+the floor's profile (a provider that starts a program which reads project files, such as git
+running a new repository's `filter.*.clean`, runs it that way). Values are JSON values stored at `input.signals.<name>`; a name missing from the
 result is left out. Exceptions fail the evaluation closed (SignalProviderError names the signals).
 """
 
@@ -31,7 +34,8 @@ class SignalProviderError(CupcakeError):
 
 
 if TYPE_CHECKING:
-    Provider = Callable[[list[str], dict[str, Any], str | PathLike[str], float], dict[str, Any]]
+    Inside = Callable[[list[str]], list[str]]
+    Provider = Callable[[list[str], dict[str, Any], str | PathLike[str], float, Inside | None], dict[str, Any]]
 
 # prefix -> "module:function"; add a family here.
 PROVIDERS: dict[str, str] = {
@@ -69,7 +73,8 @@ def provides(name: str) -> bool:
     return p is not None and re.fullmatch(NAMES[p], name) is not None
 
 
-def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float,
+           inside: Inside | None = None) -> dict[str, Any]:
     groups: dict[str, list[str]] = {}
     for n in names:
         p = _prefix(n)
@@ -80,7 +85,7 @@ def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], d
         module, _, fn = PROVIDERS[prefix].partition(":")
         try:
             provider: Provider = getattr(importlib.import_module(module), fn)
-            got = provider(wanted, event, root, deadline)
+            got = provider(wanted, event, root, deadline, inside)
         except CupcakeError:
             raise
         except Exception as e:  # a provider bug must fail the evaluation closed, naming the signals

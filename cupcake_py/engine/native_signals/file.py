@@ -20,6 +20,7 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 HEAD_BYTES = 8 << 10
@@ -81,7 +82,8 @@ def _head(path: str, n: int) -> str:
         os.close(fd)
 
 
-def gather(names: list[str], event: dict[str, Any], root: str | os.PathLike[str], deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | os.PathLike[str], deadline: float,
+           inside: Callable[[list[str]], list[str]] | None = None) -> dict[str, Any]:
     path = event.get("resolved_file_path")
     if not isinstance(path, str) or not path:
         return {"file.exists": False} if "file.exists" in names else {}

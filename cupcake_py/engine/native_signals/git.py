@@ -16,6 +16,10 @@ process runs in its own session with GIT_OPTIONAL_LOCKS=0 (status never takes in
 the agent uses git), GIT_TERMINAL_PROMPT=0 and LC_ALL=C, and its whole group is killed when the
 evaluation deadline comes. A git failure or timeout (or no `git` executable) leaves the affected
 signals out (absent from input.signals); so does an unreadable repository for git.is_repo.
+With the kernel floor enabled (`inside`), git runs inside the floor's profile: a repository
+created by an agent's command (`git init` where there was none, a nested repository added to the
+index as a gitlink, which status enters) has a configuration the agent wrote, and status runs
+its `filter.*.clean` and `core.fsmonitor` commands.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from cupcake_py.engine.signals import kill_group
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from os import PathLike
     from typing import Any
 
@@ -92,7 +97,8 @@ class _Git:
 
     __slots__ = ("args", "proc")
 
-    def __init__(self, args: list[str], root: str | PathLike[str], deadline: float) -> None:
+    def __init__(self, args: list[str], root: str | PathLike[str], deadline: float,
+                 inside: Callable[[list[str]], list[str]] | None = None) -> None:
         self.args = args
         self.proc: subprocess.Popen[bytes] | None = None
         if deadline - time.monotonic() <= 0:
@@ -102,7 +108,8 @@ class _Git:
 
         become_subreaper()  # a daemon git starts (fsmonitor, maintenance) stays ours and is killed at the end
         try:
-            self.proc = subprocess.Popen(["git", *args], cwd=root, env={**os.environ, **ENV}, stdin=subprocess.DEVNULL,
+            argv = ["git", *args] if inside is None else inside(["git", *args])
+            self.proc = subprocess.Popen(argv, cwd=root, env={**os.environ, **ENV}, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         except OSError as e:  # no git executable, root unreadable …
             log.debug("git %s could not start: %s", args[0], e)
@@ -155,12 +162,13 @@ def _last_commit(res: tuple[int, str, str] | None, root: str | PathLike[str], de
     return False, None
 
 
-def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float) -> dict[str, Any]:
+def gather(names: list[str], event: dict[str, Any], root: str | PathLike[str], deadline: float,
+           inside: Callable[[list[str]], list[str]] | None = None) -> dict[str, Any]:
     if not os.path.isdir(root):
         return _no_repo(names)
     wanted = set(names)
-    status = _Git(STATUS, root, deadline) if "git.is_repo" in wanted or STATUS_SIGNALS & wanted else None
-    last = _Git(LOG, root, deadline) if "git.last_commit" in wanted else None
+    status = _Git(STATUS, root, deadline, inside) if "git.is_repo" in wanted or STATUS_SIGNALS & wanted else None
+    last = _Git(LOG, root, deadline, inside) if "git.last_commit" in wanted else None
     out: dict[str, Any] = {}
     try:
         if status is not None:
