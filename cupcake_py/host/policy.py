@@ -20,8 +20,10 @@ from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, ModuleIO, resolv
 from cupcake_py.host.cache import load_module
 from cupcake_py.host.engine import HostOptions, get_engine, get_ticker
 from cupcake_py.host.errors import (
+    BUILTIN_ERROR_CODES,
     ABIError,
     AbortError,
+    BuiltinEvalError,
     DeadlineExceeded,
     HostError,
     InputError,
@@ -89,6 +91,10 @@ def _trap_error(exc: capi.WasmError, deadline: float) -> HostError:
 def _abort_error(message: str) -> HostError:
     if "out of memory" in message:
         return MemoryLimitExceeded(f"module ran out of memory ({message})")
+    code, _, rest = message.partition(": ")
+    if code in BUILTIN_ERROR_CODES and ": " in rest:  # a native builtin's strict error (opa.h)
+        name, _, detail = rest.partition(": ")
+        return BuiltinEvalError(name, detail, code)
     return AbortError(message)
 
 
@@ -232,6 +238,8 @@ class PolicyInstance:
         self._fn = {n: i32_caller(f, sig, pending) for n, sig in self._module.export_sigs.items()
                     if (f := instance.export(ctx, n)) is not None and f.kind == capi.EXTERN_FUNC}
         self._fast = self.abi_version >= (1, 2) and table.FAST_PATH_EXPORT in self._fn
+        if self._options.strict and table.EXPORT_STRICT_BUILTIN_ERRORS in self._fn:
+            self._fn[table.EXPORT_STRICT_BUILTIN_ERRORS](ctx, 1)
         self.entrypoints: dict[str, int] = self._dump_export(table.EXPORT_ENTRYPOINTS)
         raw_builtins: dict[str, int] = self._dump_export(table.EXPORT_BUILTINS)
         self.builtins: dict[int, str] = {int(i): name for name, i in raw_builtins.items()}

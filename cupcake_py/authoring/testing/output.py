@@ -132,7 +132,9 @@ def json_report(run: TestRun) -> str:
         if r.status == "fail":
             d["fail"] = True
         elif r.status == "error":
-            d["error"] = {"code": "eval_error", "message": r.message}
+            code, _, message = r.message.partition(": ")
+            d["error"] = {"code": code, "message": message} if code.startswith("eval_") else \
+                {"code": "eval_internal_error", "message": r.message}
         elif r.status == "skip":
             d["skip"] = True
         d["duration"] = round(r.duration_s * 1e9)
