@@ -45,7 +45,7 @@ def query_cmd(
       cupcake query -d policy.rego -i input.json --format json 'data.x.allow'
       cupcake query 'x := [1, 2, 3][_]; x > 1'
     """
-    from cupcake_py.authoring.query import QueryError, pretty, run_query
+    from cupcake_py.authoring.query import QueryError, json_text, pretty, run_query
     from cupcake_py.rego import versions
 
     sources: dict[str, str] = {}
@@ -67,9 +67,7 @@ def query_cmd(
     except (QueryError, CupcakeError) as e:
         raise options.fail(str(e)) from None
     if fmt == "json":
-        import orjson
-
-        sys.stdout.write(orjson.dumps(result.opa_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+        sys.stdout.write(json_text(result.opa_json(), indent=True) + "\n")
     else:
         sys.stdout.write(pretty(result))
     if fail and not result.rows:

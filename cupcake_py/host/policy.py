@@ -78,6 +78,11 @@ def check_json(raw: bytes, what: str) -> None:
             raise InputError(f"{what} is not valid JSON: {e}") from None
 
 
+# Python frames for reading a result set: values nested like the deepest Rego term the parser
+# takes (rego.parser.MAX_NESTING) and more; deeper ones are an unreadable result (ABIError).
+RESULT_RECURSION = 10_000
+
+
 def _trap_error(exc: capi.WasmError, deadline: float) -> HostError:
     if isinstance(exc, capi.WasmTrap) and exc.code == capi.TRAP_INTERRUPT:
         return DeadlineExceeded(f"evaluation exceeded its deadline of {deadline:g} s")
@@ -452,15 +457,17 @@ class PolicyInstance:
         """The result set as Python values: `[{"result": value}]`, `[]` when undefined.
         Sets arrive as sorted-by-module arrays unless keep_sets (then as frozensets)."""
         from cupcake_py.core import values
+        from cupcake_py.core.deep_stack import recursion_limit
 
         raw = self.eval_raw(entrypoint, input, input_json=input_json, rego_format=keep_sets)
         try:
-            if keep_sets:
-                got = values.parse_rego(raw)
-                rows = [values.thaw(b) for b in sorted(got, key=values.sort_key)] \
-                    if isinstance(got, frozenset) else got
-            else:
-                rows = values.parse_json(raw)
+            with recursion_limit(RESULT_RECURSION):  # values as deep as Rego terms may be written
+                if keep_sets:
+                    got = values.parse_rego(raw)
+                    rows = [values.thaw(b) for b in sorted(got, key=values.sort_key)] \
+                        if isinstance(got, frozenset) else got
+                else:
+                    rows = values.parse_json(raw)
         except values.ValueParseError as e:
             raise ABIError(f"module returned an unreadable result set: {e}") from None
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):

@@ -4,12 +4,10 @@ query `result = data.<path>`."""
 
 from __future__ import annotations
 
-import sys
-import threading
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
 from cupcake_py import ir
+from cupcake_py.core.deep_stack import on_deep_stack
 from cupcake_py.plan.rules import RulePlanner
 from cupcake_py.plan.state import FuncCtx
 from cupcake_py.rego import ast as A
@@ -17,47 +15,6 @@ from cupcake_py.rego.compile.compiler import compile_query as compile_query_body
 from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
-
-_STACK_BYTES = 256 << 20  # address space reserved for the planning thread; pages are used as touched
-_RECURSION = 400_000
-T = TypeVar("T")
-
-
-def _on_deep_stack(fn: Callable[[], T]) -> T:
-    """Run `fn` (planning) on a thread with a large stack and recursion limit.
-
-    The planner plans terms and expressions in continuation-passing style, so its depth grows
-    with the number of terms of one expression or collection (a 6000-element array of refs,
-    a large schema literal written as one term). Plain literals are planned in a loop
-    (`TermPlanner.plan_terms`); everything else gets this stack. Errors propagate unchanged."""
-    box: list[T] = []
-    err: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            box.append(fn())
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            err.append(e)
-
-    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
-    sys.setrecursionlimit(max(old_limit, _RECURSION))
-    try:
-        try:
-            threading.stack_size(_STACK_BYTES)
-            # daemon: a signal that ends the caller (a deadline) must not wait for planning
-            worker = threading.Thread(target=run, name="cupcake-plan", daemon=True)
-            worker.start()
-        except (RuntimeError, ValueError, MemoryError):  # no room for the stack: plan here
-            sys.setrecursionlimit(max(old_limit, 20_000))
-            run()
-        else:
-            worker.join()
-    finally:
-        threading.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
-    if err:
-        raise err[0]
-    return box[0]
 
 
 def query_vars(body: list[A.Expr]) -> list[str]:
@@ -132,7 +89,7 @@ def compile_query(modules: Sequence[str | A.Module], query: str | list[A.Expr], 
     cbody = compile_query_body(body, compiled)
     p = Planner(compiled)
     p.file("<query>")
-    plan = _on_deep_stack(lambda: p.plan_query(entrypoint, cbody, names))
+    plan = on_deep_stack(lambda: p.plan_query(entrypoint, cbody, names))
     return p.policy([plan])
 
 
@@ -154,5 +111,5 @@ def compile_entrypoints(modules: Sequence[str | A.Module], entrypoints: Sequence
         ref = A.Ref([A.var_term("data")] + [A.string_term(x) for x in parts])
         body = [A.Expr([A.Term(A.ref_of("eq")), A.var_term("result"), A.Term(ref)])]
         queries.append(("/".join(parts), compile_query_body(body, compiled)))
-    plans = _on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
+    plans = on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
     return p.policy(plans)

@@ -41,17 +41,25 @@ def go_duration(seconds: float) -> str:
     return f"{ns}ns"  # (unreachable)
 
 
+VALUE_RECURSION = 10_000
+TOO_DEEP_TEXT = "<a value nested too deeply to show>"
+
+
 def _value(v: Any) -> str:
     from cupcake_py.core import (
         values,  # (failing tests only, as orjson below: JSON and coverage reports only)
     )
+    from cupcake_py.core.deep_stack import recursion_limit
 
     if isinstance(v, str) and v == UNDEFINED_TEXT:
         return v
     try:
-        return values.dump_rego(v)
+        with recursion_limit(VALUE_RECURSION):  # values as deep as the parser allows (MAX_NESTING)
+            return values.dump_rego(v)
     except (TypeError, ValueError):
         return repr(v)
+    except RecursionError:
+        return TOO_DEEP_TEXT
 
 
 def _details(r: TestResult) -> list[str]:
@@ -111,9 +119,14 @@ def _json_value(v: Any) -> Any:
     import orjson
 
     from cupcake_py.core import values
+    from cupcake_py.core.deep_stack import recursion_limit
 
-    return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
-        x, frozenset) else str(x)))
+    try:  # orjson nests at most 254 levels (the report adds 4 around a value)
+        with recursion_limit(VALUE_RECURSION):
+            return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
+                x, frozenset) else str(x)))
+    except (TypeError, RecursionError):  # (orjson.JSONEncodeError is a TypeError)
+        return TOO_DEEP_TEXT
 
 
 def _loc(loc: Any) -> dict[str, Any]:

@@ -172,8 +172,10 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
         _lap(phases, "parse", t)
     else:
         base = cache.build_key([], data_paths, opts.key_text()) if key else ""
+        from cupcake_py.core.deep_stack import on_deep_stack  # (deeply nested terms: the compiler recurses)
+
         with opts.rego_scope():
-            work = _build(paths, files, data, opts, setup, phases, base)
+            work = on_deep_stack(lambda: _build(paths, files, data, opts, setup, phases, base))
         if key and work.parts and not work.errors:
             index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
             cache.store(key, {"tests": [c.to_json() for c in work.tests],
@@ -204,7 +206,10 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
                 for r in failed:
                     r.case = again.get((r.case.package, r.case.name), r.case)
                 failed = [r for r in failed if r.case.rule is not None]
-            diagnose(work.modules, failed, work.sources, setup)
+            from cupcake_py.core.deep_stack import on_deep_stack
+
+            modules, sources = work.modules, work.sources
+            on_deep_stack(lambda: diagnose(modules, failed, sources, setup))
         _lap(phases, "diagnose", t)
     out.results = ordered + out.results
     if opts.coverage:
