@@ -59,9 +59,12 @@ def test_strict_builtin_errors_are_test_errors(tmp_path: Path) -> None:
     got = _statuses(run)
     assert got["test_subset_of_a_string_is_undefined"] == got["test_bad_time_is_undefined"] == "error"
     assert any("object.subset" in r.message for r in run.results)
-    # known limit (docs/testing.md): builtins of the C runtime (to_number, json.unmarshal) stay
-    # undefined on error even in strict mode
-    assert got["test_to_number_of_garbage_is_undefined"] == "pass"
+    # the C runtime's builtins (to_number, json.unmarshal) too, with OPA's codes and messages
+    assert got["test_to_number_of_garbage_is_undefined"] == got["test_undefined_call_makes_the_body_fail"] == "error"
+    messages = {r.case.name: r.message for r in run.results}
+    assert messages["test_to_number_of_garbage_is_undefined"] == \
+        'eval_builtin_error: to_number: strconv.ParseFloat: parsing "x1": invalid syntax'
+    assert messages["test_undefined_call_makes_the_body_fail"].startswith("eval_builtin_error: json.unmarshal: ")
 
 
 def test_data_files_are_mounted_at_their_directory(tmp_path: Path) -> None:
@@ -117,7 +120,8 @@ def test_a_policy_that_does_not_compile_fails_the_run_even_without_tests_to_run(
 
 def test_only_todo_test_rules_are_skipped_and_only_true_passes(tmp_path: Path) -> None:
     """OPA's runner: SkipTestPrefix is `todo_test_`; a test passes when its value is the boolean
-    true (a partial-object test: every value true); 0, null, a set or an object value fail."""
+    true (a partial-object test `test_x[name]`: every value true); 0, null, a set or an object
+    value of any other rule fail (`test_nested.a.b := true` is a complete rule of value {"a": ...})."""
     _write(tmp_path, {"t.rego": "package t\n\nimport rego.v1\n\n"
                                 "todo_list := [1]\ntodo_test_later if false\n"
                                 "test_true if true\ntest_zero := 0\ntest_null := null\n"
@@ -126,7 +130,7 @@ def test_only_todo_test_rules_are_skipped_and_only_true_passes(tmp_path: Path) -
                                 "test_nested.a.b := true\n"})
     assert _statuses(run_tests([tmp_path])) == {
         "todo_test_later": "skip", "test_true": "pass", "test_zero": "fail", "test_null": "fail",
-        "test_set": "fail", "test_cases": "pass", "test_cases_bad": "fail", "test_nested": "pass"}
+        "test_set": "fail", "test_cases": "pass", "test_cases_bad": "fail", "test_nested": "fail"}
 
 
 def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
@@ -233,3 +237,43 @@ def test_first_run_on_two_processes_agrees_with_one(tmp_path: Path) -> None:
         assert f"{p} process(es)" in proc.stderr
         reports[p] = [(d["package"], d["name"], d.get("fail", False)) for d in json.loads(proc.stdout)]
     assert reports["1"] == reports["2"] and len(reports["1"]) == counts["tests"]
+
+
+REF_HEAD_TESTS = """package t
+
+test_ref.y if true
+test_br["b"] if true
+a.test_in_ref if true
+test_cases[name] if some name in ["a", "b"]
+test_cases_deeper.y[z] if some z in ["k"]
+test_dup if false
+test_dup if true
+test_dup := 1
+test_obj := {"a": true}
+test_else if false else := true
+todo_test_dup if true
+todo_test_dup if false
+"""
+
+
+def test_ref_heads_and_repeated_definitions_as_opa(tmp_path: Path) -> None:
+    """OPA's runner (tester.ruleName, rewriteDuplicateTestNames, DocKind): a test's name is its
+    head ref up to the `test_` part; only `true` passes, except a partial-object test; each
+    definition of a name is a test of its own, the later ones renamed `name#01`, `name#02`."""
+    _write(tmp_path, {"t_test.rego": REF_HEAD_TESTS, "pkg/q_test.rego": "package q.r\n\ntest_deep.a.b if true\n"
+                                                                       "test_in_pkg if true\n"})
+    run = run_tests([tmp_path], cache=False)
+    got = [(r.case.full_name, r.status) for r in run.results]
+    assert got == [
+        ("data.q.r.test_deep", "fail"), ("data.q.r.test_in_pkg", "pass"),
+        ("data.t.test_ref", "fail"), ("data.t.test_br", "fail"), ("data.t.a.test_in_ref", "pass"),
+        ("data.t.test_cases", "pass"), ("data.t.test_cases_deeper", "fail"),
+        ("data.t.test_dup", "fail"), ("data.t.test_dup#01", "pass"), ("data.t.test_dup#02", "fail"),
+        ("data.t.test_obj", "fail"), ("data.t.test_else", "pass"),
+        ("data.t.todo_test_dup", "skip"), ("data.t.todo_test_dup", "skip")]
+    ref = next(r for r in run.results if r.case.name == "test_ref")
+    assert ref.value == {"y": True} and ref.message == "the test rule is not true"
+    cached = run_tests([tmp_path]), run_tests([tmp_path])
+    assert cached[1].cached and [(r.case.full_name, r.status) for r in cached[1].results] == got
+    only = run_tests([tmp_path], run="t.test_dup#01", cache=False)
+    assert [(r.case.full_name, r.status) for r in only.results] == [("data.t.test_dup#01", "pass")]

@@ -250,4 +250,7 @@ def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResul
             output.append(line)
         else:
             hits.add(mark)
-    return TestResult(case, o.status, o.duration_s, o.message, o.value, output=output)
+    status, message = o.status, o.message
+    if status == "pass" and not case.partial and o.value is not True:  # OPA: only `true` passes a test
+        status, message = "fail", "the test rule is not true"  # (an object passes a partial-object test only)
+    return TestResult(case, status, o.duration_s, message, o.value, output=output)
