@@ -277,3 +277,38 @@ def test_ref_heads_and_repeated_definitions_as_opa(tmp_path: Path) -> None:
     assert cached[1].cached and [(r.case.full_name, r.status) for r in cached[1].results] == got
     only = run_tests([tmp_path], run="t.test_dup#01", cache=False)
     assert [(r.case.full_name, r.status) for r in only.results] == [("data.t.test_dup#01", "pass")]
+
+
+FAILING_BODIES = """package f
+
+deny contains "x" if input.user == "bob"
+
+test_count if {
+	count(deny) == 1 with input as {"user": "alice"}
+}
+
+test_some if {
+	some x in [1, 2]
+	x > 5
+}
+"""
+
+
+def test_failure_values_are_labelled_and_var_values_prints_opas_failures_section(tmp_path: Path) -> None:
+    from cupcake_py.authoring.testing import output
+
+    _write(tmp_path, {"f_test.rego": FAILING_BODIES})
+    run = run_tests([tmp_path], cache=False)
+    plain = output.text(run)
+    assert "  count(deny): 0\n" in plain and "  1: 1" not in plain  # constants are not repeated
+    assert "  x (one value per solution): [1,2]\n" in plain
+    assert "FAILURES" not in plain
+    lines = output.text(run, var_values=True).splitlines()
+    at = lines.index("FAILURES")
+    assert lines[at - 1] == lines[at + 1] == "-" * 80
+    section = lines[at + 2:]
+    first = section.index(next(line for line in section if line.startswith("data.f.test_count: FAIL (")))
+    assert section[first + 1:first + 5] == ["", f"  {tmp_path / 'f_test.rego'}:6:",
+                                            '    count(deny) == 1 with input as {"user": "alice"}', "    count(deny): 0"]
+    report = json.loads(output.json_report(run))
+    assert report[0]["failure"]["operand_texts"] == ["count(deny)", "1"]

@@ -70,18 +70,21 @@ class TestCase(Record):
 class Failure(Record):
     """Where a failing test stopped: the first body expression that did not hold."""
 
-    __slots__ = ("location", "source", "bindings", "operands")
+    __slots__ = ("location", "source", "bindings", "operands", "labels")
 
     def __init__(self, location: Location, source: str, bindings: list[Any] | None = None,
-                 operands: list[Any] | None = None) -> None:
+                 operands: list[Any] | None = None, labels: list[str] | None = None) -> None:
         # bindings: local variables bound before it (one per solution); operands: the values of
-        # its operands ("<undefined>" when none)
-        self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands)
+        # its operands ("<undefined>" when none; the sorted values when the solutions before it
+        # give several); labels: each operand's Rego text, e.g. `count(deny)`
+        self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands,
+                   [] if labels is None else labels)
 
     location: Location
     source: str
     bindings: list[Any]
     operands: list[Any]
+    labels: list[str]
 
 
 class TestResult(Record):

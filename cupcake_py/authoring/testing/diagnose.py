@@ -96,12 +96,13 @@ def _first_failure(ev: Evaluator, res: TestResult, plan: instrument.DiagPlan, op
             return None
         if not solutions:
             expr = plan.exprs[k]
-            values = []
-            for o in ops[k]:
+            values, labels = [], []
+            for o, text in zip(ops[k], instrument.operand_texts(expr), strict=False):
                 vals = _eval_or_none(ev, "/".join([*prefix, o])) or []
                 values.append(sorted(vals, key=repr)[0] if len(vals) == 1 else
                               sorted(vals, key=repr) if vals else UNDEFINED_TEXT)
+                labels.append(text + (" (one value per solution)" if len(vals) > 1 else ""))
             return Failure(expr.location, _source_line(sources, expr.location),
-                           [b for b in sorted(previous, key=repr) if b][:5], values)
+                           [b for b in sorted(previous, key=repr) if b][:5], values, labels)
         previous = list(solutions)
     return None

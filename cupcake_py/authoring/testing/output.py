@@ -73,7 +73,9 @@ def _details(r: TestResult) -> list[str]:
     for i, b in enumerate(f.bindings):
         shown = ", ".join(f"{k} = {_value(v)}" for k, v in dict(b).items())
         lines.append(f"  {'locals' if i == 0 else '    or'}: {shown}")
-    lines += [f"  operand {i + 1}: {_value(v)}" for i, v in enumerate(f.operands)]
+    labels = f.labels if len(f.labels) == len(f.operands) else [f"operand {i + 1}" for i in range(len(f.operands))]
+    values = [(label, _value(v)) for label, v in zip(labels, f.operands, strict=True)]
+    lines += [f"  {label}: {text}" for label, text in values if label != text]  # (not constants: `5: 5`)
     return lines
 
 
@@ -90,13 +92,33 @@ def _result_lines(r: TestResult, last_file: str) -> list[str]:
     return out
 
 
-def text(run: TestRun, verbose: bool = False) -> str:
+def _failures(run: TestRun) -> list[str]:
+    """OPA's FAILURES section (`opa test --var-values`): each failing test again, then the
+    location and text of the expression that failed, then (cupcake) its values."""
+    out = [RULE, "FAILURES", RULE]
+    for r in run.results:
+        if r.status != "fail":
+            continue
+        out += [f"{r.case.full_name}: {OUTCOME[r.status]} ({go_duration(r.duration_s)})", ""]
+        f = r.failure
+        if f is not None:
+            out += [f"  {f.location.file}:{f.location.row}:", f"    {f.source}"]
+            out += [f"  {line}" for line in _details(r)[1:]]
+        else:
+            out += [f"  {line}" for line in _details(r)]
+        out.append("")
+    return out
+
+
+def text(run: TestRun, verbose: bool = False, var_values: bool = False) -> str:
     out: list[str] = []
     last = ""
     for r in run.results:
         if verbose or r.status != "pass":
             out += _result_lines(r, last)
             last = r.case.location.file
+    if var_values and run.count("fail"):
+        out += _failures(run)
     if out:
         out.append(RULE)
     total = len(run.results)
@@ -157,7 +179,7 @@ def json_report(run: TestRun) -> str:
             f = r.failure
             d["failure"] = {"location": _loc(f.location), "expression": f.source,
                             "locals": [_json_value(dict(b)) for b in f.bindings],
-                            "operands": [_json_value(v) for v in f.operands]}
+                            "operands": [_json_value(v) for v in f.operands], "operand_texts": list(f.labels)}
         results.append(d)
     return orjson.dumps(results, option=orjson.OPT_INDENT_2).decode() + "\n"
 
