@@ -312,3 +312,31 @@ def test_failure_values_are_labelled_and_var_values_prints_opas_failures_section
                                             '    count(deny) == 1 with input as {"user": "alice"}', "    count(deny): 0"]
     report = json.loads(output.json_report(run))
     assert report[0]["failure"]["operand_texts"] == ["count(deny)", "1"]
+
+
+EVERY_BODIES = """package e
+
+test_every_object if {
+	every k, v in {"a": 1, "b": 7} {
+		y := v * 2
+		y < 10
+	}
+}
+
+test_every_with if {
+	every s in input.items {
+		startswith(s, "ok")
+	} with input as {"items": ["ok1", "bad", "ok2"]}
+}
+"""
+
+
+def test_a_failing_every_is_diagnosed_inside_its_body(tmp_path: Path) -> None:
+    """As OPA's failure line (which skips the `every` and reports the expression inside it): the
+    first body expression an element does not pass, with that element's bindings."""
+    _write(tmp_path, {"e_test.rego": EVERY_BODIES})
+    run = run_tests([tmp_path], cache=False)
+    got = {r.case.name: (r.failure.location.row, r.failure.source, r.failure.bindings) for r in run.results
+           if r.failure is not None}
+    assert got == {"test_every_object": (6, "y < 10", [{"k": "b", "v": 7, "y": 14}]),
+                   "test_every_with": (12, 'startswith(s, "ok")', [{"s": "bad"}])}

@@ -70,7 +70,7 @@ class TestCase(Record):
 class Failure(Record):
     """Where a failing test stopped: the first body expression that did not hold."""
 
-    __slots__ = ("location", "source", "bindings", "operands", "labels")
+    __slots__ = ("location", "source", "bindings", "operands", "labels", "every")
 
     def __init__(self, location: Location, source: str, bindings: list[Any] | None = None,
                  operands: list[Any] | None = None, labels: list[str] | None = None) -> None:
@@ -78,13 +78,14 @@ class Failure(Record):
         # its operands ("<undefined>" when none; the sorted values when the solutions before it
         # give several); labels: each operand's Rego text, e.g. `count(deny)`
         self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands,
-                   [] if labels is None else labels)
+                   [] if labels is None else labels, None)
 
     location: Location
     source: str
     bindings: list[Any]
     operands: list[Any]
     labels: list[str]
+    every: Any  # (index in the body, the `every` expression) while the diagnosis looks inside it
 
 
 class TestResult(Record):
