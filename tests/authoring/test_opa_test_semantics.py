@@ -340,3 +340,12 @@ def test_a_failing_every_is_diagnosed_inside_its_body(tmp_path: Path) -> None:
            if r.failure is not None}
     assert got == {"test_every_object": (6, "y < 10", [{"k": "b", "v": 7, "y": 14}]),
                    "test_every_with": (12, 'startswith(s, "ok")', [{"s": "bad"}])}
+
+
+def test_skipped_tests_are_reported_in_rule_order(tmp_path: Path) -> None:
+    _write(tmp_path, {"a_test.rego": "package a\n\ntest_1 if true\ntodo_test_2 if true\ntest_3 if false\n",
+                      "b_test.rego": "package b\n\ntodo_test_4 if true\ntest_5 if true\n"})
+    for cache in (False, True, True):
+        run = run_tests([tmp_path], cache=cache)
+        assert [(r.case.name, r.status) for r in run.results] == [
+            ("test_1", "pass"), ("todo_test_2", "skip"), ("test_3", "fail"), ("todo_test_4", "skip"), ("test_5", "pass")]

@@ -185,7 +185,7 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
                              [w for w, _ in work.parts])
     out.results = [TestResult(c, "skip", message="todo test") for c in work.todos]
     if not work.parts:
-        out.results = work.errors + out.results
+        out.results = _in_file_order(work.errors + out.results)
         return out
     out.build_s = sum(phases.get(p, 0.0) for p in ("compile", "plan", "wasm"))
     out.wasm_size = sum(len(w) for w, _ in work.parts)
@@ -211,7 +211,7 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
             modules, sources = work.modules, work.sources
             on_deep_stack(lambda: diagnose(modules, failed, sources, setup))
         _lap(phases, "diagnose", t)
-    out.results = ordered + out.results
+    out.results = _in_file_order(ordered + out.results)
     if opts.coverage:
         out.coverage = {}
         for file, rows in sorted(work.cov.lines.items()):
@@ -240,6 +240,12 @@ def _evaluate(work: _Work, setup: EvalSetup, opts: TestOptions, phases: dict[str
     phases["native"] = native
     phases["eval"] = phases.get("eval", 0.0) + max(0.0, here - (native - work.native_s))
     return results
+
+
+def _in_file_order(results: list[TestResult]) -> list[TestResult]:
+    """Tests and skipped `todo_test_*` rules together in the order of their files and rules, as
+    OPA's runner reports each module's rules."""
+    return sorted(results, key=lambda r: (r.case.module_index, r.case.location.row, r.case.location.col))
 
 
 def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResult:
