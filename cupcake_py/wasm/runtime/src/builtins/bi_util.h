@@ -66,6 +66,11 @@ static inline opa_value *bi_type(const char *name, int n, const char *want, cons
  * "operand n must be array of object but got array containing string". */
 opa_value *bi_element_type(const char *name, int n, const char *want, const opa_value *coll, const opa_value *elem);
 
+/* An error of `name` about string s: "<before><s><after>", s quoted as Go's %q when `quoted`
+ * (NULL unless strict; the message is built only then). */
+opa_value *bi_fail_about(const char *name, const char *before, const opa_string_t *s, bool quoted,
+                         const char *after);
+
 /* OPA's NewOperandErr: "operand n <msg>" as a type error (NULL unless strict). */
 opa_value *bi_fail_operand(const char *name, int n, const char *msg);
 

@@ -7,12 +7,7 @@
 /* Go's net.ParseCIDR error, "invalid CIDR address: <text>"; NULL unless strict. */
 static opa_value *cidr_error(const char *name, const opa_string_t *s)
 {
-    if (!opa_builtin_errors_strict()) return 0;
-    opa_strbuf sb;
-    opa_strbuf_init(&sb, s->len + 24);
-    opa_strbuf_append_cstr(&sb, "invalid CIDR address: ");
-    opa_strbuf_append(&sb, s->v, s->len);
-    return bi_fail(name, opa_strbuf_to_cstr(&sb));
+    return bi_fail_about(name, "invalid CIDR address: ", s, false, "");
 }
 
 /* False after reporting the error of builtin `name` (operand n). */

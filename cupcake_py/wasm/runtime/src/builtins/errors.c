@@ -78,3 +78,16 @@ opa_value *bi_fail_operand(const char *name, int n, const char *msg)
     opa_strbuf_append_cstr(&sb, msg);
     fail("eval_type_error", name, &sb);
 }
+
+opa_value *bi_fail_about(const char *name, const char *before, const opa_string_t *s, bool quoted,
+                         const char *after)
+{
+    if (!strict_builtin_errors) return 0;
+    opa_strbuf sb;
+    opa_strbuf_init(&sb, s->len + 48);
+    opa_strbuf_append_cstr(&sb, before);
+    if (quoted) opa_strbuf_append_json_string(&sb, s->v, s->len);
+    else opa_strbuf_append(&sb, s->v, s->len);
+    opa_strbuf_append_cstr(&sb, after);
+    fail("eval_builtin_error", name, &sb);
+}

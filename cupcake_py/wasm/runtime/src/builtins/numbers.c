@@ -149,14 +149,7 @@ static bool not_a_number(const char *s, uint32_t n)
 /* OPA's message for a string ParseFloat refuses: `strconv.ParseFloat: parsing "x": <why>`. */
 static opa_value *parse_error(const opa_string_t *s, const char *why)
 {
-    if (!opa_builtin_errors_strict()) return 0;
-    opa_strbuf sb;
-    opa_strbuf_init(&sb, s->len + 48);
-    opa_strbuf_append_cstr(&sb, "strconv.ParseFloat: parsing ");
-    opa_strbuf_append_json_string(&sb, s->v, s->len);
-    opa_strbuf_append(&sb, ": ", 2);
-    opa_strbuf_append_cstr(&sb, why);
-    return bi_fail("to_number", opa_strbuf_to_cstr(&sb));
+    return bi_fail_about("to_number", "strconv.ParseFloat: parsing ", s, true, why); /* why: ": invalid syntax" */
 }
 
 /* Smallest magnitude ParseFloat rejects as out of range (MaxFloat64 + half an ulp). */
@@ -175,9 +168,9 @@ OPA_EXPORT opa_value *opa_bi_to_number(opa_value *a)
     opa_value *v = parse_go_float(s->v, s->len);
     if (!v) {
         if (not_a_number(s->v, s->len)) return bi_type("to_number", 1, "valid number string", a);
-        return parse_error(s, "invalid syntax");
+        return parse_error(s, ": invalid syntax");
     }
     opa_value *limit = opa_number_parse(FLOAT64_OVERFLOW, sizeof FLOAT64_OVERFLOW - 1);
-    if (opa_number_compare(opa_number_abs(v), limit) >= 0) return parse_error(s, "value out of range");
+    if (opa_number_compare(opa_number_abs(v), limit) >= 0) return parse_error(s, ": value out of range");
     return v;
 }
