@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -349,3 +350,21 @@ def test_skipped_tests_are_reported_in_rule_order(tmp_path: Path) -> None:
         run = run_tests([tmp_path], cache=cache)
         assert [(r.case.name, r.status) for r in run.results] == [
             ("test_1", "pass"), ("todo_test_2", "skip"), ("test_3", "fail"), ("todo_test_4", "skip"), ("test_5", "pass")]
+
+
+def test_a_cache_entry_of_another_layout_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cupcake_py.authoring.testing import cache
+
+    _write(tmp_path, {"a_test.rego": "package a\n\ntest_1 if true\n"})
+    first = run_tests([tmp_path])
+    real = cache.load
+
+    def old_layout(key: str) -> Any:
+        hit = real(key)
+        if hit is not None and "tests" in hit[0]:  # (not the per-chunk entries)
+            hit[0]["tests"] = [row[:6] for row in hit[0]["tests"]]  # an entry written before `partial`
+        return hit
+
+    monkeypatch.setattr(cache, "load", old_layout)
+    again = run_tests([tmp_path])
+    assert not again.cached and _statuses(again) == _statuses(first) == {"test_1": "pass"}

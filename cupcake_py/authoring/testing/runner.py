@@ -166,8 +166,13 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     setup = EvalSetup(b"", data, opts.strict, opts.deadline, specs)
     key = cache.build_key(files, data_paths, opts.key_text()) if opts.cache else ""
     hit = cache.load(key) if key else None
+    work = None
     if hit is not None:
-        work = _from_cache(hit)
+        try:
+            work = _from_cache(hit)
+        except (ValueError, TypeError, KeyError, IndexError):  # an entry of another layout: a miss
+            work = None
+    if work is not None:
         out.cached = True
         _lap(phases, "parse", t)
     else:
