@@ -48,32 +48,35 @@ class recursion_limit:  # noqa: N801 - used as a `with` statement, like contextl
 
 def on_deep_stack(fn: Callable[[], T]) -> T:
     """`fn()` on a thread with a large stack and recursion limit (see the module docstring)."""
-    import threading
+    import _thread  # (the low-level module: threading stays off a first `cupcake test` run's imports)
 
     box: list[T] = []
     err: list[BaseException] = []
+    done = _thread.allocate_lock()
+    done.acquire()
 
     def run() -> None:
         try:
             box.append(fn())
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             err.append(e)
+        finally:
+            done.release()
 
-    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
+    old_size, old_limit = _thread.stack_size(), sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, DEEP_RECURSION))
     try:
         try:
-            threading.stack_size(STACK_BYTES)
-            # daemon: a signal that ends the caller (a deadline) must not wait for this thread
-            worker = threading.Thread(target=run, name="cupcake-deep-stack", daemon=True)
-            worker.start()
+            _thread.stack_size(STACK_BYTES)
+            # a thread the interpreter never waits for at exit: a signal that ends the caller (a
+            # deadline) must not wait for it
+            _thread.start_new_thread(run, ())
         except (RuntimeError, ValueError, MemoryError):  # no room for the stack: run here
             sys.setrecursionlimit(max(old_limit, FALLBACK_RECURSION))
             run()
-        else:
-            worker.join()
+        done.acquire()
     finally:
-        threading.stack_size(old_size)
+        _thread.stack_size(old_size)
         sys.setrecursionlimit(old_limit)
     if err:
         raise err[0]
