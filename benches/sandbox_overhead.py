@@ -5,11 +5,13 @@ COMMAND`: the least any bubblewrap sandbox costs, for reference) and sandboxed (
 run; and what the floor adds to a cold `cupcake eval` of a Bash call (profile, secrets scan,
 arguments file) against the same project with the sandbox off.
 
-    .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20]
+    .venv/bin/python benches/sandbox_overhead.py [--runs 200] [--eval-runs 20] [--scaling]
 
 Prints p50 and p99 wall-clock milliseconds per variant and the overhead (sandboxed - plain) per
-command (goal: ≤ 5 ms at p50), the profile's size (arguments; binds, `/` included) and the load
-average. On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
+command (goal: ≤ 5 ms at p50), for the test project's rulebook (`writable: [$TMPDIR, ~/.cache]`)
+and, for `ls -a`, for the rulebook `cupcake init` writes (the default `sandbox.writable`: the temp
+dirs and the caches of the tools installed here, in a fresh home), the profile's size (arguments; binds, `/` included) and the load
+average; at the end, bubblewrap's cost per bind mount (`--scaling`: only that). On a shared machine the wall clock is mostly waiting for a CPU; `chrt -f 10 make
 bench-sandbox` (root) runs the bench and its children ahead of the other work, close to what an
 idle machine measures. Measured, never asserted
 (benches/RESULTS.md).
@@ -70,39 +72,79 @@ def _profile_size(runs: str) -> str:
     return f"{len(args)} bubblewrap arguments: {binds} binds (/ included), {tmpfs} tmpfs, --dev {b'--dev' in args}, --proc {b'--proc' in args}"
 
 
+def bind_scaling(runs: int) -> None:
+    """bubblewrap's cost per bind mount here: `/bin/true` under `--ro-bind / /`, `--dev`, `--proc`,
+    `--unshare-pid` and K more read-only binds of empty directories, interleaved; the slope of p50
+    over K is what each path of a profile costs (bubblewrap 0.8 reads the mount table per bind)."""
+    import random
+
+    bwrap = require_bwrap()
+    counts = (0, 8, 16, 24)
+    with tempfile.TemporaryDirectory() as tmp:
+        dirs = [os.path.join(tmp, f"d{i}") for i in range(max(counts))]
+        for d in dirs:
+            os.mkdir(d)
+        base = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid"]
+        argvs = {k: [*base, *(x for d in dirs[:k] for x in ("--ro-bind", d, d)), "/bin/true"] for k in counts}
+        walls: dict[int, list[float]] = {k: [] for k in counts}
+        plain: list[float] = []
+        for _ in range(runs):
+            order = [*counts]
+            random.shuffle(order)
+            plain.append(_run(["/bin/true"], Path(tmp), dict(os.environ)))
+            for k in order:
+                walls[k].append(_run(argvs[k], Path(tmp), dict(os.environ)))
+    p50 = {k: _ms(v, 0.5) for k, v in walls.items()}
+    slope = (p50[counts[-1]] - p50[0]) / counts[-1]
+    print(f"bubblewrap per bind ({runs} runs, p50 ms): /bin/true {_ms(plain, 0.5):.2f}; "
+          + ", ".join(f"{k} binds {v:.2f}" for k, v in p50.items()) + f"; ≈ {slope:.3f} ms per bind")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--eval-runs", type=int, default=20)
+    ap.add_argument("--scaling", action="store_true", help="only measure bubblewrap's cost per bind mount")
     args = ap.parse_args()
     require_bwrap()
+    if args.scaling:
+        bind_scaling(args.runs)
+        return
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
+    results: dict[str, dict[str, float]] = {}
+    sizes: dict[str, str] = {}
+    # the default list makes /tmp writable: that project's home must lie outside it, as a real one does
+    # (below a writable root every protected path of the home would need its parents pinned)
+    with tempfile.TemporaryDirectory() as tmp, \
+            tempfile.TemporaryDirectory(dir=os.path.expanduser("~"), prefix=".cupcake-bench-") as tmp_default:
         project = Project(Path(tmp))
-        results: dict[str, dict[str, float]] = {}
-        for _ in range(5):  # the first evaluation builds the policy bundles: on a busy machine past its deadline
-            if project.evaluate("claude", "true")[0] == "allow":
-                break
-        profile_size = ""
-        for command in COMMANDS:
-            decision, runs, _ = project.evaluate("claude", command)
+        # the rulebook `cupcake init` writes: the default `sandbox.writable` list (temp dirs and the
+        # tool caches of the tools installed here), in a fresh home
+        default = Project(Path(tmp_default), sandbox="  network: true\n")
+        for p in (project, default):
+            for _ in range(5):  # the first evaluation builds the policy bundles: on a busy machine past its deadline
+                if p.evaluate("claude", "true")[0] == "allow":
+                    break
+        for name, p, command in [*(("configured", project, c) for c in COMMANDS), ("default", default, "ls -a")]:
+            decision, runs, _ = p.evaluate("claude", command)
             assert decision == "allow" and runs is not None and "--args 3" in runs, (command, decision)
             print(f"{command}: {next(line for line in runs.splitlines() if '--args 3' in line)}", file=sys.stderr)
-            profile_size = _profile_size(runs)
+            sizes[name] = _profile_size(runs)
+            label = command if name == "configured" else f"{command} (default rulebook)"
             plain: list[float] = []
             bare: list[float] = []
             boxed: list[float] = []
             bare_line = f"{BARE} {shlex.quote(command)}"
             for _ in range(args.runs):
-                plain.append(_run(["bash", "-c", command], project.proj, project.env, cpu=f"plain {command}"))
-                bare.append(_run(["bash", "-c", bare_line], project.proj, project.env))
-                boxed.append(_run(["bash", "-c", runs], project.proj, project.env, cpu=f"boxed {command}"))
-            results[command] = {"plain_p50": _ms(plain, 0.5), "plain_p99": _ms(plain, 0.99),
+                plain.append(_run(["bash", "-c", command], p.proj, p.env, cpu=f"plain {label}"))
+                bare.append(_run(["bash", "-c", bare_line], p.proj, p.env))
+                boxed.append(_run(["bash", "-c", runs], p.proj, p.env, cpu=f"boxed {label}"))
+            results[label] = {"plain_p50": _ms(plain, 0.5), "plain_p99": _ms(plain, 0.99),
                                 "bare_p50": _ms(bare, 0.5),
                                 "sandboxed_p50": _ms(boxed, 0.5), "sandboxed_p99": _ms(boxed, 0.99),
                                 "overhead_p50": _ms(boxed, 0.5) - _ms(plain, 0.5),
                                 "overhead_p99": _ms(boxed, 0.99) - _ms(plain, 0.99),
-                                "cpu_overhead_p50": _ms(CPU[f"boxed {command}"], 0.5) - _ms(CPU[f"plain {command}"], 0.5)}
+                                "cpu_overhead_p50": _ms(CPU[f"boxed {label}"], 0.5) - _ms(CPU[f"plain {label}"], 0.5)}
         # cold `cupcake eval` of a Bash call, floor on vs off (same project, same policies)
         rulebook = project.proj / ".cupcake" / "rulebook.yml"
         on_text = rulebook.read_text()
@@ -120,15 +162,17 @@ def main() -> None:
                 rulebook.write_text(text)
                 os.utime(rulebook)
                 evals[name].append(_run(argv, project.proj, project.env, event, cpu=f"eval {name}"))
-    print(f"{'command':<28} {'plain p50':>10} {'bare p50':>9} {'boxed p50':>10} {'over p50':>9} {'plain p99':>10}"
+    print(f"{'command':<36} {'plain p50':>10} {'bare p50':>9} {'boxed p50':>10} {'over p50':>9} {'plain p99':>10}"
           f" {'boxed p99':>10} {'over p99':>9} {'cpu over p50':>12}   (ms, {args.runs} runs each, interleaved)")
     for command, r in results.items():
-        print(f"{command:<28} {r['plain_p50']:>10.2f} {r['bare_p50']:>9.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
+        print(f"{command:<36} {r['plain_p50']:>10.2f} {r['bare_p50']:>9.2f} {r['sandboxed_p50']:>10.2f} {r['overhead_p50']:>9.2f} "
               f"{r['plain_p99']:>10.2f} {r['sandboxed_p99']:>10.2f} {r['overhead_p99']:>9.2f} "
               f"{r['cpu_overhead_p50']:>12.2f}")
-    print(f"profile: {profile_size}")
+    for name, size in sizes.items():
+        print(f"profile ({name}): {size}")
     print(f"cold `cupcake eval` of a Bash call ({args.eval_runs} runs): " + ", ".join(
         f"{k} p50 {_ms(v, 0.5):.1f} ms wall, {_ms(CPU[f'eval {k}'], 0.5):.1f} ms CPU" for k, v in evals.items()))
+    bind_scaling(args.runs)
     print(f"load average (1 min) at the start {load_before:.1f}, at the end {os.getloadavg()[0]:.1f}"
           f" ({os.cpu_count()} CPUs)")
 

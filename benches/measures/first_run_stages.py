@@ -5,7 +5,8 @@ with an empty cache (XDG_CACHE_HOME) that runs the steps of a first `cupcake tes
 after the other, through the same functions the runner uses, and reports the CPU seconds
 (user + system, `time.process_time`) of each: the command's own modules (with the standard
 library modules it needs: the script imports nothing else before), its build-cache key, the installed
-custom-builtin entry-point scan (remembered in the cache after a first run), the compiler's
+custom-builtin entry-point scan (the installed distributions' entry_points.txt, read
+directly: extensions/entry_points.py), the compiler's
 imports, the host's, parse (the files under the paths and, when they can reach them, the
 shipped support policies), compile, plan, WASM code generation and linking, the native
 compile (wasmtime's baseline compiler, winch, as test runs use it; engine creation and the

@@ -351,10 +351,19 @@ def _test_startup(m: M) -> list[str]:
                  "empty cache running the runner's steps one after the other; median CPU ms; the interpreter's own "
                  f"start is `python -c pass` above); the template: `{lib['stages_template']}` with `lib/`.", "",
                  "| stage | one-policy dir | admission template |", "| --- | ---: | ---: |"]
-        for k in s["stages"]:
+        whole = ("the whole `cupcake test` process, first run", "the interpreter (`python -c pass`)")
+        steps = [k for k in s["stages"] if k not in whole]
+        for k in steps:
             rows.append(f"| {k} | {_fmt(s['stages'][k]['median'])} | {_fmt(lib['stages'][k]['median'])} |")
-        rows.append(f"| sum | {_fmt(sum(v['median'] for v in s['stages'].values()))} | "
-                    f"{_fmt(sum(v['median'] for v in lib['stages'].values()))} |")
+        total = [sum(st[k]["median"] for k in steps) for st in (s["stages"], lib["stages"])]
+        rows.append(f"| sum of the stages | {_fmt(total[0])} | {_fmt(total[1])} |")
+        if all(k in s["stages"] and k in lib["stages"] for k in whole):  # (results.json of earlier runs: no such rows)
+            for k in reversed(whole):
+                rows.append(f"| {k} | {_fmt(s['stages'][k]['median'])} | {_fmt(lib['stages'][k]['median'])} |")
+            rest = [st[whole[0]]["median"] - st[whole[1]]["median"] - t
+                    for st, t in zip((s["stages"], lib["stages"]), total, strict=True)]
+            rows.append(f"| not in a stage (cache writes, report, exit; whole − interpreter − stages) | "
+                        f"{_fmt(rest[0])} | {_fmt(rest[1])} |")
     b = lib.get("cached_breakdown")
     if b:
         rows += ["", f"Where one cached process's CPU goes (`cupcake test --v0-compatible lib {b['template']}`, "

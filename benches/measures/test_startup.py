@@ -112,10 +112,21 @@ def _startup(ctx: Context) -> dict[str, Any]:
             "stages": _stages(ctx, ["."], one, v0=False)}
 
 
+WHOLE, FLOOR = "the whole `cupcake test` process, first run", "the interpreter (`python -c pass`)"
+
+
 def _stages(ctx: Context, paths: list[str], cwd: Path, v0: bool) -> dict[str, Any]:
-    """CPU ms of each stage of a first run (measures/first_run_stages.py)."""
-    got = first_run_stages.measure(ctx.python, paths, cwd, ctx.env, v0, rounds=ctx.pick(3, 7))
-    return {k: summary([x / 1000 for x in v]) for k, v in got.items()}
+    """CPU ms of each stage of a first run (measures/first_run_stages.py), and side by side the
+    whole first-run process and the interpreter alone: what no stage shows (writing the build and
+    native-code caches, the report, the exit) is the whole minus the interpreter and the stages."""
+    rounds = ctx.pick(3, 7)
+    got = first_run_stages.measure(ctx.python, paths, cwd, ctx.env, v0, rounds=rounds)
+    cmd = [*cupcake_cmd(), "test", *(["--v0-compatible"] if v0 else []), *paths]
+    cpu: dict[str, list[float]] = {}
+    alternate({WHOLE: _fresh(cmd, cwd, ctx.env, ctx.work / "stages-whole"),
+               FLOOR: process([ctx.python, "-c", "pass"], env=ctx.env)}, rounds=rounds, warmup=1, cpu=cpu)
+    return {**{k: summary([x / 1000 for x in v]) for k, v in got.items()},
+            **{k: summary(v) for k, v in cpu.items()}}
 
 
 def _library(ctx: Context) -> dict[str, Any]:

@@ -3,8 +3,10 @@ besides their files: the custom builtins their rulebooks name and the Rego versi
 
 In: the command's targets (files or directories; a `.cupcake` directory holds a rulebook.yml),
 --v0-compatible, --custom-builtins. Out: `rulebook_specs` (the rulebooks' `custom_builtins`
-modules), `rego_versions` (--v0-compatible, else the rulebook's `rego_version` /
-`file_rego_versions`, else v1), `rego_setting` (the same, as a `RegoSetting`: a cache key that
+modules), `rego_versions` (a directory target holding an OPA bundle `.manifest`: its
+`rego_version` / `file_rego_versions` for the files under it, as `opa build -b` reads them; else
+--v0-compatible, else the rulebook's `rego_version` / `file_rego_versions`, else v1; a manifest
+that is not JSON or names a version other than 0/1 raises RegoVersionError), `rego_setting` (the same, as a `RegoSetting`: a cache key that
 names it without importing the Rego package, for a `cupcake test` served from its build
 cache), `custom_builtins` (the modules named plus the installed entry
 points; None when there are none). A rulebook that cannot be loaded gives v1 here (the command
@@ -61,9 +63,44 @@ class RegoSetting:
         return self._versions
 
 
+def _manifest_versions(targets: list[str | Path] | list[str] | list[Path], default: str) -> RegoVersions | None:
+    """The versions the `.manifest` files of directory targets give the files under them (each
+    manifest's globs and its `rego_version` rooted at its directory; other files: `default`),
+    None when no target holds a manifest."""
+    found = [t for t in targets if os.path.isfile(os.path.join(t, ".manifest"))]
+    if not found:
+        return None
+    import json
+
+    from cupcake_py.rego.versions import RegoVersionError, RegoVersions
+
+    files: list[tuple[str, str]] = []
+    for t in found:
+        path = os.path.join(t, ".manifest")
+        try:
+            with open(path, encoding="utf-8") as f:
+                manifest = json.load(f)
+        except (OSError, ValueError) as e:
+            raise RegoVersionError(f"{path}: not a readable JSON bundle manifest: {e}") from e
+        if not isinstance(manifest, dict):
+            raise RegoVersionError(f"{path}: a bundle manifest is a JSON object")
+        try:
+            own = RegoVersions.from_manifest(manifest, default=default)
+        except RegoVersionError as e:
+            raise RegoVersionError(f"{path}: {e}") from e
+        prefix = os.path.abspath(t).replace(os.sep, "/").strip("/")
+        files += [(f"{prefix}/{glob}", version) for glob, version in own.files]
+        files.append((f"{prefix}/*", own.default))  # (after the globs: an equal length keeps theirs)
+    return RegoVersions(default, tuple(files), "/")
+
+
 def rego_setting(targets: list[str | Path] | list[str] | list[Path], v0_compatible: bool) -> RegoSetting:
-    """--v0-compatible, else the rulebook `rego_version`/`file_rego_versions` of a .cupcake
-    directory among `targets` (the default target), else v1."""
+    """The `.manifest` of a directory target for the files under it, else --v0-compatible, else
+    the rulebook `rego_version`/`file_rego_versions` of a .cupcake directory among `targets` (the
+    default target), else v1."""
+    manifests = _manifest_versions(targets, "v0" if v0_compatible else "v1")
+    if manifests is not None:
+        return RegoSetting(f"manifest {manifests!r}", manifests)
     if v0_compatible:
         return RegoSetting("v0-compatible")
     for t in targets:

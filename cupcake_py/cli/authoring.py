@@ -174,6 +174,8 @@ def test_cmd(
     v0_compatible: bool = v0_option(),
     var_values: bool = typer.Option(False, "--var-values", help="Also list the failing tests again under "
                                     "FAILURES with the expression that failed and its values, as opa test."),
+    bundle: bool = typer.Option(False, "--bundle", "-b", help="PATHS are OPA bundle directories (as `opa test -b`): "
+                                "a directory's .manifest gives its files' rego_version, with or without this flag."),
 ) -> None:
     """Run policy unit tests as `opa test` does: every `test_*` rule of the given files.
 

@@ -53,6 +53,7 @@ def build_cmd(
     Examples:  cupcake build -e policy/allow -o allow.wasm policies/
                cupcake build --emit ir -e policy/allow policies/main.rego
     """
+    from cupcake_py.authoring import target_settings
     from cupcake_py.core.gc_pause import gc_paused
     from cupcake_py.extensions.builtins import declared_for
     from cupcake_py.rego import versions
@@ -60,7 +61,7 @@ def build_cmd(
     try:
         from cupcake_py.authoring.progress import progress
 
-        with declared_for(builtins), versions.use(versions.flag(v0_compatible)), gc_paused(freeze=True), \
+        with declared_for(builtins), versions.use(target_settings.rego_versions(paths, v0_compatible)), gc_paused(freeze=True), \
                 progress("cupcake build: compiling", machine_output=output is None):  # this process ends after the write
             _build(paths, entrypoint, output, emit, data)
     except CupcakeError as exc:

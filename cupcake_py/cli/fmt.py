@@ -3,7 +3,9 @@
 Out: without flags the formatted text on stdout; -w rewrites the files; --diff prints a unified
 diff; --check lists the files that are not formatted. Exit status: 0 done (with --check/--diff:
 every file is formatted); 1 --check/--diff found a file to format; 2 a file does not parse or
-cannot be formatted safely (`file:row:col: message` on stderr; the file is left untouched)."""
+cannot be formatted safely (`file:row:col: message` on stderr; the file is left untouched).
+--v0-v1 (as `opa fmt --v0-v1`): files are read as Rego v0 (a directory's `.manifest` may say
+otherwise per file) and written in Rego v1 syntax with `import rego.v1`."""
 
 from __future__ import annotations
 
@@ -28,6 +30,11 @@ def fmt_cmd(
     check: bool = typer.Option(False, "--check", "-l", help="List the files that are not formatted; exit 1 when "
                                "there is one (for CI and pre-commit)."),
     policy_dir: str | None = options.project_option(),
+    v0_v1: bool = typer.Option(False, "--v0-v1", help="Convert Rego written for OPA 0.x: read the files as Rego v0 "
+                               "and write them in Rego v1 syntax (`if`, `contains`) with `import rego.v1` in place of "
+                               "`future.keywords` imports, readable by OPA 0.59+ and 1.x alike (as `opa fmt "
+                               "--v0-v1`). A call of a builtin Rego v1 removed (`any`, `re_match`, ...) stops the "
+                               "file."),
 ) -> None:
     """Format Rego files in the canonical layout of `opa fmt`, comments kept.
 
@@ -42,16 +49,30 @@ def fmt_cmd(
       cupcake fmt policy.rego            (prints the formatted file)
       cupcake fmt -w .cupcake/policies
       cupcake fmt --check                (CI: exit 1 when a file needs formatting)
+      cupcake fmt --v0-v1 -w lib/        (convert a Rego v0 library to v1 syntax)
     """
+    if sum((write, diff, check)) > 1:
+        raise options.fail("--write, --diff and --check exclude each other")
+    from cupcake_py.authoring import target_settings
+    from cupcake_py.rego import versions
+
+    try:
+        read_as = target_settings.rego_versions([p for p in paths or [] if str(p) != "-"], v0_v1) if v0_v1 \
+            else versions.current()
+    except CupcakeError as e:
+        raise _report(e, {}) from None
+    with versions.use(read_as):
+        _fmt(paths, write, diff, check, policy_dir, v0_v1)
+
+
+def _fmt(paths: list[Path] | None, write: bool, diff: bool, check: bool, policy_dir: str | None, v0_v1: bool) -> None:
     from cupcake_py.rego import find_rego_files, read_source
     from cupcake_py.rego.fmt import format_source
 
-    if sum((write, diff, check)) > 1:
-        raise options.fail("--write, --diff and --check exclude each other")
     if paths and [str(p) for p in paths] == ["-"]:
         text = sys.stdin.read()
         try:
-            out = format_source(text, "<stdin>")
+            out = format_source(text, "<stdin>", v0_v1)
         except (RegoErrors, CupcakeError) as e:
             raise _report(e, {"<stdin>": text}) from None
         if check or diff:
@@ -70,7 +91,7 @@ def fmt_cmd(
     for f in find_rego_files(paths):
         try:
             text = read_source(f)
-            out = format_source(text, str(f))
+            out = format_source(text, str(f), v0_v1)
         except (RegoErrors, CupcakeError) as e:
             _report(e, {str(f): read_source(f)} if isinstance(e, RegoErrors) else {})
             broken += 1

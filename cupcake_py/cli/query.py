@@ -45,12 +45,13 @@ def query_cmd(
       cupcake query -d policy.rego -i input.json --format json 'data.x.allow'
       cupcake query 'x := [1, 2, 3][_]; x > 1'
     """
+    from cupcake_py.authoring import target_settings
     from cupcake_py.authoring.query import QueryError, json_text, pretty, run_query
     from cupcake_py.rego import versions
 
     sources: dict[str, str] = {}
     try:
-        with versions.use(versions.flag(v0_compatible)):  # the -d policies; the query itself is v1 either way
+        with versions.use(target_settings.rego_versions(list(data), v0_compatible)):  # the -d policies; the query itself is v1 either way
             result = run_query(query, list(data), input_file,
                                stdin_input=sys.stdin.buffer.read() if stdin_input else None, strict=strict_builtin_errors)
     except RegoErrors as e:

@@ -77,10 +77,11 @@ def check_cmd(
 
     Examples:  cupcake check policies/      cupcake check --format json a.rego b.rego
     """
+    from cupcake_py.authoring import target_settings
     from cupcake_py.extensions.builtins import declared_for
 
     try:
-        with declared_for(builtins), versions.use(versions.flag(v0_compatible)):
+        with declared_for(builtins), versions.use(target_settings.rego_versions(paths, v0_compatible)):
             errors, sources, count = check_paths(paths)
     except CupcakeError as e:
         typer.echo(f"cupcake check: {e}", err=True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import typer
 
 V0_HELP = ("Read Rego written for OPA 0.x (OPA's --v0-compatible): rule bodies without `if`, `p[x] { ... }` "
-           "partial sets, keywords only after `import future.keywords`; a file that imports rego.v1 stays v1.")
+           "partial sets, keywords only after `import future.keywords`; a file that imports rego.v1 stays v1. A "
+           "directory holding an OPA bundle .manifest follows its rego_version / file_rego_versions.")
 
 
 def v0_option() -> bool:

@@ -324,7 +324,8 @@ class Sandbox(_Strict):
                           "turns it on).")
     writable: list[str] = Field(default_factory=lambda: list(DEFAULT_WRITABLE),
                                 description="Writable roots besides the project and the temp dirs: the tool caches "
-                                "(`~` expanded, relative to the project root; created when missing below home).")
+                                "(`~` expanded, relative to the project root; created when missing below home, a default tool cache only "
+                                "when a tool that fills it is on PATH or in the project root).")
     read_only: list[str] = Field(default_factory=list, description="Extra paths kept read-only inside writable roots.")
     hidden: list[str] = Field(default_factory=list, description="Extra paths shown empty inside the sandbox.")
     pass_env: list[str] = Field(default_factory=list, description="Environment variables with a secret's name "

@@ -17,10 +17,16 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.core.slotted import dataclass, fields
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any, ClassVar, TypeVar, dataclass_transform
+else:
+    def dataclass_transform(**_: object) -> object:  # (it only informs mypy)
+        return lambda f: f
 
 
 class IRError(CupcakeError):
@@ -116,7 +122,8 @@ class Stmt:
     KEYS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
 
 
-_T = TypeVar("_T", bound=Stmt)
+if TYPE_CHECKING:
+    _T = TypeVar("_T", bound=Stmt)
 
 
 @dataclass_transform(frozen_default=True)  # (3.11 accepts the 3.12 keyword through **kwargs)

@@ -10,7 +10,6 @@ with empty optional lists as ``null`` the way OPA writes Go nil slices.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from cupcake_py.ir.nodes import (
     STATEMENT_BY_NAME,
@@ -27,6 +26,10 @@ from cupcake_py.ir.nodes import (
     Stmt,
     StringIndex,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 def _int(v: Any, where: str) -> int:

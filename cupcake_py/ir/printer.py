@@ -7,11 +7,13 @@ each statement is one line ``<pseudo code>  @file:row:col``; nested blocks are i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
 
 from cupcake_py.ir import nodes as ir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 class _Printer:
@@ -25,7 +27,7 @@ class _Printer:
         if isinstance(o, ir.Bool):
             return "true" if o.value else "false"
         strings = self.policy.static.strings
-        return json.dumps(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
+        return _quoted(strings[o.value]) if 0 <= o.value < len(strings) else f"<string #{o.value}?>"
 
     def loc(self, s: ir.Stmt) -> str:
         files = self.policy.static.files
@@ -54,12 +56,20 @@ class _Printer:
             self.block_body(depth + 1, s.block)
 
 
+def _quoted(s: str) -> str:
+    """`s` as a JSON string; the json package loads when a policy is printed (not with the compiler)."""
+    import json
+
+    return json.dumps(s)
+
+
 def _args(p: _Printer, ops: tuple[ir.Operand, ...]) -> str:
     return ", ".join(p.op(o) for o in ops)
 
 
 # Each renderer receives the statement class it is registered for (hence ``Any``).
-_R = Callable[[_Printer, Any], str]
+if TYPE_CHECKING:
+    _R = Callable[[_Printer, Any], str]
 _RENDER: dict[type[ir.Stmt], _R] = {
     ir.ArrayAppendStmt: lambda p, s: f"append L{s.array} <- {p.op(s.value)}",
     ir.AssignIntStmt: lambda p, s: f"L{s.target} := int {s.value} (in place)",
@@ -108,7 +118,7 @@ def format_policy(policy: ir.Policy) -> str:
     st = policy.static
     p.emit(0, "static strings:")
     for i, s in enumerate(st.strings):
-        p.emit(1, f"{i}: {json.dumps(s)}")
+        p.emit(1, f"{i}: {_quoted(s)}")
     if st.builtin_funcs:
         p.emit(0, "builtins:")
         for i, b in enumerate(st.builtin_funcs):

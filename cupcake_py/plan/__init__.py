@@ -10,9 +10,10 @@ alone (e.g. for the `cupcake build` command's registration) stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from cupcake_py.plan.planner import compile_entrypoints, compile_query
 
 __all__ = ["compile_query", "compile_entrypoints"]

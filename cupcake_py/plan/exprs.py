@@ -3,8 +3,6 @@ bare terms and `with` (input/data replacement, rule/function/builtin mocking).""
 
 from __future__ import annotations
 
-from typing import cast
-
 from cupcake_py import ir
 from cupcake_py.plan import shared_calls
 from cupcake_py.plan.state import FuncCtx, Gen, K, plan_error
@@ -13,6 +11,14 @@ from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile import builtins as B
 from cupcake_py.rego.compile.nodes import Group
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import cast
+else:
+    def cast(_type: object, value: object) -> object:  # typing.cast: the value unchanged
+        return value
+
 
 
 class ExprPlanner(TermPlanner):

@@ -11,13 +11,13 @@ Errors: `cupcake_py.rego.errors` (RegoError, RegoErrors, format_text, format_jso
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from pathlib import Path
-
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`, which finds files here)
+if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`, which finds files here; pathlib off a first run)
+    from collections.abc import Iterable, Iterator
+    from pathlib import Path
+
     from cupcake_py.rego.ast import Body, Module, Term
 # The parser is imported by the functions that parse: finding and reading files (a cached
 # `cupcake test`) does not load it.
@@ -59,13 +59,15 @@ def parse_term(text: str, filename: str = "<term>") -> Term:
 
 def read_source(path: str | Path) -> str:
     """A policy file's text; unreadable or non-UTF-8 files become a RegoErrors."""
-    p = Path(path)
     try:
-        return p.read_bytes().decode("utf-8")
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RegoErrors([RegoError(PARSE, f"file is not valid UTF-8 (byte {exc.start})", None)]) from None
     except OSError as exc:
-        raise RegoErrors([RegoError(PARSE, f"cannot read {p}: {exc.strerror}", None)]) from None
+        from pathlib import Path  # (the path as pathlib prints it)
+
+        raise RegoErrors([RegoError(PARSE, f"cannot read {Path(path)}: {exc.strerror}", None)]) from None
 
 
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -76,6 +78,8 @@ def rego_files_of(paths: Iterable[str | Path]) -> Iterator[tuple[Path, list[Path
     files (searched recursively, sorted), a file itself; None when nothing exists there. A
     .json/.yaml/.yml file named directly is data, never a module (OPA's loader goes by the
     extension: `opa check data.yaml policy/` checks the policy)."""
+    from pathlib import Path
+
     seen: set[Path] = set()
     for raw in paths:
         p = Path(raw)

@@ -13,13 +13,15 @@ with a value of the wrong shape is a rego_parse_error.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
-from typing import Any
 
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 RULE_SCOPES = frozenset({"rule", "document"})
 PACKAGE_SCOPES = frozenset({"package", "subpackages"})
@@ -196,7 +198,9 @@ def _blocks(comments: list[A.Comment]) -> list[tuple[A.Comment, str, int]]:
             lines.append(comments[j].text)
             row += 1
             j += 1
-        out.append((c, textwrap.dedent("\n".join(lines)), row))
+        from textwrap import dedent  # (only a METADATA block loads it)
+
+        out.append((c, dedent("\n".join(lines)), row))
         i = j
     return out
 

@@ -94,10 +94,13 @@ SchemaAnnotation.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, TypeAlias
 
 from cupcake_py.core.errors import Location
 from cupcake_py.core.slotted import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any, TypeAlias
 
 __all__ = [
     "Location", "Null", "Boolean", "Number", "String", "Var", "Ref", "Array", "Object", "Set",

@@ -441,11 +441,44 @@ def _blank_before(src: _Source, stop: int) -> bool:
     return stop > 1 and not src.line(stop - 1).strip()
 
 
-def _format(text: str, filename: str) -> str:
+def _v1_import(i: A.Import) -> bool:
+    """`import rego.v1` or `import future.keywords[...]`: what --v0-v1 replaces by one `import rego.v1`."""
+    path = i.path.value
+    name = (path.dotted() if isinstance(path, A.Ref) else None) or ""
+    return name == "rego.v1" or name == "future.keywords" or name.startswith("future.keywords.")
+
+
+def _deprecated_calls(m: A.Module) -> list[str]:
+    from cupcake_py.rego.compile.builtins import DEPRECATED
+
+    found = {n.operator.dotted() for n in _nodes(m.rules) if isinstance(n, A.Call)}
+    found |= {n.terms[0].value.dotted() for n in _nodes(m.rules)
+              if isinstance(n, A.Expr) and isinstance(n.terms, list) and isinstance(n.terms[0].value, A.Ref)}
+    return sorted(name for name in found if name in DEPRECATED)
+
+
+def _v0_v1_lines(st: _Stmt, src: _Source, p: _Printer) -> list[str]:
+    """--v0-v1: a rule kept as written elsewhere is printed canonically (its v0 head cannot stay);
+    one with comments inside cannot be, and stops the file (FormatError, nothing written)."""
+    inner = [row for row in range(st.start + 1, st.end + 1) if row in src.comment]
+    if inner:
+        raise FormatError(f"line {st.start}: a rule laid out as written with comments inside cannot be "
+                          f"converted to Rego v1 here; add `if`/`contains` to it by hand")
+    lines = p.rule(st.node).split("\n")  # type: ignore[arg-type]
+    return lines[:-1] + [_with_trailing(lines[-1], src, st.start if st.start == st.end else st.end)]
+
+
+def _format(text: str, filename: str, v0_v1: bool = False) -> str:
     m = parse_module(text, filename)
     src = _Source(text, m.comments)
     p = _Printer(src)
     stmts = _statements(m, src)
+    if v0_v1:
+        deprecated = _deprecated_calls(m)
+        if deprecated:
+            raise FormatError(f"deprecated built-in function calls found: {', '.join(deprecated)} (not in Rego v1; "
+                              f"rewrite them first)")
+        stmts = [st for st in stmts if not (st.kind == "import" and _v1_import(st.node))]  # type: ignore[arg-type]
     out: list[str] = []
     prev: _Stmt | None = None
     prev_one_line = False
@@ -455,12 +488,15 @@ def _format(text: str, filename: str) -> str:
         if st.kind == "rule":
             lines = _rule_lines(st, src, p)
             if lines is None:
-                lines = [src.line(row) for row in range(st.start, st.end + 1)]  # byte for byte
+                lines = _v0_v1_lines(st, src, p) if v0_v1 and m.rego_version == "v0" else \
+                    [src.line(row) for row in range(st.start, st.end + 1)]  # byte for byte
         elif st.kind == "package":
             assert isinstance(st.node, A.Package)
             if st.start != st.end:
                 return text  # a package path over several lines: leave the file to its author
             lines = [_with_trailing("package " + p.package_path(st.node.path), src, st.start)]
+            if v0_v1:
+                lines += ["", "import rego.v1"]
         else:
             assert isinstance(st.node, A.Import)
             if st.start != st.end or not isinstance(st.node.path.value, A.Ref):
@@ -485,25 +521,33 @@ def _format(text: str, filename: str) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _same(a: A.Module, b: A.Module) -> bool:
-    return (a.package == b.package and a.imports == b.imports and a.rules == b.rules
+def _same(a: A.Module, b: A.Module, v0_v1: bool = False) -> bool:
+    def imports(m: A.Module) -> list[A.Import]:
+        return [i for i in m.imports if not (v0_v1 and _v1_import(i))]
+
+    return (a.package == b.package and imports(a) == imports(b) and a.rules == b.rules
             and [c.text.rstrip("\r") for c in a.comments] == [c.text.rstrip("\r") for c in b.comments])
 
 
-def format_source(text: str, filename: str = "<stdin>") -> str:
+def format_source(text: str, filename: str = "<stdin>", v0_v1: bool = False) -> str:
     """`text` in canonical layout (see the module docstring). RegoErrors when it does not parse;
-    FormatError when the result would not be the same module or not be stable."""
+    FormatError when the result would not be the same module or not be stable.
+
+    `v0_v1` (`opa fmt --v0-v1`): the module, read in its file's Rego version (v0 with
+    --v0-compatible), written in Rego v1 syntax with `import rego.v1` in place of its
+    `future.keywords` imports, so OPA 0.x (from 0.59) and 1.x read the same rules; a call of a
+    builtin Rego v1 removed (`any`, `re_match`, ...) is a FormatError."""
     before = parse_module(text, filename)
     lf = text.replace("\r\n", "\n")  # opa fmt writes LF line ends ...
     problem = ""
     for source in dict.fromkeys((lf, text)):  # ... unless a raw string holds a CRLF: then as written
         try:
-            out = _format(source, filename)
+            out = _format(source, filename, v0_v1)
         except FormatError as e:
             raise FormatError(f"{filename}: cannot format: {e}") from None
-        if not _same(before, parse_module(out, filename)):
+        if not _same(before, parse_module(out, filename), v0_v1):
             problem = "formatting would change the module (a cupcake fmt bug); left as is"
-        elif _format(out, filename) != out:
+        elif _format(out, filename, v0_v1) != out:
             problem = "formatting is not stable here (a cupcake fmt bug); left as is"
         else:
             return out

@@ -8,7 +8,6 @@ are IDENT tokens (the parser decides, so `input.if` stays a ref).
 
 from __future__ import annotations
 
-import json
 import re
 from bisect import bisect_right
 
@@ -80,6 +79,8 @@ def decode_string(body: str) -> str | None:
         if m.group(1) is not None:
             return None
     try:
+        import json  # (only a string with escapes: the json package stays off most parses)
+
         text = json.loads('"' + body + '"', strict=False)
     except ValueError:
         return None

@@ -19,9 +19,7 @@ MAX_ERRORS errors per file).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
 
 from cupcake_py.core.deep_stack import recursion_limit
 from cupcake_py.core.errors import Location
@@ -53,8 +51,20 @@ BINARY_PRECEDENCE: dict[str, int] = {
 TERM_KEYWORDS = frozenset({"contains"})
 IMPORT_ROOTS = frozenset({"data", "input", "future", "rego"})
 FUTURE_KEYWORDS = frozenset({"in", "every", "if", "contains"})
-T = TypeVar("T")
+V0_HINT = " (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest)"
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import NoReturn, TypeVar
+
+    T = TypeVar("T")
 _NO_REF_POSTFIX = (A.Null, A.Boolean, A.Number, A.String, A.TemplateString)
+
+
+def deepcopy(x: T) -> T:
+    """copy.deepcopy, imported when first needed (`else` chains, chained bodies)."""
+    from copy import deepcopy as copy_deep
+
+    return copy_deep(x)
 
 
 # Terms and bodies nested deeper than this are a parse error (OPA's parser has such a limit too,
@@ -282,6 +292,13 @@ class Parser:
     # ------------------------------------------------------------------ rules
 
     def parse_rule(self) -> A.Rule:
+        keywords = self.keywords  # (a v1 keyword met in a v0 file is a keyword for the rest of its rule)
+        try:
+            return self.parse_rule_text()
+        finally:
+            self.keywords = keywords
+
+    def parse_rule_text(self) -> A.Rule:
         self.rule_start = self.i
         loc = self.loc()
         default = self.kw("default")
@@ -296,6 +313,12 @@ class Parser:
         if self.k[self.i] == "(" and not self.ws[self.i]:
             self.i += 1
             head.args = self.parse_list(")")  # `f()`: a function of no arguments, called as `f()`
+        if self.v0 and self.k[self.i] == IDENT and self.x[self.i] in ("contains", "if") and not self.nl[self.i] \
+                and self.x[self.i] not in self.keywords and not self.ref_follows(self.i):
+            self.note(f"var cannot be used for rule name: `{self.x[self.i]}` is a keyword only in Rego v1 but this "
+                      f"file is read as Rego v0 "
+                      f"(--v0-compatible or rego_version 0): add `import rego.v1`, or read it as v1")
+            self.keywords = KEYWORDS  # read the rest of the rule as written, so one error is reported for it
         if self.kw("contains"):
             if default or head.args is not None:
                 self.fail("`contains` cannot be used with default rules or functions")
@@ -312,12 +335,14 @@ class Parser:
                 self.fail("default rules cannot have a body")
             body = self.parse_if_body(brace_literal=True)
         elif self.k[self.i] == "{":
-            if not self.v0 or default:
+            if default:
                 self.v0_error(head, name)
+            if not self.v0:  # OPA reports it and reads the body on: no follow-on errors from the body
+                self.v1_keywords_required(head)
             self.i += 1
             body = self.parse_body("}")  # v0: `p { ... }`, `p = x { ... }`, `f(x) { ... }`
-        if self.v0 and not default and head.key is None and head.value is None and head.args is None \
-                and len(ref.terms) == 2 and not used_if:
+        if (self.v0 or body is not None) and not default and head.key is None and head.value is None \
+                and head.args is None and len(ref.terms) == 2 and not used_if:
             # v0: `p[x] { ... }` (and `p.a { ... }`) without `if` is a partial set rule, as OPA's
             # parser keeps it; with `if` it is the single-value rule `p[x] = true`
             head.key, head.ref = ref.terms[1], A.Ref(ref.terms[:1])
@@ -354,7 +379,7 @@ class Parser:
             elif not self.kw("if") and self.k[self.i] != "{":
                 self.unexpected("an else value (`else := <value>`) or body (`else if { ... }`)")
             if self.k[self.i] == "{" and not self.v0:
-                self.fail("`if` keyword is required before an else body (Rego v1): write `else := <value> if "
+                self.fail(f"`if` keyword is required before an else body{V0_HINT}: write `else := <value> if "
                           "{ ... }`")
             has_body = self.kw("if") or self.k[self.i] == "{"
             if self.kw("if"):
@@ -364,7 +389,7 @@ class Parser:
                 ebody = self.parse_body("}")
             else:
                 ebody = true_body(eloc)
-            ehead = A.Head(copy.deepcopy(ref), copy.deepcopy(head.args), None, value, assign, eloc)
+            ehead = A.Head(deepcopy(ref), deepcopy(head.args), None, value, assign, eloc)
             cur.else_ = A.Rule(ehead, ebody, location=eloc)
             cur = cur.else_
             if not has_body:  # a bodiless `else` ends the chain (OPA reads on only after a body)
@@ -382,23 +407,42 @@ class Parser:
             loc = self.loc()
             self.i += 1
             h = rule.head
-            head = A.Head(copy.deepcopy(h.ref), copy.deepcopy(h.args), copy.deepcopy(h.key), copy.deepcopy(h.value),
+            head = A.Head(deepcopy(h.ref), deepcopy(h.args), deepcopy(h.key), deepcopy(h.value),
                           h.assign, loc)
             out.append(A.Rule(head, self.parse_body("}"), location=loc))
         return out
+
+    def note(self, msg: str, at: Location | None = None) -> None:
+        """An error that does not stop the rule: parsing goes on after it."""
+        self.errors.append(RegoError(PARSE, msg, at or self.loc()))
+
+    def v1_keywords_required(self, head: A.Head) -> None:
+        """A Rego v1 file with a v0 rule body `p { ... }` / `p[x] { ... }`: OPA's errors
+        (`if` required; `contains` too for a partial set), at the rule."""
+        written = self.t.src[self.p[self.rule_start]:self.p[self.i]].strip()
+        ref = head.ref
+        partial_set = len(ref.terms) == 2 and head.value is None and head.args is None \
+            and not isinstance(ref.terms[-1].value, A.String)
+        base = A.Ref(ref.terms[:1]).dotted() or ""
+        if partial_set and written.startswith(base + "[") and written.endswith("]"):
+            written = f"{base} contains {written[len(base) + 1:-1]}"
+        self.note(f"`if` keyword is required before rule body{V0_HINT}: write `{written} if {{ ... }}`")
+        if partial_set:
+            self.note(f"`contains` keyword is required for partial set rules{V0_HINT}: write "
+                      f"`{base} contains <element> if {{ ... }}`", head.location)
 
     def v0_error(self, head: A.Head, name: str, bodiless: bool = False) -> NoReturn:
         ref = head.ref
         if len(ref.terms) == 2 and head.value is None and head.args is None \
                 and not isinstance(ref.terms[-1].value, A.String):
             base = A.Ref(ref.terms[:1]).dotted()
-            self.fail(f"`contains` keyword is required for partial set rules (Rego v1): write "
+            self.fail(f"`contains` keyword is required for partial set rules{V0_HINT}: write "
                       f"`{base} contains <element> if {{ ... }}`", head.location)
         if bodiless:
             self.fail(f"rule `{name}` needs a value or a body: write `{name} := <value>` or "
                       f"`{name} if {{ ... }}`", head.location)
         written = self.t.src[self.p[self.rule_start]:self.p[self.i]].strip()
-        self.fail(f"`if` keyword is required before rule body (Rego v1): write `{written} if {{ ... }}`")
+        self.fail(f"`if` keyword is required before rule body{V0_HINT}: write `{written} if {{ ... }}`")
 
     def parse_head_ref(self) -> A.Ref:
         self.i += 1

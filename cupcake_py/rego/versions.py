@@ -21,13 +21,13 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from pathlib import PurePath
 
 from cupcake_py.core.errors import CupcakeError
 from cupcake_py.core.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing stays off a cached `cupcake test`'s start-up)
+    from pathlib import PurePath
     from typing import Any
 
 V0 = "v0"
@@ -68,6 +68,8 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 def _rel(path: str | PurePath, root: str | PurePath | None) -> str:
+    from pathlib import PurePath  # (only a manifest's per-file versions: pathlib stays off a first run)
+
     p = PurePath(path)
     if root is not None:
         try:

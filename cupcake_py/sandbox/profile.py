@@ -11,7 +11,8 @@ paths:
 
 - `writable`: existing directories the command may change: the project root, $TMPDIR, and
   `settings.writable` (default: /tmp, /var/tmp and the tool caches; created when missing below
-  the home directory); one inside another is left out (the outer one's bind holds it).
+  the home directory, a default tool cache only when a tool that fills it is on PATH or in the
+  project root: `CACHE_TOOLS`); one inside another is left out (the outer one's bind holds it).
   Everything else is read-only (the bubblewrap base is a read-only bind of `/`).
 - `read_only`: paths inside a writable root that stay read-only (one inside another is left
   out: the outer one's read-only bind holds it): every state path (cupcake's
@@ -68,6 +69,16 @@ PROFILE_VERSION = 1
 DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnpm-store", "~/.local/share/pnpm", "~/.cargo/registry",
                     "~/.cargo/git", "~/go/pkg/mod", "~/.gradle/caches", "~/.m2/repository", "~/.bun/install/cache",
                     "~/.local/share/virtualenvs")
+# The default tool caches that are created when missing only when a program that fills them is
+# on PATH (or its wrapper script is in the project root): each writable root is a bind, which
+# costs bubblewrap a mount table scan (≈ 0.15 ms per command), and a cache no tool here fills
+# needs none. An existing one is always bound; a path not listed here is created as configured.
+CACHE_TOOLS: dict[str, tuple[str, ...]] = {
+    "~/.npm": ("npm", "npx"), "~/.yarn": ("yarn",), "~/.pnpm-store": ("pnpm",), "~/.local/share/pnpm": ("pnpm",),
+    "~/.cargo/registry": ("cargo",), "~/.cargo/git": ("cargo",), "~/go/pkg/mod": ("go",),
+    "~/.gradle/caches": ("gradle", "gradlew"), "~/.m2/repository": ("mvn", "mvnw"), "~/.bun/install/cache": ("bun",),
+    "~/.local/share/virtualenvs": ("pipenv",),
+}
 AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
@@ -259,20 +270,34 @@ def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -
     return out, complete
 
 
+def _tool_present(tools: Sequence[str], path_dirs: Sequence[str], project_root: str) -> bool:
+    """Whether one of `tools` is an executable in a PATH dir or in the project root (a wrapper
+    script such as `./gradlew`)."""
+    dirs = [d for d in path_dirs if d] + [project_root]
+    return any(os.access(os.path.join(d, t), os.X_OK) for t in tools for d in dirs)
+
+
 def writable_roots(project_root: str, settings: dict[str, Any], home: str,
-                   extra: Sequence[Any] = (), real: Callable[[str], str] = os.path.realpath) -> list[str]:
+                   extra: Sequence[Any] = (), real: Callable[[str], str] = os.path.realpath,
+                   path_dirs: Sequence[str] | None = None) -> list[str]:
     """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
     TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
-    would create on first use) and `extra`."""
+    would create on first use; for the caches of `CACHE_TOOLS`, only when one of its tools is on
+    `path_dirs` (default: $PATH) or in the project root) and `extra`."""
     from cupcake_py.core.userdirs import expand_home
 
     env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
     wanted = [project_root, *(t for t in env_tmp if os.path.isabs(t))]
     home = home.rstrip("/")
+    if path_dirs is None:
+        path_dirs = os.environ.get("PATH", "").split(os.pathsep)
     for item in settings.get("writable", DEFAULT_WRITABLE):
         p = os.path.normpath(expand_home(item, home))
         if not os.path.isabs(p):
             p = os.path.join(project_root, p)
+        tools = CACHE_TOOLS.get(item)
+        if tools is not None and not os.path.exists(p) and not _tool_present(tools, path_dirs, project_root):
+            continue  # no tool here fills it: no directory to create, no bind
         if not os.path.exists(p) and _under(p, home) and p != home:
             try:
                 os.makedirs(p, mode=0o700, exist_ok=True)
@@ -311,7 +336,7 @@ def compute(src: Sources) -> dict[str, Any]:
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
     settings = src.settings
     real = src.real
-    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []), real)
+    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []), real, src.path_dirs)
 
     ro: list[str] = []
     hidden: list[str] = []

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from cupcake_py import ir
 from cupcake_py.wasm.asm import I32_EQZ, I32_OR, SELECT
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from cupcake_py.wasm.codegen import _Codegen, _Fn
 

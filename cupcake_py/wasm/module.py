@@ -9,7 +9,6 @@ include the final ``end``); ``opcodes`` walks them when indices must be found or
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 from cupcake_py.core.slotted import dataclass, field
 from cupcake_py.wasm import leb
@@ -174,7 +173,11 @@ def _expr(r: Reader) -> bytes:
     return bytes(r.data[start : r.pos])
 
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
 
 
 def _vec(r: Reader, item: Callable[[Reader], _T]) -> list[_T]:

@@ -16,11 +16,11 @@ is not touched: ``native_program`` returns None and the caller emits the host ca
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from cupcake_py import ir
 from cupcake_py.wasm.native_first import native_then_host
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from cupcake_py.wasm.codegen import _Codegen, _Fn
 

@@ -12,7 +12,7 @@ import, and `enum` with it), no pathlib (nor fnmatch, urllib.parse and ipaddress
 imports), no json package (core/jsonio drives `_json`), no contextlib, no Rego package (the
 Rego versions are named for the cache key, target_settings.RegoSetting), no interpreter
 teardown; checked on a one-policy v1 directory and on a template of a v0 admission library
-(`--v0-compatible lib/ <template>/`)."""
+(`--v0-compatible lib/ <template>/`). A first run keeps FIRST_RUN_DIET off its imports."""
 
 from __future__ import annotations
 
@@ -56,6 +56,16 @@ CACHED_DIET = {"re", "enum", "pathlib", "fnmatch", "urllib.parse", "ipaddress", 
                "cupcake_py.rego", "cupcake_py.rego.versions", "cupcake_py.authoring.testing.loading",
                "cupcake_py.engine.bundle_index", "cupcake_py.authoring.testing.diagnose", "yaml"}
 
+# A first run (nothing cached) imports the compiler but not these (issue 32, first run): the
+# entry-point scan reads entry_points.txt itself (not importlib.metadata, which brings email,
+# zipfile, csv), the compiler modules name typing only for mypy, files are read with str paths,
+# hashes use the builtin sha256, cache files are written without tempfile, the planning thread is
+# started with _thread, JSON is read and written with core/jsonio, copy and textwrap load only for
+# the sources that need them (a v0 `else` chain, a METADATA block).
+FIRST_RUN_DIET = {"importlib.metadata", "email", "zipfile", "csv", "typing", "pathlib", "fnmatch", "urllib.parse",
+                  "ipaddress", "hashlib", "_hashlib", "tempfile", "shutil", "random", "bz2", "lzma", "threading",
+                  "json", "textwrap", "copy", "dataclasses", "inspect"}
+
 # A run whose policies call no host builtin and that has no custom builtin to load: neither the
 # host's builtin library nor the custom builtin loader (the entry-point check is apart from it).
 NO_BUILTIN_CALLED = {"cupcake_py.host.builtins", "cupcake_py.extensions.builtins"}
@@ -84,6 +94,7 @@ def test_a_cached_run_imports_only_what_it_uses(tmp_path: Path) -> None:
                                             "{\"user\": \"admin\"}\n")
     first = _modules([str(tmp_path / "p")], tmp_path / "cache")
     assert "cupcake_py.rego.parser" in first and not first & (OTHER_GROUPS | NEVER), sorted(first & (OTHER_GROUPS | NEVER))
+    assert "cupcake_py.wasm.codegen" in first and not first & FIRST_RUN_DIET, sorted(first & FIRST_RUN_DIET)
     cached = _modules([str(tmp_path / "p")], tmp_path / "cache")
     unwanted = OTHER_GROUPS | NEVER | NOT_ON_A_CACHED_RUN | CACHED_DIET | NO_BUILTIN_CALLED
     assert "cupcake_py.host.policy" in cached and not cached & unwanted, sorted(cached & unwanted)
@@ -102,6 +113,8 @@ def test_a_cached_v0_library_template_keeps_the_import_diet(tmp_path: Path) -> N
     args = ["--v0-compatible", "lib", str(template)]
     first = _modules(args, tmp_path / "cache", cwd=lib, passed="PASS:")
     assert "cupcake_py.rego.parser" in first
+    unwanted_first = FIRST_RUN_DIET - {"copy"}  # (the library's v0 `else` chains are copied)
+    assert not first & unwanted_first, sorted(first & unwanted_first)
     cached = _modules(args, tmp_path / "cache", cwd=lib, passed="PASS:")
     unwanted = OTHER_GROUPS | NEVER | NOT_ON_A_CACHED_RUN | CACHED_DIET
     assert "cupcake_py.host.policy" in cached  # (the probe saw the run: its tests were evaluated)

@@ -33,9 +33,11 @@ REGORUS_DIVERGES = {
     **{f"negation/{note}": "OPA's compiler moves nested calls, refs as call arguments and refs as ref keys ahead of "
        "`not` (rewriteExprTerms, rewriteDynamics; OPA issues 1877, 4743, 7558); regorus evaluates them inside"
        for note in ("nested call with an undefined argument fails the body", "ref argument undefined fails the body",
-                    "ref key undefined fails the body", "comparison with an undefined ref operand",
-                    "call as the head of a ref moves out (OPA issue 7558)",
-                    "builtin with an undefined ref argument", "ref inside a composite argument")},
+                    "ref key undefined fails the body", "call as the head of a ref moves out (OPA issue 7558)",
+                    "builtin with an undefined ref argument", "ref inside a composite argument",
+                    "== with a ref key that is undefined fails the body",
+                    "!= with an undefined ref operand fails the body", "> with an undefined ref operand fails the body",
+                    "== between a call and a value moves the call out")},
 }
 
 

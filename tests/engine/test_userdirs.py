@@ -50,3 +50,22 @@ def test_atomic_write_replaces_whole_and_cleans_up_on_failure(tmp_path: Path) ->
     with pytest.raises(OSError, match="disk full"):
         userdirs.atomic_write(str(tmp_path), "e.bin", broken(), ".bin")  # type: ignore[arg-type]
     assert (tmp_path / "e.bin").read_bytes() == b"abcd" and sorted(os.listdir(tmp_path)) == ["e.bin"]
+
+
+def test_atomic_write_temp_files_are_private_exclusive_and_never_followed(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The temporary file is made as tempfile.mkstemp makes it (without importing tempfile):
+    mode 0600, created exclusively (a name taken, e.g. by a planted symlink, is never opened:
+    another name is drawn), closed on exec."""
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"keep")
+    names = iter([b"\x00" * 8, b"\x01" * 8])
+    monkeypatch.setattr(userdirs.os, "urandom", lambda n: next(names))
+    (tmp_path / f".tmp-{'00' * 8}.bin").symlink_to(victim)  # the first name drawn is taken
+    fd, tmp = userdirs._exclusive_temp(str(tmp_path), ".bin")
+    try:
+        assert tmp == str(tmp_path / f".tmp-{'01' * 8}.bin")
+        assert os.stat(tmp).st_mode & 0o777 == 0o600 and not os.get_inheritable(fd)
+    finally:
+        os.close(fd)
+    assert victim.read_bytes() == b"keep"

@@ -11,21 +11,22 @@ from cupcake_py.rego.errors import PARSE, RegoError, RegoErrors, format_json, fo
 
 GOLDEN = [
     ('package p\np := 1 if { a } else { b }\n',
-     ['2:22: `if` keyword is required before an else body (Rego v1): write `else := <value> if { ... }`']),
+     ['2:22: `if` keyword is required before an else body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `else := <value> if { ... }`']),
     ('p := 1\n',
      ['1:1: unexpected identifier `p`: expected `package` (a module starts with `package <path>`)']),
     ('package\n',
      ['2:1: unexpected end of input: expected a package path (e.g. `package authz`)']),
     ('package p\np { true }\n',
-     ['2:3: `if` keyword is required before rule body (Rego v1): write `p if { ... }`']),
+     ['2:3: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `p if { ... }`']),
     ('package p\np[x] { x := 1 }\n',
-     ['2:1: `contains` keyword is required for partial set rules (Rego v1): write `p contains <element> if { ... }`']),
+     ['2:6: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `p contains x if { ... }`',
+      '2:1: `contains` keyword is required for partial set rules (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `p contains <element> if { ... }`']),
     ('package p\np[x]\n',
-     ['2:1: `contains` keyword is required for partial set rules (Rego v1): write `p contains <element> if { ... }`']),
+     ['2:1: `contains` keyword is required for partial set rules (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `p contains <element> if { ... }`']),
     ('package p\np = 1 { true }\n',
-     ['2:7: `if` keyword is required before rule body (Rego v1): write `p = 1 if { ... }`']),
+     ['2:7: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `p = 1 if { ... }`']),
     ('package p\nf(x) = y { y := x }\n',
-     ['2:10: `if` keyword is required before rule body (Rego v1): write `f(x) = y if { ... }`']),
+     ['2:10: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write `f(x) = y if { ... }`']),
     ('package p\np\n',
      ['2:1: rule `p` needs a value or a body: write `p := <value>` or `p if { ... }`']),
     ('package p\np := \n',
@@ -134,7 +135,7 @@ def test_format_text_with_caret() -> None:
         parse_module(src, "x.rego")
     text = format_text(info.value.errors, {"x.rego": src})
     assert text.splitlines() == [
-        "x.rego:2:4: rego_parse_error: `if` keyword is required before rule body (Rego v1): write "
+        "x.rego:2:4: rego_parse_error: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write "
         "`p if { ... }`",
         "\t p { true }",
         "\t   ^",

@@ -63,7 +63,7 @@ def test_check_reports_parse_errors_text(app: typer.Typer, tree: Path, no_hook: 
     assert code == 1 and out == ""
     assert err.splitlines() == [
         "1 error occurred:",
-        f"{bad}:3:7: rego_parse_error: `if` keyword is required before rule body (Rego v1): write "
+        f"{bad}:3:7: rego_parse_error: `if` keyword is required before rule body (Rego v1; for Rego written for OPA 0.x: --v0-compatible, or rego_version 0 in the rulebook or .manifest): write "
         "`allow if { ... }`",
         "\tallow { true }",
         "\t      ^",

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -294,3 +295,27 @@ def test_shared_processes_cover_nothing(tmp_path: Path) -> None:
     (tried: the rulebook changed): with share_processes the profile claims no cover."""
     p, _, _ = _profile(tmp_path, share_processes=True)
     assert p["covers"] == {"state_paths": False, "system": False, "secrets": False, "protected_paths": False}
+
+
+def test_a_default_tool_cache_is_created_and_bound_only_where_a_tool_fills_it(tmp_path: Path) -> None:
+    """The default `sandbox.writable` caches: a missing one is created (and bound writable) only when
+    a program that fills it is on PATH or its wrapper script is in the project root; an existing
+    one is bound whatever is installed; a cache no tool here fills costs no mount and leaves the
+    home untouched. A path that is not a default cache is created as configured."""
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    bin_dir = tmp_path / "bin"
+    for d in (home, proj, bin_dir, home / ".cargo" / "git"):
+        d.mkdir(parents=True)
+    (bin_dir / "npm").write_text("#!/bin/sh\n")
+    (bin_dir / "npm").chmod(0o755)
+    (bin_dir / "cargo").write_text("not executable")  # not a program: does not count
+    (proj / "gradlew").write_text("#!/bin/sh\n")
+    (proj / "gradlew").chmod(0o755)
+    p = compute(Sources([], [str(bin_dir)], str(proj), str(proj),
+                        {"writable": [*DEFAULT_WRITABLE[2:], "~/.own-cache"]}, home=str(home)))
+    made = {str(home / n) for n in (".npm", ".gradle/caches", ".cargo/git", ".cache", ".own-cache")}
+    env_tmp = {os.path.realpath(os.environ[v]) for v in ("TMPDIR", "TMP", "TEMP") if os.environ.get(v, "").startswith("/")}
+    assert set(p["writable"]) - env_tmp == made | {str(proj)}
+    assert all(Path(m).is_dir() for m in made)
+    for missing in (".yarn", ".pnpm-store", ".cargo/registry", "go", ".m2", ".bun", ".local"):
+        assert not (home / missing).exists(), missing

@@ -11,7 +11,6 @@ TestSetupError (exit status 1, as `opa test`), as does a build where no test com
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from cupcake_py.authoring.testing.cases import Part, TestCase, TestResult, TestSetupError
 from cupcake_py.core.errors import CupcakeError
@@ -20,6 +19,10 @@ from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import compile_modules
 from cupcake_py.rego.errors import RegoErrors, format_text
 from cupcake_py.wasm import compile_policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 def compile_wasm(modules: list[A.Module], entrypoints: list[str], phases: dict[str, float],

@@ -53,18 +53,47 @@ def _read(path: str | Path) -> bytes:
         return f.read()
 
 
+_memo: dict[str, Any] = {}  # what every key of this process starts with (a first run makes two keys)
+
+
+def _prefix() -> Any:
+    """The sha256 state over the compiler's and the runner's own files (computed once a process:
+    the code this process runs does not change under it)."""
+    if "prefix" not in _memo:
+        h = sha256(compiler_fingerprint().encode())
+        for folder, e in _own_sources():
+            st = e.stat()
+            h.update(f"{folder}/{e.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        _memo["prefix"] = h
+    return _memo["prefix"].copy()
+
+
+def _support() -> list[tuple[str, bytes]]:
+    """(file, sha256) of each shipped support policy; a file whose size and mtime did not change
+    since this process read it is not read again (a first run makes two keys)."""
+    seen: dict[tuple[str, int, int], bytes] = _memo.setdefault("support", {})
+    out = []
+    for f in rego_paths(os.path.join(shipped_policies_path(), "system")):
+        st = os.stat(f)
+        stamp = (f, st.st_size, st.st_mtime_ns)
+        if stamp not in seen:
+            seen[stamp] = sha256(_read(f)).digest()
+        out.append((f, seen[stamp]))
+    return out
+
+
 def build_key(files: Iterable[str | Path], data_files: Iterable[str | Path], options: str) -> str:
-    h = sha256(compiler_fingerprint().encode())
-    for folder, e in _own_sources():
-        st = e.stat()
-        h.update(f"{folder}/{e.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    h = _prefix()
     h.update(options.encode())
-    for kind, group in (("rego", files), ("data", data_files),
-                        ("support", rego_paths(os.path.join(shipped_policies_path(), "system")))):
+    for kind, group in (("rego", files), ("data", data_files)):
         for f in group:
             h.update(f"\n{kind} {f}\n".encode())
             h.update(sha256(_read(f)).digest())
-    return h.hexdigest()
+    for f, digest in _support():
+        h.update(f"\nsupport {f}\n".encode())
+        h.update(digest)
+    key: str = h.hexdigest()
+    return key
 
 
 def load(key: str) -> tuple[dict[str, Any], list[bytes]] | None:
@@ -94,14 +123,27 @@ def load(key: str) -> tuple[dict[str, Any], list[bytes]] | None:
     return meta, blobs
 
 
+def _keys_sorted(v: Any) -> Any:
+    """`v` with every object's keys in sorted order (json.dumps' sort_keys)."""
+    if isinstance(v, dict):
+        return {k: _keys_sorted(v[k]) for k in sorted(v)}
+    if isinstance(v, list):
+        return [_keys_sorted(x) for x in v]
+    return v
+
+
 def store(key: str, meta: dict[str, Any], modules: list[bytes]) -> None:
     d = cache_dir()
     if not private_dir(d, "test build cache"):
         return
-    import json
-
     wasm = b"".join(modules)
-    header = json.dumps({**meta, "key": key, "sizes": [len(m) for m in modules]}, sort_keys=True).encode()
+    head = {**meta, "key": key, "sizes": [len(m) for m in modules]}
+    try:
+        header = jsonio.dumps(_keys_sorted(head))  # (the json package would import re)
+    except TypeError:  # a file name that is not UTF-8 (surrogate escapes): the json package escapes it
+        import json
+
+        header = json.dumps(head, sort_keys=True).encode()
     blob = MAGIC + len(header).to_bytes(8, "big") + header + sha256(header + wasm).digest() + wasm
     try:
         atomic_write(d, f"{key}.tests", (blob,), ".tests")

@@ -99,7 +99,8 @@ class TestArgs(Record):
 _FLAGS = {"--coverage": "coverage", "-c": "coverage", "--verbose": "verbose", "-v": "verbose",
           "--strict-builtin-errors": "strict_builtin_errors", "--exit-zero-on-skipped": "exit_zero_on_skipped",
           "-z": "exit_zero_on_skipped", "--fail-on-empty": "fail_on_empty", "--no-cache": "no_cache",
-          "--v0-compatible": "v0_compatible", "--var-values": "var_values", "--global": ""}  # --global: no effect when PATHS are given
+          "--v0-compatible": "v0_compatible", "--var-values": "var_values", "--global": "",  # --global: no effect when PATHS are given
+          "--bundle": "", "-b": ""}  # -b: a directory's .manifest applies with or without it
 
 
 def _format(v: str) -> str | None:

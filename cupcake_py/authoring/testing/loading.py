@@ -10,7 +10,6 @@ parsed, and a --run that is not a regular expression, raise TestSetupError (exit
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from cupcake_py.authoring.support_policies import may_reach_support, support_modules
 from cupcake_py.authoring.testing.cases import TEST_PREFIX, TODO_PREFIX, TestCase, TestSetupError
@@ -20,6 +19,8 @@ from cupcake_py.rego.errors import RegoErrors, format_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (the AST is loaded by the parser; finding files, on a cached run, needs neither)
+    from pathlib import Path
+
     from cupcake_py.rego import ast as A
 
 

@@ -22,16 +22,18 @@ sha256-checked; a missing, damaged or mismatched entry is a miss and the chunk i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from hashlib import sha256
-from typing import Any
-
 from cupcake_py.authoring.testing import cache
 from cupcake_py.authoring.testing.build import build_tests
 from cupcake_py.authoring.testing.cases import Part, TestCase, TestResult
+from cupcake_py.engine.bundle import sha256  # the builtin sha256 (hashlib loads OpenSSL: ~2 ms)
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile.checks import all_exprs, expr_refs, ref_targets, rule_chain
 from cupcake_py.rego.compile.nodes import Compiled, Group
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first run's start-up)
+    from collections.abc import Sequence
+    from typing import Any
 
 
 def _module_file(m: A.Module) -> str:

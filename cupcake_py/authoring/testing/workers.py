@@ -20,11 +20,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
 
 from cupcake_py.authoring.testing.cases import TestResult
 from cupcake_py.authoring.testing.evaluate import EvalSetup, Outcome, evaluate
 from cupcake_py.authoring.testing.parts import build_or_reuse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 MIN_TESTS = 300  # below this, one process builds and runs the tests faster than several
 CHUNK_TESTS = 300  # at most about this many tests per chunk: an edit rebuilds only the chunks that depend on it

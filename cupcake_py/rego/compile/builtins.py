@@ -3,14 +3,17 @@ loaded lazily from `builtins.json` (regenerate with `builtins_harvest`)."""
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
-from typing import Any
 
+from cupcake_py.core import jsonio
 from cupcake_py.core.slotted import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 # Names handled by the compiler itself; they never reach the IR as calls.
 COMPILE_TIME = frozenset({"eq", "assign", "print", "rego.metadata.chain", "rego.metadata.rule"})
@@ -38,7 +41,8 @@ class Builtin:
 
 @cache
 def registry() -> dict[str, Builtin]:
-    raw = json.loads((Path(__file__).parent / "builtins.json").read_text())
+    with open(os.path.join(os.path.dirname(__file__), "builtins.json"), "rb") as f:
+        raw = jsonio.loads(f.read())  # (the json package stays off the compiler's imports)
     reg = {name: Builtin(name, decl) for name, decl in raw.items()}
     reg["eq"] = Builtin("eq", {"type": "function", "args": [{"type": "any"}, {"type": "any"}],
                                "result": {"type": "boolean"}})

@@ -4,7 +4,6 @@ constant argument types, recursion (messages and locations as OPA reports them).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.compile import builtins as B
@@ -12,6 +11,10 @@ from cupcake_py.rego.compile.diagnostics import ErrorSink
 from cupcake_py.rego.compile.nodes import CRule, Group, Node
 from cupcake_py.rego.compile.walk import CLOSURES, LEAVES, body_exprs, level_terms, term_children, term_exprs
 from cupcake_py.rego.errors import COMPILE, RECURSION, TYPE, RegoError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 def rule_chain(g: Group) -> Iterator[CRule]:
@@ -198,6 +201,9 @@ def expr_refs(e: A.Expr) -> list[A.Ref]:
 def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
     v = t.value
     kind = type(v)
+    if kind is A.Var and v.name == "data":  # type: ignore[union-attr]
+        out.append(A.Ref([t]))  # the whole of data: every rule (OPA: a rule that reads it is recursive)
+        return
     if kind in LEAVES:
         return
     if type(v) is A.Ref:
@@ -208,8 +214,8 @@ def _refs_into(t: A.Term, out: list[A.Ref]) -> None:
         for e in _outer_exprs(t):
             out += expr_refs(e)
     else:
-        for c in term_children(v):
-            _refs_into(c, out)
+        for c in v.terms[1:] if kind is A.Ref else term_children(v):  # type: ignore[union-attr]
+            _refs_into(c, out)  # (a ref's head is the ref itself, not a bare `data`)
 
 
 def _outer_exprs(t: A.Term, out: list[A.Expr] | None = None) -> list[A.Expr]:
@@ -283,10 +289,14 @@ def check_recursion(groups: dict[tuple[str, ...], Group], tree: Node, errors: Er
         union: dict[tuple[str, ...], None] = {}  # insertion-ordered sets: a rule that walks
         for c in rule_chain(g):  # data.cupcake.policies references every policy's groups
             deps: dict[tuple[str, ...], None] = {}
+            refs: list[A.Ref] = []
+            for term in rule_terms(c):  # (a head value left in place: `p := data`)
+                _refs_into(term, refs)
             for e in all_exprs(c):
-                for ref in expr_refs(e):
-                    for t in ref_targets(ref, tree):
-                        deps[t.path] = None
+                refs += expr_refs(e)
+            for ref in refs:
+                for t in ref_targets(ref, tree):
+                    deps[t.path] = None
             own[id(c)] = list(deps)
             union.update(deps)
         out[path] = list(union)

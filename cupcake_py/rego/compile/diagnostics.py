@@ -7,9 +7,14 @@ callers report at most MAX_ERRORS of them."""
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Protocol
 
 from cupcake_py.rego.errors import RegoError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:  # (typing stays off a first `cupcake test` run's start-up: at run time the sinks are plain classes)
+    Protocol = object
 
 
 class Stage(IntEnum):

@@ -7,7 +7,9 @@
   expansion and dynamic-term rewriting make no exception for `not`; OPA issues 1877, 4743,
   5793, 7558): nested calls, refs and comprehensions used as call arguments (or inside
   composite arguments), and refs used as keys of a ref, are computed ahead of the negation,
-  so `not f(input.x)` with `input.x` undefined makes the body fail;
+  so `not f(input.x)` with `input.x` undefined makes the body fail; the operands of `=` and
+  `==` (which OPA's RewriteEquals turns into `=` first) stay inside, only their ref keys move:
+  `not input.x == false` holds when `input.x` is undefined;
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
 * `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
 * `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
@@ -89,7 +91,10 @@ class Flattener:
         a ref and the items of a composite (a comprehension there stays)."""
         t = e.terms
         if isinstance(t, list):
-            if A.operator_name(t[0]) == "eq":
+            if A.operator_name(t[0]) == "eq" or (A.operator_name(t[0]) == "equal" and len(t) == 3):
+                # OPA's RewriteEquals makes `a == b` a unification before dynamic terms are bound,
+                # so its operands keep their place inside the negation as `=`'s do:
+                # `not input.x.y == false` holds when input.x.y is undefined
                 terms = [t[0], *(self._dynamic_in(x, pre) for x in t[1:])]
             else:
                 terms = [t[0], *(self._dynamic(x, pre) for x in t[1:])]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.lexer import LONE_SURROGATE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
+    from typing import Any
 
 
 def _annotations_json(a: A.Annotations) -> dict[str, Any]:

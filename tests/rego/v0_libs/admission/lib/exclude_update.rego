@@ -1,0 +1,5 @@
+package lib.exclude_update
+
+is_update(review) {
+	review.operation == "UPDATE"
+}

@@ -1,0 +1,24 @@
+package rules.cache.in_set
+
+import future.keywords.in
+
+__rego_metadata__ := {
+	"id": "CPK-CAC-007",
+	"title": "cache: TLS version is too old",
+	"severity": "MEDIUM",
+	"resource_type": "cache_resource",
+}
+
+resource_type = "cache_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	not resource.config.tls_version in {"1.2", "1.3"}
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: TLS version is too old", [resource.name]),
+	}
+}

@@ -1,0 +1,20 @@
+package rules.cache.tag
+
+good := {"resources": [{"type": "cache_resource", "name": "ok", "config": {"tags": {"owner": "team"}}}]}
+
+bad := {"resources": [{"type": "cache_resource", "name": "bad", "config": {"tags": {}}}, {"type": "other", "name": "x", "config": {"tags": {}}}]}
+
+test_tag_good {
+	count(deny) == 0 with input as good
+}
+
+test_tag_bad {
+	deny[info] with input as bad
+	info.id == "CPK-CAC-003"
+	info.message == "bad: the owner tag is missing"
+	info.severity == "MEDIUM"
+}
+
+test_tag_bad_once {
+	count(deny) == 1 with input as bad
+}

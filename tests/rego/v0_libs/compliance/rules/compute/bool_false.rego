@@ -1,0 +1,23 @@
+package rules.compute.bool_false
+
+
+__rego_metadata__ := {
+	"id": "CPK-COM-002",
+	"title": "compute: public access is enabled",
+	"severity": "HIGH",
+	"resource_type": "compute_resource",
+}
+
+resource_type = "compute_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	resource.config.public_access
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: public access is enabled", [resource.name]),
+	}
+}

@@ -1,0 +1,24 @@
+package rules.compute.open_cidr
+
+import data.lib.common
+
+__rego_metadata__ := {
+	"id": "CPK-COM-004",
+	"title": "compute: ingress is open to the internet",
+	"severity": "LOW",
+	"resource_type": "compute_resource",
+}
+
+resource_type = "compute_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	common.any_open_cidr(resource.config.ingress_cidrs)
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: ingress is open to the internet", [resource.name]),
+	}
+}

@@ -1,0 +1,24 @@
+package rules.database.open_cidr
+
+import data.lib.common
+
+__rego_metadata__ := {
+	"id": "CPK-DAT-004",
+	"title": "database: ingress is open to the internet",
+	"severity": "HIGH",
+	"resource_type": "database_resource",
+}
+
+resource_type = "database_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	common.any_open_cidr(resource.config.ingress_cidrs)
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: ingress is open to the internet", [resource.name]),
+	}
+}

@@ -1,0 +1,23 @@
+package rules.identity.bool_false
+
+
+__rego_metadata__ := {
+	"id": "CPK-IDE-002",
+	"title": "identity: public access is enabled",
+	"severity": "MEDIUM",
+	"resource_type": "identity_resource",
+}
+
+resource_type = "identity_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	resource.config.public_access
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: public access is enabled", [resource.name]),
+	}
+}

@@ -1,0 +1,20 @@
+package rules.identity.not_empty
+
+good := {"resources": [{"type": "identity_resource", "name": "ok", "config": {"admins": ["a"]}}]}
+
+bad := {"resources": [{"type": "identity_resource", "name": "bad", "config": {}}, {"type": "other", "name": "x", "config": {}}]}
+
+test_not_empty_good {
+	count(deny) == 0 with input as good
+}
+
+test_not_empty_bad {
+	deny[info] with input as bad
+	info.id == "CPK-IDE-010"
+	info.message == "bad: no administrators are assigned"
+	info.severity == "MEDIUM"
+}
+
+test_not_empty_bad_once {
+	count(deny) == 1 with input as bad
+}

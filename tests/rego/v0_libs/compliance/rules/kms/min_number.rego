@@ -1,0 +1,23 @@
+package rules.kms.min_number
+
+
+__rego_metadata__ := {
+	"id": "CPK-KMS-006",
+	"title": "kms: retention is shorter than 90 days",
+	"severity": "HIGH",
+	"resource_type": "kms_resource",
+}
+
+resource_type = "kms_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	resource.config.retention_days < 90
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: retention is shorter than 90 days", [resource.name]),
+	}
+}

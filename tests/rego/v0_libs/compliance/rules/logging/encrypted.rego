@@ -1,0 +1,24 @@
+package rules.logging.encrypted
+
+import data.lib.common
+
+__rego_metadata__ := {
+	"id": "CPK-LOG-005",
+	"title": "logging: a volume is not encrypted",
+	"severity": "MEDIUM",
+	"resource_type": "logging_resource",
+}
+
+resource_type = "logging_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	not common.all_encrypted(resource.config.volumes)
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: a volume is not encrypted", [resource.name]),
+	}
+}

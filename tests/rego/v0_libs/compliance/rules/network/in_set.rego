@@ -1,0 +1,24 @@
+package rules.network.in_set
+
+import future.keywords.in
+
+__rego_metadata__ := {
+	"id": "CPK-NET-007",
+	"title": "network: TLS version is too old",
+	"severity": "LOW",
+	"resource_type": "network_resource",
+}
+
+resource_type = "network_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	not resource.config.tls_version in {"1.2", "1.3"}
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: TLS version is too old", [resource.name]),
+	}
+}

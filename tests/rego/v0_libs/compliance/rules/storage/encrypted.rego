@@ -1,0 +1,24 @@
+package rules.storage.encrypted
+
+import data.lib.common
+
+__rego_metadata__ := {
+	"id": "CPK-STO-005",
+	"title": "storage: a volume is not encrypted",
+	"severity": "LOW",
+	"resource_type": "storage_resource",
+}
+
+resource_type = "storage_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	not common.all_encrypted(resource.config.volumes)
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: a volume is not encrypted", [resource.name]),
+	}
+}

@@ -1,0 +1,23 @@
+package rules.storage.min_number
+
+
+__rego_metadata__ := {
+	"id": "CPK-STO-006",
+	"title": "storage: retention is shorter than 90 days",
+	"severity": "MEDIUM",
+	"resource_type": "storage_resource",
+}
+
+resource_type = "storage_resource"
+
+deny[info] {
+	resource := input.resources[_]
+	resource.type == resource_type
+	resource.config.retention_days < 90
+	info := {
+		"id": __rego_metadata__.id,
+		"severity": __rego_metadata__.severity,
+		"resource": resource.name,
+		"message": sprintf("%s: retention is shorter than 90 days", [resource.name]),
+	}
+}
