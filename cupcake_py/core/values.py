@@ -204,6 +204,20 @@ def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
     return value
 
 
+def lone_surrogates_replaced(v: Any) -> Any:
+    """`v` with every lone UTF-16 surrogate in its strings (keys too) made U+FFFD, as Go's
+    encoding/json decodes an unpaired `\\ud800` escape (parse_json keeps it as read)."""
+    import re
+
+    if isinstance(v, str):
+        return re.sub("[\ud800-\udfff]", "\ufffd", v)
+    if isinstance(v, dict):
+        return {lone_surrogates_replaced(k): lone_surrogates_replaced(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [lone_surrogates_replaced(x) for x in v]
+    return v
+
+
 def _skip_ws(s: str, i: int) -> int:
     n = len(s)
     while i < n and s[i] in " \t\n\r":

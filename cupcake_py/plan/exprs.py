@@ -249,27 +249,31 @@ class ExprPlanner(TermPlanner):
             else:
                 mocks.append((name, w.value))
 
-        fmocks: list[tuple[str, tuple[str, object]]] = []
-        vmocks: list[tuple[str, A.Term]] = []
+        # (position, name, replacement): a later `with` on the same function wins, as in OPA
+        # (its mock frame is a map filled in order); every value is still evaluated
+        fmocks: list[tuple[int, str, tuple[str, object]]] = []
+        vmocks: list[tuple[int, str, A.Term]] = []
         bare: int | None = None  # the generation replacement functions run in: no mocks at all
-        for name, val in mocks:
+        for i, (name, val) in enumerate(mocks):
             fname = self._function_name(val)
             if fname is not None:
                 if bare is None:
                     bare = self.gen_id(Gen(self.cur_gen.disabled | frozenset(disabled)))
-                fmocks.append((name, ("func", (fname, bare))))
+                fmocks.append((i, name, ("func", (fname, bare))))
             else:
-                vmocks.append((name, val))
+                vmocks.append((i, name, val))
 
         def with_values(ops: list[ir.Operand]) -> None:
             saved_gen = self.gen
             saved_slots = self.fx.slots
             gen = self.cur_gen
-            new_mocks = [m for m in gen.mocks if m[0] not in {n for n, _ in mocks}] + fmocks
+            replaced = list(fmocks)
             slots = list(self.fx.slots)
-            for (name, _val), op in zip(vmocks, ops[len(targets):], strict=True):
+            for (i, name, _val), op in zip(vmocks, ops[len(targets):], strict=True):
                 slots.append(self.local_of(op))
-                new_mocks.append((name, ("slot", len(slots) - 1)))
+                replaced.append((i, name, ("slot", len(slots) - 1)))
+            last = {name: r for _, name, r in sorted(replaced, key=lambda m: m[0])}
+            new_mocks = [m for m in gen.mocks if m[0] not in last] + list(last.items())
             if mocks or disabled:
                 ng = Gen(gen.disabled | frozenset(disabled), tuple(sorted(new_mocks, key=lambda m: m[0])),
                          len(slots))
@@ -285,7 +289,7 @@ class ExprPlanner(TermPlanner):
             self._nest_with([(loc, path, op) for (loc, path, _), op in zip(targets, ops, strict=False)],
                             lambda: self.plan_plain(plain, restore))
 
-        self.plan_terms([t[2] for t in targets] + [v for _, v in vmocks], with_values)
+        self.plan_terms([t[2] for t in targets] + [v for _, _, v in vmocks], with_values)
 
     def copy_local(self, loc: int) -> int:
         r = self.new()

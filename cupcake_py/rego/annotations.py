@@ -1,7 +1,7 @@
 """METADATA annotations: `# METADATA` comment blocks parsed as YAML and attached to the
 package or rule that follows them (OPA's rules).
 
-A block starts with a comment line reading exactly `METADATA` in column 1 and runs over
+A block starts with a comment line starting with `METADATA` in column 1 and runs over
 the following column-1 comment lines with no gap. It belongs to the first package or rule that starts
 after it. Scopes: `rule` (default before a rule), `document` (before a rule; applies to
 all rules of that name), `package` (default before the package), `subpackages`
@@ -136,6 +136,12 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 }
 
 
+# the Go type of each field of OPA's rawAnnotation struct, as yaml_values.load_metadata takes them
+_KINDS = {"scope": "string", "title": "string", "description": "string", "entrypoint": "bool",
+          "organizations": "[]string", "related_resources": "any", "authors": "any", "schemas": "any",
+          "custom": "map"}
+
+
 def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Annotations:
     """Parse one block's YAML text; raises RegoError (rego_parse_error) when invalid."""
     if not yaml_text.strip():
@@ -145,18 +151,17 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
     from cupcake_py.core import yaml_values
 
     try:
-        data = yaml_values.load(yaml_text, exact=False)  # timestamps stay strings, as OPA reads them
+        # as go-yaml v3 decodes into OPA's struct: strings as written, timestamps stay text
+        data = yaml_values.load_metadata(yaml_text, _KINDS)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = Location(location.file, location.row + 1 + mark.line, mark.column + 3) if mark else location
+        if mark is None:
+            raise RegoError(PARSE, f"invalid METADATA block: {exc}", location) from None
+        where = Location(location.file, location.row + 1 + mark.line, mark.column + 3)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RegoError(PARSE, f"invalid METADATA block: YAML error: {problem}", where) from None
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:  # e.g. an impossible date
         raise RegoError(PARSE, f"invalid METADATA block: {exc}", location) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise RegoError(PARSE, "invalid METADATA block: expected a YAML mapping of annotation fields", location)
     ann = A.Annotations(scope=default_scope, location=location)
     try:
         for key, value in data.items():
@@ -176,7 +181,7 @@ def parse_block(yaml_text: str, location: Location, default_scope: str) -> A.Ann
 
 
 def _is_metadata(c: A.Comment) -> bool:
-    return c.location.col == 1 and c.text.strip() == "METADATA"
+    return c.location.col == 1 and c.text.strip().startswith("METADATA")  # (OPA: a prefix, `# METADATA:` too)
 
 
 def _blocks(comments: list[A.Comment]) -> list[tuple[A.Comment, str, int]]:

@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cupcake_py.authoring.testing.cases import TestSetupError
 from cupcake_py.authoring.testing.runner import run_tests
 from cupcake_py.core import yaml_values
 from cupcake_py.rego import parse_module
@@ -98,3 +99,54 @@ def test_metadata_scalars_resolve_as_go_yaml_v3() -> None:
                      "#   f: y\n#   g: 08\n#   h: True\n#   i: 0.5\npackage p\n\nimport rego.v1\n\nx := 1\n", "p.rego")
     assert m.package.annotations[0].custom == {"a": "yes", "b": "on", "c": 1000, "d": 15, "e": "1:30", "f": "y",
                                                "g": 8, "h": True, "i": 0.5}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("~: a\n", "unsupported map key of type: %!s(<nil>), key: <nil>"),
+    ("a:\n  null: 1\n", "unsupported map key of type: %!s(<nil>)"),
+    ("18446744073709551615: a\n", "unsupported map key of type: uint64"),
+    ("? [a]\n: 1\n", "yaml: invalid map key"),
+    ("<<: 5\n", "map merge requires map or sequence of maps"),
+])
+def test_keys_json_cannot_have_are_load_errors(tmp_path: Path, text: str, message: str) -> None:
+    """As OPA's loader (sigs.k8s.io/yaml over go-yaml v2): a YAML data file whose keys JSON cannot
+    have does not load; the tests never run."""
+    _write(tmp_path, {"pol/cfg/data.yaml": text,
+                      "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\ntest_x if true\n"})
+    with pytest.raises(TestSetupError, match="error converting YAML to JSON") as info:
+        run_tests([tmp_path / "pol"])
+    assert message in str(info.value)
+
+
+def test_data_file_keys_and_merges_as_go_yaml_v2(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "pol/cfg/data.yaml": "defaults: &d {replicas: 1, tier: web}\n"
+                             "svc:\n  replicas: 3\n  <<: *d\n"  # a merge after a key overrides it (v2)
+                             "pinned:\n  <<: *d\n  replicas: 5\n"
+                             "ports: {80: http, 1.5: odd, 1000000.0: big, yes: on}\n",
+        "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                           "test_merge_order if { data.cfg.svc.replicas == 1; data.cfg.pinned.replicas == 5 }\n"
+                           "test_keys if data.cfg.ports == {\"80\": \"http\", \"1.5\": \"odd\", \"1e+06\": \"big\","
+                           " \"true\": true}\n",
+    })
+    assert _statuses(run_tests([tmp_path / "pol"])) == {"test_merge_order": "pass", "test_keys": "pass"}
+
+
+def test_float_keys_print_as_go_float32() -> None:
+    assert [yaml_values.go_float32_text(f) for f in (0.1, 1e6, 123456.0, 1e-5, 3.14159265358979, 2.5e38, 1e39, -0.0)] \
+        == ["0.1", "1e+06", "123456", "1e-05", "3.1415927", "2.5e+38", ".inf", "-0"]
+
+
+def test_unpaired_surrogate_escapes_in_data_files(tmp_path: Path) -> None:
+    """JSON (Go's encoding/json): an unpaired \\ud800 escape is U+FFFD and a pair is one
+    character; YAML (go-yaml): any surrogate escape in a double-quoted scalar is refused."""
+    _write(tmp_path, {
+        "pol/x/data.json": '{"a": "\\ud800z", "\\udc00": 1, "b": "\\ud83d\\ude00"}',
+        "pol/p_test.rego": "package p_test\n\nimport rego.v1\n\n"
+                           "test_lone if { data.x.a == \"\\ufffdz\"; data.x[\"\\ufffd\"] == 1 }\n"
+                           "test_pair if data.x.b == \"\U0001F600\"\n",
+    })
+    assert _statuses(run_tests([tmp_path / "pol"])) == {"test_lone": "pass", "test_pair": "pass"}
+    (tmp_path / "pol" / "x" / "more.yaml").write_text('c: "\\ud83d\\ude00"\n')
+    with pytest.raises(TestSetupError, match="found invalid Unicode character escape code"):
+        run_tests([tmp_path / "pol"])

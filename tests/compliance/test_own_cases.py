@@ -37,7 +37,25 @@ REGORUS_DIVERGES = {
                     "builtin with an undefined ref argument", "ref inside a composite argument",
                     "== with a ref key that is undefined fails the body",
                     "!= with an undefined ref operand fails the body", "> with an undefined ref operand fails the body",
-                    "== between a call and a value moves the call out")},
+                    "== between a call and a value moves the call out", "== moves refs out of composite operands",
+                    "array subject with an undefined item moves out",
+                    "object subject with an undefined value moves out")},
+    **{f"yaml/{note}": "OPA converts YAML with go-yaml v2 (YAML 1.1: y/yes/on are booleans, `<<` merges, a null "
+       "key is refused by sigs.k8s.io/yaml); regorus reads YAML 1.2 without merge keys"
+       for note in ("is_valid refuses a null key", "int bool and timestamp keys", "merge overrides keys written before it",
+                    "keys written after a merge win", "merge list earlier mapping wins", "merge of an anchor",
+                    "y and n keys are booleans (YAML 1.1)")},
+    "units/parse rounds the tenth decimal half away from zero": "OPA writes units.parse's big.Rat with FloatString(10)",
+    "units/parse below the tenth decimal is zero": "OPA writes units.parse's big.Rat with FloatString(10)",
+    "units/parse_bytes truncates toward zero": "OPA's units.parse_bytes takes big.Float.Int (truncation); regorus rounds",
+}
+
+
+# Whole files regorus cannot judge.
+REGORUS_DIVERGES_FILES = {
+    "email_format/": "regorus's json.match_schema does not check `format`; OPA's calls Go's net/mail.ParseAddress",
+    "json_schema/": "regorus validates a string document as a string; OPA parses it as JSON text (exact numbers)",
+    "yaml_marshal/": "regorus writes YAML with serde_yaml; OPA with go-yaml v2 (quoting, key order, %g floats, folding)",
 }
 
 
@@ -70,7 +88,8 @@ def test_own_expectations_agree_with_regorus() -> None:
     regorus = pytest.importorskip("regorus")
     checked, disagree = 0, []
     for case in iter_cases(OWN_CASES):
-        if "want_result" not in case or case["note"] in REGORUS_DIVERGES:
+        if "want_result" not in case or case["note"] in REGORUS_DIVERGES \
+                or case["note"].startswith(tuple(REGORUS_DIVERGES_FILES)):
             continue
         rows = _regorus_rows(regorus, case)
         if rows is None:

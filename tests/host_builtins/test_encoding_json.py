@@ -47,7 +47,7 @@ def test_errors() -> None:
     fails("hex.decode", "abc", match="odd length hex string")
     fails("urlquery.decode", "%zz", match='invalid URL escape "%zz"')
     fails("urlquery.decode_object", "a=1;b=2", match="invalid semicolon separator")
-    fails("yaml.unmarshal", "[1,2,3", match="yaml.unmarshal: yaml: line")
+    fails("yaml.unmarshal", "[1,2,3", match="yaml.unmarshal: error converting YAML to JSON: yaml: line")
     fails("json.marshal_with_options", [], {"bogus": 1}, match='unknown key "bogus"')
     fails("json.marshal_with_options", [], {"pretty": "yes"}, match='"pretty" option must be a boolean')
 

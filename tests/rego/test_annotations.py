@@ -112,12 +112,12 @@ def test_metadata_block_ends_at_a_gap_or_an_indented_comment() -> None:
     ("# scope: galaxy", "p := 1", "invalid scope `galaxy`"),
     ("# scope: package", "p := 1", "annotation scope `package` must be applied to a package"),
     ("# scope: subpackages", "p := 1", "annotation scope `subpackages` must be applied to a package"),
-    ("# title: [1]", "p := 1", "`title` must be a string"),
-    ("# entrypoint: yes please", "p := 1", "`entrypoint` must be true or false"),
+    ("# title: [1]", "p := 1", "cannot unmarshal !!seq into string"),
+    ("# entrypoint: yes please", "p := 1", "cannot unmarshal !!str `yes please` into bool"),
     ("# authors: 5", "p := 1", "`authors` must be a list"),
     ("# schemas: [input: 1]", "p := 1", "a schema must be a reference"),
-    ("# custom: 3", "p := 1", "`custom` must be a mapping"),
-    ("# - a list", "p := 1", "expected a YAML mapping"),
+    ("# custom: 3", "p := 1", "cannot unmarshal !!int into map[string]interface {}"),
+    ("# - a list", "p := 1", "cannot unmarshal !!seq into ast.rawAnnotation"),
     ("# title: x", "", "METADATA block is not followed by a package or rule"),
 ])
 def test_invalid_blocks(block: str, target: str, message: str) -> None:
@@ -134,7 +134,7 @@ def test_rule_scope_before_package_is_an_error() -> None:
         parse_module("# METADATA\n# scope: rule\npackage p\n", "x.rego")
 
 
-@pytest.mark.parametrize("key", ["title", "description", "related_resources", "schemas", "authors",
+@pytest.mark.parametrize("key", ["description", "related_resources", "schemas", "authors",
                                  "organizations", "custom", "entrypoint", "scope"])
 def test_empty_yaml_value_is_absent(key: str) -> None:
     """`description:` with nothing after it is YAML null: OPA reads it as the field's zero value."""

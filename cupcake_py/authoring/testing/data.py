@@ -110,9 +110,11 @@ def _parse(path: str | Path) -> Any:
         raw = f.read()
     if suffix(os.path.basename(path)) == ".json":
         try:
-            return values.parse_json(raw)
+            doc = values.parse_json(raw)
         except values.ValueParseError as e:
             raise DataError(f"{path}: not valid JSON: {e}") from None
+        # Go's decoder: an unpaired \ud800 escape is U+FFFD
+        return values.lone_surrogates_replaced(doc) if b"\\u" in raw else doc
     import yaml
 
     from cupcake_py.core import yaml_values

@@ -1,6 +1,7 @@
 """The `format` checks of json.match_schema, as OPA's JSON-schema library (its gojsonschema fork)
 makes them: Go's time.Parse layouts for date/time, Go's url.Parse rules for URIs, Go's
-net.ParseIP for addresses, RE2 for regexes, the library's own patterns for the rest.
+net.ParseIP for addresses, Go's net/mail.ParseAddress for e-mail (_mail_address), RE2 for
+regexes, the library's own patterns for the rest.
 
 In: a document value and a format name. Out: whether the value has the format. As OPA: a
 value that is not a string has every format, and an unknown format name is always met.
@@ -13,6 +14,7 @@ import ipaddress
 from typing import Any
 
 from cupcake_py.host.builtins import go_time_layout
+from cupcake_py.host.builtins._mail_address import is_address
 from cupcake_py.host.builtins._re2 import RegexError, compile_go
 
 _HOSTNAME = (r"^([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])"
@@ -23,11 +25,6 @@ _JSON_POINTER = r"^(?:/(?:[^~/]|~0|~1)*)*$"
 _REL_JSON_POINTER = r"^(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~0|~1)*)*)$"
 _DATE_TIME_LAYOUTS = ("15:04:05", "15:04:05Z07:00", "2006-01-02", "2006-01-02T15:04:05Z07:00",
                       "2006-01-02T15:04:05.999999999Z07:00")
-_ATEXT = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\x{80}-\x{10FFFF}]+"
-_LOCAL = rf'(?:{_ATEXT}(?:\.{_ATEXT})*|"(?:[^"\\]|\\.)*")'
-_DOMAIN = rf"(?:{_ATEXT}(?:\.{_ATEXT})*|\[[^\[\]\\]*\])"
-_ADDR = rf"{_LOCAL}@{_DOMAIN}"
-_EMAIL = rf"^(?:{_ADDR}|[^<>]*<{_ADDR}>)$"
 _HOST_OK = "!$&'()*+,;=:[]<>\"-_.~"
 _USERINFO_OK = "-._:~!$&'()*+,;=%@"
 
@@ -157,8 +154,8 @@ _CHECKS: dict[str, Any] = {
     "time": lambda s: _time_layouts(s, ("15:04:05Z07:00", "15:04:05")),
     "date-time": lambda s: _time_layouts(s, _DATE_TIME_LAYOUTS),
     "hostname": lambda s: _match(_HOSTNAME, s) and len(s) < 256,
-    "email": lambda s: _match(_EMAIL, s),
-    "idn-email": lambda s: _match(_EMAIL, s),
+    "email": is_address,
+    "idn-email": is_address,
     "ipv4": lambda s: _ip(s, "."),
     "ipv6": lambda s: _ip(s, ":"),
     "uri": _uri,

@@ -70,7 +70,12 @@ def _go_float(f: float) -> str:
     return f"{mant}e{exp}"
 
 
+_HUGE = Fraction(10) ** 4000  # a document number too long to hold exactly (jsonschema_._json_number)
+
+
 def _num(v: Any) -> Fraction:
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return _HUGE if v > 0 else -_HUGE
     return Fraction(Decimal(str(v))) if isinstance(v, float) else Fraction(v)
 
 
@@ -96,8 +101,8 @@ def _kind(v: Any) -> str:
         return "boolean"
     if isinstance(v, int):
         return "integer"
-    if isinstance(v, float):
-        return "integer" if v.is_integer() else "number"
+    if isinstance(v, float):  # (an infinite one stands for an integer too long to hold)
+        return "integer" if v.is_integer() or v in (float("inf"), float("-inf")) else "number"
     if isinstance(v, str):
         return "string"
     return "array" if isinstance(v, list) else "object"

@@ -123,10 +123,15 @@ def urlquery_decode_object(ctx: BuiltinContext, x: Any) -> dict[str, list[str]]:
 
 
 def _yaml_error(fname: str, exc: yaml.YAMLError) -> BuiltinError:
+    """As sigs.k8s.io/yaml's YAMLToJSON words it: go-yaml's `yaml: line N: …` (a syntax error),
+    or the key/number conversion's own message."""
     mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    line = f"line {mark.line + 1}: " if mark is not None else ""
-    return BuiltinError(f"{fname}: yaml: {line}{problem}")
+    if mark is not None:
+        problem = getattr(exc, "problem", None) or str(exc)
+        text = f"yaml: line {mark.line + 1}: {problem}"
+    else:
+        text = str(exc)
+    return BuiltinError(f"{fname}: error converting YAML to JSON: {text}")
 
 
 def _yaml_load(fname: str, text: str) -> Any:
@@ -147,28 +152,12 @@ def yaml_is_valid(ctx: BuiltinContext, x: Any) -> bool:
     return accepts(lambda s: _yaml_load("yaml.is_valid", s), x)
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _represent_number(dumper: yaml.SafeDumper, n: Any) -> yaml.ScalarNode:
-    return dumper.represent_scalar("tag:yaml.org,2002:float", repr(n))
-
-
-_Dumper.add_representer(float, _represent_number)
-_Dumper.add_multi_representer(float, _represent_number)
-
-
 @builtin("yaml.marshal")
 def yaml_marshal(ctx: BuiltinContext, x: Any) -> str:
-    return yaml.dump(
-        to_plain(x),
-        Dumper=_Dumper,
-        default_flow_style=False,
-        sort_keys=True,
-        allow_unicode=True,
-        width=1 << 30,
-    )
+    """As OPA: the value as JSON, read back and written by go-yaml v2 (`_go_yaml_emit`)."""
+    from cupcake_py.host.builtins._go_yaml_emit import marshal
+
+    return marshal(to_plain(x))
 
 
 # ---------------------------------------------------------------------- json

@@ -28,10 +28,28 @@ def _plain(v: Any) -> Any:
     return v
 
 
+_MAX_DIGITS = 4000  # an integer of more digits stays an infinite float (no huge ints from a text)
+
+
+def _json_number(text: str) -> int | float:
+    """A JSON number of a document or schema given as text: a float where float64 holds it, an
+    exact int where it is integral beyond float64 (`1e400`; Go's library reads numbers exactly)."""
+    f = float(text)
+    if f in (float("inf"), float("-inf")) or f == 0:
+        d = Decimal(text)
+        if d.adjusted() < _MAX_DIGITS and d == d.to_integral_value():
+            return int(d)
+    return f
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")  # NaN/Infinity: Go's json.Valid refuses them
+
+
 def _load(fname: str, pos: int, v: Any) -> Any:
     if isinstance(v, str):
         try:
-            return json.loads(v)
+            return json.loads(v, parse_float=_json_number, parse_int=int, parse_constant=_no_constant)
         except ValueError as exc:
             raise OperandError(f"{fname}: operand {pos} must be valid JSON: {exc}") from None
     if isinstance(v, dict | FrozenObject | bool):
@@ -43,6 +61,9 @@ def _schema_error(schema: Any) -> str | None:
     """None when ``schema`` is a valid JSON schema, else a gojsonschema-like message."""
     from jsonschema import exceptions, validators
 
+    if not isinstance(schema, dict | bool):  # a JSON text of a number, string, array or null
+        shown = "None" if schema is None else repr(schema)
+        return f"jsonschema: {shown} is not of type 'object', 'boolean'"
     cls = validators.validator_for(schema, default=validators.Draft7Validator)
     meta = validators.validator_for(cls.META_SCHEMA, default=cls)  # as check_schema, Go's regexes
     try:

@@ -77,7 +77,11 @@ def load_certs(fname: str, s: str) -> list[x509.Certificate]:
     raw, is_pem = _decode_input(fname, s)
     try:
         if is_pem:
-            ders = [der for kind, der in _pem_blocks(raw) if kind == "CERTIFICATE"]
+            blocks = _pem_blocks(raw)
+            other = next((kind for kind, _ in blocks if kind != "CERTIFICATE"), None)
+            if other is not None:  # OPA: every block of the text must be a certificate
+                raise BuiltinError(f"{fname}: PEM block type is '{other}', expected CERTIFICATE")
+            ders = [der for _, der in blocks]
         else:
             ders = _der_split(raw)
         with warnings.catch_warnings():
@@ -492,8 +496,8 @@ def parse_private_keys(ctx: BuiltinContext, keys: Any) -> list[Any] | None:
         return []
     out = []
     for kind, der in _pem_blocks(raw):
-        if not kind.endswith("PRIVATE KEY"):
-            continue  # certificates / public keys in the same bundle are skipped
+        if kind not in ("RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY"):
+            continue  # as OPA: certificates, public, encrypted, DSA and OpenSSH keys are skipped
         try:
             out.append(private_jwk(_priv_from_pem_block(kind, der)))
         except ValueError as exc:

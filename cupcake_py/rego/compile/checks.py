@@ -37,24 +37,25 @@ def all_exprs(c: CRule) -> list[A.Expr]:
 
 
 def check_withs_and_calls(groups: dict[tuple[str, ...], Group], withs: ErrorSink, funcs: ErrorSink,
-                          types: ErrorSink, deprecated: ErrorSink | None = None) -> None:
+                          types: ErrorSink, deprecated: ErrorSink | None = None, void: ErrorSink | None = None) -> None:
     """`with` targets (`withs`) and OPA's undefined-function/arity stage (`funcs`) with its type
     errors on calls (`types`), in one walk over every expression (each sink keeps source order);
-    `deprecated`: calls of OPA's deprecated builtins from v1 modules."""
+    `deprecated`: calls of OPA's deprecated builtins from v1 modules; `void`: `print` used as a value."""
     for g in groups.values():
         for c in rule_chain(g):
             v1 = deprecated is not None and c.module.rego_version != "v0"
             for e in all_exprs(c):
                 for w in e.with_:
                     check_with_target(w, groups, withs)
-                name = check_call(e, groups, funcs, types)
+                    check_with_function(w, groups, types)
+                name = check_call(e, groups, funcs, types, void)
                 if v1 and name in B.DEPRECATED and deprecated is not None:
                     deprecated.append(RegoError(TYPE, f"deprecated built-in function calls in expression: {name}",
                                                 e.location))
 
 
 def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink,
-               types: ErrorSink) -> str | None:
+               types: ErrorSink, void: ErrorSink | None = None) -> str | None:
     """Check one call expression; returns the builtin it calls (None: not a builtin call)."""
     if not isinstance(e.terms, list):
         return None
@@ -63,6 +64,13 @@ def check_call(e: A.Expr, groups: dict[tuple[str, ...], Group], funcs: ErrorSink
         return None
     name = op.dotted()
     if name is None or name in ("eq", "assign"):
+        return None
+    if name == "print" and e.generated:  # a nested call the compiler pulled out: its value is used
+        from cupcake_py.rego.printer import print_term
+
+        call = A.Term(A.Call(op, e.terms[1:-1]), e.location)
+        (void if void is not None else funcs).append(RegoError(TYPE, f"{print_term(call)} used as value",
+                                                               e.location))
         return None
     got = len(e.terms) - 1
     if name.startswith("data."):
@@ -185,6 +193,36 @@ def check_with_target(w: A.With, groups: dict[tuple[str, ...], Group], errors: E
         errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a relation", loc))
     elif b.void:
         errors.append(RegoError(COMPILE, f"{_REPLACE}target must not be a void function", loc))
+
+
+def _function_args(t: A.Term, groups: dict[tuple[str, ...], Group]) -> tuple[str, list[tuple[str, str]]] | None:
+    """(name, [(argument name, type)]) of the function a `with` target or value names (None: a
+    value). A user function's arguments are `any` (OPA infers no narrower type a mock could break)."""
+    v = t.value
+    ref = v if isinstance(v, A.Ref) else A.Ref([t]) if isinstance(v, A.Var) else None
+    name = ref.dotted() if ref is not None else None
+    if name is None:
+        return None
+    if name.startswith("data."):
+        g = groups.get(tuple(name.split(".")[1:]))
+        return (name, [("", "any")] * g.arity) if g is not None and g.kind == "function" else None
+    b = B.lookup(name)
+    if b is None or name in B.COMPILE_TIME:
+        return None
+    return name, [(str(a.get("name") or ""), type_text(a)) for a in b.arg_types]
+
+
+def check_with_function(w: A.With, groups: dict[tuple[str, ...], Group], errors: ErrorSink) -> None:
+    """A function mocked by another function (`with count as my_count`): OPA's type checker
+    wants the same number of arguments (`count: arity mismatch` at the `with`, the value's
+    argument types as `have`, the target's named ones as `want`), called or not."""
+    target = _function_args(w.target, groups)
+    value = _function_args(w.value, groups) if target is not None else None
+    if target is None or value is None or len(target[1]) == len(value[1]):
+        return
+    have = ", ".join(ty for _, ty in value[1])
+    want = ", ".join(f"{n}: {ty}" if n else ty for n, ty in target[1])
+    errors.append(RegoError(TYPE, f"{target[0]}: arity mismatch", w.location, (f"have: ({have})", f"want: ({want})")))
 
 
 def expr_refs(e: A.Expr) -> list[A.Ref]:

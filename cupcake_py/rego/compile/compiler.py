@@ -14,6 +14,7 @@ from cupcake_py.rego.compile import rules as R
 from cupcake_py.rego.compile.checks import (
     check_call,
     check_recursion,
+    check_with_function,
     check_with_target,
     check_withs_and_calls,
 )
@@ -74,7 +75,7 @@ class Compiler:
         R.package_conflicts(modules, conflicts)
         self.groups, tree = R.build(crules, conflicts, [package_of(m) for m in modules], self.names.display)
         check_withs_and_calls(self.groups, d.at(Stage.WITH), d.at(Stage.FUNCS), d.at(Stage.TYPES),
-                              d.at(Stage.DEPRECATED))
+                              d.at(Stage.DEPRECATED), d.at(Stage.VOID_CALLS))
         safety = Safety(self.arity, self.names)
         for g in self.groups.values():
             for c in g.rules:
@@ -168,7 +169,8 @@ class Compiler:
         for e in body_exprs(out):
             for w in e.with_:
                 check_with_target(w, self.groups, d.at(Stage.WITH))
-            check_call(e, self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES))
+                check_with_function(w, self.groups, d.at(Stage.TYPES))
+            check_call(e, self.groups, d.at(Stage.FUNCS), d.at(Stage.TYPES), d.at(Stage.VOID_CALLS))
         safety = Safety(self.arity, self.names)
         out = safety.order(out, set(), set())
         safety.flush(d.at(Stage.SAFETY_BODIES))

@@ -24,14 +24,15 @@ class Stage(IntEnum):
     KEYWORDS = 2  # rules/variables must not shadow input/data
     IMPORTS = 3  # duplicate imports
     LOCALS = 4  # `:=` / `some` declarations
-    WITH = 5  # `with` targets
-    CONFLICTS = 6  # rule kinds, arities, defaults, rules/packages below rules
-    FUNCS = 7  # undefined functions, arity
-    SAFETY_HEADS = 8
-    SAFETY_BODIES = 9
-    RECURSION = 10
-    TYPES = 11  # constant argument types, calls of non-functions
-    DEPRECATED = 12  # deprecated builtins called from v1 modules
+    VOID_CALLS = 5  # a void function (`print`) used as a value
+    WITH = 6  # `with` targets
+    CONFLICTS = 7  # rule kinds, arities, defaults, rules/packages below rules
+    FUNCS = 8  # undefined functions, arity
+    SAFETY_HEADS = 9
+    SAFETY_BODIES = 10
+    RECURSION = 11
+    TYPES = 12  # constant argument types, calls of non-functions, `with` function arities
+    DEPRECATED = 13  # deprecated builtins called from v1 modules
 
 
 class ErrorSink(Protocol):

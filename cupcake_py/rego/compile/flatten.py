@@ -10,6 +10,8 @@
   so `not f(input.x)` with `input.x` undefined makes the body fail; the operands of `=` and
   `==` (which OPA's RewriteEquals turns into `=` first) stay inside, only their ref keys move:
   `not input.x == false` holds when `input.x` is undefined;
+* a ref on a composite holding refs (`[input.x, 1][i]`) first binds the composite to a
+  temporary, as OPA's expandExprRef does (under `not`, an undefined item fails the body);
 * `print(a, b)` -> `internal.print([{v | v = a}, {v | v = b}])`;
 * `$"..{e}.."` -> `internal.template_string(["..", {v | v = e}, ".."])`;
 * `rego.metadata.rule()` / `rego.metadata.chain()` are inlined as constants.
@@ -21,7 +23,7 @@ from collections.abc import Callable
 
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
-from cupcake_py.rego.compile.walk import LEAVES, Names, map_items
+from cupcake_py.rego.compile.walk import LEAVES, Names, map_items, term_children
 
 
 def _op(name: str, loc: A.Location) -> A.Term:
@@ -87,8 +89,8 @@ class Flattener:
     # ------------------------------------------------------------------ OPA's rewriteDynamics
     def _hoist_dynamics(self, e: A.Expr, pre: list[A.Expr]) -> A.Expr:
         """`e` (a flattened expression under `not`) with the terms OPA binds ahead of it moved
-        to `pre`: for a call, every argument (`_dynamic`); for `=` and a lone term, the keys of
-        a ref and the items of a composite (a comprehension there stays)."""
+        to `pre`: for a call, every argument (`_dynamic`); for `=`, `a == b` and a lone term, the
+        keys of a ref and the items of a composite (a comprehension there stays)."""
         t = e.terms
         if isinstance(t, list):
             if A.operator_name(t[0]) == "eq" or (A.operator_name(t[0]) == "equal" and len(t) == 3):
@@ -184,6 +186,10 @@ class Flattener:
                 head = self.term(head, pre)
                 if isinstance(head.value, A.Ref):
                     return A.Term(A.Ref(head.value.terms + [self.term(x, pre) for x in v.terms[1:]]), loc)
+                if _holds_ref(head):  # OPA binds a composite subject to a local first (expandExprRef):
+                    tmp = self.temp(head.location)  # `not [input.x][0]` fails when input.x is undefined
+                    pre.append(A.Expr([_op("eq", head.location), tmp, head], generated=True, location=head.location))
+                    head = tmp
             return A.Term(A.Ref([head] + [self.term(x, pre) for x in v.terms[1:]]), loc)
         items = map_items(v, lambda x: self.term(x, pre))
         if items is not None:
@@ -200,3 +206,13 @@ class Flattener:
             x = self.term(v.value, head_pre)
             return A.Term(A.ObjectComprehension(k, x, body + head_pre), loc)
         return t
+
+
+def _holds_ref(t: A.Term) -> bool:
+    """A ref in the composite `t` (outside comprehensions): it may be undefined."""
+    v = t.value
+    if isinstance(v, A.Ref):
+        return True
+    if isinstance(v, A.Array | A.Set | A.Object):
+        return any(_holds_ref(x) for x in term_children(v))
+    return False
