@@ -86,21 +86,29 @@ def add_diagnosis(module: A.Module, rule: A.Rule, n: int) -> DiagPlan:
     return plan
 
 
+def _probed(e: A.Expr) -> list[A.Term]:
+    """The operands of expression `e` that add_operands gives a rule, in order."""
+    if isinstance(e.terms, A.Term):
+        return [e.terms]
+    if not isinstance(e.terms, list):
+        return []
+    return [o for o in e.operands if not (e.operator in ("eq", "assign") and isinstance(o.value, A.Var))]
+
+
+def operand_texts(e: A.Expr) -> list[str]:
+    """The Rego text of each operand add_operands probes (`count(deny)`, `input.user`)."""
+    from cupcake_py.rego.printer import print_term
+
+    return [print_term(o).strip() for o in _probed(e)]
+
+
 def add_operands(module: A.Module, rule: A.Rule, n: int, k: int) -> list[str]:
     """Rules holding each operand of body expression k, evaluated after the prefix before
     it and under its `with` modifiers."""
     body = [e for e in rule.body if not e.generated]
     e = body[k]
-    if isinstance(e.terms, A.Term):
-        operands = [e.terms]
-    elif isinstance(e.terms, list):
-        operands = e.operands
-    else:
-        return []
     names: list[str] = []
-    for j, operand in enumerate(operands):
-        if e.operator in ("eq", "assign") and isinstance(operand.value, A.Var):
-            continue  # the variable being bound has no value yet
+    for j, operand in enumerate(_probed(e)):  # (not the variable being bound: it has no value yet)
         loc = operand.location if operand.location.row else e.location
         name = f"cupcakediag_{n}_{k}_op{j}"
         value_var = f"cupcakediagv{j}"

@@ -164,22 +164,33 @@ def run_query(query: str, data_paths: list[Path], input_path: Path | None, *, st
     return result
 
 
+def json_text(value: Any, indent: bool = False) -> str:
+    """orjson's text of a result value; the standard library's (same layout) for values nested
+    deeper than orjson's 254 levels."""
+    import orjson
+
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(value, ensure_ascii=False, indent=2 if indent else None,
+                          separators=(",", ": ") if indent else (",", ":"))
+
+
 def pretty(result: QueryResult) -> str:
     """opa eval's pretty output: the value of a single expression with no variables, else a table of
     the bindings (and the values of the value-giving expressions); `undefined` when nothing holds."""
-    import orjson
-
     if not result.rows:
         return "undefined\n"
     if not result.variables and len(result.expressions) == 1:
-        return "\n".join(orjson.dumps(r["expressions"][0], option=orjson.OPT_INDENT_2).decode()
-                         for r in result.rows) + "\n"
+        return "\n".join(json_text(r["expressions"][0], indent=True) for r in result.rows) + "\n"
     cols = list(result.variables) + [e.text for e in result.expressions if e.value_var]
     table = []
     for r in result.rows:
         vals = [r["bindings"].get(v) for v in result.variables]
         vals += [r["expressions"][i] for i, e in enumerate(result.expressions) if e.value_var]
-        table.append([orjson.dumps(v).decode() for v in vals])
+        table.append([json_text(v) for v in vals])
     if not cols:
         return "true\n"
     widths = [max(len(c), *(len(t[i]) for t in table)) for i, c in enumerate(cols)]

@@ -89,8 +89,22 @@ def _plain_metavars(command: Any) -> None:
         _plain_metavars(sub)
 
 
+# Commands that read Rego: its terms may be nested as deep as the parser allows (MAX_NESTING),
+# so they run on a deep stack (core/deep_stack.py); `eval` and `serve` stay on the main thread.
+DEEP_COMMANDS = frozenset({"parse", "check", "build", "validate", "fmt", "query", "bundle", "inspect", "wasm"})
+
+
 def run() -> None:
     argv = sys.argv[1:]
     command = typer.main.get_command(build_app(argv[0] if argv else None))
     _plain_metavars(command)
-    command(prog_name="cupcake")
+    if not argv or argv[0] not in DEEP_COMMANDS:
+        command(prog_name="cupcake")
+        return
+    from cupcake_py.core.deep_stack import on_deep_stack
+
+    try:
+        on_deep_stack(lambda: command(prog_name="cupcake"))
+    except RecursionError:  # deeper than even that stack: an error, not a traceback
+        sys.stderr.write("cupcake: the input is nested too deeply to process\n")
+        raise SystemExit(1) from None

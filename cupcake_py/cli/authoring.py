@@ -172,6 +172,8 @@ def test_cmd(
     watch: bool = typer.Option(False, "--watch", "-w", help="Run again whenever a policy, test or data file "
                                "changes (Ctrl-C stops)."),
     v0_compatible: bool = v0_option(),
+    var_values: bool = typer.Option(False, "--var-values", help="Also list the failing tests again under "
+                                    "FAILURES with the expression that failed and its values, as opa test."),
     bundle: bool = typer.Option(False, "--bundle", "-b", help="PATHS are OPA bundle directories (as `opa test -b`): "
                                 "a directory's .manifest gives its files' rego_version, with or without this flag."),
 ) -> None:
@@ -200,7 +202,8 @@ def test_cmd(
     args = TestArgs(run=run, fmt=fmt, coverage=coverage, threshold=threshold, verbose=verbose,
                     strict_builtin_errors=strict_builtin_errors, timeout=_seconds(timeout), parallel=parallel,
                     exit_zero_on_skipped=exit_zero_on_skipped, fail_on_empty=fail_on_empty, ignore=list(ignore),
-                    builtins=list(builtins), no_cache=no_cache, v0_compatible=v0_compatible)
+                    builtins=list(builtins), no_cache=no_cache, v0_compatible=v0_compatible,
+                    var_values=var_values)
     if watch:
         from cupcake_py.authoring.rerun import watch as rerun
 

@@ -46,7 +46,7 @@ def query_cmd(
       cupcake query 'x := [1, 2, 3][_]; x > 1'
     """
     from cupcake_py.authoring import target_settings
-    from cupcake_py.authoring.query import QueryError, pretty, run_query
+    from cupcake_py.authoring.query import QueryError, json_text, pretty, run_query
     from cupcake_py.rego import versions
 
     sources: dict[str, str] = {}
@@ -68,9 +68,7 @@ def query_cmd(
     except (QueryError, CupcakeError) as e:
         raise options.fail(str(e)) from None
     if fmt == "json":
-        import orjson
-
-        sys.stdout.write(orjson.dumps(result.opa_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+        sys.stdout.write(json_text(result.opa_json(), indent=True) + "\n")
     else:
         sys.stdout.write(pretty(result))
     if fail and not result.rows:

@@ -218,7 +218,7 @@ class BuiltinDispatcher:
             result = fn(self._ctx, *args)
         except self._error_type as e:
             if self._strict:
-                raise BuiltinEvalError(self._names[bid], str(e)) from None
+                raise BuiltinEvalError(self._names[bid], str(e), getattr(e, "code", "eval_builtin_error")) from None
             log.debug("builtin %s undefined: %s", self._names[bid], e)
             return None
         except Exception as e:

@@ -76,10 +76,16 @@ class TrapError(EvalError):
     """Any other WebAssembly trap (unreachable, out-of-bounds access, stack overflow...)."""
 
 
-class BuiltinEvalError(EvalError):
-    """A host builtin failed: in strict mode for BuiltinError, always for unexpected exceptions."""
+# OPA's error codes of a failing builtin (topdown): a bad operand type, any other failure.
+BUILTIN_ERROR_CODES = ("eval_type_error", "eval_builtin_error")
 
-    def __init__(self, name: str, message: str) -> None:
+
+class BuiltinEvalError(EvalError):
+    """A builtin failed: a host builtin in strict mode for BuiltinError, always for unexpected
+    exceptions; a native (runtime) builtin in strict mode. `code` is OPA's error code."""
+
+    def __init__(self, name: str, message: str, code: str = "eval_builtin_error") -> None:
         self.builtin = name
+        self.code = code
         # OPA's builtin messages already start with the name (`object.subset: ...`)
         super().__init__(message if message.startswith(f"{name}: ") else f"{name}: {message}")

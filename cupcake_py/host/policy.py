@@ -20,8 +20,10 @@ from cupcake_py.host.builtin_dispatch import BuiltinDispatcher, ModuleIO, resolv
 from cupcake_py.host.cache import load_module
 from cupcake_py.host.engine import HostOptions, get_engine, get_ticker
 from cupcake_py.host.errors import (
+    BUILTIN_ERROR_CODES,
     ABIError,
     AbortError,
+    BuiltinEvalError,
     DeadlineExceeded,
     HostError,
     InputError,
@@ -76,6 +78,11 @@ def check_json(raw: bytes, what: str) -> None:
             raise InputError(f"{what} is not valid JSON: {e}") from None
 
 
+# Python frames for reading a result set: values nested like the deepest Rego term the parser
+# takes (rego.parser.MAX_NESTING) and more; deeper ones are an unreadable result (ABIError).
+RESULT_RECURSION = 10_000
+
+
 def _trap_error(exc: capi.WasmError, deadline: float) -> HostError:
     if isinstance(exc, capi.WasmTrap) and exc.code == capi.TRAP_INTERRUPT:
         return DeadlineExceeded(f"evaluation exceeded its deadline of {deadline:g} s")
@@ -89,6 +96,10 @@ def _trap_error(exc: capi.WasmError, deadline: float) -> HostError:
 def _abort_error(message: str) -> HostError:
     if "out of memory" in message:
         return MemoryLimitExceeded(f"module ran out of memory ({message})")
+    code, _, rest = message.partition(": ")
+    if code in BUILTIN_ERROR_CODES and ": " in rest:  # a native builtin's strict error (opa.h)
+        name, _, detail = rest.partition(": ")
+        return BuiltinEvalError(name, detail, code)
     return AbortError(message)
 
 
@@ -232,6 +243,8 @@ class PolicyInstance:
         self._fn = {n: i32_caller(f, sig, pending) for n, sig in self._module.export_sigs.items()
                     if (f := instance.export(ctx, n)) is not None and f.kind == capi.EXTERN_FUNC}
         self._fast = self.abi_version >= (1, 2) and table.FAST_PATH_EXPORT in self._fn
+        if self._options.strict and table.EXPORT_STRICT_BUILTIN_ERRORS in self._fn:
+            self._fn[table.EXPORT_STRICT_BUILTIN_ERRORS](ctx, 1)
         self.entrypoints: dict[str, int] = self._dump_export(table.EXPORT_ENTRYPOINTS)
         raw_builtins: dict[str, int] = self._dump_export(table.EXPORT_BUILTINS)
         self.builtins: dict[int, str] = {int(i): name for name, i in raw_builtins.items()}
@@ -444,15 +457,17 @@ class PolicyInstance:
         """The result set as Python values: `[{"result": value}]`, `[]` when undefined.
         Sets arrive as sorted-by-module arrays unless keep_sets (then as frozensets)."""
         from cupcake_py.core import values
+        from cupcake_py.core.deep_stack import recursion_limit
 
         raw = self.eval_raw(entrypoint, input, input_json=input_json, rego_format=keep_sets)
         try:
-            if keep_sets:
-                got = values.parse_rego(raw)
-                rows = [values.thaw(b) for b in sorted(got, key=values.sort_key)] \
-                    if isinstance(got, frozenset) else got
-            else:
-                rows = values.parse_json(raw)
+            with recursion_limit(RESULT_RECURSION):  # values as deep as Rego terms may be written
+                if keep_sets:
+                    got = values.parse_rego(raw)
+                    rows = [values.thaw(b) for b in sorted(got, key=values.sort_key)] \
+                        if isinstance(got, frozenset) else got
+                else:
+                    rows = values.parse_json(raw)
         except values.ValueParseError as e:
             raise ABIError(f"module returned an unreadable result set: {e}") from None
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):

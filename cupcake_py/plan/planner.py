@@ -4,11 +4,10 @@ query `result = data.<path>`."""
 
 from __future__ import annotations
 
-import _thread
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from cupcake_py import ir
+from cupcake_py.core.deep_stack import on_deep_stack
 from cupcake_py.plan.rules import RulePlanner
 from cupcake_py.plan.state import FuncCtx
 from cupcake_py.rego import ast as A
@@ -16,54 +15,6 @@ from cupcake_py.rego.compile.compiler import compile_query as compile_query_body
 from cupcake_py.rego.compile.nodes import Compiled
 from cupcake_py.rego.compile.walk import is_generated, vars_shallow
 from cupcake_py.rego.errors import COMPILE, RegoError, RegoErrors
-
-_STACK_BYTES = 256 << 20  # address space reserved for the planning thread; pages are used as touched
-_RECURSION = 400_000
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # (typing stays off a first `cupcake test` run's start-up)
-    from typing import TypeVar
-
-    T = TypeVar("T")
-
-
-def _on_deep_stack(fn: Callable[[], T]) -> T:
-    """Run `fn` (planning) on a thread with a large stack and recursion limit.
-
-    The planner plans terms and expressions in continuation-passing style, so its depth grows
-    with the number of terms of one expression or collection (a 6000-element array of refs,
-    a large schema literal written as one term). Plain literals are planned in a loop
-    (`TermPlanner.plan_terms`); everything else gets this stack. Errors propagate unchanged."""
-    box: list[T] = []
-    err: list[BaseException] = []
-    done = _thread.allocate_lock()  # (the low-level module: threading stays off a first run's imports)
-    done.acquire()
-
-    def run() -> None:
-        try:
-            box.append(fn())
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            err.append(e)
-        finally:
-            done.release()
-
-    old_limit, old_size = sys.getrecursionlimit(), _thread.stack_size()
-    sys.setrecursionlimit(max(old_limit, _RECURSION))
-    try:
-        try:
-            _thread.stack_size(_STACK_BYTES)
-            # a thread the interpreter never waits for at exit: a signal that ends the caller (a
-            # deadline) must not wait for planning
-            _thread.start_new_thread(run, ())
-        except (RuntimeError, ValueError, MemoryError):  # no room for the stack: plan here
-            sys.setrecursionlimit(max(old_limit, 20_000))
-            run()
-        done.acquire()
-    finally:
-        _thread.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
-    if err:
-        raise err[0]
-    return box[0]
 
 
 def query_vars(body: list[A.Expr]) -> list[str]:
@@ -138,7 +89,7 @@ def compile_query(modules: Sequence[str | A.Module], query: str | list[A.Expr], 
     cbody = compile_query_body(body, compiled)
     p = Planner(compiled)
     p.file("<query>")
-    plan = _on_deep_stack(lambda: p.plan_query(entrypoint, cbody, names))
+    plan = on_deep_stack(lambda: p.plan_query(entrypoint, cbody, names))
     return p.policy([plan])
 
 
@@ -160,5 +111,5 @@ def compile_entrypoints(modules: Sequence[str | A.Module], entrypoints: Sequence
         ref = A.Ref([A.var_term("data")] + [A.string_term(x) for x in parts])
         body = [A.Expr([A.Term(A.ref_of("eq")), A.var_term("result"), A.Term(ref)])]
         queries.append(("/".join(parts), compile_query_body(body, compiled)))
-    plans = _on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
+    plans = on_deep_stack(lambda: [p.plan_query(name, cbody, ["result"]) for name, cbody in queries])
     return p.policy(plans)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cupcake_py.core.deep_stack import recursion_limit
 from cupcake_py.core.errors import Location
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.errors import MAX_ERRORS, PARSE, RegoError, RegoErrors
@@ -66,8 +67,25 @@ def deepcopy(x: T) -> T:
     return copy_deep(x)
 
 
+# Terms and bodies nested deeper than this are a parse error (OPA's parser has such a limit too,
+# far higher; real policies stay below a few dozen). Every stage after the parser (compiler,
+# planner, code generator, host) handles this depth: tests/rego/test_deep_nesting.py.
+MAX_NESTING = 1000
+NESTED_TOO_DEEPLY = f"expression nested too deeply (more than {MAX_NESTING} levels)"
+# Operands of one chain of binary operators (`a + b + ...`, a term as deep as it is long): OPA
+# compiles 10000; beyond this, a function needs more WASM locals than wasmtime accepts.
+MAX_OPERANDS = 12_000
+TOO_MANY_OPERANDS = f"too many operands in one chain of operators (more than {MAX_OPERANDS})"
+# Python frames the parser may use: a nesting level takes about 8 (term, operators, list).
+_RECURSION = 12 * MAX_NESTING + 2000
+
+
 class _Bail(Exception):
     """Internal: abandon the current statement (the error is already recorded)."""
+
+
+class _TooDeep(_Bail):
+    """Internal: past MAX_NESTING; speculative parses do not retry another reading."""
 
 
 class Parser:
@@ -86,6 +104,7 @@ class Parser:
         self.speculating = False
         self.rule_start = 0
         self.truncated = False
+        self.depth = 0
         self.errors: list[RegoError] = list(toks.errors)
 
     # ------------------------------------------------------------------ helpers
@@ -139,6 +158,10 @@ class Parser:
     # ------------------------------------------------------------------ module
 
     def parse_module(self) -> A.Module:
+        with recursion_limit(_RECURSION):
+            return self._parse_module()
+
+    def _parse_module(self) -> A.Module:
         comments = [A.Comment(text, self.t.location(pos)) for pos, text in self.t.comments]
         start = self.loc()
         try:
@@ -162,8 +185,9 @@ class Parser:
                 self.end_statement()
             except _Bail:
                 self.recover(begin)
-            except RecursionError:
-                self.errors.append(RegoError(PARSE, "expression nested too deeply", self.loc()))
+            except RecursionError:  # (MAX_NESTING comes first; kept as a safety net)
+                self.errors.append(RegoError(PARSE, NESTED_TOO_DEEPLY, self.loc()))
+                self.depth = 0
                 self.recover(begin)
         self.truncated = self.k[self.i] != EOF
         module.rego_version = "v0" if self.v0 else "v1"
@@ -454,6 +478,8 @@ class Parser:
         self.speculating = True
         try:
             e = self.parse_literal()
+        except _TooDeep:
+            raise
         except _Bail:
             e = None
         finally:
@@ -467,8 +493,23 @@ class Parser:
 
     # ------------------------------------------------------------------ bodies & literals
 
+    def nest(self) -> None:
+        """Enter one nesting level (a term or a body); fails past MAX_NESTING. The caller leaves
+        it with `self.depth -= 1` in a `finally`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.errors.append(RegoError(PARSE, NESTED_TOO_DEEPLY, self.loc()))
+            raise _TooDeep
+
     def parse_body(self, end: str) -> A.Body:
         """Literals separated by `;` or newlines, up to and including `end` (EOF: not consumed)."""
+        try:
+            self.nest()
+            return self._parse_body(end)
+        finally:
+            self.depth -= 1
+
+    def _parse_body(self, end: str) -> A.Body:
         body: A.Body = []
         k = self.k
         if k[self.i] == end:
@@ -585,6 +626,8 @@ class Parser:
                     lhs = call_term("in3", [lhs, mid, rhs], lhs.location)
                 else:
                     self.i = save
+            except _TooDeep:
+                raise
             except _Bail:
                 del self.errors[nerr:]
                 self.i = save
@@ -598,11 +641,16 @@ class Parser:
         if lhs is None:
             lhs = self.parse_term()
         k = self.k
+        operands = 1
         while True:
             op = k[self.i]
             prec = BINARY_PRECEDENCE.get(op)
             if prec is None or prec < min_prec:
                 return lhs
+            operands += 1
+            if operands > MAX_OPERANDS:
+                self.errors.append(RegoError(PARSE, TOO_MANY_OPERANDS, self.loc()))
+                raise _TooDeep
             self.i += 1
             rhs = self.parse_binary(prec + 1)
             lhs = call_term(op, [lhs, rhs], lhs.location)
@@ -621,6 +669,13 @@ class Parser:
         return items
 
     def parse_term(self) -> A.Term:
+        try:
+            self.nest()
+            return self._parse_term()
+        finally:
+            self.depth -= 1
+
+    def _parse_term(self) -> A.Term:
         i = self.i
         kind = self.k[i]
         loc = self.loc(i)
@@ -755,6 +810,8 @@ class Parser:
         self.speculating = True
         try:
             return self.parse_body(end)
+        except _TooDeep:
+            raise
         except _Bail:
             del self.errors[nerr:]
             self.i = save
@@ -830,11 +887,12 @@ def raise_errors(errors: list[RegoError], truncated: bool = False) -> NoReturn:
 def _guarded(parser: Parser, fn: Callable[[], T], fallback: T) -> T:
     """Run one parse step; a bail or over-deep nesting leaves its error in parser.errors."""
     try:
-        return fn()
+        with recursion_limit(_RECURSION):
+            return fn()
     except _Bail:
         return fallback
-    except RecursionError:
-        parser.errors.append(RegoError(PARSE, "expression nested too deeply", parser.loc()))
+    except RecursionError:  # (MAX_NESTING comes first; kept as a safety net)
+        parser.errors.append(RegoError(PARSE, NESTED_TOO_DEEPLY, parser.loc()))
         return fallback
 
 

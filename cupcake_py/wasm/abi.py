@@ -82,6 +82,11 @@ ABI_EXPORTS: tuple[str, ...] = (
     "opa_heap_blocks_restore",
     "opa_heap_stash_clear",
 )
+# cupcake's own exports beyond OPA's ABI, exported when the runtime has them (a host that does
+# not know them ignores them): `opa_strict_builtin_errors_set(on)` makes the runtime's native
+# builtins report errors instead of undefined (opa.h, STRICT BUILTIN ERRORS).
+EXPORT_STRICT_BUILTIN_ERRORS = "opa_strict_builtin_errors_set"
+EXTENSION_EXPORTS: tuple[str, ...] = (EXPORT_STRICT_BUILTIN_ERRORS,)
 # Functions the generated code itself exports: evaluation and the two JSON tables.
 EXPORT_EVAL, EXPORT_BUILTINS, EXPORT_ENTRYPOINTS = "eval", "builtins", "entrypoints"
 GENERATED_EXPORTS: tuple[str, ...] = (EXPORT_EVAL, EXPORT_BUILTINS, EXPORT_ENTRYPOINTS)
@@ -97,7 +102,7 @@ REQUIRED_EXPORTS: tuple[str, ...] = (
 )  # fmt: skip
 BUILTIN_IO_EXPORTS: tuple[str, ...] = ("opa_value_dump", "opa_value_parse")
 FAST_PATH_EXPORT = "opa_eval"
-HOST_CALLED_EXPORTS = frozenset(REQUIRED_EXPORTS + BUILTIN_IO_EXPORTS + (FAST_PATH_EXPORT,))
+HOST_CALLED_EXPORTS = frozenset(REQUIRED_EXPORTS + BUILTIN_IO_EXPORTS + (FAST_PATH_EXPORT,) + EXTENSION_EXPORTS)
 
 # Imports (module "env"). The runtime imports gen_eval (the generated `eval`, satisfied by
 # the linker); the final module imports what HOST_IMPORTS lists.

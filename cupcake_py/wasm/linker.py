@@ -317,7 +317,8 @@ def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> byte
     used_rt: set[str] = set()
     for f in gen.funcs:
         used_rt.update(p.symbol[3:] for p in f.body if isinstance(p, FuncRef) and p.symbol.startswith("rt:"))
-    roots = {rt.exports[name] for name in (*abi.ABI_EXPORTS, *sorted(used_rt))}
+    extension_exports = [name for name in abi.EXTENSION_EXPORTS if name in rt.exports]
+    roots = {rt.exports[name] for name in (*abi.ABI_EXPORTS, *extension_exports, *sorted(used_rt))}
     for e in m.elements:
         roots.update(_elem_funcs(e))
     for g in m.globals:
@@ -413,7 +414,7 @@ def link(rt: Runtime, gen: codegen.Generated, debug_names: bool = False) -> byte
     exports += [Export(name, KIND_FUNC, gen_base + i)
                 for name, i in ((abi.EXPORT_EVAL, codegen.EVAL), (abi.EXPORT_BUILTINS, codegen.BUILTINS),
                                 (abi.EXPORT_ENTRYPOINTS, codegen.ENTRYPOINTS))]  # fmt: skip
-    exports += [Export(name, KIND_FUNC, new_index[rt.exports[name]]) for name in abi.ABI_EXPORTS]
+    exports += [Export(name, KIND_FUNC, new_index[rt.exports[name]]) for name in (*abi.ABI_EXPORTS, *extension_exports)]
     exports += [Export(abi.ABI_VERSION_GLOBAL, KIND_GLOBAL, abi_globals),
                 Export(abi.ABI_MINOR_VERSION_GLOBAL, KIND_GLOBAL, abi_globals + 1)]  # fmt: skip
     datas = list(m.datas)

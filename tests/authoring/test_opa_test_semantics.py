@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,9 +60,12 @@ def test_strict_builtin_errors_are_test_errors(tmp_path: Path) -> None:
     got = _statuses(run)
     assert got["test_subset_of_a_string_is_undefined"] == got["test_bad_time_is_undefined"] == "error"
     assert any("object.subset" in r.message for r in run.results)
-    # known limit (docs/testing.md): builtins of the C runtime (to_number, json.unmarshal) stay
-    # undefined on error even in strict mode
-    assert got["test_to_number_of_garbage_is_undefined"] == "pass"
+    # the C runtime's builtins (to_number, json.unmarshal) too, with OPA's codes and messages
+    assert got["test_to_number_of_garbage_is_undefined"] == got["test_undefined_call_makes_the_body_fail"] == "error"
+    messages = {r.case.name: r.message for r in run.results}
+    assert messages["test_to_number_of_garbage_is_undefined"] == \
+        'eval_builtin_error: to_number: strconv.ParseFloat: parsing "x1": invalid syntax'
+    assert messages["test_undefined_call_makes_the_body_fail"].startswith("eval_builtin_error: json.unmarshal: ")
 
 
 def test_data_files_are_mounted_at_their_directory(tmp_path: Path) -> None:
@@ -117,7 +121,8 @@ def test_a_policy_that_does_not_compile_fails_the_run_even_without_tests_to_run(
 
 def test_only_todo_test_rules_are_skipped_and_only_true_passes(tmp_path: Path) -> None:
     """OPA's runner: SkipTestPrefix is `todo_test_`; a test passes when its value is the boolean
-    true (a partial-object test: every value true); 0, null, a set or an object value fail."""
+    true (a partial-object test `test_x[name]`: every value true); 0, null, a set or an object
+    value of any other rule fail (`test_nested.a.b := true` is a complete rule of value {"a": ...})."""
     _write(tmp_path, {"t.rego": "package t\n\nimport rego.v1\n\n"
                                 "todo_list := [1]\ntodo_test_later if false\n"
                                 "test_true if true\ntest_zero := 0\ntest_null := null\n"
@@ -126,7 +131,7 @@ def test_only_todo_test_rules_are_skipped_and_only_true_passes(tmp_path: Path) -
                                 "test_nested.a.b := true\n"})
     assert _statuses(run_tests([tmp_path])) == {
         "todo_test_later": "skip", "test_true": "pass", "test_zero": "fail", "test_null": "fail",
-        "test_set": "fail", "test_cases": "pass", "test_cases_bad": "fail", "test_nested": "pass"}
+        "test_set": "fail", "test_cases": "pass", "test_cases_bad": "fail", "test_nested": "fail"}
 
 
 def test_run_regex_errors_are_setup_errors(tmp_path: Path) -> None:
@@ -233,3 +238,133 @@ def test_first_run_on_two_processes_agrees_with_one(tmp_path: Path) -> None:
         assert f"{p} process(es)" in proc.stderr
         reports[p] = [(d["package"], d["name"], d.get("fail", False)) for d in json.loads(proc.stdout)]
     assert reports["1"] == reports["2"] and len(reports["1"]) == counts["tests"]
+
+
+REF_HEAD_TESTS = """package t
+
+test_ref.y if true
+test_br["b"] if true
+a.test_in_ref if true
+test_cases[name] if some name in ["a", "b"]
+test_cases_deeper.y[z] if some z in ["k"]
+test_dup if false
+test_dup if true
+test_dup := 1
+test_obj := {"a": true}
+test_else if false else := true
+todo_test_dup if true
+todo_test_dup if false
+"""
+
+
+def test_ref_heads_and_repeated_definitions_as_opa(tmp_path: Path) -> None:
+    """OPA's runner (tester.ruleName, rewriteDuplicateTestNames, DocKind): a test's name is its
+    head ref up to the `test_` part; only `true` passes, except a partial-object test; each
+    definition of a name is a test of its own, the later ones renamed `name#01`, `name#02`."""
+    _write(tmp_path, {"t_test.rego": REF_HEAD_TESTS, "pkg/q_test.rego": "package q.r\n\ntest_deep.a.b if true\n"
+                                                                       "test_in_pkg if true\n"})
+    run = run_tests([tmp_path], cache=False)
+    got = [(r.case.full_name, r.status) for r in run.results]
+    assert got == [
+        ("data.q.r.test_deep", "fail"), ("data.q.r.test_in_pkg", "pass"),
+        ("data.t.test_ref", "fail"), ("data.t.test_br", "fail"), ("data.t.a.test_in_ref", "pass"),
+        ("data.t.test_cases", "pass"), ("data.t.test_cases_deeper", "fail"),
+        ("data.t.test_dup", "fail"), ("data.t.test_dup#01", "pass"), ("data.t.test_dup#02", "fail"),
+        ("data.t.test_obj", "fail"), ("data.t.test_else", "pass"),
+        ("data.t.todo_test_dup", "skip"), ("data.t.todo_test_dup", "skip")]
+    ref = next(r for r in run.results if r.case.name == "test_ref")
+    assert ref.value == {"y": True} and ref.message == "the test rule is not true"
+    cached = run_tests([tmp_path]), run_tests([tmp_path])
+    assert cached[1].cached and [(r.case.full_name, r.status) for r in cached[1].results] == got
+    only = run_tests([tmp_path], run="t.test_dup#01", cache=False)
+    assert [(r.case.full_name, r.status) for r in only.results] == [("data.t.test_dup#01", "pass")]
+
+
+FAILING_BODIES = """package f
+
+deny contains "x" if input.user == "bob"
+
+test_count if {
+	count(deny) == 1 with input as {"user": "alice"}
+}
+
+test_some if {
+	some x in [1, 2]
+	x > 5
+}
+"""
+
+
+def test_failure_values_are_labelled_and_var_values_prints_opas_failures_section(tmp_path: Path) -> None:
+    from cupcake_py.authoring.testing import output
+
+    _write(tmp_path, {"f_test.rego": FAILING_BODIES})
+    run = run_tests([tmp_path], cache=False)
+    plain = output.text(run)
+    assert "  count(deny): 0\n" in plain and "  1: 1" not in plain  # constants are not repeated
+    assert "  x (one value per solution): [1,2]\n" in plain
+    assert "FAILURES" not in plain
+    lines = output.text(run, var_values=True).splitlines()
+    at = lines.index("FAILURES")
+    assert lines[at - 1] == lines[at + 1] == "-" * 80
+    section = lines[at + 2:]
+    first = section.index(next(line for line in section if line.startswith("data.f.test_count: FAIL (")))
+    assert section[first + 1:first + 5] == ["", f"  {tmp_path / 'f_test.rego'}:6:",
+                                            '    count(deny) == 1 with input as {"user": "alice"}', "    count(deny): 0"]
+    report = json.loads(output.json_report(run))
+    assert report[0]["failure"]["operand_texts"] == ["count(deny)", "1"]
+
+
+EVERY_BODIES = """package e
+
+test_every_object if {
+	every k, v in {"a": 1, "b": 7} {
+		y := v * 2
+		y < 10
+	}
+}
+
+test_every_with if {
+	every s in input.items {
+		startswith(s, "ok")
+	} with input as {"items": ["ok1", "bad", "ok2"]}
+}
+"""
+
+
+def test_a_failing_every_is_diagnosed_inside_its_body(tmp_path: Path) -> None:
+    """As OPA's failure line (which skips the `every` and reports the expression inside it): the
+    first body expression an element does not pass, with that element's bindings."""
+    _write(tmp_path, {"e_test.rego": EVERY_BODIES})
+    run = run_tests([tmp_path], cache=False)
+    got = {r.case.name: (r.failure.location.row, r.failure.source, r.failure.bindings) for r in run.results
+           if r.failure is not None}
+    assert got == {"test_every_object": (6, "y < 10", [{"k": "b", "v": 7, "y": 14}]),
+                   "test_every_with": (12, 'startswith(s, "ok")', [{"s": "bad"}])}
+
+
+def test_skipped_tests_are_reported_in_rule_order(tmp_path: Path) -> None:
+    _write(tmp_path, {"a_test.rego": "package a\n\ntest_1 if true\ntodo_test_2 if true\ntest_3 if false\n",
+                      "b_test.rego": "package b\n\ntodo_test_4 if true\ntest_5 if true\n"})
+    for cache in (False, True, True):
+        run = run_tests([tmp_path], cache=cache)
+        assert [(r.case.name, r.status) for r in run.results] == [
+            ("test_1", "pass"), ("todo_test_2", "skip"), ("test_3", "fail"), ("todo_test_4", "skip"), ("test_5", "pass")]
+
+
+def test_a_cache_entry_of_another_layout_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cupcake_py.authoring.testing import cache
+
+    _write(tmp_path, {"a_test.rego": "package a\n\ntest_1 if true\n"})
+    first = run_tests([tmp_path])
+    real = cache.load
+
+    def old_layout(key: str) -> Any:
+        hit = real(key)
+        if hit is not None and "tests" in hit[0]:  # (not the per-chunk entries)
+            hit[0]["tests"] = [row[:6] for row in hit[0]["tests"]]  # an entry written before `partial`
+        return hit
+
+    monkeypatch.setattr(cache, "load", old_layout)
+    again = run_tests([tmp_path])
+    assert not again.cached and _statuses(again) == _statuses(first) == {"test_1": "pass"}

@@ -77,6 +77,7 @@ CASES = [  # (name, argv after `cupcake`, where the paths are)
     ("demo: failures and their diagnosis", ["test", str(DEMO)], "repo"),
     ("demo, verbose", ["test", "-v", str(DEMO)], "repo"),
     ("demo, json", ["test", "-f", "json", str(DEMO)], "repo"),
+    ("demo, --var-values", ["test", "--var-values", str(DEMO)], "repo"),
     ("demo, coverage", ["test", "--coverage", str(DEMO)], "repo"),
     ("demo, threshold", ["test", "--threshold", "99.5", str(DEMO)], "repo"),
     ("demo, strict, timeout", ["test", "--strict-builtin-errors", "--timeout", "500ms", str(DEMO)], "repo"),

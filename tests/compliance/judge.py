@@ -11,6 +11,10 @@
   ("var assignment conflict" / "object insert conflict"); other codes cannot pass.
 - compile-time errors (want_error_code `rego_*`, source mode only: OPA's plans exist only
   for cases that compile): one reported error must have that code and contain want_error.
+- strict mode (`judge_strict`, the host under --strict-builtin-errors, which OPA's own Wasm
+  runner never runs): a strict_error case without want_result must fail with a builtin error
+  of want_error_code whose `code: message` text contains want_error (as OPA's topdown runner
+  checks); every other case is judged as above.
 """
 
 from __future__ import annotations
@@ -72,6 +76,21 @@ def judge_compile_errors(case: dict[str, Any], errors: Iterable[Any]) -> Verdict
     if any(c == code and text in m for c, m in got):
         return Verdict(True, "pass")
     return Verdict(False, "wrong-error", f"want {code} {text!r}, got {got[:5]}")
+
+
+def judge_strict(case: dict[str, Any], rows: list[Any] | None, error: BaseException | None) -> Verdict:
+    """The verdict under strict builtin errors."""
+    if not case.get("strict_error") or "want_result" in case or "want_defined" in case:
+        return judge(case, rows, error)
+    code, text = case.get("want_error_code"), case.get("want_error", "")
+    if error is None:
+        return Verdict(False, "missing-error", f"want {code} {text!r}, got {_short(rows)}")
+    got_code = getattr(error, "code", None)
+    if got_code is None:
+        return Verdict(False, "unexpected-error", f"want {code} {text!r}, got {type(error).__name__}: {error}")
+    if (code is None or got_code == code) and text in f"{got_code}: {error}":
+        return Verdict(True, "pass")
+    return Verdict(False, "wrong-error", f"want {code} {text!r}, got {got_code}: {error}")
 
 
 def judge(case: dict[str, Any], rows: list[Any] | None, error: BaseException | None) -> Verdict:

@@ -1,10 +1,12 @@
 """Run OPA's Rego compliance suite through cupcake-py's WebAssembly pipeline.
 
     .venv/bin/python tests/compliance/run.py --suite ../shared/rego-compliance/v1 [--mode plan|source]
-        [--json OUT] [--filter SUBSTR] [--jobs N] [--compiler winch|cranelift] [--verbose]
+        [--strict] [--json OUT] [--filter SUBSTR] [--jobs N] [--compiler winch|cranelift] [--verbose]
 
 plan mode: the case's OPA IR → our WASM backend → our wasmtime host.
 source mode: the case's modules + query → our front end and planner → backend → host.
+--strict: the host runs with strict builtin errors (OPA's --strict-builtin-errors): the
+strict_error cases must fail with OPA's error code and message (judge.judge_strict).
 Our own cases (no OPA IR, so source mode only): --suite tests/compliance/cases --mode source.
 The last line printed is `N passed, M failed[, K skipped]`. Exit status: 0 when nothing
 failed, 1 when some cases failed, 2 when the run itself could not start.
@@ -31,19 +33,20 @@ from .runner import CaseResult, Mode, SourceModeUnavailable, run_case, source_co
 from .suite import DEFAULT_SUITE, iter_cases  # noqa: E402
 
 _MODE: Mode = "plan"
+_STRICT = False
 
 
 def _work(case: dict[str, Any]) -> dict[str, Any]:
-    return run_case(case, _MODE).as_dict()
+    return run_case(case, _MODE, _STRICT).as_dict()
 
 
-def _init(mode: Mode) -> None:
-    global _MODE
-    _MODE = mode
+def _init(mode: Mode, strict: bool = False) -> None:
+    global _MODE, _STRICT
+    _MODE, _STRICT = mode, strict
 
 
 def run_suite(suite: Path, mode: Mode = "plan", substr: str | None = None, jobs: int | None = None,
-              progress: bool = False) -> list[CaseResult]:
+              progress: bool = False, strict: bool = False) -> list[CaseResult]:
     """Run every case (in parallel when jobs > 1); results in suite order."""
     if mode == "source":
         source_compiler()  # fail fast, before any work
@@ -51,13 +54,13 @@ def run_suite(suite: Path, mode: Mode = "plan", substr: str | None = None, jobs:
     jobs = jobs or min(os.cpu_count() or 1, 4)
     out: list[dict[str, Any]] = []
     if jobs <= 1 or len(cases) < 8:
-        _init(mode)
+        _init(mode, strict)
         out = [_work(c) for c in cases]
     else:
         # Not "fork": the parent may already run wasmtime/threads (pytest, the host's epoch timer),
         # and a forked child can inherit a held lock and hang forever.
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs, initializer=_init, initargs=(mode,), maxtasksperchild=200) as pool:
+        with ctx.Pool(jobs, initializer=_init, initargs=(mode, strict), maxtasksperchild=200) as pool:
             for i, r in enumerate(pool.imap(_work, cases, chunksize=4)):
                 out.append(r)
                 if progress and (i + 1) % 200 == 0:
@@ -85,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", type=Path, default=DEFAULT_SUITE, help="suite folder (e.g. ../shared/rego-compliance/v1)")
     ap.add_argument("--mode", choices=["plan", "source"], default="plan")
+    ap.add_argument("--strict", action="store_true", help="strict builtin errors (judge.judge_strict)")
     ap.add_argument("--json", type=Path, help="write per-case results (note, status, reason, category) here")
     ap.add_argument("--filter", help="only cases whose note contains this text")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: CPU count)")
@@ -102,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     try:
-        results = run_suite(args.suite, args.mode, args.filter, args.jobs, progress=True)
+        results = run_suite(args.suite, args.mode, args.filter, args.jobs, progress=True, strict=args.strict)
     except SourceModeUnavailable as e:
         print(f"run.py: {e}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ from cupcake_py.host import UNDEFINED, HostOptions, PolicyModule
 from cupcake_py.host import errors as host_errors
 from cupcake_py.rego.errors import RegoErrors
 
-from .judge import judge, judge_compile_errors
+from .judge import judge, judge_compile_errors, judge_strict
 from .suite import OPA_EXCEPTIONS
 
 Mode = Literal["plan", "source"]
@@ -27,6 +27,8 @@ Mode = Literal["plan", "source"]
 # with --compiler both ways). CUPCAKE_COMPLIANCE_COMPILER=cranelift runs what `cupcake eval` uses.
 COMPILER = os.environ.get("CUPCAKE_COMPLIANCE_COMPILER", "winch")
 OPTIONS = HostOptions(cache_dir=None, deadline=5.0, compiler=COMPILER)  # type: ignore[arg-type]
+# --strict: OPA's StrictBuiltinErrors (`opa eval --strict-builtin-errors`); judged by judge_strict.
+STRICT_OPTIONS = HostOptions(cache_dir=None, deadline=5.0, compiler=COMPILER, strict=True)  # type: ignore[arg-type]
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
 _UNIT_S = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -93,7 +95,7 @@ def _input(case: dict[str, Any]) -> Any:
     return case["input"] if "input" in case else UNDEFINED
 
 
-def run_case(case: dict[str, Any], mode: Mode) -> CaseResult:
+def run_case(case: dict[str, Any], mode: Mode, strict: bool = False) -> CaseResult:
     note = case.get("note", "?")
     t0 = time.perf_counter()
 
@@ -102,7 +104,7 @@ def run_case(case: dict[str, Any], mode: Mode) -> CaseResult:
         return CaseResult(note, status, category, reason[:2000], case.get("_file", ""),
                           round(time.perf_counter() - t0, 4), missing or [])
 
-    result = _run(case, mode, done)
+    result = _run(case, mode, done, strict)
     if note in OPA_EXCEPTIONS and result.status == "failed":
         # OPA's own Wasm run skips these; we run them and report a failure as such a skip.
         result.status, result.category = "skipped", "opa-exception"
@@ -110,7 +112,7 @@ def run_case(case: dict[str, Any], mode: Mode) -> CaseResult:
     return result
 
 
-def _run(case: dict[str, Any], mode: Mode, done: Callable[..., CaseResult]) -> CaseResult:
+def _run(case: dict[str, Any], mode: Mode, done: Callable[..., CaseResult], strict: bool = False) -> CaseResult:
     from cupcake_py.wasm import compile_policy
 
     stage = "plan" if mode == "plan" else "source-compile"
@@ -119,7 +121,7 @@ def _run(case: dict[str, Any], mode: Mode, done: Callable[..., CaseResult]) -> C
         stage = "codegen"
         wasm = compile_policy(policy)
         stage = "module"
-        module = PolicyModule(wasm, OPTIONS)
+        module = PolicyModule(wasm, STRICT_OPTIONS if strict else OPTIONS)
         instance = module.instantiate(case["data"] if "data" in case else UNDEFINED, builtins=RUNNER_BUILTINS)
     except SourceModeUnavailable:
         raise
@@ -140,5 +142,5 @@ def _run(case: dict[str, Any], mode: Mode, done: Callable[..., CaseResult]) -> C
         error = e
     except Exception as e:  # noqa: BLE001
         return done("failed", "crash", "".join(traceback.format_exception_only(e)).strip())
-    verdict = judge(case, rows, error)
+    verdict = judge_strict(case, rows, error) if strict else judge(case, rows, error)
     return done("passed" if verdict.ok else "failed", verdict.category, verdict.reason)

@@ -248,7 +248,7 @@ def test_real_runtime_module_shape_and_determinism() -> None:
     assert [i.name for i in m.imports] == [*abi.HOST_BUILTIN_IMPORTS, "opa_abort", "memory"]
     assert m.imports[-1].kind == KIND_MEMORY
     exports = [e.name for e in m.exports]
-    assert exports == ["memory", "eval", "builtins", "entrypoints", *abi.ABI_EXPORTS,
+    assert exports == ["memory", "eval", "builtins", "entrypoints", *abi.ABI_EXPORTS, *abi.EXTENSION_EXPORTS,
                        "opa_wasm_abi_version", "opa_wasm_abi_minor_version"]  # fmt: skip
     rt = analyse_runtime(load_runtime_bytes())
     assert len(m.funcs) < len(rt.module.funcs)  # unreachable runtime code was dropped

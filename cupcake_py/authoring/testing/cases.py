@@ -34,21 +34,24 @@ class TestSetupError(CupcakeError):
 
 class TestCase(Record):
     __test__ = False
-    __slots__ = ("package", "name", "location", "rule", "module_index")
+    __slots__ = ("package", "name", "location", "rule", "module_index", "partial")
 
-    def __init__(self, package: str, name: str, location: Location, rule: A.Rule | None, module_index: int) -> None:
-        # rule: None when the build came from the cache (re-parsed for a diagnosis)
-        self._fill(package, name, location, rule, module_index)
+    def __init__(self, package: str, name: str, location: Location, rule: A.Rule | None, module_index: int,
+                 partial: bool = False) -> None:
+        # rule: None when the build came from the cache (re-parsed for a diagnosis); name: OPA's
+        # (`test_x`, `a.test_x`, `test_x#01`); partial: a partial-object test (loading.is_partial_object)
+        self._fill(package, name, location, rule, module_index, partial)
 
     package: str
     name: str
     location: Location
     rule: A.Rule | None
     module_index: int
+    partial: bool
 
     @property
     def entrypoint(self) -> str:
-        return "/".join([*self.package.split("."), self.name])
+        return "/".join([*self.package.split("."), *self.name.split(".")])
 
     @property
     def full_name(self) -> str:
@@ -56,29 +59,33 @@ class TestCase(Record):
 
     def to_json(self) -> list[Any]:
         loc = self.location
-        return [self.package, self.name, loc.file, loc.row, loc.col, self.module_index]
+        return [self.package, self.name, loc.file, loc.row, loc.col, self.module_index, self.partial]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> TestCase:
-        pkg, name, file, line, col, index = row
-        return cls(pkg, name, Location(file, line, col), None, index)
+        pkg, name, file, line, col, index, partial = row
+        return cls(pkg, name, Location(file, line, col), None, index, partial)
 
 
 class Failure(Record):
     """Where a failing test stopped: the first body expression that did not hold."""
 
-    __slots__ = ("location", "source", "bindings", "operands")
+    __slots__ = ("location", "source", "bindings", "operands", "labels", "every")
 
     def __init__(self, location: Location, source: str, bindings: list[Any] | None = None,
-                 operands: list[Any] | None = None) -> None:
+                 operands: list[Any] | None = None, labels: list[str] | None = None) -> None:
         # bindings: local variables bound before it (one per solution); operands: the values of
-        # its operands ("<undefined>" when none)
-        self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands)
+        # its operands ("<undefined>" when none; the sorted values when the solutions before it
+        # give several); labels: each operand's Rego text, e.g. `count(deny)`
+        self._fill(location, source, [] if bindings is None else bindings, [] if operands is None else operands,
+                   [] if labels is None else labels, None)
 
     location: Location
     source: str
     bindings: list[Any]
     operands: list[Any]
+    labels: list[str]
+    every: Any  # (index in the body, the `every` expression) while the diagnosis looks inside it
 
 
 class TestResult(Record):

@@ -66,15 +66,17 @@ class TestArgs(Record):
 
     __test__ = False
     __slots__ = ("run", "fmt", "coverage", "threshold", "verbose", "strict_builtin_errors", "timeout", "parallel",
-                 "exit_zero_on_skipped", "fail_on_empty", "ignore", "builtins", "no_cache", "v0_compatible")
+                 "exit_zero_on_skipped", "fail_on_empty", "ignore", "builtins", "no_cache", "v0_compatible",
+                 "var_values")
 
     def __init__(self, run: str | None = None, fmt: str = "text", coverage: bool = False, threshold: float = 0.0,
                  verbose: bool = False, strict_builtin_errors: bool = False, timeout: float = 5.0, parallel: int = 0,
                  exit_zero_on_skipped: bool = False, fail_on_empty: bool = False, ignore: list[str] | None = None,
-                 builtins: list[str] | None = None, no_cache: bool = False, v0_compatible: bool = False) -> None:
+                 builtins: list[str] | None = None, no_cache: bool = False, v0_compatible: bool = False,
+                 var_values: bool = False) -> None:
         self._fill(run, fmt, coverage, threshold, verbose, strict_builtin_errors, timeout, parallel,
                    exit_zero_on_skipped, fail_on_empty, [] if ignore is None else ignore,
-                   [] if builtins is None else builtins, no_cache, v0_compatible)
+                   [] if builtins is None else builtins, no_cache, v0_compatible, var_values)
 
     run: str | None
     fmt: str
@@ -90,13 +92,14 @@ class TestArgs(Record):
     builtins: list[str]
     no_cache: bool
     v0_compatible: bool
+    var_values: bool
 
 
 # flag -> TestArgs field set to True (flags the lean path passes to typer are absent)
 _FLAGS = {"--coverage": "coverage", "-c": "coverage", "--verbose": "verbose", "-v": "verbose",
           "--strict-builtin-errors": "strict_builtin_errors", "--exit-zero-on-skipped": "exit_zero_on_skipped",
           "-z": "exit_zero_on_skipped", "--fail-on-empty": "fail_on_empty", "--no-cache": "no_cache",
-          "--v0-compatible": "v0_compatible", "--global": "",  # --global: no effect when PATHS are given
+          "--v0-compatible": "v0_compatible", "--var-values": "var_values", "--global": "",  # --global: no effect when PATHS are given
           "--bundle": "", "-b": ""}  # -b: a directory's .manifest applies with or without it
 
 
@@ -204,7 +207,7 @@ def run_once(targets: list[str] | list[Path], args: TestArgs) -> int:
     elif args.fmt == "json" and result.coverage is None:
         sys.stdout.write(output.json_report(result))
     else:
-        sys.stdout.write(output.text(result, args.verbose))
+        sys.stdout.write(output.text(result, args.verbose, args.var_values))
     if not result.results:
         sys.stderr.write("cupcake: no tests found (test_* rules)\n")
         if args.fail_on_empty:

@@ -68,6 +68,69 @@ def diagnose(modules: list[A.Module], failed: list[TestResult], sources: dict[st
             return
     for res, plan, ops in plans:
         res.failure = _first_failure(ev, res, plan, ops, sources)
+    for n, res in enumerate(failed):
+        f = res.failure
+        if f is not None and f.every is not None:  # OPA's failure line: the expression inside `every`
+            res.failure = _inside_every(modules, res, f, sources, setup, n) or f
+
+
+EVERY_KEY = "cupcakediagkey"  # the element key of an `every` without one
+
+
+def _inside_every(modules: list[A.Module], res: TestResult, f: Failure, sources: dict[str, str], setup: EvalSetup,
+                  n: int) -> Failure | None:
+    """The first expression of a failing `every` body that some element does not pass: the test's
+    body up to the `every`, then `some key, value in domain` and the `every` body (under the
+    `every`'s `with` modifiers) as prefix rules; the first prefix that loses an element fails."""
+    from cupcake_py.rego.parse_nodes import call_term
+
+    case, (k, expr) = res.case, f.every
+    assert case.rule is not None and isinstance(expr.terms, A.Every)
+    every, loc = expr.terms, expr.location
+    key = every.key or A.var_term(EVERY_KEY, loc)
+    some = A.Expr(A.SomeDecl([call_term("in3", [key, every.value, every.domain], loc)], loc),
+                  with_=copy.deepcopy(expr.with_), location=loc)
+    inner = [A.Expr(e.terms, e.negated, [*e.with_, *copy.deepcopy(expr.with_)], location=e.location)
+             for e in every.body if not e.generated]
+    body = [*[e for e in case.rule.body if not e.generated][:k], some, *inner]
+    rule = A.Rule(copy.deepcopy(case.rule.head), copy.deepcopy(body), location=case.rule.location)
+    work = list(modules)
+    module = copy.copy(modules[case.module_index])
+    module.rules = list(module.rules)
+    work[case.module_index] = module
+    tag = len(modules[case.module_index].rules) + n  # (distinct from the first round's rules)
+    plan = instrument.add_diagnosis(module, rule, tag)
+    ops = [instrument.add_operands(module, rule, tag, j) for j in range(len(plan.exprs))]
+    prefix = case.package.split(".")
+    ev = _diagnostic_build(work, ["/".join([*prefix, p]) for p in plan.prefixes]
+                           + ["/".join([*prefix, o]) for group in ops for o in group], setup)
+    if ev is None:
+        return None
+    name = key.value.name if isinstance(key.value, A.Var) else EVERY_KEY
+
+    def elements(rows: Any) -> dict[str, dict[str, Any]]:  # (binding objects arrive as FrozenObjects)
+        objects = [dict(r.items()) for r in rows if hasattr(r, "items")]
+        return {repr(r.get(name)): r for r in objects}
+
+    before = elements(_eval_or_none(ev, "/".join([*prefix, plan.prefixes[k]])) or [])
+    for j in range(k + 1, len(plan.prefixes)):
+        rows = _eval_or_none(ev, "/".join([*prefix, plan.prefixes[j]]))
+        if rows is None:
+            return None
+        now = elements(rows)
+        lost = [before[e] for e in sorted(before) if e not in now]
+        if lost:
+            e = plan.exprs[j]
+            values, labels = [], []
+            for o, text in zip(ops[j], instrument.operand_texts(e), strict=False):
+                vals = _eval_or_none(ev, "/".join([*prefix, o])) or []
+                if len(vals) == 1:  # (several: those of the passing elements too, which would mislead)
+                    values.append(next(iter(vals)))
+                    labels.append(text)
+            shown = [{a: b for a, b in r.items() if a != EVERY_KEY} for r in lost]
+            return Failure(e.location, _source_line(sources, e.location), shown[:5], values, labels)
+        before = now
+    return None
 
 
 def _diagnostic_build(modules: list[A.Module], entrypoints: list[str], setup: EvalSetup) -> Evaluator | None:
@@ -96,12 +159,16 @@ def _first_failure(ev: Evaluator, res: TestResult, plan: instrument.DiagPlan, op
             return None
         if not solutions:
             expr = plan.exprs[k]
-            values = []
-            for o in ops[k]:
+            values, labels = [], []
+            for o, text in zip(ops[k], instrument.operand_texts(expr), strict=False):
                 vals = _eval_or_none(ev, "/".join([*prefix, o])) or []
                 values.append(sorted(vals, key=repr)[0] if len(vals) == 1 else
                               sorted(vals, key=repr) if vals else UNDEFINED_TEXT)
-            return Failure(expr.location, _source_line(sources, expr.location),
-                           [b for b in sorted(previous, key=repr) if b][:5], values)
+                labels.append(text + (" (one value per solution)" if len(vals) > 1 else ""))
+            failure = Failure(expr.location, _source_line(sources, expr.location),
+                              [b for b in sorted(previous, key=repr) if b][:5], values, labels)
+            if isinstance(expr.terms, A.Every):
+                failure.every = (k, expr)
+            return failure
         previous = list(solutions)
     return None

@@ -100,7 +100,7 @@ class Evaluator:
         try:
             rows = self.eval(entrypoint)
         except HostError as e:
-            return Outcome("error", time.perf_counter() - t0, str(e), lines=self.lines)
+            return Outcome("error", time.perf_counter() - t0, error_text(e), lines=self.lines)
         dt = time.perf_counter() - t0
         if not rows:
             return Outcome("fail", dt, "the test rule is undefined", lines=self.lines)
@@ -110,6 +110,23 @@ class Evaluator:
         if not passes(value):
             return Outcome("fail", dt, "the test rule is not true", value, self.lines)
         return Outcome("pass", dt, value=value, lines=self.lines)
+
+
+def error_text(e: Exception) -> str:
+    """`code: message` of a failed evaluation, with OPA's error codes (topdown): a builtin's
+    `eval_builtin_error`/`eval_type_error` (strict mode), `eval_conflict_error`, `eval_cancel_error`
+    (the --timeout deadline), else `eval_internal_error`."""
+    from cupcake_py.host import errors
+
+    code = getattr(e, "code", None)
+    if code is None:
+        if isinstance(e, errors.AbortError) and e.is_conflict:
+            code = "eval_conflict_error"
+        elif isinstance(e, errors.DeadlineExceeded):
+            code = "eval_cancel_error"
+        else:
+            code = "eval_internal_error"
+    return f"{code}: {e}"
 
 
 def passes(value: Any) -> bool:

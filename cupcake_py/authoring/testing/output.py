@@ -41,17 +41,25 @@ def go_duration(seconds: float) -> str:
     return f"{ns}ns"  # (unreachable)
 
 
+VALUE_RECURSION = 10_000
+TOO_DEEP_TEXT = "<a value nested too deeply to show>"
+
+
 def _value(v: Any) -> str:
     from cupcake_py.core import (
         values,  # (failing tests only, as orjson below: JSON and coverage reports only)
     )
+    from cupcake_py.core.deep_stack import recursion_limit
 
     if isinstance(v, str) and v == UNDEFINED_TEXT:
         return v
     try:
-        return values.dump_rego(v)
+        with recursion_limit(VALUE_RECURSION):  # values as deep as the parser allows (MAX_NESTING)
+            return values.dump_rego(v)
     except (TypeError, ValueError):
         return repr(v)
+    except RecursionError:
+        return TOO_DEEP_TEXT
 
 
 def _details(r: TestResult) -> list[str]:
@@ -65,7 +73,9 @@ def _details(r: TestResult) -> list[str]:
     for i, b in enumerate(f.bindings):
         shown = ", ".join(f"{k} = {_value(v)}" for k, v in dict(b).items())
         lines.append(f"  {'locals' if i == 0 else '    or'}: {shown}")
-    lines += [f"  operand {i + 1}: {_value(v)}" for i, v in enumerate(f.operands)]
+    labels = f.labels if len(f.labels) == len(f.operands) else [f"operand {i + 1}" for i in range(len(f.operands))]
+    values = [(label, _value(v)) for label, v in zip(labels, f.operands, strict=True)]
+    lines += [f"  {label}: {text}" for label, text in values if label != text]  # (not constants: `5: 5`)
     return lines
 
 
@@ -82,13 +92,33 @@ def _result_lines(r: TestResult, last_file: str) -> list[str]:
     return out
 
 
-def text(run: TestRun, verbose: bool = False) -> str:
+def _failures(run: TestRun) -> list[str]:
+    """OPA's FAILURES section (`opa test --var-values`): each failing test again, then the
+    location and text of the expression that failed, then (cupcake) its values."""
+    out = [RULE, "FAILURES", RULE]
+    for r in run.results:
+        if r.status != "fail":
+            continue
+        out += [f"{r.case.full_name}: {OUTCOME[r.status]} ({go_duration(r.duration_s)})", ""]
+        f = r.failure
+        if f is not None:
+            out += [f"  {f.location.file}:{f.location.row}:", f"    {f.source}"]
+            out += [f"  {line}" for line in _details(r)[1:]]
+        else:
+            out += [f"  {line}" for line in _details(r)]
+        out.append("")
+    return out
+
+
+def text(run: TestRun, verbose: bool = False, var_values: bool = False) -> str:
     out: list[str] = []
     last = ""
     for r in run.results:
         if verbose or r.status != "pass":
             out += _result_lines(r, last)
             last = r.case.location.file
+    if var_values and run.count("fail"):
+        out += _failures(run)
     if out:
         out.append(RULE)
     total = len(run.results)
@@ -111,9 +141,14 @@ def _json_value(v: Any) -> Any:
     import orjson
 
     from cupcake_py.core import values
+    from cupcake_py.core.deep_stack import recursion_limit
 
-    return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
-        x, frozenset) else str(x)))
+    try:  # orjson nests at most 254 levels (the report adds 4 around a value)
+        with recursion_limit(VALUE_RECURSION):
+            return orjson.loads(orjson.dumps(values.thaw(v), default=lambda x: sorted(x, key=repr) if isinstance(
+                x, frozenset) else str(x)))
+    except (TypeError, RecursionError):  # (orjson.JSONEncodeError is a TypeError)
+        return TOO_DEEP_TEXT
 
 
 def _loc(loc: Any) -> dict[str, Any]:
@@ -132,7 +167,9 @@ def json_report(run: TestRun) -> str:
         if r.status == "fail":
             d["fail"] = True
         elif r.status == "error":
-            d["error"] = {"code": "eval_error", "message": r.message}
+            code, _, message = r.message.partition(": ")
+            d["error"] = {"code": code, "message": message} if code.startswith("eval_") else \
+                {"code": "eval_internal_error", "message": r.message}
         elif r.status == "skip":
             d["skip"] = True
         d["duration"] = round(r.duration_s * 1e9)
@@ -142,7 +179,7 @@ def json_report(run: TestRun) -> str:
             f = r.failure
             d["failure"] = {"location": _loc(f.location), "expression": f.source,
                             "locals": [_json_value(dict(b)) for b in f.bindings],
-                            "operands": [_json_value(v) for v in f.operands]}
+                            "operands": [_json_value(v) for v in f.operands], "operand_texts": list(f.labels)}
         results.append(d)
     return orjson.dumps(results, option=orjson.OPT_INDENT_2).decode() + "\n"
 

@@ -166,14 +166,21 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
     setup = EvalSetup(b"", data, opts.strict, opts.deadline, specs)
     key = cache.build_key(files, data_paths, opts.key_text()) if opts.cache else ""
     hit = cache.load(key) if key else None
+    work = None
     if hit is not None:
-        work = _from_cache(hit)
+        try:
+            work = _from_cache(hit)
+        except (ValueError, TypeError, KeyError, IndexError):  # an entry of another layout: a miss
+            work = None
+    if work is not None:
         out.cached = True
         _lap(phases, "parse", t)
     else:
         base = cache.build_key([], data_paths, opts.key_text()) if key else ""
+        from cupcake_py.core.deep_stack import on_deep_stack  # (deeply nested terms: the compiler recurses)
+
         with opts.rego_scope():
-            work = _build(paths, files, data, opts, setup, phases, base)
+            work = on_deep_stack(lambda: _build(paths, files, data, opts, setup, phases, base))
         if key and work.parts and not work.errors:
             index = {(c.package, c.name): i for i, c in enumerate(work.tests)}
             cache.store(key, {"tests": [c.to_json() for c in work.tests],
@@ -183,7 +190,7 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
                              [w for w, _ in work.parts])
     out.results = [TestResult(c, "skip", message="todo test") for c in work.todos]
     if not work.parts:
-        out.results = work.errors + out.results
+        out.results = _in_file_order(work.errors + out.results)
         return out
     out.build_s = sum(phases.get(p, 0.0) for p in ("compile", "plan", "wasm"))
     out.wasm_size = sum(len(w) for w, _ in work.parts)
@@ -204,9 +211,12 @@ def _run(paths: list[str | Path], opts: TestOptions) -> TestRun:
                 for r in failed:
                     r.case = again.get((r.case.package, r.case.name), r.case)
                 failed = [r for r in failed if r.case.rule is not None]
-            diagnose(work.modules, failed, work.sources, setup)
+            from cupcake_py.core.deep_stack import on_deep_stack
+
+            modules, sources = work.modules, work.sources
+            on_deep_stack(lambda: diagnose(modules, failed, sources, setup))
         _lap(phases, "diagnose", t)
-    out.results = ordered + out.results
+    out.results = _in_file_order(ordered + out.results)
     if opts.coverage:
         out.coverage = {}
         for file, rows in sorted(work.cov.lines.items()):
@@ -237,6 +247,12 @@ def _evaluate(work: _Work, setup: EvalSetup, opts: TestOptions, phases: dict[str
     return results
 
 
+def _in_file_order(results: list[TestResult]) -> list[TestResult]:
+    """Tests and skipped `todo_test_*` rules together in the order of their files and rules, as
+    OPA's runner reports each module's rules."""
+    return sorted(results, key=lambda r: (r.case.module_index, r.case.location.row, r.case.location.col))
+
+
 def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResult:
     output = []
     for line in o.lines:
@@ -245,4 +261,7 @@ def _result(case: TestCase, o: Outcome, hits: set[tuple[str, int]]) -> TestResul
             output.append(line)
         else:
             hits.add(mark)
-    return TestResult(case, o.status, o.duration_s, o.message, o.value, output=output)
+    status, message = o.status, o.message
+    if status == "pass" and not case.partial and o.value is not True:  # OPA: only `true` passes a test
+        status, message = "fail", "the test rule is not true"  # (an object passes a partial-object test only)
+    return TestResult(case, status, o.duration_s, message, o.value, output=output)

@@ -15,15 +15,24 @@ if TYPE_CHECKING:
 class BuiltinError(Exception):
     """A builtin failed: undefined in non-strict mode, ``eval_builtin_error`` in strict mode."""
 
+    code = "eval_builtin_error"
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-def type_err(fname: str, pos: int, got: Any, *expected: str) -> BuiltinError:
+class OperandError(BuiltinError):
+    """An operand of the wrong type or shape (OPA's ``builtins.ErrOperand``): ``eval_type_error``
+    in strict mode."""
+
+    code = "eval_type_error"
+
+
+def type_err(fname: str, pos: int, got: Any, *expected: str) -> OperandError:
     """OPA's ``operand N must be T but got U`` message."""
     want = expected[0] if len(expected) == 1 else "one of {" + ", ".join(expected) + "}"
-    return BuiltinError(f"{fname}: operand {pos} must be {want} but got {type_name(got)}")
+    return OperandError(f"{fname}: operand {pos} must be {want} but got {type_name(got)}")
 
 
 def want_str(fname: str, pos: int, v: Any) -> str:
@@ -44,7 +53,7 @@ def want_int(fname: str, pos: int, v: Any) -> int:
     n = want_num(fname, pos, v)
     if isinstance(n, Decimal):
         if n != n.to_integral_value():
-            raise BuiltinError(f"{fname}: operand {pos} must be integer number but got floating-point number")
+            raise OperandError(f"{fname}: operand {pos} must be integer number but got floating-point number")
         return int(n)
     return n
 
@@ -58,7 +67,7 @@ def want_int_literal(fname: str, pos: int, v: Any) -> int:
     written without fraction/exponent arrive as ``int`` (docs/architecture.md section 1)."""
     n = want_num(fname, pos, v)
     if isinstance(n, Decimal) or not -_INT64 <= n < _INT64:
-        raise BuiltinError(f"{fname}: operand {pos} must be integer number but got floating-point number")
+        raise OperandError(f"{fname}: operand {pos} must be integer number but got floating-point number")
     return n
 
 
@@ -84,7 +93,7 @@ def want_strs(fname: str, pos: int, v: Any) -> list[str]:
         out = []
         for x in v:
             if not isinstance(x, str):
-                raise BuiltinError(f"{fname}: operand {pos} must be array of strings but got {type_name(x)}")
+                raise OperandError(f"{fname}: operand {pos} must be array of strings but got {type_name(x)}")
             out.append(x)
         return out
     raise type_err(fname, pos, v, "string", "array", "set")

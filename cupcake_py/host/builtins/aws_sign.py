@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_num, want_obj
+from cupcake_py.host.builtins._errors import OperandError, want_num, want_obj
 from cupcake_py.host.builtins.encoding import go_json
 from cupcake_py.host.builtins.go_time_layout import civil, format_civil
 
@@ -25,10 +25,10 @@ def _keys(keys: Any) -> str:
 def _require(obj: dict[Any, Any], names: tuple[str, ...], pos: int, what: str) -> None:
     missing = [k for k in names if k not in obj]
     if missing:
-        raise BuiltinError(f"{_F}: operand {pos} missing required {what} parameters(s): {_keys(missing)}")
+        raise OperandError(f"{_F}: operand {pos} missing required {what} parameters(s): {_keys(missing)}")
     bad = [k for k in names if not isinstance(obj[k], str)]
     if bad:
-        raise BuiltinError(
+        raise OperandError(
             f"{_F}: operand {pos} invalid values for required {what} parameters(s): {_keys(bad)}"
         )
 
@@ -65,10 +65,10 @@ def sign_req(ctx: BuiltinContext, request: Any, aws_config: Any, time_ns: Any) -
     _require(req, _REQ_KEYS, 1, "request")
     _require(cfg, _CFG_KEYS, 2, "AWS config")
     if "disable_payload_signing" in cfg and not isinstance(cfg["disable_payload_signing"], bool):
-        raise BuiltinError(f"{_F}: operand 2 invalid value for 'disable_payload_signing' in AWS config")
+        raise OperandError(f"{_F}: operand 2 invalid value for 'disable_payload_signing' in AWS config")
     want_num(_F, 3, time_ns)
     if not isinstance(time_ns, int) or isinstance(time_ns, bool):  # OPA needs an int64 literal
-        raise BuiltinError(f"{_F}: operand 3 could not convert time_ns value into a unix timestamp")
+        raise OperandError(f"{_F}: operand 3 could not convert time_ns value into a unix timestamp")
     ns = time_ns
     c = civil(ns)
     amz_date = format_civil(c, "20060102T150405Z")

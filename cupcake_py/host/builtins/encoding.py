@@ -10,7 +10,7 @@ import yaml
 
 from cupcake_py.core import yaml_values
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, accepts, type_err, want_obj, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, OperandError, accepts, type_err, want_obj, want_str
 from cupcake_py.host.builtins._values import from_plain, sorted_values, to_json_text, to_plain, type_name
 
 _HEX = "0123456789abcdefABCDEF"
@@ -192,7 +192,7 @@ def marshal_with_options(ctx: BuiltinContext, x: Any, opts: Any) -> str:
                 raise BuiltinError(f'{fname}: "prefix" option must be a string but got {type_name(v)}')
             prefix, explicit = v, True
         else:
-            raise BuiltinError(f'{fname}: object contained unknown key "{k}"')
+            raise OperandError(f'{fname}: object contained unknown key "{k}"')
     if pretty is False or (pretty is None and not explicit):
         return go_json(x)
     text = go_json(x, indent)

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err, want_str
+from cupcake_py.host.builtins._errors import BuiltinError, OperandError, type_err, want_str
 from cupcake_py.host.builtins._re2 import RegexError, compile_go, is_match
 
 _SPECIAL = "*?\\[]{}"
@@ -108,7 +108,7 @@ def _separators(delimiters: Any) -> str:
     out = []
     for d in delimiters:
         if not isinstance(d, str):
-            raise BuiltinError(f"glob.match: operand 2 must be array of strings but got {type(d).__name__}")
+            raise OperandError(f"glob.match: operand 2 must be array of strings but got {type(d).__name__}")
         out.append(d[:1])
     return "".join(out)
 

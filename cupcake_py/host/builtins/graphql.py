@@ -39,7 +39,7 @@ from graphql.validation import ValidationContext, specified_rules
 from graphql.validation.validate import validate_sdl
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err
+from cupcake_py.host.builtins._errors import BuiltinError, OperandError, type_err
 from cupcake_py.host.builtins._graphql_ast import print_query, print_schema, query_shape, schema_shape
 from cupcake_py.host.builtins._values import FrozenObject, thaw
 
@@ -196,7 +196,7 @@ def _text(fname: str, pos: int, v: Any, executable: bool) -> str:
     elif isinstance(v, dict | FrozenObject):
         shape = thaw(v)
         if isinstance(shape, dict) and not all(isinstance(k, str) for k in shape):
-            raise BuiltinError(f"{fname}: operand {pos} is not a GraphQL AST object")
+            raise OperandError(f"{fname}: operand {pos} is not a GraphQL AST object")
         text = print_query(shape) if executable else print_schema(shape)
     else:
         raise type_err(fname, pos, v, "object", "string")

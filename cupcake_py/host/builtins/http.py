@@ -9,7 +9,7 @@ import urllib.request
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, want_obj
+from cupcake_py.host.builtins._errors import BuiltinError, OperandError, want_obj
 from cupcake_py.host.builtins._values import freeze, parse_json, to_json_text, type_name
 from cupcake_py.host.builtins.encoding import yaml_unmarshal
 from cupcake_py.host.builtins.time import parse_duration
@@ -32,10 +32,10 @@ def _validate(req: dict[Any, Any]) -> None:
     keys = {k for k in req if isinstance(k, str)}
     bad = {str(k) for k in req} - _ALLOWED
     if bad:
-        raise BuiltinError(f"{_F}: invalid request parameters(s): {_fmt_keys(bad)}")
+        raise OperandError(f"{_F}: invalid request parameters(s): {_fmt_keys(bad)}")
     missing = {"method", "url"} - keys
     if missing:
-        raise BuiltinError(f"{_F}: missing required request parameters(s): {_fmt_keys(missing)}")
+        raise OperandError(f"{_F}: missing required request parameters(s): {_fmt_keys(missing)}")
     for k in ("method", "url"):
         if not isinstance(req[k], str):
             raise BuiltinError(f'{_F}: "{k}" must be a string but got {type_name(req[k])}')

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from cupcake_py.host.builtins import BuiltinContext, _schema_formats, builtin
-from cupcake_py.host.builtins._errors import BuiltinError, type_err
+from cupcake_py.host.builtins._errors import BuiltinError, OperandError, type_err
 from cupcake_py.host.builtins._schema_walk import SchemaWalkError, match, unresolved_ref
 from cupcake_py.host.builtins._values import FrozenObject, sorted_values, to_json_text
 
@@ -51,7 +51,7 @@ def _load(fname: str, pos: int, v: Any) -> Any:
         try:
             return json.loads(v, parse_float=_json_number, parse_int=int, parse_constant=_no_constant)
         except ValueError as exc:
-            raise BuiltinError(f"{fname}: operand {pos} must be valid JSON: {exc}") from None
+            raise OperandError(f"{fname}: operand {pos} must be valid JSON: {exc}") from None
     if isinstance(v, dict | FrozenObject | bool):
         return _plain(v)
     raise type_err(fname, pos, v, "string", "object", "boolean")

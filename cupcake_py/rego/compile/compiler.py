@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from cupcake_py.core.deep_stack import on_deep_stack
 from cupcake_py.rego import ast as A
 from cupcake_py.rego.ast import NotBody
 from cupcake_py.rego.compile import builtins as B
@@ -216,20 +217,12 @@ def _is_entrypoint(rule: A.Rule) -> bool:
     return any(a.entrypoint for a in rule.annotations)
 
 
-_RECURSION = 20_000  # the passes recurse per nested term: `1 + 1 + ...` of 3000 terms (OPA accepts it)
-
-
 def compile_modules(modules: list[A.Module]) -> Compiled:
     """Compile parsed modules; raise RegoErrors on any error."""
-    import sys
-
     c = Compiler()
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, _RECURSION))  # (Python-to-Python calls use no C stack)
-    try:
-        compiled = c.modules(modules)
-    finally:
-        sys.setrecursionlimit(old_limit)
+    # The passes recurse per nested term: a 10000-operand `1 + 1 + ...` (OPA accepts it) is a
+    # term 10000 deep; on_deep_stack gives them room, also for recursion through C (==, hash).
+    compiled = on_deep_stack(lambda: c.modules(modules))
     if c.diag:
         raise RegoErrors(c.errors)
     compiled.names = c.names
@@ -240,7 +233,7 @@ def compile_query(body: list[A.Expr], compiled: Compiled) -> list[A.Expr]:
     c = Compiler()
     assert isinstance(compiled.names, Names)
     c.names = compiled.names
-    out = c.query(body, compiled)
+    out = on_deep_stack(lambda: c.query(body, compiled))
     if c.diag:
         raise RegoErrors(c.errors)
     return out
@@ -250,5 +243,5 @@ def check_modules(modules: list[A.Module]) -> list[RegoError]:
     """The compile errors of the modules (empty when they compile): those of the first
     failing stage, sorted by location, at most MAX_ERRORS."""
     c = Compiler()
-    c.modules(modules)
+    on_deep_stack(lambda: c.modules(modules))
     return c.errors[:MAX_ERRORS]

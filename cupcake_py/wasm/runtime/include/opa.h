@@ -33,10 +33,23 @@
  *       OPA_EXPORT opa_value *opa_bi_a_b_c(opa_value *arg1, ..., opa_value *argN);
  *   (`.` replaced by `_`; e.g. internal.member_2 -> opa_bi_internal_member_2).
  *   Arguments are never NULL. The result is a value, or NULL = undefined
- *   (also used for type errors: WebAssembly has no strict builtin errors).
+ *   (also for errors, unless strict: see STRICT BUILTIN ERRORS).
  *   Builtins must not mutate their arguments. They may return an argument.
  *   The code generator treats a builtin as native exactly when runtime.wasm
  *   exports its `opa_bi_*` symbol; every other builtin goes to the host.
+ *
+ * STRICT BUILTIN ERRORS
+ *   By default a native builtin's error (a type error, division by zero, a
+ *   string that does not parse...) is NULL = undefined, as OPA's default.
+ *   After opa_strict_builtin_errors_set(1) (the host calls it once per
+ *   instance under --strict-builtin-errors; OPA's StrictBuiltinErrors) the
+ *   same error aborts the evaluation with OPA's error code and message:
+ *       "eval_builtin_error: <builtin>: <message>"
+ *       "eval_type_error: <builtin>: operand <n> must be <type> but got <type>"
+ *   Builtins report errors only through opa_builtin_error /
+ *   opa_builtin_type_error (they return NULL when not strict); a builtin
+ *   that is undefined without an error in OPA (max of an empty array) keeps
+ *   returning plain NULL.
  *
  * NATIVE BUILTINS WITH A HOST FALLBACK
  *       OPA_EXPORT opa_value *opa_bi_try_a_b_c(opa_value *arg1, ..., opa_value *argN);
@@ -514,6 +527,18 @@ OPA_EXPORT void opa_memoize_push(void);
 OPA_EXPORT void opa_memoize_pop(void);
 OPA_EXPORT void opa_memoize_insert(int32_t idx, opa_value *v);
 OPA_EXPORT opa_value *opa_memoize_get(int32_t idx);
+
+/* Strict builtin errors (see STRICT BUILTIN ERRORS above): on != 0 turns them on. */
+OPA_EXPORT void opa_strict_builtin_errors_set(int32_t on);
+/* Whether builtin errors abort (a builtin may skip building a message when not). */
+bool opa_builtin_errors_strict(void);
+/* NULL, or (strict) aborts "eval_builtin_error: <name>: <msg>". */
+opa_value *opa_builtin_error(const char *name, const char *msg);
+/* NULL, or (strict) aborts "eval_type_error: <name>: operand <operand> must be <want> but got <got>"
+ * (got: opa_type_name(value) or a finer description such as "floating-point number"). */
+opa_value *opa_builtin_type_error(const char *name, int operand, const char *want, const char *got);
+/* OPA's name of a value's type: "null", "boolean", "number", "string", "array", "object", "set". */
+const char *opa_type_name(const opa_value *v);
 
 /* Builds "<file>:<row>:<col>: <msg>" (NUL-terminated inputs) and aborts. */
 OPA_EXPORT _Noreturn void opa_runtime_error(const char *file, int32_t row, int32_t col,

@@ -1,6 +1,7 @@
 /* Shared inline helpers of the native builtins (operand checks and small results).
  * Conventions (opa.h, NATIVE BUILTINS): arguments are never NULL, NULL = undefined,
- * operand type errors are undefined, arguments are never mutated. */
+ * errors are reported with bi_fail / bi_type (NULL unless strict: opa.h, STRICT BUILTIN
+ * ERRORS), arguments are never mutated. */
 #ifndef CUPCAKE_BI_UTIL_H
 #define CUPCAKE_BI_UTIL_H
 
@@ -50,6 +51,52 @@ static inline int64_t bi_find(const char *hay, uint32_t hn, const char *needle, 
     for (uint32_t i = from, last = hn - nn; i <= last; i++)
         if (hay[i] == first && memcmp(hay + i + 1, needle + 1, nn - 1) == 0) return i;
     return -1;
+}
+
+/* An error of builtin `name` (NULL unless strict). */
+static inline opa_value *bi_fail(const char *name, const char *msg) { return opa_builtin_error(name, msg); }
+
+/* Operand n (1-based) of `name` is not of type `want` (NULL unless strict). */
+static inline opa_value *bi_type(const char *name, int n, const char *want, const opa_value *got)
+{
+    return opa_builtin_type_error(name, n, want, opa_type_name(got));
+}
+
+/* An element of collection operand n is not of type `want`: OPA's NewOperandElementErr,
+ * "operand n must be array of object but got array containing string". */
+opa_value *bi_element_type(const char *name, int n, const char *want, const opa_value *coll, const opa_value *elem);
+
+/* An error of `name` about string s: "<before><s><after>", s quoted as Go's %q when `quoted`
+ * (NULL unless strict; the message is built only then). */
+opa_value *bi_fail_about(const char *name, const char *before, const opa_string_t *s, bool quoted,
+                         const char *after);
+
+/* OPA's NewOperandErr: "operand n <msg>" as a type error (NULL unless strict). */
+opa_value *bi_fail_operand(const char *name, int n, const char *msg);
+
+/* Operand n should be a number: OPA's NumberOperand error. */
+static inline opa_value *bi_want_number(const char *name, int n, const opa_value *got)
+{
+    return bi_type(name, n, "number", got);
+}
+
+/* Operand n should be an integer: OPA's IntOperand/BigIntOperand errors. */
+static inline opa_value *bi_want_int(const char *name, int n, const opa_value *got)
+{
+    if (!bi_is(got, OPA_NUMBER)) return bi_want_number(name, n, got);
+    return opa_builtin_type_error(name, n, "integer number", "floating-point number");
+}
+
+/* Operand n should be a string: OPA's StringOperand error. */
+static inline opa_value *bi_want_string(const char *name, int n, const opa_value *got)
+{
+    return bi_type(name, n, "string", got);
+}
+
+/* The error of the first of two string operands that is not a string. */
+static inline opa_value *bi_want_strings(const char *name, const opa_value *a, const opa_value *b)
+{
+    return bi_str(a) ? bi_want_string(name, 2, b) : bi_want_string(name, 1, a);
 }
 
 /* Set difference a - b (both sets), shared by minus and set_diff. */

@@ -8,7 +8,7 @@
 static opa_value *encode(opa_value *a, bool url)
 {
     const opa_string_t *s = bi_str(a);
-    if (!s) return 0;
+    if (!s) return bi_want_string(url ? "base64url.encode" : "base64.encode", 1, a);
     uint32_t n = b64_encoded_len(s->len);
     uint8_t *out = opa_malloc(n ? n : 1);
     b64_encode((const uint8_t *)s->v, s->len, out, url);
@@ -41,7 +41,9 @@ OPA_EXPORT opa_value *opa_bi_base64url_encode(opa_value *a) { return encode(a, t
 OPA_EXPORT opa_value *opa_bi_base64_decode(opa_value *a)
 {
     const opa_string_t *s = bi_str(a);
-    return s ? decode(s->v, s->len, 0, false) : 0;
+    if (!s) return bi_want_string("base64.decode", 1, a);
+    opa_value *v = decode(s->v, s->len, 0, false);
+    return v ? v : bi_fail("base64.decode", "illegal base64 data");
 }
 
 OPA_EXPORT opa_value *opa_bi_base64_is_valid(opa_value *a)
@@ -57,17 +59,18 @@ OPA_EXPORT opa_value *opa_bi_base64_is_valid(opa_value *a)
 OPA_EXPORT opa_value *opa_bi_base64url_decode(opa_value *a)
 {
     const opa_string_t *s = bi_str(a);
-    if (!s) return 0;
+    if (!s) return bi_want_string("base64url.decode", 1, a);
     uint32_t pad = 0;
     if (!s->len || s->v[s->len - 1] != '=') {
         switch (s->len % 4) {
         case 0: break;
         case 2: pad = 2; break;
         case 3: pad = 1; break;
-        default: return 0;
+        default: return bi_fail("base64url.decode", "illegal base64 data");
         }
     }
-    return decode(s->v, s->len, pad, true);
+    opa_value *v = decode(s->v, s->len, pad, true);
+    return v ? v : bi_fail("base64url.decode", "illegal base64 data");
 }
 
 OPA_EXPORT opa_value *opa_bi_json_marshal(opa_value *a)
@@ -81,7 +84,9 @@ OPA_EXPORT opa_value *opa_bi_json_marshal(opa_value *a)
 OPA_EXPORT opa_value *opa_bi_json_unmarshal(opa_value *a)
 {
     const opa_string_t *s = bi_str(a);
-    return s ? opa_json_parse(s->v, s->len) : 0;
+    if (!s) return bi_want_string("json.unmarshal", 1, a);
+    opa_value *v = opa_json_parse(s->v, s->len);
+    return v ? v : bi_fail("json.unmarshal", "invalid JSON");
 }
 
 OPA_EXPORT opa_value *opa_bi_json_is_valid(opa_value *a)

@@ -6,7 +6,8 @@
 
 OPA_EXPORT opa_value *opa_bi_graph_reachable(opa_value *graph, opa_value *initial)
 {
-    if (!bi_is(graph, OPA_OBJECT) || !bi_is_collection(initial)) return 0;
+    if (!bi_is(graph, OPA_OBJECT)) return bi_type("graph.reachable", 1, "object", graph);
+    if (!bi_is_collection(initial)) return bi_type("graph.reachable", 2, "one of {set, array}", initial);
     opa_value *reached = opa_set(), *queue = opa_array();
     for (uint32_t i = 0, n = bi_len(initial); i < n; i++) opa_array_append(queue, bi_elem(initial, i));
     for (uint32_t head = 0; head < bi_len(queue); head++) {

@@ -40,14 +40,16 @@ static opa_value *segments(const opa_value *p)
     return segs;
 }
 
-/* Builds the filter tree; NULL if the paths operand is malformed. */
-static opa_value *paths_tree(const opa_value *paths)
+/* Builds the filter tree; NULL (an error of builtin `name`) if the paths operand is malformed. */
+static opa_value *paths_tree(const char *name, const opa_value *paths)
 {
-    if (!bi_is_collection(paths)) return 0;
+    if (!bi_is_collection(paths)) return bi_type(name, 2, "one of {set, array}", paths);
     opa_value *root = opa_object();
     for (uint32_t i = 0, n = bi_len(paths); i < n; i++) {
         opa_value *segs = segments(bi_elem(paths, i));
-        if (!segs) return 0;
+        if (!segs)
+            return bi_type(name, 2, "one of {set, array} containing string paths or array of path segments",
+                           bi_elem(paths, i));
         uint32_t m = bi_len(segs);
         if (!m) continue;
         opa_value *node = root;
@@ -141,14 +143,14 @@ static opa_value *prune(opa_value *v, const opa_value *f)
 
 OPA_EXPORT opa_value *opa_bi_json_filter(opa_value *obj, opa_value *paths)
 {
-    if (!bi_is(obj, OPA_OBJECT)) return 0;
-    opa_value *tree = paths_tree(paths);
+    if (!bi_is(obj, OPA_OBJECT)) return bi_type("json.filter", 1, "object", obj);
+    opa_value *tree = paths_tree("json.filter", paths);
     return tree ? filter(obj, tree) : 0;
 }
 
 OPA_EXPORT opa_value *opa_bi_json_remove(opa_value *obj, opa_value *paths)
 {
-    if (!bi_is(obj, OPA_OBJECT)) return 0;
-    opa_value *tree = paths_tree(paths);
+    if (!bi_is(obj, OPA_OBJECT)) return bi_type("json.remove", 1, "object", obj);
+    opa_value *tree = paths_tree("json.remove", paths);
     return tree ? prune(obj, tree) : 0;
 }

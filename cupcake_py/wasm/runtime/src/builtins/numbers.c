@@ -1,7 +1,7 @@
 /* Arithmetic and number builtins: plus, minus (numbers and sets), mul, div, rem, abs,
  * round, ceil, floor, numbers.range, to_number. All arithmetic is the core's exact
  * decimal arithmetic (opa.h, NUMBERS); errors (division by zero, modulo of non-integers,
- * wrong types) are undefined. */
+ * wrong types) are OPA's builtin errors (undefined unless strict). */
 #include "bi_util.h"
 
 static bool both_numbers(const opa_value *a, const opa_value *b)
@@ -9,42 +9,59 @@ static bool both_numbers(const opa_value *a, const opa_value *b)
     return bi_is(a, OPA_NUMBER) && bi_is(b, OPA_NUMBER);
 }
 
+static bool is_zero(const opa_value *n) { return opa_number_compare(n, opa_number_int(0)) == 0; }
+
+/* OPA's type error of a two-number builtin: the first operand that is not a number. */
+static opa_value *numbers_error(const char *name, const opa_value *a, const opa_value *b)
+{
+    return bi_is(a, OPA_NUMBER) ? bi_want_number(name, 2, b) : bi_want_number(name, 1, a);
+}
+
 OPA_EXPORT opa_value *opa_bi_plus(opa_value *a, opa_value *b)
 {
-    return both_numbers(a, b) ? opa_number_add(a, b) : 0;
+    return both_numbers(a, b) ? opa_number_add(a, b) : numbers_error("plus", a, b);
 }
 
 OPA_EXPORT opa_value *opa_bi_minus(opa_value *a, opa_value *b)
 {
     if (both_numbers(a, b)) return opa_number_sub(a, b);
     if (bi_is(a, OPA_SET) && bi_is(b, OPA_SET)) return bi_set_diff(a, b);
-    return 0;
+    if (bi_is(a, OPA_NUMBER)) return bi_type("minus", 2, "number", b);
+    if (bi_is(a, OPA_SET)) return bi_type("minus", 2, "set", b);
+    return bi_type("minus", 1, "one of {number, set}", a);
 }
 
 OPA_EXPORT opa_value *opa_bi_mul(opa_value *a, opa_value *b)
 {
-    return both_numbers(a, b) ? opa_number_mul(a, b) : 0;
+    return both_numbers(a, b) ? opa_number_mul(a, b) : numbers_error("mul", a, b);
 }
 
 OPA_EXPORT opa_value *opa_bi_div(opa_value *a, opa_value *b)
 {
-    return both_numbers(a, b) ? opa_number_div(a, b) : 0;
+    if (!both_numbers(a, b)) return numbers_error("div", a, b);
+    if (is_zero(b)) return bi_fail("div", "divide by zero");
+    return opa_number_div(a, b);
 }
 
 OPA_EXPORT opa_value *opa_bi_rem(opa_value *a, opa_value *b)
 {
-    return both_numbers(a, b) ? opa_number_rem(a, b) : 0;
+    if (!both_numbers(a, b)) return numbers_error("rem", a, b);
+    if (!opa_number_is_integral(a) || !opa_number_is_integral(b))
+        return bi_fail("rem", "modulo on floating-point number");
+    if (is_zero(b)) return bi_fail("rem", "modulo by zero");
+    return opa_number_rem(a, b);
 }
 
-OPA_EXPORT opa_value *opa_bi_abs(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_abs(a) : 0; }
-OPA_EXPORT opa_value *opa_bi_round(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_round(a) : 0; }
-OPA_EXPORT opa_value *opa_bi_ceil(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_ceil(a) : 0; }
-OPA_EXPORT opa_value *opa_bi_floor(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_floor(a) : 0; }
+OPA_EXPORT opa_value *opa_bi_abs(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_abs(a) : bi_want_number("abs", 1, a); }
+OPA_EXPORT opa_value *opa_bi_round(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_round(a) : bi_want_number("round", 1, a); }
+OPA_EXPORT opa_value *opa_bi_ceil(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_ceil(a) : bi_want_number("ceil", 1, a); }
+OPA_EXPORT opa_value *opa_bi_floor(opa_value *a) { return bi_is(a, OPA_NUMBER) ? opa_number_floor(a) : bi_want_number("floor", 1, a); }
 
 /* Integers from a to b inclusive, ascending or descending. */
 OPA_EXPORT opa_value *opa_bi_numbers_range(opa_value *a, opa_value *b)
 {
-    if (!both_numbers(a, b) || !opa_number_is_integral(a) || !opa_number_is_integral(b)) return 0;
+    if (!bi_is(a, OPA_NUMBER) || !opa_number_is_integral(a)) return bi_want_int("numbers.range", 1, a);
+    if (!bi_is(b, OPA_NUMBER) || !opa_number_is_integral(b)) return bi_want_int("numbers.range", 2, b);
     int64_t x, y;
     opa_value *arr;
     if (opa_number_try_int(a, &x) && opa_number_try_int(b, &y)) {
@@ -113,6 +130,28 @@ bad:
     return 0;
 }
 
+/* Whether s is one of the words ParseFloat reads as infinity or NaN ([+-]inf, infinity, nan in
+ * any case), which OPA's to_number refuses with a type error. */
+static bool not_a_number(const char *s, uint32_t n)
+{
+    static const char *const words[] = {"inf", "infinity", "nan"};
+    uint32_t i = n > 0 && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    for (uint32_t w = 0; w < 3; w++) {
+        const char *word = words[w];
+        uint32_t len = (uint32_t)strlen(word), k = 0;
+        if (n - i != len) continue;
+        while (k < len && (s[i + k] | 0x20) == word[k]) k++;
+        if (k == len) return true;
+    }
+    return false;
+}
+
+/* OPA's message for a string ParseFloat refuses: `strconv.ParseFloat: parsing "x": <why>`. */
+static opa_value *parse_error(const opa_string_t *s, const char *why)
+{
+    return bi_fail_about("to_number", "strconv.ParseFloat: parsing ", s, true, why); /* why: ": invalid syntax" */
+}
+
 /* Smallest magnitude ParseFloat rejects as out of range (MaxFloat64 + half an ulp). */
 static const char FLOAT64_OVERFLOW[] = "1.797693134862315807937289714053034150799e308";
 
@@ -123,12 +162,15 @@ OPA_EXPORT opa_value *opa_bi_to_number(opa_value *a)
     case OPA_BOOLEAN: return opa_number_int(opa_value_is_true(a) ? 1 : 0);
     case OPA_NUMBER: return a;
     case OPA_STRING: break;
-    default: return 0;
+    default: return bi_type("to_number", 1, "one of {null, boolean, number, string}", a);
     }
     const opa_string_t *s = opa_cast_string(a);
-    opa_value *v = parse_go_float(s->v, s->len); /* inf/infinity/nan are not digits: undefined */
-    if (!v) return 0;
+    opa_value *v = parse_go_float(s->v, s->len);
+    if (!v) {
+        if (not_a_number(s->v, s->len)) return bi_type("to_number", 1, "valid number string", a);
+        return parse_error(s, ": invalid syntax");
+    }
     opa_value *limit = opa_number_parse(FLOAT64_OVERFLOW, sizeof FLOAT64_OVERFLOW - 1);
-    if (opa_number_compare(opa_number_abs(v), limit) >= 0) return 0;
+    if (opa_number_compare(opa_number_abs(v), limit) >= 0) return parse_error(s, ": value out of range");
     return v;
 }

@@ -10,7 +10,8 @@
 OPA_EXPORT opa_value *opa_bi_concat(opa_value *delim, opa_value *coll)
 {
     const opa_string_t *d = bi_str(delim);
-    if (!d || !bi_is_collection(coll)) return 0;
+    if (!d) return bi_want_string("concat", 1, delim);
+    if (!bi_is_collection(coll)) return bi_type("concat", 2, "one of {set, array}", coll);
     uint32_t n = bi_len(coll);
     opa_strbuf sb;
     opa_strbuf_init(&sb, 16);
@@ -18,7 +19,7 @@ OPA_EXPORT opa_value *opa_bi_concat(opa_value *delim, opa_value *coll)
         const opa_string_t *s = bi_str(bi_elem(coll, i));
         if (!s) {
             opa_strbuf_free(&sb);
-            return 0;
+            return bi_element_type("concat", 2, "string", coll, bi_elem(coll, i));
         }
         if (i) opa_strbuf_append(&sb, d->v, d->len);
         opa_strbuf_append(&sb, s->v, s->len);
@@ -29,21 +30,21 @@ OPA_EXPORT opa_value *opa_bi_concat(opa_value *delim, opa_value *coll)
 OPA_EXPORT opa_value *opa_bi_contains(opa_value *a, opa_value *b)
 {
     const opa_string_t *s = bi_str(a), *t = bi_str(b);
-    if (!s || !t) return 0;
+    if (!s || !t) return bi_want_strings("contains", a, b);
     return opa_boolean(bi_find(s->v, s->len, t->v, t->len, 0) >= 0);
 }
 
 OPA_EXPORT opa_value *opa_bi_startswith(opa_value *a, opa_value *b)
 {
     const opa_string_t *s = bi_str(a), *t = bi_str(b);
-    if (!s || !t) return 0;
+    if (!s || !t) return bi_want_strings("startswith", a, b);
     return opa_boolean(t->len <= s->len && memcmp(s->v, t->v, t->len) == 0);
 }
 
 OPA_EXPORT opa_value *opa_bi_endswith(opa_value *a, opa_value *b)
 {
     const opa_string_t *s = bi_str(a), *t = bi_str(b);
-    if (!s || !t) return 0;
+    if (!s || !t) return bi_want_strings("endswith", a, b);
     return opa_boolean(t->len <= s->len && memcmp(s->v + s->len - t->len, t->v, t->len) == 0);
 }
 
@@ -59,7 +60,8 @@ static uint32_t runes_of(const char *s, uint32_t n, uint32_t **out)
 OPA_EXPORT opa_value *opa_bi_indexof(opa_value *a, opa_value *b)
 {
     const opa_string_t *s = bi_str(a), *t = bi_str(b);
-    if (!s || !t || t->len == 0) return 0;
+    if (!s || !t) return bi_want_strings("indexof", a, b);
+    if (t->len == 0) return bi_fail("indexof", "empty search character");
     if (bi_ascii(s->v, s->len) && bi_ascii(t->v, t->len))
         return opa_number_int(bi_find(s->v, s->len, t->v, t->len, 0));
     uint32_t *hs, *ns;
@@ -79,7 +81,10 @@ OPA_EXPORT opa_value *opa_bi_substring(opa_value *a, opa_value *start, opa_value
 {
     const opa_string_t *s = bi_str(a);
     int64_t st, ln;
-    if (!s || !bi_int(start, &st) || !bi_int(length, &ln) || st < 0) return 0;
+    if (!s) return bi_want_string("substring", 1, a);
+    if (!bi_int(start, &st)) return bi_want_int("substring", 2, start);
+    if (!bi_int(length, &ln)) return bi_want_int("substring", 3, length);
+    if (st < 0) return bi_fail("substring", "negative offset");
     if (bi_ascii(s->v, s->len)) {
         if (st >= s->len) return opa_string("", 0);
         uint64_t end = ln < 0 || (uint64_t)st + (uint64_t)ln > s->len ? s->len : (uint64_t)(st + ln);
@@ -101,7 +106,7 @@ OPA_EXPORT opa_value *opa_bi_substring(opa_value *a, opa_value *start, opa_value
 static opa_value *map_case(opa_value *a, bool upper)
 {
     const opa_string_t *s = bi_str(a);
-    if (!s) return 0;
+    if (!s) return bi_want_string(upper ? "upper" : "lower", 1, a);
     opa_strbuf sb;
     opa_strbuf_init(&sb, s->len + 4);
     for (size_t i = 0, w; i < s->len; i += w) {
@@ -123,7 +128,7 @@ OPA_EXPORT opa_value *opa_bi_upper(opa_value *a) { return map_case(a, true); }
 OPA_EXPORT opa_value *opa_bi_split(opa_value *a, opa_value *b)
 {
     const opa_string_t *s = bi_str(a), *d = bi_str(b);
-    if (!s || !d) return 0;
+    if (!s || !d) return bi_want_strings("split", a, b);
     opa_value *arr = opa_array();
     if (d->len == 0) { /* one element per UTF-8 sequence (invalid bytes alone) */
         for (size_t i = 0, w; i < s->len; i += w) {
@@ -170,14 +175,16 @@ static opa_value *replace_all(const opa_string_t *s, const opa_string_t *const *
 OPA_EXPORT opa_value *opa_bi_replace(opa_value *a, opa_value *old, opa_value *new_)
 {
     const opa_string_t *s = bi_str(a), *o = bi_str(old), *n = bi_str(new_);
-    if (!s || !o || !n) return 0;
+    if (!s || !o) return bi_want_strings("replace", a, old);
+    if (!n) return bi_want_string("replace", 3, new_);
     return replace_all(s, &o, &n, 1);
 }
 
 OPA_EXPORT opa_value *opa_bi_strings_replace_n(opa_value *patterns, opa_value *a)
 {
     const opa_string_t *s = bi_str(a);
-    if (!bi_is(patterns, OPA_OBJECT) || !s) return 0;
+    if (!bi_is(patterns, OPA_OBJECT)) return bi_type("strings.replace_n", 1, "object", patterns);
+    if (!s) return bi_want_string("strings.replace_n", 2, a);
     uint32_t n = bi_len(patterns);
     const opa_string_t **olds = opa_malloc((n + 1) * sizeof(void *));
     const opa_string_t **news = opa_malloc((n + 1) * sizeof(void *));
@@ -185,10 +192,15 @@ OPA_EXPORT opa_value *opa_bi_strings_replace_n(opa_value *patterns, opa_value *a
     for (uint32_t i = 0; i < n; i++) { /* keys iterate sorted, as OPA sorts them */
         olds[i] = bi_str(opa_object_key_at(patterns, i));
         news[i] = bi_str(opa_object_value_at(patterns, i));
-        if (!olds[i] || !news[i]) goto done;
+        if (!olds[i] || !news[i]) {
+            const char *why = olds[i] ? "non-string value found in pattern object"
+                                      : "non-string key found in pattern object";
+            opa_free(olds);
+            opa_free(news);
+            return bi_fail_operand("strings.replace_n", 1, why);
+        }
     }
     r = replace_all(s, olds, news, n);
-done:
     opa_free(olds);
     opa_free(news);
     return r;
@@ -197,7 +209,7 @@ done:
 OPA_EXPORT opa_value *opa_bi_strings_reverse(opa_value *a)
 {
     const opa_string_t *s = bi_str(a);
-    if (!s) return 0;
+    if (!s) return bi_want_string("strings.reverse", 1, a);
     uint32_t *rs, n = runes_of(s->v, s->len, &rs);
     opa_strbuf sb;
     opa_strbuf_init(&sb, s->len);
@@ -209,8 +221,10 @@ OPA_EXPORT opa_value *opa_bi_strings_reverse(opa_value *a)
 OPA_EXPORT opa_value *opa_bi_format_int(opa_value *num, opa_value *base)
 {
     int64_t b;
-    if (!bi_is(num, OPA_NUMBER) || !bi_int(base, &b)) return 0;
-    if (b != 2 && b != 8 && b != 10 && b != 16) return 0;
+    if (!bi_is(num, OPA_NUMBER)) return bi_want_number("format_int", 1, num);
+    if (!bi_int(base, &b)) return bi_want_int("format_int", 2, base);
+    if (b != 2 && b != 8 && b != 10 && b != 16)
+        return opa_builtin_type_error("format_int", 2, "one of {2, 8, 10, 16}", 0);
     opa_value *t = opa_number_sign(num) < 0 ? opa_number_ceil(num) : opa_number_floor(num);
     bigint v;
     if (!t || !big_from_number(t, &v)) return 0;

@@ -30,10 +30,10 @@ static bool in_cutset(uint32_t cp, const struct runes *cut)
 }
 
 /* Trims runes for which cut (a cutset) or, when cut is NULL, cp_is_space holds. */
-static opa_value *trim_runes(opa_value *a, const opa_string_t *cutset, bool left, bool right)
+static opa_value *trim_runes(const char *name, opa_value *a, const opa_string_t *cutset, bool left, bool right)
 {
     const opa_string_t *s = bi_str(a);
-    if (!s) return 0;
+    if (!s) return bi_want_string(name, 1, a);
     struct runes cut = {0, 0, 0};
     if (cutset) cut = decode(cutset->v, cutset->len);
     struct runes r = decode(s->v, s->len);
@@ -55,27 +55,27 @@ static opa_value *trim_runes(opa_value *a, const opa_string_t *cutset, bool left
 OPA_EXPORT opa_value *opa_bi_trim(opa_value *a, opa_value *cutset)
 {
     const opa_string_t *c = bi_str(cutset);
-    return c ? trim_runes(a, c, true, true) : 0;
+    return c ? trim_runes("trim", a, c, true, true) : bi_want_strings("trim", a, cutset);
 }
 
 OPA_EXPORT opa_value *opa_bi_trim_left(opa_value *a, opa_value *cutset)
 {
     const opa_string_t *c = bi_str(cutset);
-    return c ? trim_runes(a, c, true, false) : 0;
+    return c ? trim_runes("trim_left", a, c, true, false) : bi_want_strings("trim_left", a, cutset);
 }
 
 OPA_EXPORT opa_value *opa_bi_trim_right(opa_value *a, opa_value *cutset)
 {
     const opa_string_t *c = bi_str(cutset);
-    return c ? trim_runes(a, c, false, true) : 0;
+    return c ? trim_runes("trim_right", a, c, false, true) : bi_want_strings("trim_right", a, cutset);
 }
 
-OPA_EXPORT opa_value *opa_bi_trim_space(opa_value *a) { return trim_runes(a, 0, true, true); }
+OPA_EXPORT opa_value *opa_bi_trim_space(opa_value *a) { return trim_runes("trim_space", a, 0, true, true); }
 
 OPA_EXPORT opa_value *opa_bi_trim_prefix(opa_value *a, opa_value *prefix)
 {
     const opa_string_t *s = bi_str(a), *p = bi_str(prefix);
-    if (!s || !p) return 0;
+    if (!s || !p) return bi_want_strings("trim_prefix", a, prefix);
     if (p->len > s->len || memcmp(s->v, p->v, p->len) != 0) return a;
     return opa_string(s->v + p->len, s->len - p->len);
 }
@@ -83,7 +83,7 @@ OPA_EXPORT opa_value *opa_bi_trim_prefix(opa_value *a, opa_value *prefix)
 OPA_EXPORT opa_value *opa_bi_trim_suffix(opa_value *a, opa_value *suffix)
 {
     const opa_string_t *s = bi_str(a), *p = bi_str(suffix);
-    if (!s || !p) return 0;
+    if (!s || !p) return bi_want_strings("trim_suffix", a, suffix);
     if (p->len > s->len || memcmp(s->v + s->len - p->len, p->v, p->len) != 0) return a;
     return opa_string(s->v, s->len - p->len);
 }
