@@ -20,6 +20,7 @@ import socket
 import struct
 import subprocess
 import termios
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -69,6 +70,9 @@ class OpenCodeTUI:
         self._fd = -1
         self._proc: subprocess.Popen[bytes] | None = None
         self._listening = False
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._reader: threading.Thread | None = None
 
     def __enter__(self) -> OpenCodeTUI:
         master, slave = os.openpty()
@@ -82,35 +86,52 @@ class OpenCodeTUI:
         finally:
             os.close(slave)
         self._fd = master
+        self._reader = threading.Thread(target=self._drain, name="tui-pty-reader", daemon=True)
+        self._reader.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._proc is not None:
             _stop_group(self._proc)
             self._proc = None
+        self._closing.set()
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+            self._reader = None
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
 
-    # -- the screen ----------------------------------------------------------------------------------------
-    def pump(self, seconds: float) -> None:
-        """Read what the TUI draws for `seconds` (answering its cursor-position query like a terminal)."""
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            ready, _, _ = select.select([self._fd], [], [], min(left, 0.2))
+    # -- the screen ---------------------------------------------------------------------------------------
+    def _drain(self) -> None:
+        """The terminal's side of the pty, in its own thread for the TUI's whole life: read everything drawn
+        (answering the cursor-position query like a terminal) so the TUI never blocks writing to a full pty
+        while the test waits on its HTTP server; a test that only read between requests once deadlocked it."""
+        fd = self._fd
+        while not self._closing.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.1)
             if not ready:
                 continue
             try:
-                chunk = os.read(self._fd, 65536)
+                chunk = os.read(fd, 65536)
             except OSError:  # the TUI closed the terminal: it exited
                 return
-            self._out += chunk
+            if not chunk:
+                return
+            with self._lock:
+                self._out += chunk
             if _CURSOR_QUERY in chunk:
-                os.write(self._fd, b"\x1b[1;1R")
+                os.write(fd, b"\x1b[1;1R")
+
+    def pump(self, seconds: float) -> None:
+        """Let the TUI draw for `seconds` (the reader thread keeps reading meanwhile)."""
+        time.sleep(seconds)
 
     def text(self) -> str:
         """Everything drawn so far, control sequences blanked and runs of blanks squeezed."""
-        plain = _CONTROL.sub(" ", self._out.decode("utf-8", "replace"))
+        with self._lock:
+            drawn = bytes(self._out)
+        plain = _CONTROL.sub(" ", drawn.decode("utf-8", "replace"))
         return re.sub(r"[ \t]+", " ", plain)
 
     def wait_for(self, needle: str, timeout: float) -> bool:
@@ -137,4 +158,13 @@ class OpenCodeTUI:
                 self.pump(0.3)
         sep = "&" if "?" in path else "?"
         # generous: under a load average of 20 the TUI server once took over 60 s to answer
-        return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body, timeout=180, password=password)
+        try:
+            return http(method, f"{self.base}{path}{sep}directory={self.e2e.project}", body, timeout=180,
+                        password=password)
+        except TimeoutError as e:
+            raise TimeoutError(f"{method} {path}: OpenCode did not answer in 180 s\n{self.logs()}") from e
+
+    def logs(self, tail: int = 12000) -> str:
+        """The end of OpenCode's own log files (its HOME is the world's), for a failure's message."""
+        files = sorted((self.e2e.home / ".local" / "share" / "opencode" / "log").glob("*.log"))
+        return "\n".join(f"== {f.name}\n{f.read_text(errors='replace')[-tail:]}" for f in files[-2:])
