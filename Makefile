@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory bench-big-event bench-shell-words bench-many-policies clean
+.PHONY: demo demo-under-load test-load test-tools system-deps fleet-deps bench-sandbox test venv runtime runtime-check mounter mounter-check lint bench bench-quick bench-eval bench-governance bench-fleet bench-plugin node-deps plugin fuzz bench-serve-memory bench-big-event bench-shell-words bench-many-policies clean
 
 venv: $(STAMP)
 
@@ -101,6 +101,13 @@ runtime: venv
 
 runtime-check: venv
 	@$(PY) -m cupcake_py.wasm.runtime.build --check
+
+# Rebuild cupcake's mounter (cupcake_py/sandbox/mounter: static, per machine) with the pinned zig from PyPI.
+mounter: venv
+	@$(PY) -m cupcake_py.sandbox.mounter.build
+
+mounter-check: venv
+	@$(PY) -m cupcake_py.sandbox.mounter.build --check
 
 lint: venv
 	@$(PY) -m ruff check .

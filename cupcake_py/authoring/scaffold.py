@@ -305,7 +305,7 @@ def sandbox_summary(rulebook: Path) -> list[str]:
     """The kernel floor's lines of the summary: on and working, on but UNAVAILABLE (loud), or off."""
     from cupcake_py.core.errors import CupcakeError
     from cupcake_py.engine.rulebook import load_rulebook
-    from cupcake_py.sandbox.bwrap import locate, probe
+    from cupcake_py.sandbox.bwrap import SandboxError, locate, probe, usable_mounter
 
     try:
         settings = load_rulebook(rulebook).sandbox
@@ -315,10 +315,16 @@ def sandbox_summary(rulebook: Path) -> list[str]:
         return [f"  {'off':<13} sandbox: Bash commands run without the kernel floor (`sandbox: {{enabled: true}}`)"]
     bwrap = locate(settings.bwrap)
     ok, why = probe(bwrap) if bwrap is not None else (False, "bubblewrap is not installed (apt-get install bubblewrap)")
-    if ok:
-        return [f"  {'ON  (project)':<13} sandbox: every Bash command runs in bubblewrap ({bwrap}); cupcake's state, "
-                "the agents' config and git hooks read-only, secrets hidden, only the project, temp dirs and tool "
-                "caches writable"]
+    if ok and bwrap is not None:
+        try:
+            mounter = usable_mounter(bwrap)
+        except SandboxError:
+            mounter = None
+        how = ("its mounts made by cupcake's mounter" if mounter else
+               "its mounts made by bubblewrap: cupcake's mounter does not run here (slower, same profile)")
+        return [f"  {'ON  (project)':<13} sandbox: every Bash command runs in bubblewrap ({bwrap}; {how}); "
+                "cupcake's state, the agents' config and git hooks read-only, secrets hidden, only the project, "
+                "temp dirs and tool caches writable"]
     return ["  (!) SANDBOX UNAVAILABLE: the rulebook enables the sandbox but it cannot run here:",
             f"      {why}",
             "      Bash commands run WITHOUT the kernel floor; uncertain commands are asked (input.sandbox.applies "

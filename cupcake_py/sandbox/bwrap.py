@@ -9,23 +9,32 @@ Out:
   `BWRAP_PATHS`; never looked up on PATH, which the agent's environment controls), or None.
 - `probe(bwrap)`: (ok, reason): a sandbox with the floor's options really started (cached in
   `probe.json` per bwrap file, user and boot; a failure is probed again next time).
-- `arguments(profile, empty)`: the bubblewrap options: `--ro-bind / /`, a fresh `/dev` and `/proc`,
-  writable binds (and the `pinned` directories bound onto themselves: a mount point cannot be
-  renamed or removed), read-only binds over the protected paths inside them and empty read-only
-  files over hidden files (deeper paths mounted later; not over a file the user, not root,
-  neither owns nor may read: `hidden_by_permissions`, its mode hides it already, and a bind
-  costs bubblewrap a mount table scan), then an empty tmpfs with mode 0555 over
-  each hidden directory (nothing is mounted below a hidden path; a tmpfs is a mount without the
-  mount table scan bubblewrap does for every bind, and whatever a command writes there after a
-  chmod is its own and gone when it ends), `--cap-drop ALL` (root inside cannot unmount or
-  remount), `--new-session` (no TIOCSTI into the agent's terminal), `--die-with-parent`,
-  `--unshare-pid`/`--unshare-ipc` unless processes are shared, and `--unshare-net` when the
-  network is off, `--unsetenv` for each `unset_env` name. bubblewrap always sets no_new_privs.
-- `wrap(command, profile, bwrap)`: writes the arguments NUL-separated to
-  `<BLAKE2b-160 of them>.args` (content-addressed: an existing file is reused only when its bytes
-  are the same) and returns the command line the harness runs (sandbox/launcher.py: bubblewrap
-  reading that file as fd 3, the command unchanged inside, the removal of absent agent
-  configuration after it, the command's exit status), and the file's path.
+- `mounts(profile, empty)`: the profile's mounts in order, one list for both appliers: writable
+  binds (and the `pinned` directories bound onto themselves: a mount point cannot be renamed or
+  removed), read-only binds over the protected paths inside them and empty read-only files over
+  hidden files (deeper paths mounted later; not over a file the user, not root, neither owns nor
+  may read: `hidden_by_permissions`, its mode hides it already, and a bind costs bubblewrap a
+  mount table scan), then an empty tmpfs with mode 0555 over each hidden directory (nothing is
+  mounted below a hidden path; whatever a command writes there after a chmod is its own and gone
+  when it ends).
+- `arguments(profile, empty)`: bubblewrap's options when bubblewrap makes those mounts itself:
+  `--ro-bind / /`, a fresh `/dev` and `/proc`, the mounts, `--cap-drop ALL` (root inside cannot
+  unmount or remount), `--new-session` (no TIOCSTI into the agent's terminal),
+  `--die-with-parent`, `--unshare-pid`/`--unshare-ipc` unless processes are shared, and
+  `--unshare-net` when the network is off, `--unsetenv` for each `unset_env` name. bubblewrap
+  always sets no_new_privs.
+- `mounter_arguments(profile)`: bubblewrap's options when cupcake's mounter makes them
+  (sandbox/mounter: the kernel's mount API, no mount table scan per bind): the same options
+  without the mounts, `--bind / /` (the mounter makes the tree read-only first), and the mounter
+  as pid 1 with CAP_SYS_ADMIN and CAP_SETPCAP, which it drops (and checks) before the command.
+- `usable_mounter(bwrap)`: the mounter when a probe says it works here (kept in
+  `mounter-probe.json`), else None.
+- `wrap(command, profile, bwrap)`: writes the arguments (and, with the mounter, the mount list)
+  NUL-separated to `<BLAKE2b-160 of them>.args` / `.mounts` (content-addressed: an existing file is
+  reused only when its bytes are the same) and returns the command line the harness runs
+  (sandbox/launcher.py: bubblewrap reading the arguments as fd 3 and running the mounter with the
+  list on fd 4, the command unchanged inside, the removal of absent agent configuration after it,
+  the command's exit status), and the arguments file's path.
 Fails closed: `SandboxError` when the files cannot be written (the caller then does not claim a
 sandbox).
 """
@@ -44,6 +53,9 @@ BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
 EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files
 PROBE = "probe.json"
 FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
+# the mounter (sandbox/mounter) as the sandbox's process 1, with what it needs for the mounts
+MOUNTER_OPTIONS = ("--as-pid-1", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP")
+MOUNTER_PROBE = "mounter-probe.json"
 
 
 class SandboxError(CupcakeError):
@@ -111,6 +123,61 @@ def probe(bwrap: str) -> tuple[bool, str | None]:
     return True, None
 
 
+def _file_ident(path: str) -> list[object] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [path, st.st_mtime_ns, st.st_size]
+
+
+def usable_mounter(bwrap: str) -> str | None:
+    """The mounter (sandbox/mounter) when it makes a sandbox's mounts here, else None (bubblewrap then
+    makes them). Probed once: bubblewrap with the mounter's options runs it over a read-only bind of
+    the sandbox dir, and the command inside must fail to write there; the answer, either way, is
+    kept in `mounter-probe.json` while bwrap, the mounter, the user and the boot are the same."""
+    from cupcake_py.core import jsonio
+    from cupcake_py.sandbox.mounter import locate as locate_mounter
+
+    mounter = locate_mounter()
+    if mounter is None:
+        return None
+    ident = {"bwrap": _file_ident(bwrap), "mounter": _file_ident(mounter), "uid": os.getuid(), "boot": _boot_id()}
+    d = _private_dir()
+    cache = os.path.join(d, MOUNTER_PROBE)
+    try:
+        with open(cache, "rb") as f:
+            known = jsonio.loads(f.read())
+        if isinstance(known, dict) and known.get("ident") == ident and isinstance(known.get("ok"), bool):
+            return mounter if known["ok"] else None
+    except (OSError, jsonio.JSONError):
+        pass
+    import subprocess
+
+    canary = os.path.join(d, "mounter-probe.written")
+    try:
+        listing = _store(d, "mounter-probe.mounts", _nul(["ro-bind", d, d]))
+        # the list on fd 4, opened by a shell as the launcher's shell opens it
+        argv = ["/bin/sh", "-c", 'exec "$@" 4< "$0"', listing, bwrap, *mounter_arguments({}), "--", mounter, "4",
+                "/bin/sh", "-c", 'exec 2>/dev/null; if true > "$1"; then exit 1; fi; exit 0', "sh", canary]
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=10, check=False)
+        ok = r.returncode == 0 and not os.path.lexists(canary)
+    except (OSError, SandboxError, subprocess.TimeoutExpired):
+        ok = False
+    try:
+        os.unlink(canary)
+    except OSError:
+        pass
+    try:
+        from cupcake_py.core.userdirs import atomic_write
+
+        atomic_write(d, MOUNTER_PROBE, [jsonio.dumps({"ident": ident, "ok": ok})], ".json")
+    except OSError:
+        pass  # probed again next time
+    return mounter if ok else None
+
+
 def _private_dir() -> str:
     from cupcake_py.core.userdirs import private_dir
 
@@ -168,45 +235,55 @@ def hidden_by_permissions(path: str) -> bool:
     return not os.access(path, os.R_OK) and not os.access(path, os.R_OK, effective_ids=True)
 
 
-def arguments(profile: dict[str, Any], empty: str) -> list[str]:
-    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS]
-    if not profile.get("share_processes"):
-        args += ["--unshare-pid", "--unshare-ipc"]
-    if not profile.get("network", True):
-        args += ["--unshare-net"]
-    mounts: list[tuple[int, int, str, list[str]]] = []
+def mounts(profile: dict[str, Any], empty: str) -> list[tuple[str, str, str]]:
+    """The profile's mounts in the order they are made: ("bind" | "ro-bind", source, destination) or
+    ("tmpfs", octal mode, destination). One list for both appliers: bubblewrap's options
+    (`arguments`) and the mounter's mount list (`mounter_arguments`)."""
+    ordered: list[tuple[int, int, str, tuple[str, str, str]]] = []
     for p in profile["writable"] + profile.get("pinned", []):  # pinned: a mount point cannot be moved away
-        mounts.append((_depth(p), 0, p, ["--bind", p, p]))
+        ordered.append((_depth(p), 0, p, ("bind", p, p)))
     for p in profile["read_only"]:
-        mounts.append((_depth(p), 1, p, ["--ro-bind", p, p]))
+        ordered.append((_depth(p), 1, p, ("ro-bind", p, p)))
     hidden_dirs: list[str] = []
     for p in profile["hidden"]:
         if os.path.isdir(p):
             hidden_dirs.append(p)
         elif not hidden_by_permissions(p):
-            mounts.append((_depth(p), 2, p, ["--ro-bind", empty, p]))
-    for _, _, _, how in sorted(mounts):
-        args += how
-    for p in sorted(hidden_dirs):  # last: nothing is mounted below a hidden path
-        args += ["--perms", "0555", "--tmpfs", p]
-    for name in profile.get("unset_env", []):
-        args += ["--unsetenv", name]
-    return args
+            ordered.append((_depth(p), 2, p, ("ro-bind", empty, p)))
+    out = [m for _, _, _, m in sorted(ordered)]
+    return out + [("tmpfs", "0555", p) for p in sorted(hidden_dirs)]  # last: nothing is mounted below a hidden path
 
 
-def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
-    """(the command the harness runs, the arguments file)."""
+def _namespaces(profile: dict[str, Any]) -> list[str]:
+    args = [] if profile.get("share_processes") else ["--unshare-pid", "--unshare-ipc"]
+    return args + ([] if profile.get("network", True) else ["--unshare-net"])
+
+
+def _unset(profile: dict[str, Any]) -> list[str]:
+    return [a for name in profile.get("unset_env", []) for a in ("--unsetenv", name)]
+
+
+def arguments(profile: dict[str, Any], empty: str) -> list[str]:
+    """bubblewrap's options when bubblewrap makes every mount itself (no mounter here)."""
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS, *_namespaces(profile)]
+    for kind, a, b in mounts(profile, empty):
+        args += ["--perms", a, "--tmpfs", b] if kind == "tmpfs" else [f"--{kind}", a, b]
+    return args + _unset(profile)
+
+
+def mounter_arguments(profile: dict[str, Any]) -> list[str]:
+    """bubblewrap's options when the mounter makes the profile's mounts (sandbox/mounter): the
+    namespaces, a fresh /dev and /proc and the whole tree (the mounter makes it read-only before
+    anything else), the mounter as process 1 with the two capabilities it needs (it drops them, and
+    checks, before the command runs)."""
+    return ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS, *MOUNTER_OPTIONS,
+            *_namespaces(profile), *_unset(profile)]
+
+
+def _store(d: str, name: str, data: bytes) -> str:
+    """`data` in the file `name` of `d`, written only when its bytes differ (content-addressed)."""
     from cupcake_py.core.userdirs import atomic_write
 
-    d = _private_dir()
-    args = arguments(profile, _empty_file(d))
-    data = b"\0".join(a.encode("utf-8", "surrogateescape") for a in args) + b"\0"
-    try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - CPython always has it
-        from hashlib import blake2b
-
-    name = blake2b(data, digest_size=20).hexdigest() + ".args"
     path = os.path.join(d, name)
     try:
         with open(path, "rb") as f:
@@ -215,11 +292,36 @@ def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
         same = False
     if not same:
         try:
-            atomic_write(d, name, [data], ".args")
+            atomic_write(d, name, [data], os.path.splitext(name)[1])
         except OSError as e:
             raise SandboxError(f"cannot write the sandbox profile {path}: {e.strerror}") from None
+    return path
+
+
+def _nul(words: list[str]) -> bytes:
+    return b"\0".join(a.encode("utf-8", "surrogateescape") for a in words) + b"\0"
+
+
+def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
+    """(the command the harness runs, the arguments file)."""
+    d = _private_dir()
+    empty = _empty_file(d)
+    mounter = None if profile.get("share_processes") else usable_mounter(bwrap)
+    if mounter is not None:
+        args = _nul(mounter_arguments(profile))
+        listing = _nul([w for m in mounts(profile, empty) for w in m])
+    else:
+        args, listing = _nul(arguments(profile, empty)), b""
+    try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - CPython always has it
+        from hashlib import blake2b
+
+    name = blake2b(args + b"\n" + listing, digest_size=20).hexdigest()
+    path = _store(d, name + ".args", args)
+    inner = (mounter, _store(d, name + ".mounts", listing)) if mounter is not None else None
     from cupcake_py.sandbox.launcher import command_line
 
     links = [(e["path"], e["text"], e["target"]) for e in profile.get("links", [])]
     return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])], links,
-                        profile["writable"] + profile.get("pinned", [])), path
+                        profile["writable"] + profile.get("pinned", []), inner), path

@@ -6,8 +6,11 @@ profile compiled to bubblewrap options, sandbox/bwrap.py), the `absent` paths an
 profile and its writable roots.
 Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike):
 
-    if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- PROG ARG... 3< FILE
-    else BWRAP --args 3 -- /bin/bash -c 'COMMAND' 3< FILE; fi
+    if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- [MOUNTER 4] PROG ARG... 3< FILE [4< LIST]
+    else BWRAP --args 3 -- [MOUNTER 4] /bin/bash -c 'COMMAND' 3< FILE [4< LIST]; fi
+
+(MOUNTER 4 ... 4< LIST: cupcake's mounter and the profile's mount list on fd 4, where the mounter
+runs here: sandbox/mounter; bubblewrap then makes only the namespaces, /dev and /proc.)
 
 The first branch exists only for a *plain* command (`direct_argv`): words of ordinary characters
 and single-quoted strings, no expansion, redirection, operator or assignment, and a first word
@@ -132,15 +135,21 @@ _CLEAN_FUNCTIONS = (
 
 
 def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str] = (),
-                 links: Sequence[tuple[str, str, str]] = (), roots: Sequence[str] = ()) -> str:
+                 links: Sequence[tuple[str, str, str]] = (), roots: Sequence[str] = (),
+                 mounter: tuple[str, str] | None = None) -> str:
     """`absent`: paths to remove when the command created them; `links`: (path, link text, the
     resolved target) of symbolic links on the way to protected paths, put back when changed;
     `roots`: the writable roots and the pinned directories (mount points inside: the command
-    cannot replace them); a directory between one and such a path is checked first."""
+    cannot replace them); a directory between one and such a path is checked first; `mounter`:
+    (the mounter, its mount list) where the mounter makes the mounts (sandbox/mounter): bubblewrap
+    runs it with the list on fd 4, opened by this shell as the profile is on fd 3."""
     import shlex
 
     box = f"{shlex.quote(bwrap)} --args 3 --"
     feed = f"3< {shlex.quote(args_file)}"
+    if mounter is not None:
+        box += f" {shlex.quote(mounter[0])} 4"
+        feed += f" 4< {shlex.quote(mounter[1])}"
     run = f"{box} {SHELL} -c {shlex.quote(command)} {feed}"
     argv = direct_argv(command)
     if argv is not None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -32,7 +33,7 @@ def _sandboxed(project: Project, command: str, harness: str = "claude") -> str:
     sandbox of a real allowed call running the escape (the reading might ask about the escape
     itself; the floor must hold whatever it decided)."""
     decision, runs, _ = project.evaluate(harness, "true")
-    assert decision == "allow" and runs is not None and "--args 3 -- /bin/bash -c true " in runs, (decision, runs)
+    assert decision == "allow" and runs is not None and re.search(r"--args 3 -- (\S+ 4 )?/bin/bash -c true ", runs), (decision, runs)
     return runs.replace("-c true ", f"-c {shlex_quote(command)} ", 1)
 
 

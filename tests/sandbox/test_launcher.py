@@ -5,6 +5,7 @@ status is the command's with or without the removal of absent agent configuratio
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -99,9 +100,9 @@ def test_exit_status_survives_the_removal_of_agent_configuration(project: Projec
     cases = (("true", 0), ("false", 1), ("sh -c 'exit 9'", 9), ("touch opencode.json", 0),
              ("touch opencode.json; exit 3", 3), ("./not-executable.sh", 126), ("no-such-program-xyz", 127),
              ("sh -c 'kill -KILL $$'", 128 + 9), ("sh -c 'kill -TERM $$'", 128 + 15), ("sh -c 'exit 255'", 255))
-    args_file = _args_file(project)
+    args_file, mounter = _launch_files(project)
     for command, rc in cases:
-        runs = command_line(command, require_bwrap(), args_file, [str(project.proj / "opencode.json")])
+        runs = command_line(command, require_bwrap(), args_file, [str(project.proj / "opencode.json")], mounter=mounter)
         done = project.execute(runs)
         assert done.returncode == rc, (command, done)
         assert not (project.proj / "opencode.json").exists()
@@ -110,10 +111,13 @@ def test_exit_status_survives_the_removal_of_agent_configuration(project: Projec
         assert seen.stdout.endswith(f"status={rc}\n"), (command, seen)
 
 
-def _args_file(project: Project) -> str:
+def _launch_files(project: Project) -> tuple[str, tuple[str, str] | None]:
+    """The arguments file of an evaluation's line and (the mounter, its mount list) where it has them."""
     _, runs, _ = project.evaluate("claude", "true")
     assert runs is not None
-    return runs.split(" 3< ", 1)[1].split()[0]
+    args_file = runs.split(" 3< ", 1)[1].split()[0]
+    found = re.search(r"--args 3 -- (\S+) 4 .* 4< (\S+)", runs)
+    return args_file, (found.group(1), found.group(2)) if found else None
 
 
 def test_paths_are_shell_quoted(tmp_path: Path) -> None:
