@@ -273,10 +273,11 @@ def arguments(profile: dict[str, Any], empty: str) -> list[str]:
 
 def mounter_arguments(profile: dict[str, Any]) -> list[str]:
     """bubblewrap's options when the mounter makes the profile's mounts (sandbox/mounter): the
-    namespaces, a fresh /dev and /proc and the whole tree (the mounter makes it read-only before
-    anything else), the mounter as process 1 with the two capabilities it needs (it drops them, and
-    checks, before the command runs)."""
-    return ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS, *MOUNTER_OPTIONS,
+    namespaces, a fresh /proc and the whole tree with its devices (the mounter takes the six device
+    nodes a sandbox's /dev has, then makes the tree read-only, nosuid and nodev before anything else,
+    and builds /dev as bubblewrap's --dev does), the mounter as process 1 with the two capabilities
+    it needs (it drops them, and checks, before the command runs)."""
+    return ["--dev-bind", "/", "/", "--proc", "/proc", *FLOOR_OPTIONS, *MOUNTER_OPTIONS,
             *_namespaces(profile), *_unset(profile)]
 
 

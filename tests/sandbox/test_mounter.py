@@ -228,3 +228,30 @@ def test_wrap_uses_the_mounter_where_it_works_and_bubblewrap_alone_where_not(
     assert subprocess.run(["bash", "-c", line], cwd=proj, timeout=60).returncode == 0
     probe = (tmp_path / "state" / "cupcake-py" / "sandbox" / bw.MOUNTER_PROBE).read_text()
     assert '"ok":false' in probe.replace(" ", "") and str(fake) in probe
+
+
+DEV_PROBES = r"""
+ls -la /dev /dev/pts | sed 's/ [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]* / /' | tail -n +2
+echo x > /dev/null && echo null-ok
+head -c 4 /dev/urandom | wc -c; head -c 3 /dev/zero | wc -c
+echo shm > /dev/shm/x && cat /dev/shm/x
+bash -c 'cat <(echo process-substitution)'
+echo stdin-ok | cat /dev/stdin
+python3 -c 'import os, pty; m, s = pty.openpty(); print("pty", os.ttyname(s))'
+python3 -c 'import multiprocessing; multiprocessing.Lock(); print("semaphore ok")'
+ls /dev/vda /dev/sda /dev/mem 2>/dev/null; exit 0
+"""
+
+
+@pytest.mark.parametrize("user", USERS)
+def test_dev_is_the_one_bubblewraps_dev_gives(tree: Path, user: str) -> None:
+    """The mounter builds /dev itself (bubblewrap's --dev costs six binds, each a mount table read): the
+    same entries, types, modes and owners, and the same behaviour (null, zero, urandom, shm, a new pty,
+    process substitution, /dev/stdin), with no raw disk or memory device."""
+    boxed = _run(tree, user, DEV_PROBES)
+    plain = _run(tree, user, DEV_PROBES, mounter=False)
+    assert boxed.returncode == plain.returncode == 0, (boxed.stderr, plain.stderr)
+    assert boxed.stdout == plain.stdout
+    for seen in ("null-ok", "shm", "process-substitution", "stdin-ok", "pty /dev/pts/0", "semaphore ok"):
+        assert seen in boxed.stdout, boxed.stdout
+    assert "/dev/vda" not in boxed.stdout and "/dev/sda" not in boxed.stdout and "/dev/mem" not in boxed.stdout

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from cupcake_py.sandbox.mounter import MACHINES
-from cupcake_py.wasm.runtime.build import ZIG_VERSION, BuildError, zig_version
+from cupcake_py.wasm.runtime.build import ZIG_VERSION, BuildError, report, zig_version
 
 DIR = Path(__file__).resolve().parent
 SOURCE = DIR / "mounter.c"
@@ -60,17 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="verify the committed executables are reproducible")
     args = ap.parse_args(argv)
-    try:
-        if args.check:
-            check()
-            print("the mounter executables are up to date")
-        else:
-            for out in build(DIR):
-                print(f"wrote {out} ({out.stat().st_size} bytes)")
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+
+    def checked() -> str:
+        check()
+        return "the mounter executables are up to date"
+
+    def built() -> str:
+        return "\n".join(f"wrote {out} ({out.stat().st_size} bytes)" for out in build(DIR))
+
+    return report(checked if args.check else built)
 
 
 if __name__ == "__main__":

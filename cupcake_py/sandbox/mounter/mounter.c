@@ -1,7 +1,7 @@
 /* cupcake's mounter: applies the sandbox profile's mounts inside bubblewrap's namespaces, then runs the
  * command with no capability left, as the sandbox's process 1.
  *
- *   bwrap --bind / / --dev /dev --proc /proc --unshare-pid --as-pid-1 --cap-drop ALL
+ *   bwrap --dev-bind / / --proc /proc --unshare-pid --as-pid-1 --cap-drop ALL
  *         --cap-add CAP_SYS_ADMIN --cap-add CAP_SETPCAP <other floor options> -- mounter FD PROG ARG...
  *
  * FD is an open file descriptor (the launcher's shell opens the mount list outside the sandbox, as it
@@ -19,9 +19,12 @@
  * 1. a mount namespace of its own (so it works for an ordinary user too, whose bubblewrap runs the
  *    command in a nested user namespace that does not own bubblewrap's mount namespace), private;
  * 2. every source cloned as it is now, before anything changes (as bubblewrap takes its sources from
- *    the old root), and bubblewrap's fresh /dev and /proc;
- * 3. the whole tree read-only, nosuid, nodev (what `--ro-bind / /` gives), then /dev and /proc put
- *    back, then the mounts in order;
+ *    the old root), the six device nodes bubblewrap's --dev gives (and the terminal on stdin, as
+ *    /dev/console) and bubblewrap's fresh /proc;
+ * 3. the whole tree read-only, nosuid, nodev (what `--ro-bind / /` gives), then a /dev as
+ *    bubblewrap's --dev makes it (a tmpfs, those device nodes, a new devpts instance, /dev/shm, the
+ *    fd/stdin/stdout/stderr/ptmx/core links; bubblewrap makes it with six binds, each a mount table
+ *    read), /proc put back, then the mounts in order;
  * 4. the working directory entered again by its path (the one bubblewrap entered is under the mounts);
  * 5. the bounding set emptied, ambient capabilities cleared, every capability set emptied, all read
  *    back to check; no_new_privs (bubblewrap sets it; set again if not);
@@ -43,6 +46,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,6 +128,56 @@ static void tmpfs(const char *mode, const char *dst) {
     die("cannot mount an empty tmpfs at %s: %s", dst, strerror(errno));
 }
 
+/* /dev as bubblewrap's --dev makes it (bubblewrap's own --dev costs six binds, each a mount table read) */
+static const char *const DEVICES[] = {"null", "zero", "full", "random", "urandom", "tty"};
+#define N_DEVICES (sizeof DEVICES / sizeof DEVICES[0])
+static const char *const DEV_LINKS[][2] = {
+    {"ptmx", "pts/ptmx"}, {"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"},
+    {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"}, {"core", "/proc/kcore"}};
+
+static void clone_devices(int *fds, int *console) {
+  char path[64];
+  for (size_t k = 0; k < N_DEVICES; k++) {
+    snprintf(path, sizeof path, "/dev/%s", DEVICES[k]);
+    fds[k] = clone_tree(path);
+  }
+  *console = -1; /* the terminal on stdin, if any, as /dev/console (as bubblewrap does) */
+  char tty[256];
+  if (isatty(0) && ttyname_r(0, tty, sizeof tty) == 0)
+    *console = (int)syscall(SYS_open_tree, AT_FDCWD, tty, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+}
+
+static void node(const char *path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) die("cannot create %s: %s", path, strerror(errno));
+  close(fd);
+}
+
+static void make_dev(const int *fds, int console) {
+  if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") < 0)
+    die("cannot mount a tmpfs at /dev: %s", strerror(errno));
+  char path[64];
+  for (size_t k = 0; k < N_DEVICES; k++) {
+    snprintf(path, sizeof path, "/dev/%s", DEVICES[k]);
+    node(path);
+    set_flags(fds[k], path, MOUNT_ATTR_NOSUID); /* devices stay usable on these six */
+    attach(fds[k], path, path);
+  }
+  if (mkdir("/dev/shm", 0755) < 0) die("cannot create /dev/shm: %s", strerror(errno));
+  if (mkdir("/dev/pts", 0755) < 0) die("cannot create /dev/pts: %s", strerror(errno));
+  if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") < 0)
+    die("cannot mount devpts at /dev/pts: %s", strerror(errno));
+  for (size_t k = 0; k < sizeof DEV_LINKS / sizeof DEV_LINKS[0]; k++) {
+    snprintf(path, sizeof path, "/dev/%s", DEV_LINKS[k][0]);
+    if (symlink(DEV_LINKS[k][1], path) < 0) die("cannot create %s: %s", path, strerror(errno));
+  }
+  if (console >= 0) {
+    node("/dev/console");
+    set_flags(console, "/dev/console", MOUNT_ATTR_NOSUID);
+    attach(console, "the terminal", "/dev/console");
+  }
+}
+
 static void drop_capabilities(void) {
   for (unsigned long cap = 0; cap < 64; cap++)
     if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
@@ -189,12 +243,14 @@ int main(int argc, char **argv) {
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) die("cannot make the mounts private: %s", strerror(errno));
   for (int k = 0; k < n; k++)
     if (strcmp(ops[k].kind, "tmpfs")) ops[k].fd = clone_tree(ops[k].a);
-  int dev = clone_tree("/dev"), proc = clone_tree("/proc");
+  int devices[N_DEVICES], console = -1;
+  clone_devices(devices, &console);
+  int proc = clone_tree("/proc");
   int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root < 0) die("cannot open /: %s", strerror(errno));
   set_flags(root, "/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
   close(root);
-  attach(dev, "/dev", "/dev");
+  make_dev(devices, console);
   attach(proc, "/proc", "/proc");
   for (int k = 0; k < n; k++) {
     if (!strcmp(ops[k].kind, "tmpfs")) {

@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 RUNTIME_DIR = Path(__file__).resolve().parent
@@ -123,22 +124,32 @@ def check() -> None:
         raise BuildError(f"{CALL_GRAPH} is stale; run `make runtime`")
 
 
+def report(action: Callable[[], str]) -> int:
+    """Run one build step of a `python -m ….build` command: print what it did, or its BuildError as
+    `error: …` on stderr with exit status 1 (also used by sandbox/mounter/build.py)."""
+    try:
+        print(action())
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="verify runtime.wasm is reproducible")
     ap.add_argument("--out", type=Path, default=OUTPUT, help="output path (default: runtime.wasm)")
     args = ap.parse_args(argv)
-    try:
-        if args.check:
-            check()
-            print(f"runtime.wasm is up to date ({OUTPUT.stat().st_size} bytes)")
-        else:
-            build(args.out)
-            print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+
+    def checked() -> str:
+        check()
+        return f"runtime.wasm is up to date ({OUTPUT.stat().st_size} bytes)"
+
+    def built() -> str:
+        build(args.out)
+        return f"wrote {args.out} ({args.out.stat().st_size} bytes)"
+
+    return report(checked if args.check else built)
 
 
 if __name__ == "__main__":
