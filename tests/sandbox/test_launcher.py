@@ -135,3 +135,14 @@ def test_no_forced_removal_an_agent_refuses() -> None:
     removals = re.findall(r"\brm\b[^;]*", line)
     assert removals and all("--interactive=never" in r for r in removals), removals
     assert not any(re.search(r"\s-[a-zA-Z]*f", r) or "--force" in r for r in removals), removals
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text())
+def test_quote_is_shlex_quote(word: str) -> None:
+    """The launcher's own `quote` (no shlex import per evaluation) quotes exactly as shlex does."""
+    import shlex
+
+    from cupcake_py.sandbox.launcher import quote
+
+    assert quote(word) == shlex.quote(word)
