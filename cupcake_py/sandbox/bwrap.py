@@ -56,6 +56,7 @@ FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
 # the mounter (sandbox/mounter) as the sandbox's process 1, with what it needs for the mounts
 MOUNTER_OPTIONS = ("--as-pid-1", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP")
 MOUNTER_PROBE = "mounter-probe.json"
+MOUNTER_PROBE_TIMEOUT_S = 10.0
 
 
 class SandboxError(CupcakeError):
@@ -135,7 +136,8 @@ def usable_mounter(bwrap: str) -> str | None:
     """The mounter (sandbox/mounter) when it makes a sandbox's mounts here, else None (bubblewrap then
     makes them). Probed once: bubblewrap with the mounter's options runs it over a read-only bind of
     the sandbox dir, and the command inside must fail to write there; the answer, either way, is
-    kept in `mounter-probe.json` while bwrap, the mounter, the user and the boot are the same."""
+    kept in `mounter-probe.json` while bwrap, the mounter, the user and the boot are the same. A probe
+    that timed out or could not start is not kept (a busy machine must not switch the mounter off)."""
     from cupcake_py.core import jsonio
     from cupcake_py.sandbox.mounter import locate as locate_mounter
 
@@ -161,14 +163,16 @@ def usable_mounter(bwrap: str) -> str | None:
         argv = ["/bin/sh", "-c", 'exec "$@" 4< "$0"', listing, bwrap, *mounter_arguments({}), "--", mounter, "4",
                 "/bin/sh", "-c", 'exec 2>/dev/null; if true > "$1"; then exit 1; fi; exit 0', "sh", canary]
         r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=10, check=False)
-        ok = r.returncode == 0 and not os.path.lexists(canary)
+                           timeout=MOUNTER_PROBE_TIMEOUT_S, check=False)
+        ok, definite = r.returncode == 0 and not os.path.lexists(canary), True
     except (OSError, SandboxError, subprocess.TimeoutExpired):
-        ok = False
+        ok, definite = False, False  # a busy machine or a passing error: not an answer to keep
     try:
         os.unlink(canary)
     except OSError:
         pass
+    if not definite:
+        return None  # bubblewrap makes the mounts this time; probed again next time
     try:
         from cupcake_py.core.userdirs import atomic_write
 

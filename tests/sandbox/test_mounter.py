@@ -265,3 +265,22 @@ def test_dev_is_the_one_bubblewraps_dev_gives(tree: Path, user: str) -> None:
     for seen in ("null-ok", "shm", "process-substitution", "stdin-ok", "pty /dev/pts/0", "semaphore ok"):
         assert seen in boxed.stdout, boxed.stdout
     assert "/dev/vda" not in boxed.stdout and "/dev/sda" not in boxed.stdout and "/dev/mem" not in boxed.stdout
+
+
+def test_a_probe_that_times_out_is_not_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe cut short (a busy machine) falls back for that call only: the next call probes again
+    and uses the mounter; the command line does not depend on the load at the first probe."""
+    bwrap = require_bwrap()
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    exe = locate()
+    assert exe is not None
+    slow = tmp_path / "mounter-slow"
+    slow.write_text(f"#!/bin/sh\nsleep 5\nexec {exe} \"$@\"\n")
+    slow.chmod(0o755)
+    monkeypatch.setattr("cupcake_py.sandbox.mounter.locate", lambda: str(slow))
+    monkeypatch.setattr(bw, "MOUNTER_PROBE_TIMEOUT_S", 0.5)
+    assert bw.usable_mounter(bwrap) is None
+    assert not (tmp_path / "state" / "cupcake-py" / "sandbox" / bw.MOUNTER_PROBE).exists()
+    monkeypatch.setattr(bw, "MOUNTER_PROBE_TIMEOUT_S", 30.0)
+    assert bw.usable_mounter(bwrap) == str(slow)
+    assert (tmp_path / "state" / "cupcake-py" / "sandbox" / bw.MOUNTER_PROBE).exists()
