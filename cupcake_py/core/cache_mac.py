@@ -38,10 +38,15 @@ else:
     except ImportError:  # not a CPython private module everywhere: the public one is the same function
         from hmac import compare_digest as _compare_digest
 
-try:  # re-exported (`as blake2b`): sandbox/bwrap.py names its profile files with it
+try:  # re-exported (`as blake2b`, `hexdigest`): the sandbox names its files and memo keys with it
     from _blake2 import blake2b as blake2b
 except ImportError:  # pragma: no cover - CPython always has it
     from hashlib import blake2b as blake2b
+
+
+def hexdigest(data: bytes, size: int = 20) -> str:
+    """The BLAKE2b digest of `data`, `size` bytes long, as hex (not a MAC: no key)."""
+    return str(blake2b(data, digest_size=size).hexdigest())
 
 KEY_NAME = "cache.key"
 KEY_BYTES = 32

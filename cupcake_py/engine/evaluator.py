@@ -471,7 +471,7 @@ class Evaluation:
         def sources() -> Any:
             from cupcake_py.engine.state_paths import guardrails_input
             from cupcake_py.sandbox.bwrap import sandbox_dir
-            from cupcake_py.sandbox.profile import Sources
+            from cupcake_py.sandbox.sources import Sources
 
             cwd = self.harness.cwd(event)
             resolver = self.path_resolver()
@@ -487,8 +487,7 @@ class Evaluation:
                 sensitive += bc.get("sensitive_data_protection", {}).get("additional_patterns", [])
                 system += bc.get("system_protection", {}).get("additional_paths", [])
             return Sources(self._guardrails["state_paths"], self._guardrails["path_dirs"], self.project_root or cwd,
-                           cwd, settings, protected, sensitive, system=system, real=resolver.real,
-                           memo_dir=sandbox_dir())
+                           cwd, settings, protected, sensitive, system=system, memo_dir=sandbox_dir())
 
         floor.sources(sources)
 

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cupcake_py.core.errors import CupcakeError
-from cupcake_py.sandbox.profile import DEFAULT_WRITABLE
+from cupcake_py.sandbox.writable import DEFAULT_WRITABLE
 
 if TYPE_CHECKING:
     from cupcake_py.rego.versions import RegoVersions

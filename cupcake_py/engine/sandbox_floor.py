@@ -13,7 +13,11 @@ Out:
   whether bubblewrap runs here, probed for shell calls only (false with a reason otherwise); `applies` is
   true when this event is a pre-execution shell call (event `PreToolUse`, tool `Bash`, a
   harness that exposes `shell_command(event)`), the floor is enabled and bubblewrap runs here;
-  `covers` (when it applies) is what the profile guarantees (sandbox/profile.py).
+  `covers` (when it applies) is what the profile guarantees (sandbox/sources.py `covers`: known
+  without computing the profile).
+- `Floor.prepared()` / `Floor.profile()`: the profile (and its command line's parts), computed
+  when first needed (an allowed, modified or asked call's command line, a shell signal), through
+  the per-project memo (sandbox/profile_memo.py): a denied call computes none.
 - `Floor.extend(paths)`: the policies' `sandbox` outputs ({read_only, hidden}: they can only
   tighten) join the profile.
 - `Floor.signal_command(command)`: a shell signal's command inside the same profile (when the
@@ -63,8 +67,8 @@ def merge(settings: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | No
 
 
 class Floor:
-    __slots__ = ("settings", "command", "bwrap", "available", "reason", "project_root", "_profile", "_sources",
-                 "_writable", "_extension")
+    __slots__ = ("settings", "command", "bwrap", "available", "reason", "project_root", "_sources", "_src",
+                 "_writable", "_extension", "_ready")
 
     def __init__(self, settings: dict[str, Any] | None, harness: Harness, event: dict[str, Any],
                  event_name: str, tool_name: str | None, project_root: str = "/") -> None:
@@ -76,8 +80,9 @@ class Floor:
         self.bwrap: str | None = None
         self.available = False
         self.reason: str | None = None
-        self._profile: dict[str, Any] | None = None
         self._sources: Callable[[], Any] | None = None
+        self._src: Any = None  # the Sources of this call (sandbox/sources.py), built once
+        self._ready: Prepared | None = None  # the profile for the current extension, and its command line's parts
         if settings is None:
             return
         shell_command = getattr(harness, "shell_command", None)
@@ -104,22 +109,37 @@ class Floor:
         """How to build the profile's sources (called at most once, when a profile is needed)."""
         self._sources = make
 
+    def _source(self) -> Any:
+        if self._src is None:
+            if self._sources is None:
+                raise SandboxError("the sandbox profile has no sources")
+            self._src = self._sources()
+        return self._src
+
     def extend(self, extension: dict[str, list[str]]) -> None:
         """The policies' `sandbox` outputs (read_only / hidden paths) for this call's profile."""
         if extension and extension != self._extension:
             self._extension = extension
-            self._profile = None  # computed again with them
+            self._ready = None  # computed again with them
+
+    def prepared(self) -> Prepared:
+        """The profile of this call and its command line's parts (remembered per project while
+        its inputs hold: sandbox/profile_memo.py). Computed when first needed: for the command
+        line of an allowed call or a signal, not for the policies' input (`status`)."""
+        if self._ready is None:
+            src = self._source()
+            if self._extension:  # the policies' additions: the same call, read again with them
+                from cupcake_py.sandbox.sources import Sources
+
+                base = src
+                src = Sources(base.state_paths, base.path_dirs, base.project_root, base.cwd, base.settings,
+                              base.protected, base.sensitive, system=base.system, memo_dir=base.memo_dir)
+                src.home, src.scan, src.sockets, src.extension = base.home, base.scan, base.sockets, self._extension
+            self._ready = prepare(src, self.bwrap if self.applies else None)
+        return self._ready
 
     def profile(self) -> dict[str, Any]:
-        if self._profile is None:
-            from cupcake_py.sandbox.profile import compute
-
-            if self._sources is None:
-                raise SandboxError("the sandbox profile has no sources")
-            src = self._sources()
-            src.extension = self._extension
-            self._profile = compute(src)
-        return self._profile
+        return self.prepared().profile
 
     def status(self) -> dict[str, Any]:
         out: dict[str, Any] = {"enabled": self.settings is not None, "available": self.available,
@@ -127,12 +147,14 @@ class Floor:
         if self.settings is not None:
             if self._writable is None:
                 from cupcake_py.core.userdirs import home_dir
-                from cupcake_py.sandbox.profile import writable_roots
+                from cupcake_py.sandbox.writable import writable_roots
 
                 self._writable = writable_roots(self.project_root, self.settings, home_dir())
             out["writable"] = self._writable
         if self.applies:
-            out["covers"] = self.profile()["covers"]
+            from cupcake_py.sandbox.sources import covers
+
+            out["covers"] = covers(self._source())  # without the profile (a denied call needs none)
         return out
 
     def signal_command(self, command: str) -> str:
@@ -149,24 +171,68 @@ class Floor:
             bwrap = found if found is not None and probe(found)[0] else None
         if bwrap is None:
             return command
-        from cupcake_py.sandbox.bwrap import wrap
+        return self._line(command, bwrap)[0]
 
-        return wrap(command, self.profile(), bwrap)[0]
+    def _line(self, command: str, bwrap: str) -> tuple[str, str]:
+        """(the command line running `command` inside this call's profile, the arguments file)."""
+        from cupcake_py.sandbox.bwrap import line
+
+        ready = self.prepared()
+        if ready.bwrap != bwrap or ready.parts is None:
+            ready.parts, ready.bwrap = parts_for(ready, bwrap), bwrap
+        return line(command, ready.parts), ready.parts["args"]
 
     def apply(self, final: FinalDecision) -> FinalDecision:
         if not self.applies or final.kind not in ("allow", "modify", "ask") or self.bwrap is None:
             return final
         from cupcake_py.engine.synthesis import FinalDecision
-        from cupcake_py.sandbox.bwrap import wrap
 
         updated = dict(final.updated_input or {})
         command = updated.get("command", self.command)
         if not isinstance(command, str):
             raise SandboxError("a policy replaced the shell command with a non-string value")
-        updated["command"], path = wrap(command, self.profile(), self.bwrap)
+        updated["command"], path = self._line(command, self.bwrap)
         note = f"runs inside cupcake's sandbox (profile {path})"
         if final.kind == "ask":
             return FinalDecision("ask", final.reason, final.rule_ids, updated, final.context, final.agent_messages)
         reason = note if final.kind == "allow" else f"{final.reason}; {note}"
         return FinalDecision("modify", reason, final.rule_ids + (RULE_ID,), updated, final.context,
                              final.agent_messages)
+
+
+class Prepared:
+    """A profile (sandbox/profile.py), the memo it came from, and its command line's parts for
+    `bwrap` (sandbox/bwrap.py `prepare`; None until asked for)."""
+
+    __slots__ = ("memo", "profile", "parts", "bwrap")
+
+    def __init__(self, memo: Any, profile: dict[str, Any], parts: dict[str, Any] | None, bwrap: str | None) -> None:
+        self.memo = memo
+        self.profile = profile
+        self.parts = parts
+        self.bwrap = bwrap
+
+
+def prepare(src: Any, bwrap: str | None) -> Prepared:
+    """The profile of `src` and, with `bwrap`, its command line's parts (the memo saved)."""
+    from cupcake_py.sandbox.bwrap import sandbox_dir
+    from cupcake_py.sandbox.profile_memo import ProfileMemo
+
+    memo = ProfileMemo(sandbox_dir(), src)
+    ready = Prepared(memo, memo.profile(), None, None)
+    if bwrap is not None:
+        ready.parts, ready.bwrap = parts_for(ready, bwrap), bwrap
+    else:
+        memo.save()
+    return ready
+
+
+def parts_for(ready: Prepared, bwrap: str) -> dict[str, Any]:
+    from cupcake_py.sandbox.bwrap import mounter_for
+    from cupcake_py.sandbox.bwrap import prepare as make_parts
+
+    profile = ready.profile
+    mounter = mounter_for(profile, bwrap)
+    parts: dict[str, Any] = ready.memo.parts(bwrap, mounter, lambda fs: make_parts(profile, bwrap, mounter, fs))
+    ready.memo.save()
+    return parts

@@ -27,14 +27,17 @@ Out:
   (sandbox/mounter: the kernel's mount API, no mount table scan per bind): the same options
   without the mounts, `--bind / /` (the mounter makes the tree read-only first), and the mounter
   as pid 1 with CAP_SYS_ADMIN and CAP_SETPCAP, which it drops (and checks) before the command.
+- `locate_mounter()`: the mounter's executable for this machine, or None.
 - `usable_mounter(bwrap)`: the mounter when a probe says it works here (kept in
   `mounter-probe.json`), else None.
-- `wrap(command, profile, bwrap)`: writes the arguments (and, with the mounter, the mount list)
-  NUL-separated to `<BLAKE2b-160 of them>.args` / `.mounts` (content-addressed: an existing file is
-  reused only when its bytes are the same) and returns the command line the harness runs
-  (sandbox/launcher.py: bubblewrap reading the arguments as fd 3 and running the mounter with the
-  list on fd 4, the command unchanged inside, the removal of absent agent configuration after it,
-  the command's exit status), and the arguments file's path.
+- `prepare(profile, bwrap, mounter, fs)`: writes the arguments (and, with the mounter, the mount
+  list) NUL-separated to `<BLAKE2b-160 of them>.args` / `.mounts` (content-addressed: an existing
+  file is reused only when its bytes are the same) and returns the parts of the command line:
+  those files and the launcher's frame around any command (sandbox/launcher.py `frame`);
+  `line(command, parts)`: the command line the harness runs (bubblewrap reading the arguments as
+  fd 3 and running the mounter with the list on fd 4, the command unchanged inside, the removal
+  of absent agent configuration after it, the command's exit status). `wrap(command, profile,
+  bwrap)`: both at once, and the arguments file's path.
 Fails closed: `SandboxError` when the files cannot be written (the caller then does not claim a
 sandbox).
 """
@@ -49,6 +52,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from cupcake_py.sandbox.lookups import Lookups
+
 BWRAP_PATHS = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
 EMPTY = "empty"  # an empty read-only file in sandbox_dir(): mounted over hidden files
 PROBE = "probe.json"
@@ -56,6 +61,7 @@ FLOOR_OPTIONS = ("--cap-drop", "ALL", "--new-session", "--die-with-parent")
 # the mounter (sandbox/mounter) as the sandbox's process 1, with what it needs for the mounts
 MOUNTER_OPTIONS = ("--as-pid-1", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP")
 MOUNTER_PROBE = "mounter-probe.json"
+MOUNTER_MACHINES = ("x86_64", "aarch64")  # the mounter's prebuilt executables (sandbox/mounter)
 MOUNTER_PROBE_TIMEOUT_S = 10.0
 
 
@@ -74,6 +80,17 @@ def locate(configured: str | None = None) -> str | None:
         if p and os.path.isabs(p) and os.access(p, os.X_OK) and os.path.isfile(p):
             return p
     return None
+
+
+def locate_mounter() -> str | None:
+    """cupcake's mounter for this machine (sandbox/mounter/mounter-<machine>), or None (another
+    machine, or a checkout without it): bubblewrap then makes the mounts itself, same profile,
+    same guarantees, slower."""
+    machine = os.uname().machine
+    if machine not in MOUNTER_MACHINES:
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mounter", "mounter-" + machine)
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
 def _boot_id() -> str:
@@ -139,7 +156,6 @@ def usable_mounter(bwrap: str) -> str | None:
     kept in `mounter-probe.json` while bwrap, the mounter, the user and the boot are the same. A probe
     that timed out or could not start is not kept (a busy machine must not switch the mounter off)."""
     from cupcake_py.core import jsonio
-    from cupcake_py.sandbox.mounter import locate as locate_mounter
 
     mounter = locate_mounter()
     if mounter is None:
@@ -191,6 +207,12 @@ def _private_dir() -> str:
     return d
 
 
+def empty_file() -> str:
+    """The empty file in the sandbox dir (made again when missing or changed): what a remembered
+    mount list names (sandbox/profile_memo.py checks it before every reuse)."""
+    return _empty_file(_private_dir())
+
+
 def _empty_file(d: str) -> str:
     """An empty regular file owned by this user (mounted read-only over hidden files)."""
     import stat
@@ -219,30 +241,27 @@ def _depth(p: str) -> int:
     return 0 if p == "/" else p.rstrip("/").count("/")
 
 
-def hidden_by_permissions(path: str) -> bool:
+def hidden_by_permissions(path: str, fs: Lookups | None = None) -> bool:
     """A regular file this user (not root) neither owns nor may read: inside the sandbox, where
     every capability is dropped and no set-id program gains any (no_new_privs), its mode already
     hides it, and only its owner or root could change that mode. Anything else (root, the owner,
     a readable file, an ACL or group that grants reading, a path that cannot be examined) is False:
     mounted over as before."""
-    import stat
-
     uid, euid = os.getuid(), os.geteuid()
     if uid == 0 or euid == 0:
         return False  # root owns /etc/shadow and the like: the mode does not stop it
-    try:
-        st = os.stat(path)
-    except OSError:
+    fs = fs or _lookups()
+    owner = fs.owner(path)
+    if owner is None or not fs.isfile(path) or owner in (uid, euid):
         return False
-    if not stat.S_ISREG(st.st_mode) or st.st_uid in (uid, euid):
-        return False
-    return not os.access(path, os.R_OK) and not os.access(path, os.R_OK, effective_ids=True)
+    return not fs.access(path, os.R_OK) and not fs.access(path, os.R_OK, effective_ids=True)
 
 
-def mounts(profile: dict[str, Any], empty: str) -> list[tuple[str, str, str]]:
+def mounts(profile: dict[str, Any], empty: str, fs: Lookups | None = None) -> list[tuple[str, str, str]]:
     """The profile's mounts in the order they are made: ("bind" | "ro-bind", source, destination) or
     ("tmpfs", octal mode, destination). One list for both appliers: bubblewrap's options
     (`arguments`) and the mounter's mount list (`mounter_arguments`)."""
+    fs = fs or _lookups()
     ordered: list[tuple[int, int, str, tuple[str, str, str]]] = []
     for p in profile["writable"] + profile.get("pinned", []):  # pinned: a mount point cannot be moved away
         ordered.append((_depth(p), 0, p, ("bind", p, p)))
@@ -250,9 +269,9 @@ def mounts(profile: dict[str, Any], empty: str) -> list[tuple[str, str, str]]:
         ordered.append((_depth(p), 1, p, ("ro-bind", p, p)))
     hidden_dirs: list[str] = []
     for p in profile["hidden"]:
-        if os.path.isdir(p):
+        if fs.isdir(p):
             hidden_dirs.append(p)
-        elif not hidden_by_permissions(p):
+        elif not hidden_by_permissions(p, fs):
             ordered.append((_depth(p), 2, p, ("ro-bind", empty, p)))
     out = [m for _, _, _, m in sorted(ordered)]
     return out + [("tmpfs", "0555", p) for p in sorted(hidden_dirs)]  # last: nothing is mounted below a hidden path
@@ -267,10 +286,10 @@ def _unset(profile: dict[str, Any]) -> list[str]:
     return [a for name in profile.get("unset_env", []) for a in ("--unsetenv", name)]
 
 
-def arguments(profile: dict[str, Any], empty: str) -> list[str]:
+def arguments(profile: dict[str, Any], empty: str, fs: Lookups | None = None) -> list[str]:
     """bubblewrap's options when bubblewrap makes every mount itself (no mounter here)."""
     args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *FLOOR_OPTIONS, *_namespaces(profile)]
-    for kind, a, b in mounts(profile, empty):
+    for kind, a, b in mounts(profile, empty, fs):
         args += ["--perms", a, "--tmpfs", b] if kind == "tmpfs" else [f"--{kind}", a, b]
     return args + _unset(profile)
 
@@ -307,26 +326,49 @@ def _nul(words: list[str]) -> bytes:
     return b"\0".join(a.encode("utf-8", "surrogateescape") for a in words) + b"\0"
 
 
-def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
-    """(the command the harness runs, the arguments file)."""
+def prepare(profile: dict[str, Any], bwrap: str, mounter: str | None, fs: Lookups | None = None) -> dict[str, Any]:
+    """What the command line is made of, for any command (`line`): the arguments file and, with
+    the mounter, the mount list (written), and the launcher's frame around the command (the
+    removal of absent paths, the links put back: sandbox/launcher.py `frame`)."""
     d = _private_dir()
     empty = _empty_file(d)
-    mounter = None if profile.get("share_processes") else usable_mounter(bwrap)
     if mounter is not None:
         args = _nul(mounter_arguments(profile))
-        listing = _nul([w for m in mounts(profile, empty) for w in m])
+        listing = _nul([w for m in mounts(profile, empty, fs) for w in m])
     else:
-        args, listing = _nul(arguments(profile, empty)), b""
-    try:  # the module behind hashlib.blake2b: importing hashlib loads OpenSSL (~10 ms of start-up)
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - CPython always has it
-        from hashlib import blake2b
+        args, listing = _nul(arguments(profile, empty, fs)), b""
+    from cupcake_py.core.cache_mac import hexdigest
+    from cupcake_py.sandbox.launcher import frame
 
-    name = blake2b(args + b"\n" + listing, digest_size=20).hexdigest()
+    name = hexdigest(args + b"\n" + listing, 20)
     path = _store(d, name + ".args", args)
-    inner = (mounter, _store(d, name + ".mounts", listing)) if mounter is not None else None
-    from cupcake_py.sandbox.launcher import command_line
-
+    mount_list = _store(d, name + ".mounts", listing) if mounter is not None else None
     links = [(e["path"], e["text"], e["target"]) for e in profile.get("links", [])]
-    return command_line(command, bwrap, path, [e["path"] for e in profile.get("absent", [])], links,
-                        profile["writable"] + profile.get("pinned", []), inner), path
+    inner = (mounter, mount_list) if mounter is not None and mount_list is not None else None
+    return {"args": path, "mounts": mount_list,
+            "frame": frame(bwrap, path, [e["path"] for e in profile.get("absent", [])], links,
+                           profile["writable"] + profile.get("pinned", []), inner)}
+
+
+def line(command: str, parts: dict[str, Any]) -> str:
+    """The command line the harness runs for `command` (sandbox/launcher.py)."""
+    from cupcake_py.sandbox.launcher import line_in
+
+    return line_in(parts["frame"], command)
+
+
+def mounter_for(profile: dict[str, Any], bwrap: str) -> str | None:
+    """The mounter that makes this profile's mounts here, None when bubblewrap makes them."""
+    return None if profile.get("share_processes") else usable_mounter(bwrap)
+
+
+def wrap(command: str, profile: dict[str, Any], bwrap: str) -> tuple[str, str]:
+    """(the command the harness runs, the arguments file)."""
+    parts = prepare(profile, bwrap, mounter_for(profile, bwrap))
+    return line(command, parts), parts["args"]
+
+
+def _lookups() -> Lookups:
+    from cupcake_py.sandbox.lookups import Lookups
+
+    return Lookups()

@@ -4,7 +4,9 @@ compiled profile, the command inside, the removal of absent protected paths afte
 In: the agent's command (a string, unchanged), the bwrap executable, the arguments file (the
 profile compiled to bubblewrap options, sandbox/bwrap.py), the `absent` paths and `links` of the
 profile and its writable roots.
-Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike):
+Out: `command_line(...)` → one POSIX shell text (bash, zsh and dash run it alike); the same as
+`line_in(frame(...), command)`, where `frame` is what surrounds any command (computed once per
+profile and remembered with it, sandbox/profile_memo.py):
 
     if command -v PROG >/dev/null 2>&1; then BWRAP --args 3 -- [MOUNTER 4] PROG ARG... 3< FILE [4< LIST]
     else BWRAP --args 3 -- [MOUNTER 4] /bin/bash -c 'COMMAND' 3< FILE [4< LIST]; fi
@@ -151,36 +153,50 @@ def command_line(command: str, bwrap: str, args_file: str, absent: Sequence[str]
     cannot replace them); a directory between one and such a path is checked first; `mounter`:
     (the mounter, its mount list) where the mounter makes the mounts (sandbox/mounter): bubblewrap
     runs it with the list on fd 4, opened by this shell as the profile is on fd 3."""
+    return line_in(frame(bwrap, args_file, absent, links, roots, mounter), command)
+
+
+def frame(bwrap: str, args_file: str, absent: Sequence[str] = (), links: Sequence[tuple[str, str, str]] = (),
+          roots: Sequence[str] = (), mounter: tuple[str, str] | None = None) -> list[str]:
+    """What `command_line` puts around any command, computed once per profile: [the sandbox's
+    command words, the descriptors it reads, the text before the command, the text after it]."""
     box = f"{quote(bwrap)} --args 3 --"
     feed = f"3< {quote(args_file)}"
     if mounter is not None:
         box += f" {quote(mounter[0])} 4"
         feed += f" 4< {quote(mounter[1])}"
+    if not (absent or links):
+        return [box, feed, "", ""]
+    plain = [quote(p) for p in absent if not _above(p, roots)]  # right below a root: one loop
+    steps = [f'for __cupcake_f in {" ".join(plain)}; do if [ -e "$__cupcake_f" -o -L "$__cupcake_f" ]; then '
+             f'__cupcake_gone "$__cupcake_f"; fi; done'] if plain else []
+    for path in absent:
+        above = _above(path, roots)
+        if above:
+            q = quote(path)
+            steps.append(f"if [ -e {q} -o -L {q} ]; then __cupcake_safe {' '.join(quote(d) for d in above)} "
+                         f"&& __cupcake_gone {q}; fi")
+    for path, text, target in links:
+        q, safe = quote(path), " ".join(quote(d) for d in _above(path, roots))
+        steps.append(f"if [ ! -L {q} ] || [ ! {q} -ef {quote(target)} ]; then "
+                     f"{'__cupcake_safe ' + safe + ' && ' if safe else ''}__cupcake_link {q} {quote(text)}; fi")
+    clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
+    # Signalled, bubblewrap has died first: its sandbox's processes are killed when its pid 1 is
+    # scheduled, so a process still running may create a path again after the first pass.
+    traps = " ".join(f"trap '__cupcake_clean; /bin/sleep {RECHECK_S}; __cupcake_clean; exit {128 + n}' {sig};"
+                     for sig, n in TRAPPED)
+    return [box, feed, f"{clean}; {traps}\n",
+            f"\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
+            f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
+            f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"']
+
+
+def line_in(parts: Sequence[str], command: str) -> str:
+    """The command line running `command` inside a `frame`."""
+    box, feed, head, tail = parts
     run = f"{box} {SHELL} -c {quote(command)} {feed}"
     argv = direct_argv(command)
     if argv is not None:
         direct = " ".join(quote(a) for a in argv)
         run = f"if command -v {quote(argv[0])} >/dev/null 2>&1; then {box} {direct} {feed}; else {run}; fi"
-    if absent or links:
-        plain = [quote(p) for p in absent if not _above(p, roots)]  # right below a root: one loop
-        steps = [f'for __cupcake_f in {" ".join(plain)}; do if [ -e "$__cupcake_f" -o -L "$__cupcake_f" ]; then '
-                 f'__cupcake_gone "$__cupcake_f"; fi; done'] if plain else []
-        for path in absent:
-            above = _above(path, roots)
-            if above:
-                q = quote(path)
-                steps.append(f"if [ -e {q} -o -L {q} ]; then __cupcake_safe {' '.join(quote(d) for d in above)} "
-                             f"&& __cupcake_gone {q}; fi")
-        for path, text, target in links:
-            q, safe = quote(path), " ".join(quote(d) for d in _above(path, roots))
-            steps.append(f"if [ ! -L {q} ] || [ ! {q} -ef {quote(target)} ]; then "
-                         f"{'__cupcake_safe ' + safe + ' && ' if safe else ''}__cupcake_link {q} {quote(text)}; fi")
-        clean = f"{_CLEAN_FUNCTIONS}; __cupcake_clean() {{ {'; '.join(steps)}; }}"
-        # Signalled, bubblewrap has died first: its sandbox's processes are killed when its pid 1 is
-        # scheduled, so a process still running may create a path again after the first pass.
-        traps = " ".join(f"trap '__cupcake_clean; /bin/sleep {RECHECK_S}; __cupcake_clean; exit {128 + n}' {sig};"
-                         for sig, n in TRAPPED)
-        run = (f"{clean}; {traps}\n{run}\n__cupcake_rc=$?; trap - {' '.join(sig for sig, _ in TRAPPED)}; "
-               f'__cupcake_clean; __cupcake_status() {{ return "$1"; }}; '
-               f'[ "$__cupcake_rc" = 0 ] || __cupcake_status "$__cupcake_rc"')
-    return run
+    return f"{head}{run}{tail}"

@@ -60,31 +60,18 @@ are resolved as written.
 from __future__ import annotations
 
 import os
-import sys
 
-from cupcake_py.sandbox.secrets import concrete, hidden_paths, secret_environment
+from cupcake_py.sandbox.lookups import Lookups
+from cupcake_py.sandbox.secrets import concrete, fixed_secrets, secret_environment
+from cupcake_py.sandbox.sources import STATE_PATTERNS, Sources, covers, python_environment, scan, sockets
+from cupcake_py.sandbox.writable import paths, real, under, writable_roots
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Sequence
     from typing import Any
 
 PROFILE_VERSION = 1
-# The temp dirs and the tool caches a developer's commands write (rulebook `sandbox.writable`
-# default; `~` = home). $TMPDIR (TMP, TEMP) is always writable.
-DEFAULT_WRITABLE = ("/tmp", "/var/tmp", "~/.cache", "~/.npm", "~/.yarn", "~/.pnpm-store", "~/.local/share/pnpm", "~/.cargo/registry",
-                    "~/.cargo/git", "~/go/pkg/mod", "~/.gradle/caches", "~/.m2/repository", "~/.bun/install/cache",
-                    "~/.local/share/virtualenvs")
-# The default tool caches that are created when missing only when a program that fills them is
-# on PATH (or its wrapper script is in the project root): each writable root is a bind, which
-# costs bubblewrap a mount table scan (≈ 0.15 ms per command), and a cache no tool here fills
-# needs none. An existing one is always bound; a path not listed here is created as configured.
-CACHE_TOOLS: dict[str, tuple[str, ...]] = {
-    "~/.npm": ("npm", "npx"), "~/.yarn": ("yarn",), "~/.pnpm-store": ("pnpm",), "~/.local/share/pnpm": ("pnpm",),
-    "~/.cargo/registry": ("cargo",), "~/.cargo/git": ("cargo",), "~/go/pkg/mod": ("go",),
-    "~/.gradle/caches": ("gradle", "gradlew"), "~/.m2/repository": ("mvn", "mvnw"), "~/.bun/install/cache": ("bun",),
-    "~/.local/share/virtualenvs": ("pipenv",),
-}
 AGENT_CONFIG_DIRS = (".claude", ".opencode", ".cupcake")  # below the project root and the working directory
 AGENT_CONFIG_FILES = (".mcp.json", "opencode.json", "opencode.jsonc")
 HOME_AGENT_CONFIG = (".claude", ".claude.json", ".config/opencode", ".config/cupcake")
@@ -110,95 +97,38 @@ HOME_PERSISTENCE = (
 PATH_PROGRAMS = ("cupcake", "cupcake-py", "git", "bash", "sh", "rg")
 
 
-class Sources:
-    """What a profile is computed from (see the module docstring)."""
-
-    __slots__ = ("state_paths", "path_dirs", "project_root", "cwd", "settings", "protected", "sensitive",
-                 "extension", "home", "system", "real", "memo_dir")
-
-    def __init__(self, state_paths: Sequence[dict[str, Any]], path_dirs: Sequence[str], project_root: str, cwd: str,
-                 settings: dict[str, Any], protected: Sequence[str] = (), sensitive: Sequence[str] = (),
-                 extension: dict[str, Any] | None = None, home: str | None = None,
-                 system: Sequence[str] = (), real: Callable[[str], str] | None = None,
-                 memo_dir: str | None = None) -> None:
-        from cupcake_py.core.userdirs import home_dir
-
-        self.state_paths = state_paths
-        self.path_dirs = path_dirs
-        self.project_root = project_root
-        self.cwd = cwd
-        self.settings = settings
-        self.protected = protected
-        self.sensitive = sensitive
-        self.extension = extension or {}
-        self.home = home or home_dir()
-        self.system = system  # system_protection's additional_paths
-        # os.path.realpath of a normalised absolute path; the evaluation's shared resolver
-        # (engine/state_paths.py `Resolver`: each directory resolved once) when given
-        self.real = real or os.path.realpath
-        self.memo_dir = memo_dir  # where the secrets scan remembers unchanged directories (sandbox/scan_memo.py)
+def _text(fs: Lookups, path: str, limit: int) -> str | None:
+    """The first `limit` bytes of a file as UTF-8 (invalid bytes replaced), None when it cannot be read."""
+    data = fs.read(path, limit)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def _real(real: Callable[[str], str], path: str) -> str:
-    """os.path.realpath(path) through `real`, which takes normalised absolute paths: a `..`
-    (resolved after the links before it) goes to os.path.realpath itself."""
-    if ".." in path.split("/"):
-        return os.path.realpath(path)
-    return real(os.path.abspath(path))
-
-
-def _paths(items: Iterable[Any], home: str, base: str) -> list[str]:
-    """Strings as absolute paths: `~` expanded, relative ones below `base`."""
-    from cupcake_py.core.userdirs import expand_home
-
-    out = []
-    for item in items:
-        if isinstance(item, str) and item.strip():
-            p = expand_home(item.strip(), home)
-            out.append(os.path.normpath(p if os.path.isabs(p) else os.path.join(base, p)))
-    return out
-
-
-def python_environment() -> list[str]:
-    """The Python running cupcake: prefixes, site-packages, user site, pyvenv.cfg, the interpreter."""
-    out = [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, os.path.join(sys.prefix, "pyvenv.cfg")]
-    if sys.executable:
-        out.append(sys.executable)
-    out += [p for p in sys.path if p and os.path.isabs(p) and ("site-packages" in p or "dist-packages" in p)]
-    import site
-
-    out += [p for p in getattr(site, "getsitepackages", list)() if isinstance(p, str)]
-    if site.ENABLE_USER_SITE and isinstance(site.USER_SITE, str):
-        out.append(site.USER_SITE)
-    return out
-
-
-def repository(start: str) -> tuple[str, list[str], list[str]] | None:
+def repository(start: str, fs: Lookups | None = None) -> tuple[str, list[str], list[str]] | None:
     """(work tree, git dirs: the gitdir then the common dir, a `.git` file) of the repository
     containing `start`, else None."""
+    fs = fs or Lookups()
     d = start
     while True:
         dot = os.path.join(d, ".git")
-        if os.path.isdir(dot):
+        if fs.isdir(dot):
             return d, [dot], []
-        if os.path.isfile(dot):
+        if fs.isfile(dot):
+            data = fs.read(dot, 4096)
             try:
-                with open(dot, encoding="utf-8") as f:
-                    line = f.read(4096).strip()
-            except (OSError, UnicodeDecodeError):
+                line = (data or b"").decode("utf-8").strip()
+            except UnicodeDecodeError:
+                data = None
+            if data is None:
                 return d, [], [dot]
             gitdir = line[len("gitdir:"):].strip() if line.startswith("gitdir:") else ""
             if not gitdir:
                 return d, [], [dot]
             dirs = [os.path.normpath(os.path.join(d, gitdir))]
+            common = fs.read(os.path.join(dirs[0], "commondir"), 4096)
             try:
-                with open(os.path.join(dirs[0], "commondir"), encoding="utf-8") as f:
-                    dirs.append(os.path.normpath(os.path.join(dirs[0], f.read(4096).strip())))
-            except (OSError, UnicodeDecodeError):
+                if common is not None:
+                    dirs.append(os.path.normpath(os.path.join(dirs[0], common.decode("utf-8").strip())))
+            except UnicodeDecodeError:
                 pass
             return d, dirs, [dot]
         parent = os.path.dirname(d)
@@ -211,24 +141,24 @@ def git_paths(start: str, home: str | None = None) -> list[str]:
     """hooks/config/config.worktree/commondir of the repository containing `start` (worktrees:
     the gitdir's and the common dir's), and the directory `core.hooksPath` names in its config or
     the user's (`home`), where git runs hooks from instead (last)."""
-    repo = repository(start)
+    fs = Lookups()
+    repo = repository(start, fs)
     if repo is None:
         return []
     worktree, dirs, files = repo
-    return files + [os.path.join(g, n) for g in dirs for n in GIT_PROTECTED] + hooks_paths(dirs, worktree, home)
+    return files + [os.path.join(g, n) for g in dirs for n in GIT_PROTECTED] + hooks_paths(dirs, worktree, home, fs)
 
 
-def _config_read(path: str, home: str | None) -> tuple[str | None, list[str]]:
+def _config_read(path: str, home: str | None, fs: Lookups) -> tuple[str | None, list[str]]:
     """(the last `core.hooksPath` value, the files its `include.path` / `includeIf.*.path` name,
     resolved as git does: `~/` below home, relative to the file's directory) of one git config
     file (sections and keys in any case, quoted or not); (None, []) when it cannot be read."""
     from cupcake_py.core.userdirs import expand_home
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read(1 << 20).splitlines()
-    except OSError:
+    text = _text(fs, path, 1 << 20)
+    if text is None:
         return None, []
+    lines = text.splitlines()
     section = ""
     found = None
     includes: list[str] = []
@@ -250,7 +180,7 @@ def _config_read(path: str, home: str | None) -> tuple[str | None, list[str]]:
     return found, includes
 
 
-def _config_chain(files: Sequence[str], home: str | None) -> list[tuple[str, str | None]]:
+def _config_chain(files: Sequence[str], home: str | None, fs: Lookups) -> list[tuple[str, str | None]]:
     """(file, its core.hooksPath) of `files` and of the files they include (whatever an
     includeIf's condition: it may hold later), each included one right after its includer."""
     out: list[tuple[str, str | None]] = []
@@ -260,7 +190,7 @@ def _config_chain(files: Sequence[str], home: str | None) -> list[tuple[str, str
         if f in seen or depth > 10:  # git stops at 10 levels too
             return
         seen.add(f)
-        value, includes = _config_read(f, home)
+        value, includes = _config_read(f, home, fs)
         out.append((f, value))
         for inc in includes:
             visit(inc, depth + 1)
@@ -270,7 +200,7 @@ def _config_chain(files: Sequence[str], home: str | None) -> list[tuple[str, str
     return out
 
 
-def git_config_files(gitdirs: Sequence[str], home: str | None) -> list[tuple[str, str | None]]:
+def git_config_files(gitdirs: Sequence[str], home: str | None, fs: Lookups) -> list[tuple[str, str | None]]:
     """The config files git reads for the repository (the user's, then the common dir's and the
     gitdir's) with the files they include, each with its core.hooksPath value (git's order)."""
     files = []
@@ -279,16 +209,17 @@ def git_config_files(gitdirs: Sequence[str], home: str | None) -> list[tuple[str
         files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
                   os.path.join(home, ".gitconfig")]
     files += [os.path.join(g, "config") for g in reversed(gitdirs)]
-    return _config_chain(files, home)
+    return _config_chain(files, home, fs)
 
 
-def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list[str]:
+def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None, fs: Lookups,
+                chain: list[tuple[str, str | None]] | None = None) -> list[str]:
     """The hooks directory `core.hooksPath` names (repository config over the user's), resolved
     as git does: `~/` below home, a relative path below the work tree."""
     from cupcake_py.core.userdirs import expand_home
 
     value = None
-    for _, v in git_config_files(gitdirs, home):  # later files win, as in git
+    for _, v in git_config_files(gitdirs, home, fs) if chain is None else chain:  # later files win, as in git
         value = v or value
     if not value:
         return []
@@ -296,7 +227,7 @@ def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None) -> list
     return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
 
 
-def submodule_git_paths(worktree: str, gitdirs: Sequence[str]) -> list[str]:
+def submodule_git_paths(worktree: str, gitdirs: Sequence[str], fs: Lookups) -> list[str]:
     """`config` and `hooks` of the repository's existing submodules: `git status` in the project
     enters each (its `core.fsmonitor`, `filter.*.clean` run): the git dirs below `modules/` of the
     common dir (nested submodules too, three levels) and a `.git` directory at a path `.gitmodules`
@@ -306,89 +237,41 @@ def submodule_git_paths(worktree: str, gitdirs: Sequence[str]) -> list[str]:
     stack = [(os.path.join(g, "modules"), 0) for g in gitdirs[-1:]]
     while stack:
         d, depth = stack.pop()
-        try:
-            names = os.listdir(d)
-        except OSError:
+        names = fs.listdir(d)
+        if names is None:
             continue
         for name in names:
             sub = os.path.join(d, name)
-            if os.path.isfile(os.path.join(sub, "HEAD")):  # a git dir (a name may hold a path: modules/a/b)
+            if fs.isfile(os.path.join(sub, "HEAD")):  # a git dir (a name may hold a path: modules/a/b)
                 out += [os.path.join(sub, "config"), os.path.join(sub, "hooks")]
                 if depth < 2:
                     stack.append((os.path.join(sub, "modules"), depth + 1))
-            elif depth < 2 and os.path.isdir(sub):
+            elif depth < 2 and fs.isdir(sub):
                 stack.append((sub, depth + 1))
-    try:
-        with open(os.path.join(worktree, ".gitmodules"), encoding="utf-8", errors="replace") as f:
-            lines = f.read(1 << 20).splitlines()
-    except OSError:
+    text = _text(fs, os.path.join(worktree, ".gitmodules"), 1 << 20)
+    if text is None:
         return out
-    for line in lines:
+    for line in text.splitlines():
         key, _, value = line.strip().partition("=")
         if key.strip().lower() == "path" and value.strip():
             dot = os.path.normpath(os.path.join(worktree, value.strip().strip('"'), ".git"))
-            if dot.startswith(worktree.rstrip("/") + "/") and os.path.isdir(dot):
+            if dot.startswith(worktree.rstrip("/") + "/") and fs.isdir(dot):
                 out += [os.path.join(dot, "config"), os.path.join(dot, "hooks")]
     return out
 
 
-def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> tuple[list[str], bool]:
-    """Concrete paths of the protected patterns, and whether every pattern was concrete."""
+def _protected_cover(patterns: Sequence[str], home: str, roots: Sequence[str]) -> list[str]:
+    """Concrete paths of the protected patterns (sandbox/sources.py `covers`: whether that is all of them)."""
     out: list[str] = []
-    complete = True
     for pattern in patterns:
-        if pattern in (".cupcake/", ".cupcake"):  # the state paths hold every .cupcake cupcake reads
+        if pattern in STATE_PATTERNS:  # the state paths hold every .cupcake cupcake reads
             continue
         p = concrete(pattern.rstrip("/") or pattern, home)
         if p is not None:
             out.append(p)
             continue
-        complete = False
         if not any(c in pattern for c in "*?[") and not pattern.startswith("~"):
             out += [os.path.normpath(os.path.join(r, pattern)) for r in roots]  # relative: at least at the roots
-    return out, complete
-
-
-def _tool_present(tools: Sequence[str], path_dirs: Sequence[str], project_root: str) -> bool:
-    """Whether one of `tools` is an executable in a PATH dir or in the project root (a wrapper
-    script such as `./gradlew`)."""
-    dirs = [d for d in path_dirs if d] + [project_root]
-    return any(os.access(os.path.join(d, t), os.X_OK) for t in tools for d in dirs)
-
-
-def writable_roots(project_root: str, settings: dict[str, Any], home: str,
-                   extra: Sequence[Any] = (), real: Callable[[str], str] = os.path.realpath,
-                   path_dirs: Sequence[str] | None = None) -> list[str]:
-    """The writable roots (resolved, existing directories): the project root, $TMPDIR (TMP,
-    TEMP), `settings.writable` (missing ones below the home directory are created: a cache a tool
-    would create on first use; for the caches of `CACHE_TOOLS`, only when one of its tools is on
-    `path_dirs` (default: $PATH) or in the project root) and `extra`."""
-    from cupcake_py.core.userdirs import expand_home
-
-    env_tmp = [os.environ.get(v, "") for v in ("TMPDIR", "TMP", "TEMP")]
-    wanted = [project_root, *(t for t in env_tmp if os.path.isabs(t))]
-    home = home.rstrip("/")
-    if path_dirs is None:
-        path_dirs = os.environ.get("PATH", "").split(os.pathsep)
-    for item in settings.get("writable", DEFAULT_WRITABLE):
-        p = os.path.normpath(expand_home(item, home))
-        if not os.path.isabs(p):
-            p = os.path.join(project_root, p)
-        tools = CACHE_TOOLS.get(item)
-        if tools is not None and not os.path.exists(p) and not _tool_present(tools, path_dirs, project_root):
-            continue  # no tool here fills it: no directory to create, no bind
-        if not os.path.exists(p) and _under(p, home) and p != home:
-            try:
-                os.makedirs(p, mode=0o700, exist_ok=True)
-            except OSError:
-                continue
-        wanted.append(p)
-    wanted += _paths(extra, home, project_root)
-    out: list[str] = []
-    for p in wanted:
-        r = _real(real, p)
-        if os.path.isdir(r) and r != "/" and r not in out:
-            out.append(r)
     return out
 
 
@@ -400,17 +283,17 @@ def _pinned(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str
     command waiting for approval) does not hide it."""
     out: set[str] = set()
     for r in paths:
-        root = max((w for w in writable if _under(r, w) and r != w), key=len, default=None)
+        root = max((w for w in writable if under(r, w) and r != w), key=len, default=None)
         if root is None:
             continue
         d = os.path.dirname(r)
-        while d != root and _under(d, root) and d not in out:
+        while d != root and under(d, root) and d not in out:
             out.add(d)
             d = os.path.dirname(d)
-    return sorted(d for d in out if not any(_under(d, g) for g in guarded))
+    return sorted(d for d in out if not any(under(d, g) for g in guarded))
 
 
-def _links(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str]) -> list[dict[str, str]]:
+def _links(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str], fs: Lookups) -> list[dict[str, str]]:
     """The symbolic links on the way to protected paths that lie in a writable root (not inside
     a protected path): {path (its location, parents resolved), text (what it says), target (where
     it leads)}. A mount holds the target, not the link, which the command could replace (`.claude`
@@ -419,15 +302,13 @@ def _links(paths: Sequence[str], writable: Sequence[str], guarded: Sequence[str]
     for p in paths:
         a = p
         while a != os.path.dirname(a):
-            if os.path.islink(a):
-                where = os.path.join(os.path.realpath(os.path.dirname(a)), os.path.basename(a))
-                target = os.path.realpath(a)
-                if (where not in out and os.path.exists(target) and any(_under(where, w) and where != w for w in writable)
-                        and not any(_under(where, g) for g in guarded)):
-                    try:
-                        out[where] = {"path": where, "text": os.readlink(a), "target": target}
-                    except OSError:
-                        pass
+            text = fs.readlink(a)
+            if text is not None:
+                where = os.path.join(fs.real(os.path.dirname(a)), os.path.basename(a))
+                target = fs.real(a)
+                if (where not in out and fs.exists(target) and any(under(where, w) and where != w for w in writable)
+                        and not any(under(where, g) for g in guarded)):
+                    out[where] = {"path": where, "text": text, "target": target}
             a = os.path.dirname(a)
     return [out[k] for k in sorted(out)]
 
@@ -436,8 +317,8 @@ def compute(src: Sources) -> dict[str, Any]:
     home = src.home
     roots = list(dict.fromkeys(r for r in (src.project_root, src.cwd) if r and os.path.isabs(r)))
     settings = src.settings
-    real = src.real
-    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []), real, src.path_dirs)
+    fs = src.fs
+    writable = writable_roots(src.project_root, settings, home, src.extension.get("writable", []), fs, src.path_dirs)
 
     ro: list[str] = []
     hidden: list[str] = []
@@ -448,74 +329,76 @@ def compute(src: Sources) -> dict[str, Any]:
     ro += python_environment()
     for root in roots:
         ro += [os.path.join(root, n) for n in AGENT_CONFIG_DIRS + AGENT_CONFIG_FILES + HOOK_FILES]
-        repo = repository(root)
+        repo = repository(root, fs)
         if repo is not None:
             ro += repo[2] + [os.path.join(g, n) for g in repo[1] for n in GIT_PROTECTED]
-            ro += hooks_paths(repo[1], repo[0], home)
-            ro += [f for f, _ in git_config_files(repo[1], home)]  # with the files they include
-            ro += submodule_git_paths(repo[0], repo[1])
+            chain = git_config_files(repo[1], home, fs)
+            ro += hooks_paths(repo[1], repo[0], home, fs, chain)
+            ro += [f for f, _ in chain]  # with the files they include
+            ro += submodule_git_paths(repo[0], repo[1], fs)
     ro += [os.path.join(home, n) for n in HOME_AGENT_CONFIG + HOME_PERSISTENCE]
     claude_dir = os.environ.get("CLAUDE_CONFIG_DIR", "")
     if os.path.isabs(claude_dir):
         ro.append(claude_dir)
     ro += [os.path.join(d, n) for d in src.path_dirs for n in PATH_PROGRAMS]
-    protected, protected_complete = _protected_cover(src.protected, home, roots)
+    protected = _protected_cover(src.protected, home, roots)
     ro += protected
-    system, system_complete = _protected_cover(src.system, home, roots)
+    system = _protected_cover(src.system, home, roots)
     ro += system
-    ro += _paths(settings.get("read_only", []), home, src.project_root)
-    ro += _paths(src.extension.get("read_only", []), home, src.project_root)
+    ro += paths(settings.get("read_only", []), home, src.project_root)
+    ro += paths(src.extension.get("read_only", []), home, src.project_root)
 
-    secrets, secrets_complete = hidden_paths(home, roots, src.sensitive, src.memo_dir)
-    hidden += secrets
-    from cupcake_py.sandbox.sockets import outside_sockets
+    hidden += fixed_secrets(home, src.sensitive)[0]
+    if src.scan is None:
+        src.scan = scan(src)
+    hidden += src.scan[0]
+    if src.sockets is None:
+        src.sockets = sockets()
+    hidden += src.sockets
+    hidden += paths(settings.get("hidden", []), home, src.project_root)
+    hidden += paths(src.extension.get("hidden", []), home, src.project_root)
 
-    hidden += outside_sockets(os.environ)
-    hidden += _paths(settings.get("hidden", []), home, src.project_root)
-    hidden += _paths(src.extension.get("hidden", []), home, src.project_root)
-
-    hidden_real = sorted({_real(real, p) for p in hidden if os.path.lexists(p)})
-    hidden_real = [h for h in hidden_real if not any(_under(h, o) and h != o for o in hidden_real)]  # covered
+    hidden_real = sorted({real(fs, p) for p in hidden if fs.lexists(os.path.normpath(p))})
+    hidden_real = [h for h in hidden_real if not any(under(h, o) and h != o for o in hidden_real)]  # covered
     ro_real: set[str] = set()
     absent: set[str] = set()
     linked: list[str] = []
     for p in ro:
         n = os.path.normpath(p)
-        r = _real(real, n)
+        r = real(fs, n)
         if r != n:
             linked.append(n)
-        if not any(_under(r, w) for w in writable):
+        if not any(under(r, w) for w in writable):
             continue  # outside every writable root: read-only already
-        if os.path.lexists(r):
+        if fs.lexists(r):
             ro_real.add(r)
         else:  # whatever its name or whether its directory exists: its creation is what the mount would stop
             absent.add(r)
     guarded = sorted(ro_real) + hidden_real
-    writable = [w for w in writable if not any(_under(w, g) for g in guarded)]
-    writable = [w for w in writable if not any(_under(w, o) and w != o for o in writable)]  # inside another: one bind
-    read_only = sorted(r for r in ro_real if not any(_under(r, h) and r != h for h in hidden_real)
+    writable = [w for w in writable if not any(under(w, g) for g in guarded)]
+    writable = [w for w in writable if not any(under(w, o) and w != o for o in writable)]  # inside another: one bind
+    read_only = sorted(r for r in ro_real if not any(under(r, h) and r != h for h in hidden_real)
                        and r not in hidden_real)
     # inside another read-only path: that one's bind holds it (no writable root lies between them:
     # a writable root inside a guarded path was dropped above)
-    read_only = [r for r in read_only if not any(_under(r, o) and r != o for o in read_only)]
-    inside = [h for h in hidden_real if any(_under(h, _real(real, r)) for r in roots)]  # the project's secrets, not sockets
+    read_only = [r for r in read_only if not any(under(r, o) and r != o for o in read_only)]
+    inside = [h for h in hidden_real if any(under(h, real(fs, r)) for r in roots)]  # the project's secrets, not sockets
     pinned = _pinned(read_only + inside, writable, guarded)
     shared = bool(settings.get("share_processes", False))
-    absent_paths = sorted(p for p in absent if not any(_under(p, h) for h in hidden_real))
-    absent_paths = [p for p in absent_paths if not any(_under(p, o) and p != o for o in absent_paths)]  # rm -r holds it
+    absent_paths = sorted(p for p in absent if not any(under(p, h) for h in hidden_real))
+    absent_paths = [p for p in absent_paths if not any(under(p, o) and p != o for o in absent_paths)]  # rm -r holds it
     return {
         "version": PROFILE_VERSION,
         "writable": sorted(writable),
         "read_only": read_only,
         "hidden": hidden_real,
         "absent": [{"path": p} for p in absent_paths],
-        "links": _links(linked, writable, read_only + hidden_real),
+        "links": _links(linked, writable, read_only + hidden_real, fs),
         "pinned": pinned,
         "unset_env": secret_environment(os.environ, settings.get("pass_env", [])),
         "network": bool(settings.get("network", True)),
         "share_processes": shared,
         # With shared processes a command reaches every process of the user, and through
-        # /proc/<pid>/root their view of the file system, mounts and all: the floor covers nothing.
-        "covers": {"state_paths": not shared, "system": system_complete and not shared,
-                   "secrets": secrets_complete and not shared, "protected_paths": protected_complete and not shared},
+        "covers": covers(src),
     }
+

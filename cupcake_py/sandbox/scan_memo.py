@@ -22,7 +22,9 @@ not written (the next scan reads the directories again).
 from __future__ import annotations
 
 import os
-import time
+
+from cupcake_py.sandbox import lookups
+from cupcake_py.sandbox.lookups import RACY_NS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,8 +32,6 @@ if TYPE_CHECKING:
 
     Entries = tuple[int, list[str], list[str]]  # (entries, sensitive names, directories to walk)
 
-RACY_NS = 2_000_000_000  # a directory changed in the last 2 s is read again next time
-clock = time.time_ns  # the file systems' clock (the tests move it to make fresh directories old)
 
 
 class ScanMemo:
@@ -43,7 +43,7 @@ class ScanMemo:
         self.rules = rules
         self.old: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
-        self.now = clock()
+        self.now = lookups.clock()
         self.entries = 0
         try:
             from cupcake_py.core import jsonio

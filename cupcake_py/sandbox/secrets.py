@@ -4,7 +4,9 @@ In: the home directory, the project root and the event's working directory, the 
 `additional_patterns` of sensitive_data_protection.
 Out: `secret_environment(environ, passed)` → the names of environment variables holding secrets
 (`sensitive_env`: tokens, passwords, API keys by name), unset inside the sandbox but those passed.
-`hidden_paths(...)` → (sorted absolute paths that exist, complete): the home's credential
+`hidden_paths(...)` → (sorted absolute paths that exist, complete), the union of
+`fixed_secrets(home, additional)` (the candidates that need no walk, existing or not) and
+`scan_roots(roots, memo_dir)` (what the walk finds): the home's credential
 stores and shell histories (`HOME_SECRETS`), /etc/shadow and /etc/gshadow, the concrete
 (`~`/absolute, glob-free) additional patterns, and every file or directory below the project
 root and the working directory (depth ≤ `SCAN_DEPTH`, at most `SCAN_LIMIT` entries, skipping
@@ -97,24 +99,18 @@ def sensitive_name(name: str) -> bool:
 
 def memo_path(directory: str, root: str) -> str:
     """Where the walk below `root` is remembered (sandbox/scan_memo.py)."""
-    try:  # the module behind hashlib.blake2b (hashlib would load OpenSSL)
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - CPython always has it
-        from hashlib import blake2b
+    from cupcake_py.core.cache_mac import hexdigest
 
-    name = blake2b(root.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    name = hexdigest(root.encode("utf-8", "surrogateescape"), 16)
     return os.path.join(directory, f"scan-{name}.json")
 
 
 def rules_digest() -> str:
     """The name rules the scan applies (a memo made under other rules is not used)."""
-    try:  # the module behind hashlib.blake2b (hashlib would load OpenSSL)
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - CPython always has it
-        from hashlib import blake2b
+    from cupcake_py.core.cache_mac import hexdigest
 
     tables = (KEY_EXTS, TEXT_EXTS, SECRET_NAMES, SECRET_WORDS, HARMLESS_EXTS, SECRET_DIR_NAMES, SKIP_DIRS)
-    return blake2b(repr([sorted(t) for t in tables]).encode(), digest_size=12).hexdigest()
+    return hexdigest(repr([sorted(t) for t in tables]).encode(), 12)
 
 
 def _classify(d: str) -> Entries:
@@ -183,19 +179,24 @@ def concrete(pattern: str, home: str) -> str | None:
     return os.path.normpath(p)
 
 
-def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = (),
-                 memo_dir: str | None = None) -> tuple[list[str], bool]:
-    found: set[str] = set()
+def fixed_secrets(home: str, additional: Sequence[str] = ()) -> tuple[list[str], bool]:
+    """(the secret paths that do not depend on a walk, existing or not: the home's credential stores
+    and histories, the system's, the concrete additional patterns; whether every pattern was concrete)."""
+    found = [os.path.join(home, rel) for rel in HOME_SECRETS] + list(SYSTEM_SECRETS)
     complete = True
-    for rel in HOME_SECRETS:
-        found.add(os.path.join(home, rel))
-    found.update(SYSTEM_SECRETS)
     for pattern in additional:
         p = concrete(pattern, home)
         if p is None:
             complete = False
         else:
-            found.add(p)
+            found.append(p)
+    return found, complete
+
+
+def scan_roots(roots: Sequence[str], memo_dir: str | None = None) -> tuple[list[str], bool]:
+    """(the sensitive entries below the roots, sorted; whether the walk was complete)."""
+    found: set[str] = set()
+    complete = True
     budget = [SCAN_LIMIT]
     for root in dict.fromkeys(roots):
         if not root or not os.path.isabs(root) or root == "/":
@@ -215,7 +216,14 @@ def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = ()
             from cupcake_py.sandbox.scan_memo import start
 
             start(path, root, rules_digest())  # remembered from the next walk on
-    return sorted(p for p in found if os.path.lexists(p)), complete
+    return sorted(found), complete
+
+
+def hidden_paths(home: str, roots: Sequence[str], additional: Sequence[str] = (),
+                 memo_dir: str | None = None) -> tuple[list[str], bool]:
+    fixed, complete = fixed_secrets(home, additional)
+    scanned, scan_complete = scan_roots(roots, memo_dir)
+    return sorted(p for p in {*fixed, *scanned} if os.path.lexists(p)), complete and scan_complete
 
 
 # Parts of an environment variable's name (split at `_`, any case) that make its value a secret,

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.sandbox.bwrap import arguments, hidden_by_permissions
-from cupcake_py.sandbox.profile import Sources, compute
+from cupcake_py.sandbox.profile import compute
+from cupcake_py.sandbox.sources import Sources
 from tests.sandbox.floor import require_bwrap
 
 SETPRIV = shutil.which("setpriv")

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cupcake_py.sandbox import bwrap as bw
-from cupcake_py.sandbox.mounter import locate
+from cupcake_py.sandbox.bwrap import locate_mounter as locate
 from tests.sandbox.floor import require_bwrap
 
 SETPRIV = shutil.which("setpriv")
@@ -232,7 +232,7 @@ def test_wrap_uses_the_mounter_where_it_works_and_bubblewrap_alone_where_not(
     fake = tmp_path / "mounter-broken"
     fake.write_text("#!/bin/sh\nexit 1\n")
     fake.chmod(0o755)
-    monkeypatch.setattr("cupcake_py.sandbox.mounter.locate", lambda: str(fake))
+    monkeypatch.setattr("cupcake_py.sandbox.bwrap.locate_mounter", lambda: str(fake))
     line, _ = bw.wrap("true", profile, bwrap)
     assert str(fake) not in line and "--args 3 -- /bin/bash -c true 3<" in line
     assert subprocess.run(["bash", "-c", line], cwd=proj, timeout=60).returncode == 0
@@ -277,7 +277,7 @@ def test_a_probe_that_times_out_is_not_kept(tmp_path: Path, monkeypatch: pytest.
     slow = tmp_path / "mounter-slow"
     slow.write_text(f"#!/bin/sh\nsleep 5\nexec {exe} \"$@\"\n")
     slow.chmod(0o755)
-    monkeypatch.setattr("cupcake_py.sandbox.mounter.locate", lambda: str(slow))
+    monkeypatch.setattr("cupcake_py.sandbox.bwrap.locate_mounter", lambda: str(slow))
     monkeypatch.setattr(bw, "MOUNTER_PROBE_TIMEOUT_S", 0.5)
     assert bw.usable_mounter(bwrap) is None
     assert not (tmp_path / "state" / "cupcake-py" / "sandbox" / bw.MOUNTER_PROBE).exists()

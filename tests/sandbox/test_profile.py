@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from cupcake_py.authoring.scaffold import rulebook_text
 from cupcake_py.sandbox import secrets
 from cupcake_py.sandbox.bwrap import arguments
-from cupcake_py.sandbox.profile import DEFAULT_WRITABLE, Sources, compute, git_paths
+from cupcake_py.sandbox.profile import compute, git_paths
+from cupcake_py.sandbox.sources import Sources
+from cupcake_py.sandbox.writable import DEFAULT_WRITABLE
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -117,26 +119,18 @@ def test_nested_roots_and_hidden_paths_are_mounted_once(tmp_path: Path) -> None:
     assert str(home / ".ssh") in p["hidden"] and str(home / ".ssh" / "id_ed25519") not in p["hidden"]
 
 
-def test_a_shared_resolver_gives_the_same_profile(tmp_path: Path) -> None:
-    """The evaluation's resolver (engine/state_paths.py, each directory resolved once) answers
-    what os.path.realpath answers, links included."""
-    from cupcake_py.engine.state_paths import Resolver
-
+def test_links_and_dot_dot_resolve_as_realpath_does(tmp_path: Path) -> None:
+    """The profile's paths are where os.path.realpath says they lead (sandbox/lookups.py answers
+    from lstat what realpath would), links and `..` included."""
     home, proj = _tree(tmp_path)
     (tmp_path / "elsewhere").mkdir()
     (proj / "linked").symlink_to(tmp_path / "elsewhere")
     (tmp_path / "elsewhere" / ".env").write_text("A=1")
     settings = {"writable": [str(home / ".cache"), str(proj / "linked" / ".." / "src")],
                 "read_only": [str(proj / "linked")], "hidden": [str(proj / "linked" / ".env")]}
-
-    def make() -> Sources:
-        return Sources([], [], str(proj), str(proj), settings, home=str(home))
-
-    plain = compute(make())
-    shared = make()
-    shared.real = Resolver().real
-    assert compute(shared) == plain
-    assert str(tmp_path / "elsewhere" / ".env") in plain["hidden"]
+    p = compute(Sources([], [], str(proj), str(proj), settings, home=str(home)))
+    assert str(tmp_path / "elsewhere" / ".env") in p["hidden"]
+    assert str(tmp_path / "elsewhere") not in p["read_only"]  # outside every writable root: read-only already
 
 
 def test_mounts_are_ordered_by_depth_and_protection_comes_last(tmp_path: Path) -> None:

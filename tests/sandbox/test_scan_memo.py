@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cupcake_py.sandbox import scan_memo
+from cupcake_py.sandbox import lookups, scan_memo
 from cupcake_py.sandbox.secrets import hidden_paths, memo_path, rules_digest
 
 OLD = time.time_ns() - 3600 * 10**9  # an hour ago: well past the racy window
@@ -54,12 +54,12 @@ OPS = st.lists(st.tuples(st.sampled_from(["add_secret", "add_plain", "remove", "
 @given(ops=OPS)
 def test_after_any_change_the_memo_finds_what_a_fresh_scan_finds(ops: list[tuple[str, int]]) -> None:
 
-    clock = scan_memo.clock
-    scan_memo.clock = _later
+    clock = lookups.clock
+    lookups.clock = _later
     try:
         _changes(ops)
     finally:
-        scan_memo.clock = clock
+        lookups.clock = clock
 
 
 def _changes(ops: list[tuple[str, int]]) -> None:
@@ -102,7 +102,7 @@ def test_a_directory_changed_just_now_is_read_again(tmp_path: Path, monkeypatch:
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
     m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest(), 200)
     assert not m.old  # the tree was made just now (its ctimes are now): nothing is trusted yet
-    monkeypatch.setattr(scan_memo, "clock", _later)
+    monkeypatch.setattr(lookups, "clock", _later)
     hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(tmp_path))
     m = scan_memo.ScanMemo(memo_path(str(tmp_path), str(root)), str(root), rules_digest(), 200)
     assert str(root) in m.old and str(dirs[1]) in m.old
@@ -121,7 +121,7 @@ def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path, monkeypat
     big = tmp_path / "big"
     _tree(big)
     name = memo_path(str(tmp_path), str(big))
-    monkeypatch.setattr(scan_memo, "clock", _later)
+    monkeypatch.setattr(lookups, "clock", _later)
     for junk in (b"not json", b'{"root": "/elsewhere", "dirs": {}}', b'{"root": "' + str(big).encode()
                  + b'", "dirs": {"' + str(big).encode() + b'": [1, 2, 3, 4, "x", [], []]}}'):
         Path(name).write_bytes(junk)

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cupcake_py.sandbox.mounter import MACHINES
+from cupcake_py.sandbox.bwrap import MOUNTER_MACHINES as MACHINES
 from cupcake_py.wasm.runtime.build import ZIG_VERSION, BuildError, report, zig_version
 
 DIR = Path(__file__).resolve().parent
