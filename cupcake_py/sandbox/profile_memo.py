@@ -45,12 +45,14 @@ MAX_RECORDS = 4
 # key too (the secrets unset inside the sandbox are chosen by name).
 ENV_VALUES = ("HOME", "PATH", "TMPDIR", "TMP", "TEMP", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR")
 # The modules whose code computes a profile or its command line (another version: computed again).
-CODE = ("lookups.py", "profile.py", "secrets.py", "sockets.py", "bwrap.py", "launcher.py", "profile_memo.py",
-        "scan_memo.py", os.path.join("mounter", "__init__.py"))
+# (Paths below cupcake_py/.)
+CODE = tuple(os.path.join("sandbox", n) for n in (
+    "lookups.py", "profile.py", "sources.py", "writable.py", "secrets.py", "sockets.py", "bwrap.py", "launcher.py",
+    "profile_memo.py", "scan_memo.py")) + (os.path.join("engine", "sandbox_floor.py"), os.path.join("core", "userdirs.py"))
 
 
 def _code() -> list[Any]:
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out: list[Any] = []
     for name in CODE:
         try:
