@@ -284,3 +284,21 @@ def test_agent_configuration_turned_into_a_link_is_protected_where_it_leads(proj
     done = _run(project, "python3 -c \"open('.claude/settings.json', 'w').write('{\\\"disableAllHooks\\\": true}')\"")
     assert done.returncode != 0
     assert (dotfiles / "settings.json").read_text() == '{"hooks": {"PreToolUse": []}}\n'
+
+
+def test_a_project_with_a_name_that_is_not_utf8_keeps_working(project: Project) -> None:
+    """A big project (the secrets scan is remembered) holding a directory whose name is not UTF-8:
+    every call is still allowed and sandboxed, and the secret below that directory stays hidden
+    (the scan memo raised TypeError writing it, from the first call that found the tree old: every
+    later call denied with an internal error)."""
+    for i in range(220):
+        (project.proj / "src" / f"m{i}.py").write_text("")
+    odd = os.fsencode(project.proj) + b"/data\xff"
+    os.mkdir(odd)
+    with open(odd + b"/prod.env", "w") as f:
+        f.write("ODD-SECRET-5e1\n")
+    _run(project, "true")  # the scan is big enough to be remembered from now on
+    time.sleep(2.2)  # the tree older than the racy window: what the scan reads is kept
+    for _ in range(2):
+        done = _run(project, "python3 -c \"import glob; [print(open(p).read()) for p in glob.glob('data*/*')]\"")
+        assert "ODD-SECRET-5e1" not in done.stdout + done.stderr
