@@ -302,3 +302,39 @@ def test_a_project_with_a_name_that_is_not_utf8_keeps_working(project: Project) 
     for _ in range(2):
         done = _run(project, "python3 -c \"import glob; [print(open(p).read()) for p in glob.glob('data*/*')]\"")
         assert "ODD-SECRET-5e1" not in done.stdout + done.stderr
+
+
+def test_a_profile_computed_by_code_older_than_its_files_is_not_remembered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key names the sandbox modules by their files, but a long-lived process (`cupcake serve`)
+    runs the code it imported when it started: after an upgrade its files are the new ones while
+    its code is the old one. What that process computes must not be remembered under the new
+    files' names (a new `cupcake eval` would reuse the old code's profile, without the upgrade's
+    protection), nor may it reuse what was remembered."""
+    base = tmp_path.resolve()
+    _tree(base)
+    memo_dir = base / "memo"
+    memo_dir.mkdir()
+    module = base / "upgraded.py"  # one of the sandbox modules, as pip writes it
+    module.write_text("# old\n")
+    monkeypatch.setattr(profile_memo, "CODE", (*profile_memo.CODE, str(module)))
+    import cupcake_py
+
+    monkeypatch.setattr(cupcake_py, "STARTED_NS", time.time_ns(), raising=False)  # the server started
+    time.sleep(TICK_S)
+    module.write_text("# new: protects more\n")  # upgraded on disk while the server runs the old code
+    from cupcake_py.sandbox import profile as profile_module
+
+    real_compute = profile_module.compute
+
+    def old_code(src: Sources) -> dict[str, Any]:  # what the old code computed: .claude not protected
+        got = real_compute(src)
+        return {**got, "absent": [a for a in got["absent"] if not a["path"].endswith("/.claude")]}
+
+    monkeypatch.setattr(profile_module, "compute", old_code)
+    served, _ = _through_memo(base, memo_dir)
+    assert served != real_compute(_sources(base))
+    monkeypatch.setattr(profile_module, "compute", real_compute)
+    monkeypatch.setattr(cupcake_py, "STARTED_NS", time.time_ns(), raising=False)  # a new `cupcake eval`
+    got, hit = _through_memo(base, memo_dir)
+    assert got == real_compute(_sources(base)) and not hit
