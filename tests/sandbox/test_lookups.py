@@ -155,3 +155,19 @@ def test_a_file_replaced_by_a_link_is_seen(tmp_path: Path) -> None:
     (tmp_path / ".claude").rmdir()
     (tmp_path / ".claude").symlink_to(tmp_path / "real")
     assert not unchanged(entries)
+
+
+def test_a_file_read_again_further_is_compared_as_far_as_it_was_read(tmp_path: Path) -> None:
+    """The same file read twice with different limits (a worktree's `commondir` read as the
+    repository's pointer, then again as a config file an `include.path` names): the bytes compared
+    later are all those the computation used, not only the first read's."""
+    f = tmp_path / "commondir"
+    f.write_text("../..\n" + "#" * 5000 + "\n[core]\n\thooksPath = /h\n")
+    fs = Lookups()
+    fs.read(str(f), 4096)
+    fs.read(str(f), 1 << 20)
+    fs.read(str(f), 16)
+    entries = fs.entries()
+    assert unchanged(entries)
+    f.write_text("../..\n" + "#" * 5000 + "\n[core]\n\thooksPath = /elsewhere\n")  # past the first 4096 bytes
+    assert not unchanged(entries)
