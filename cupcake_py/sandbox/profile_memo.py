@@ -71,7 +71,7 @@ def _code() -> list[Any] | None:
             continue
         if st.st_ctime_ns >= started:
             return None
-        out.append([name, st.st_size, st.st_mtime_ns, st.st_ino])
+        out.append([name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
     return out
 
 

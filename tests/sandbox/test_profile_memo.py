@@ -338,3 +338,25 @@ def test_a_profile_computed_by_code_older_than_its_files_is_not_remembered(
     monkeypatch.setattr(cupcake_py, "STARTED_NS", time.time_ns(), raising=False)  # a new `cupcake eval`
     got, hit = _through_memo(base, memo_dir)
     assert got == real_compute(_sources(base)) and not hit
+
+
+def test_a_module_rewritten_in_place_with_its_times_kept_changes_the_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cp -p new.py old.py` (or an installer keeping the package's times) rewrites a sandbox
+    module in place: same inode, same size when the change is a constant, the old mtime. Its
+    ctime is the one thing that says so: the key must change."""
+    base = tmp_path.resolve()
+    _tree(base)
+    module = base / "lookups.py"
+    module.write_text("RACY_NS = 2_000_000_000\n")
+    os.utime(module, ns=(10**18, 10**18))
+    monkeypatch.setattr(profile_memo, "CODE", (*profile_memo.CODE, str(module)))
+    import cupcake_py
+
+    monkeypatch.setattr(cupcake_py, "STARTED_NS", time.time_ns() + 10 * 10**9, raising=False)  # a later process
+    before = profile_memo.key(_sources(base))
+    time.sleep(TICK_S)
+    with open(module, "r+") as f:
+        f.write("RACY_NS = 9_000_000_000\n")  # in place: the inode and the size kept
+    os.utime(module, ns=(10**18, 10**18))
+    assert before is not None and profile_memo.key(_sources(base)) != before
