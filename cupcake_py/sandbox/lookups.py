@@ -289,7 +289,7 @@ def unchanged(entries: Any, vouched: dict[str, list[int]] | None = None) -> bool
                 continue
             if vouched is not None and now_sig is not None and max(now_sig[2], now_sig[3]) < limit:
                 vouched[d] = now_sig  # kept only if every name below is the same (else the answer is False)
-            prefix = d if d.endswith("/") else d + "/"
+            prefix = d if d.endswith("/") or not d else d + "/"  # "": relative names, below the working directory
             for name, kind in names.items():
                 path = prefix + name
                 if not kind and same_ids:

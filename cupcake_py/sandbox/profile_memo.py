@@ -10,7 +10,8 @@ Out: `ProfileMemo(directory, src)`:
   reads that is not the file system: the sources (state paths, PATH dirs, rulebook settings,
   protected and sensitive patterns, the policies' extension, home), the Python environment, the
   environment variables it reads (and the names of all of them: the secrets unset inside),
-  the user's ids and groups, the sandbox modules' files (another cupcake computes anew), and the
+  the user's ids and groups, the process's working directory (where a relative path is looked
+  up), the sandbox modules' files (another cupcake computes anew), and the
   parts read again for every evaluation: the sockets of processes outside the sandbox and the
   project's secrets scan. A remembered profile is used only while every question its computation
   asked the file system (sandbox/lookups.py: what each path is, where links lead, the bytes of the
@@ -79,20 +80,24 @@ def key(src: Sources) -> str | None:
     """The digest of everything but the file system that `src`'s profile is computed from. The
     rulebook settings and patterns are plain data loaded from YAML (str, int, float, bool, None,
     lists and dicts of them), whose `repr` differs whenever they do. None: no memo for this
-    process (`_code`)."""
+    process (`_code`, or its working directory is gone)."""
     from cupcake_py.sandbox.sources import python_environment
 
     code = _code()
     if code is None:
         return None
     env = os.environ
+    try:
+        here = os.getcwd()  # where a relative path would be looked up (sandbox/lookups.py asks it there)
+    except OSError:
+        return None
     state = "\0".join(f"{sp.get('path')!r}\1{bool(sp.get('read_protected'))}" for sp in src.state_paths)
     material = (
         MEMO_VERSION, code, state, "\0".join(src.path_dirs), src.project_root, src.cwd, src.settings,
         list(src.protected), list(src.sensitive), list(src.system), src.extension, src.home,
         "\0".join(python_environment()), "\0".join(sorted(env)), [env.get(n) for n in ENV_VALUES],
         (os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())),
-        "\0".join(src.sockets or ()), src.scan,
+        "\0".join(src.sockets or ()), src.scan, here,
     )
     return hexdigest(repr(material).encode("utf-8", "surrogateescape"))
 

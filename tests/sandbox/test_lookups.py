@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -170,4 +171,16 @@ def test_a_file_read_again_further_is_compared_as_far_as_it_was_read(tmp_path: P
     entries = fs.entries()
     assert unchanged(entries)
     f.write_text("../..\n" + "#" * 5000 + "\n[core]\n\thooksPath = /elsewhere\n")  # past the first 4096 bytes
+    assert not unchanged(entries)
+
+
+def test_a_relative_path_is_asked_again_where_it_was_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative path (a socket an environment variable names as `unix:path=relative`) is looked
+    up below the working directory; asked again, it must be the same path, not one below `/`."""
+    monkeypatch.chdir(tmp_path)
+    fs = Lookups()
+    assert not fs.lexists("agent.sock")
+    entries = fs.entries()
+    assert unchanged(entries)
+    (tmp_path / "agent.sock").write_text("")
     assert not unchanged(entries)

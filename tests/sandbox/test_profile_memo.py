@@ -360,3 +360,33 @@ def test_a_module_rewritten_in_place_with_its_times_kept_changes_the_key(
         f.write("RACY_NS = 9_000_000_000\n")  # in place: the inode and the size kept
     os.utime(module, ns=(10**18, 10**18))
     assert before is not None and profile_memo.key(_sources(base)) != before
+
+
+def test_a_socket_named_relative_in_the_environment_is_hidden_where_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`unix:path=agent.sock` names a socket below the working directory of the process: two
+    evaluations of the same project from two directories hide two sockets, and the profile
+    remembered for the first must not be reused for the second (its socket left reachable)."""
+    import socket
+
+    base = tmp_path.resolve()
+    _tree(base)
+    memo_dir = base / "memo"
+    memo_dir.mkdir()
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=agent.sock")
+    servers = []
+    try:
+        for where in ("scratch", "proj/src"):
+            s = socket.socket(socket.AF_UNIX)
+            s.bind(str(base / where / "agent.sock"))  # not listening: only the environment names it
+            servers.append(s)
+        monkeypatch.chdir(base / "scratch")
+        first, _ = _through_memo(base, memo_dir)
+        assert str(base / "scratch" / "agent.sock") in first["hidden"]
+        monkeypatch.chdir(base / "proj" / "src")
+        second, _ = _through_memo(base, memo_dir)
+        assert str(base / "proj" / "src" / "agent.sock") in second["hidden"]
+        assert str(base / "scratch" / "agent.sock") not in second["hidden"]
+    finally:
+        for s in servers:
+            s.close()
