@@ -52,7 +52,7 @@ CODE = tuple(os.path.join("sandbox", n) for n in (
     "profile_memo.py", "scan_memo.py")) + (os.path.join("engine", "sandbox_floor.py"), os.path.join("core", "userdirs.py"))
 
 
-CODE_MARGIN_NS = 1_000_000_000  # a file's ctime (the kernel's coarse clock) may lag the write a tick
+CODE_MARGIN_NS = 100_000_000  # a file's ctime (the kernel's coarse clock) may lag the write by a tick
 
 
 def _code() -> list[Any] | None:
