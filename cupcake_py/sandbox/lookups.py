@@ -9,7 +9,8 @@ In: the paths a computation asks about, through `Lookups`:
   component looked up, links followed, a loop left as written);
 - `exists`, `isdir`, `isfile`: what `stat` says: the `lstat` answer unless the last name is a
   link (both walk the directories on the way alike), else `stat` itself, asked and kept;
-- `read(path, limit)`: the first `limit` bytes of a file, or None (kept as a BLAKE2b digest);
+- `read(path, limit)`: the first `limit` bytes of a file, or None (kept as a BLAKE2b digest; a file
+  read again further is kept as far as it was read);
 - `listdir(path)`: the entry names of a directory, sorted, or None;
 - `access(path, mode, effective_ids)`: `os.access`;
 - `owner(path)`: the owner's uid of what `stat` (links followed) finds, or None;
@@ -207,7 +208,8 @@ class Lookups:
 
     def read(self, path: str, limit: int) -> bytes | None:
         data = read_now(path, limit)
-        if path not in self.reads:  # the first answer is the one the computation used
+        known = self.reads.get(path)
+        if known is None or limit > known[0]:  # the furthest read holds every byte the computation used
             self.reads[path] = [limit, None if data is None else hexdigest(data, 16)]
         return data
 
@@ -287,7 +289,7 @@ def unchanged(entries: Any, vouched: dict[str, list[int]] | None = None) -> bool
                 continue
             if vouched is not None and now_sig is not None and max(now_sig[2], now_sig[3]) < limit:
                 vouched[d] = now_sig  # kept only if every name below is the same (else the answer is False)
-            prefix = d if d.endswith("/") else d + "/"
+            prefix = d if d.endswith("/") or not d else d + "/"  # "": relative names, below the working directory
             for name, kind in names.items():
                 path = prefix + name
                 if not kind and same_ids:

@@ -202,13 +202,16 @@ def _config_chain(files: Sequence[str], home: str | None, fs: Lookups) -> list[t
 
 def git_config_files(gitdirs: Sequence[str], home: str | None, fs: Lookups) -> list[tuple[str, str | None]]:
     """The config files git reads for the repository (the user's, then the common dir's and the
-    gitdir's) with the files they include, each with its core.hooksPath value (git's order)."""
+    gitdir's, then the worktree's `config.worktree`, read with extensions.worktreeConfig: read
+    whatever that says, it may be set later) with the files they include, each with its
+    core.hooksPath value (git's order)."""
     files = []
     if home:
         xdg = os.environ.get("XDG_CONFIG_HOME", "")
         files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
                   os.path.join(home, ".gitconfig")]
     files += [os.path.join(g, "config") for g in reversed(gitdirs)]
+    files += [os.path.join(g, "config.worktree") for g in gitdirs[:1]]
     return _config_chain(files, home, fs)
 
 

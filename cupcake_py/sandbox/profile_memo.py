@@ -10,7 +10,8 @@ Out: `ProfileMemo(directory, src)`:
   reads that is not the file system: the sources (state paths, PATH dirs, rulebook settings,
   protected and sensitive patterns, the policies' extension, home), the Python environment, the
   environment variables it reads (and the names of all of them: the secrets unset inside),
-  the user's ids and groups, the sandbox modules' files (another cupcake computes anew), and the
+  the user's ids and groups, the process's working directory (where a relative path is looked
+  up), the sandbox modules' files (another cupcake computes anew), and the
   parts read again for every evaluation: the sockets of processes outside the sandbox and the
   project's secrets scan. A remembered profile is used only while every question its computation
   asked the file system (sandbox/lookups.py: what each path is, where links lead, the bytes of the
@@ -51,32 +52,52 @@ CODE = tuple(os.path.join("sandbox", n) for n in (
     "profile_memo.py", "scan_memo.py")) + (os.path.join("engine", "sandbox_floor.py"), os.path.join("core", "userdirs.py"))
 
 
-def _code() -> list[Any]:
+CODE_MARGIN_NS = 100_000_000  # a file's ctime (the kernel's coarse clock) may lag the write by a tick
+
+
+def _code() -> list[Any] | None:
+    """The sandbox modules' files, or None when one changed after this process loaded cupcake (its
+    ctime, which nobody sets back): the code running may be the one before (an upgrade under
+    `cupcake serve`), whose profile must not be remembered under the new files, nor reuse theirs."""
+    import cupcake_py
+
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    started = cupcake_py.STARTED_NS - CODE_MARGIN_NS
     out: list[Any] = []
     for name in CODE:
         try:
             st = os.stat(os.path.join(here, name))
-            out.append([name, st.st_size, st.st_mtime_ns, st.st_ino])
         except OSError:
             out.append([name, None])
+            continue
+        if st.st_ctime_ns >= started:
+            return None
+        out.append([name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
     return out
 
 
-def key(src: Sources) -> str:
+def key(src: Sources) -> str | None:
     """The digest of everything but the file system that `src`'s profile is computed from. The
     rulebook settings and patterns are plain data loaded from YAML (str, int, float, bool, None,
-    lists and dicts of them), whose `repr` differs whenever they do."""
+    lists and dicts of them), whose `repr` differs whenever they do. None: no memo for this
+    process (`_code`, or its working directory is gone)."""
     from cupcake_py.sandbox.sources import python_environment
 
+    code = _code()
+    if code is None:
+        return None
     env = os.environ
+    try:
+        here = os.getcwd()  # where a relative path would be looked up (sandbox/lookups.py asks it there)
+    except OSError:
+        return None
     state = "\0".join(f"{sp.get('path')!r}\1{bool(sp.get('read_protected'))}" for sp in src.state_paths)
     material = (
-        MEMO_VERSION, _code(), state, "\0".join(src.path_dirs), src.project_root, src.cwd, src.settings,
+        MEMO_VERSION, code, state, "\0".join(src.path_dirs), src.project_root, src.cwd, src.settings,
         list(src.protected), list(src.sensitive), list(src.system), src.extension, src.home,
         "\0".join(python_environment()), "\0".join(sorted(env)), [env.get(n) for n in ENV_VALUES],
         (os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())),
-        "\0".join(src.sockets or ()), src.scan,
+        "\0".join(src.sockets or ()), src.scan, here,
     )
     return hexdigest(repr(material).encode("utf-8", "surrogateescape"))
 
@@ -131,6 +152,10 @@ class ProfileMemo:
         if src.sockets is None:
             src.sockets = sockets()
         k = key(src)
+        if k is None:  # computed, neither reused nor remembered
+            from cupcake_py.sandbox.profile import compute
+
+            return dict(compute(src))
         for i, r in enumerate(self.records):
             vouched: dict[str, list[int]] = {}
             if r.get("key") == k and isinstance(r.get("profile"), dict) \

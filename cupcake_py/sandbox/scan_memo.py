@@ -104,10 +104,14 @@ def start(path: str, root: str, rules: str) -> None:
 def _write(path: str, root: str, rules: str, dirs: dict[str, Any]) -> None:
     from cupcake_py.core import jsonio
 
+    try:  # a name that is not UTF-8 (kept by the OS as a surrogate escape) is not JSON: not written
+        data = jsonio.dumps({"root": root, "rules": rules, "dirs": dirs})
+    except (TypeError, ValueError):
+        return
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "xb") as f:
-            f.write(jsonio.dumps({"root": root, "rules": rules, "dirs": dirs}))
+            f.write(data)
         os.replace(tmp, path)
     except OSError:
         try:

@@ -15,7 +15,7 @@ exist):
 - `/tmp/tmux-<uid>`, `$XDG_RUNTIME_DIR`, `$TMUX_TMPDIR`, and every environment value that names
   a socket: an absolute path to one (`SSH_AUTH_SOCK`, `VSCODE_IPC_HOOK_CLI`,
   `WEZTERM_UNIX_SOCKET` …) or a `unix:path=…` / `unix:…` address (`DBUS_SESSION_BUS_ADDRESS`,
-  `KITTY_LISTEN_ON`);
+  `KITTY_LISTEN_ON`; a relative `path=` below the working directory, made absolute);
 - every *listening* path socket of `/proc/net/unix` owned by this user (the processes that
   share the agent's rights).
 Not closed here (docs/security.md): abstract sockets (no path: only `network: false` isolates
@@ -42,8 +42,13 @@ def _socket_path(value: str) -> str | None:
     if value.startswith("unix:"):
         rest = value[5:]
         for part in rest.split(","):
-            if part.startswith("path="):
-                return part[5:]
+            if part.startswith("path=") and part[5:]:
+                # relative: below this process's working directory, where its clients find it (absolute
+                # here, so that the profile memo's key names the socket, not the name)
+                try:
+                    return os.path.abspath(part[5:])
+                except OSError:  # the working directory is gone
+                    return None
         return rest if rest.startswith("/") else None
     return value if value.startswith("/") and "\n" not in value else None
 

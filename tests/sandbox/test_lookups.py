@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,4 +155,32 @@ def test_a_file_replaced_by_a_link_is_seen(tmp_path: Path) -> None:
     entries = fs.entries()
     (tmp_path / ".claude").rmdir()
     (tmp_path / ".claude").symlink_to(tmp_path / "real")
+    assert not unchanged(entries)
+
+
+def test_a_file_read_again_further_is_compared_as_far_as_it_was_read(tmp_path: Path) -> None:
+    """The same file read twice with different limits (a worktree's `commondir` read as the
+    repository's pointer, then again as a config file an `include.path` names): the bytes compared
+    later are all those the computation used, not only the first read's."""
+    f = tmp_path / "commondir"
+    f.write_text("../..\n" + "#" * 5000 + "\n[core]\n\thooksPath = /h\n")
+    fs = Lookups()
+    fs.read(str(f), 4096)
+    fs.read(str(f), 1 << 20)
+    fs.read(str(f), 16)
+    entries = fs.entries()
+    assert unchanged(entries)
+    f.write_text("../..\n" + "#" * 5000 + "\n[core]\n\thooksPath = /elsewhere\n")  # past the first 4096 bytes
+    assert not unchanged(entries)
+
+
+def test_a_relative_path_is_asked_again_where_it_was_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative path (a socket an environment variable names as `unix:path=relative`) is looked
+    up below the working directory; asked again, it must be the same path, not one below `/`."""
+    monkeypatch.chdir(tmp_path)
+    fs = Lookups()
+    assert not fs.lexists("agent.sock")
+    entries = fs.entries()
+    assert unchanged(entries)
+    (tmp_path / "agent.sock").write_text("")
     assert not unchanged(entries)

@@ -127,3 +127,25 @@ def test_a_small_tree_or_a_broken_memo_changes_nothing(tmp_path: Path, monkeypat
         Path(name).write_bytes(junk)
         assert hidden_paths("/nonexistent-home", [str(big)], memo_dir=str(tmp_path)) == \
             hidden_paths("/nonexistent-home", [str(big)])
+
+
+def test_a_name_that_is_not_utf8_neither_raises_nor_leaves_a_file(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big tree with a directory (or a secret) whose name is not UTF-8 (a test fixture, a file
+    from another system): the memo cannot be written as JSON. The scan still finds what a fresh
+    scan finds, on every call (it raised TypeError from the second call on: every evaluation of the
+    project denied with an internal error), and no temporary file is left in the sandbox dir."""
+    root = tmp_path / "proj"
+    _tree(root)
+    odd = os.fsencode(root) + b"/data\xff"
+    os.mkdir(odd)
+    with open(odd + b"/prod.env", "w") as f:
+        f.write("S=1")
+    memo_dir = tmp_path / "memo"
+    memo_dir.mkdir()
+    monkeypatch.setattr(lookups, "clock", _later)
+    fresh = hidden_paths("/nonexistent-home", [str(root)])
+    assert os.fsdecode(odd + b"/prod.env") in fresh[0]
+    for _ in range(3):
+        assert hidden_paths("/nonexistent-home", [str(root)], memo_dir=str(memo_dir)) == fresh
+    assert not [n for n in os.listdir(memo_dir) if n.endswith(".tmp")]
