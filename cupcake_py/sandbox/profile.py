@@ -68,7 +68,7 @@ from cupcake_py.sandbox.writable import paths, real, under, writable_roots
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
 PROFILE_VERSION = 1
@@ -95,6 +95,7 @@ HOME_PERSISTENCE = (
 # with, ripgrep (the agents' search tools). Read-only (absent: removed) in a PATH dir inside a writable
 # root, such as an activated `.venv/bin` or `node_modules/.bin`.
 PATH_PROGRAMS = ("cupcake", "cupcake-py", "git", "bash", "sh", "rg")
+SYSTEM_GIT_CONFIG = "/etc/gitconfig"  # git's system config ($(prefix)/etc/gitconfig; Debian's and most distributions')
 
 
 def _text(fs: Lookups, path: str, limit: int) -> str | None:
@@ -201,13 +202,19 @@ def _config_chain(files: Sequence[str], home: str | None, fs: Lookups) -> list[t
 
 
 def git_config_files(gitdirs: Sequence[str], home: str | None, fs: Lookups) -> list[tuple[str, str | None]]:
-    """The config files git reads for the repository (the user's, then the common dir's and the
-    gitdir's, then the worktree's `config.worktree`, read with extensions.worktreeConfig: read
-    whatever that says, it may be set later) with the files they include, each with its
-    core.hooksPath value (git's order)."""
+    """The config files git reads for the repository, in git's order: the system's
+    (`$GIT_CONFIG_SYSTEM`, else /etc/gitconfig; none with `$GIT_CONFIG_NOSYSTEM`), the user's
+    (`$GIT_CONFIG_GLOBAL`, else the XDG one and ~/.gitconfig), the common dir's and the gitdir's,
+    then the worktree's `config.worktree` (read with extensions.worktreeConfig: read whatever that
+    says, it may be set later), with the files they include, each with its core.hooksPath value."""
+    env = os.environ
     files = []
-    if home:
-        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    if env.get("GIT_CONFIG_NOSYSTEM", "").strip().lower() not in ("1", "true", "yes", "on"):
+        files.append(env.get("GIT_CONFIG_SYSTEM") or SYSTEM_GIT_CONFIG)
+    if "GIT_CONFIG_GLOBAL" in env:
+        files += [env["GIT_CONFIG_GLOBAL"]] if env["GIT_CONFIG_GLOBAL"] else []
+    elif home:
+        xdg = env.get("XDG_CONFIG_HOME", "")
         files += [os.path.join(xdg if os.path.isabs(xdg) else os.path.join(home, ".config"), "git", "config"),
                   os.path.join(home, ".gitconfig")]
     files += [os.path.join(g, "config") for g in reversed(gitdirs)]
@@ -215,19 +222,51 @@ def git_config_files(gitdirs: Sequence[str], home: str | None, fs: Lookups) -> l
     return _config_chain(files, home, fs)
 
 
+def env_hooks_paths(env: Mapping[str, str]) -> list[str]:
+    """The core.hooksPath values set in the environment, which git applies after every config
+    file: `$GIT_CONFIG_COUNT` with `$GIT_CONFIG_KEY_<n>`/`$GIT_CONFIG_VALUE_<n>`, and
+    `$GIT_CONFIG_PARAMETERS` (what `git -c` hands its children: shell-quoted `'key'='value'` or
+    `'key=value'` words).
+    Each is protected (which one wins depends on the order git reads them in)."""
+    out: list[str] = []
+    try:
+        count = int(env.get("GIT_CONFIG_COUNT", "0") or "0")
+    except ValueError:
+        count = 0
+    for i in range(max(0, min(count, 1000))):
+        if env.get(f"GIT_CONFIG_KEY_{i}", "").lower() == "core.hookspath" and env.get(f"GIT_CONFIG_VALUE_{i}"):
+            out.append(env[f"GIT_CONFIG_VALUE_{i}"])
+    params = env.get("GIT_CONFIG_PARAMETERS", "")
+    if params:
+        import shlex  # only here: git quotes each key and value as a shell word (sq_quote)
+
+        try:
+            words = shlex.split(params)
+        except ValueError:
+            words = []
+        for word in words:  # 'key'='value' or 'key=value': either way one shell word `key=value`
+            key, _, value = word.partition("=")
+            if key.lower() == "core.hookspath" and value:
+                out.append(value)
+    return out
+
+
 def hooks_paths(gitdirs: Sequence[str], worktree: str, home: str | None, fs: Lookups,
                 chain: list[tuple[str, str | None]] | None = None) -> list[str]:
-    """The hooks directory `core.hooksPath` names (repository config over the user's), resolved
-    as git does: `~/` below home, a relative path below the work tree."""
+    """The hooks directories git may run hooks from instead of the git dir's `hooks`: the one
+    `core.hooksPath` names in the config files (the last file that sets it wins, as in git) and
+    each one the environment sets (`env_hooks_paths`), resolved as git does: `~/` below home, a
+    relative path below the work tree."""
     from cupcake_py.core.userdirs import expand_home
 
     value = None
     for _, v in git_config_files(gitdirs, home, fs) if chain is None else chain:  # later files win, as in git
         value = v or value
-    if not value:
-        return []
-    p = expand_home(value, home) if home else value
-    return [os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p))]
+    out = []
+    for v in ([value] if value else []) + env_hooks_paths(os.environ):
+        p = expand_home(v, home) if home else v
+        out.append(os.path.normpath(p if os.path.isabs(p) else os.path.join(worktree, p)))
+    return out
 
 
 def submodule_git_paths(worktree: str, gitdirs: Sequence[str], fs: Lookups) -> list[str]:

@@ -45,6 +45,7 @@ MAX_RECORDS = 4
 # writable roots, PATH, git's XDG config, Claude Code's config dir; home); every name is in the
 # key too (the secrets unset inside the sandbox are chosen by name).
 ENV_VALUES = ("HOME", "PATH", "TMPDIR", "TMP", "TEMP", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR")
+GIT_ENV = "GIT_CONFIG"  # every variable whose name starts so (the config files git reads, configs set in the environment)
 # The modules whose code computes a profile or its command line (another version: computed again).
 # (Paths below cupcake_py/.)
 CODE = tuple(os.path.join("sandbox", n) for n in (
@@ -96,6 +97,7 @@ def key(src: Sources) -> str | None:
         MEMO_VERSION, code, state, "\0".join(src.path_dirs), src.project_root, src.cwd, src.settings,
         list(src.protected), list(src.sensitive), list(src.system), src.extension, src.home,
         "\0".join(python_environment()), "\0".join(sorted(env)), [env.get(n) for n in ENV_VALUES],
+        sorted((n, v) for n, v in env.items() if n.startswith(GIT_ENV)),
         (os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups())),
         "\0".join(src.sockets or ()), src.scan, here,
     )

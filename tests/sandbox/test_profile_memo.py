@@ -210,7 +210,10 @@ def test_settings_environment_and_policy_extension_are_in_the_key(tmp_path: Path
     with_tmp = profile_memo.key(_sources(base))
     assert with_tmp != k
     monkeypatch.setenv("SOME_API_TOKEN", "x")  # a new secret's name: unset inside, so another profile
-    assert profile_memo.key(_sources(base)) != with_tmp
+    with_token = profile_memo.key(_sources(base))
+    assert with_token != with_tmp
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")  # a config set in the environment (a hooks path, say)
+    assert profile_memo.key(_sources(base)) != with_token
     scanned = _sources(base)
     scanned.scan = ([str(base / "proj" / ".env")], True)
     assert profile_memo.key(scanned) != profile_memo.key(_sources(base))
