@@ -79,8 +79,9 @@ def test_wasm_deadline_fails_closed(tmp_path: Path) -> None:
     project, env = world(tmp_path, {"slow": policy("slow", body)})
     warm(project, env)
     t0 = time.monotonic()
-    # Scans still allocate a little per step: give the module room so the deadline is what stops it.
-    resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1", "--wasm-max-memory", "1GB"], env)
+    # Scans still allocate a little per step (a clean-clone CI run once reached a 1 GB cap before the
+    # 1 s deadline): give the module all of wasm32's 4 GB so the deadline is what stops it.
+    resp, code, stderr = run_eval(bash(project, "ls"), project, ["--timeout", "1", "--wasm-max-memory", "4GB"], env)
     assert_fail_closed(resp, code, stderr, "deadline")
     assert time.monotonic() - t0 < 60
 
