@@ -68,13 +68,13 @@ def merge(settings: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any] | No
 
 class Floor:
     __slots__ = ("settings", "command", "bwrap", "available", "reason", "project_root", "_sources", "_src",
-                 "_writable", "_extension", "_ready")
+                 "_status", "_extension", "_ready")
 
     def __init__(self, settings: dict[str, Any] | None, harness: Harness, event: dict[str, Any],
                  event_name: str, tool_name: str | None, project_root: str = "/") -> None:
         self.settings = settings
         self.project_root = project_root
-        self._writable: list[str] | None = None
+        self._status: dict[str, Any] | None = None  # input.sandbox, once computed (the same for every phase)
         self._extension: dict[str, list[str]] = {}
         self.command: str | None = None
         self.bwrap: str | None = None
@@ -142,20 +142,21 @@ class Floor:
         return self.prepared().profile
 
     def status(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"enabled": self.settings is not None, "available": self.available,
-                               "applies": self.applies, "reason": self.reason}
-        if self.settings is not None:
-            if self._writable is None:
+        """`input.sandbox` (computed once: every phase's input holds the same)."""
+        if self._status is None:
+            out: dict[str, Any] = {"enabled": self.settings is not None, "available": self.available,
+                                   "applies": self.applies, "reason": self.reason}
+            if self.settings is not None:
                 from cupcake_py.core.userdirs import home_dir
                 from cupcake_py.sandbox.writable import writable_roots
 
-                self._writable = writable_roots(self.project_root, self.settings, home_dir())
-            out["writable"] = self._writable
-        if self.applies:
-            from cupcake_py.sandbox.sources import covers
+                out["writable"] = writable_roots(self.project_root, self.settings, home_dir())
+            if self.applies:
+                from cupcake_py.sandbox.sources import covers
 
-            out["covers"] = covers(self._source())  # without the profile (a denied call needs none)
-        return out
+                out["covers"] = covers(self._source())  # without the profile (a denied call needs none)
+            self._status = out
+        return self._status
 
     def signal_command(self, command: str) -> str:
         """The command line a shell signal runs: inside this call's profile when the floor is

@@ -93,12 +93,17 @@ def locate_mounter() -> str | None:
     return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
+_BOOT: list[str] = []  # this boot's id, once read (both probes' caches name it)
+
+
 def _boot_id() -> str:
-    try:
-        with open("/proc/sys/kernel/random/boot_id", "rb") as f:  # bytes: no codec module to import
-            return f.read().strip().decode("ascii", "replace")
-    except OSError:
-        return ""
+    if not _BOOT:
+        try:
+            with open("/proc/sys/kernel/random/boot_id", "rb") as f:  # bytes: no codec module to import
+                _BOOT.append(f.read().strip().decode("ascii", "replace"))
+        except OSError:
+            return ""
+    return _BOOT[0]
 
 
 def probe(bwrap: str) -> tuple[bool, str | None]:

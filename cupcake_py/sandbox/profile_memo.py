@@ -125,14 +125,14 @@ def _files(parts: dict[str, Any]) -> list[Any]:
 
 
 class ProfileMemo:
-    __slots__ = ("path", "records", "record", "src", "fs", "dirty", "hit")
+    __slots__ = ("path", "records", "record", "src", "_fs", "dirty", "hit")
 
     def __init__(self, directory: str, src: Sources) -> None:
         self.src = src
         self.path = os.path.join(directory, memo_name(src.project_root, src.cwd))
         self.records: list[dict[str, Any]] = []
         self.record: dict[str, Any] | None = None
-        self.fs: Lookups = src.fs
+        self._fs: Lookups | None = src.fs  # None: a remembered record's answers (built when asked: `fs`)
         self.dirty = False
         self.hit = False
         try:
@@ -166,7 +166,7 @@ class ProfileMemo:
                 for d, sig in vouched.items():  # old enough now: their timestamps vouch from the next call on
                     r["entries"]["dirs"][d][0] = sig
                     self.dirty = True
-                self.fs = Lookups.answering(r["entries"])
+                self._fs = None  # its answers, when the command line's parts are computed again (`fs`)
                 if i:
                     self.records.insert(0, self.records.pop(i))
                     self.dirty = True
@@ -174,11 +174,20 @@ class ProfileMemo:
         from cupcake_py.sandbox.profile import compute
 
         prof = compute(src)
-        self.fs = src.fs
+        self._fs = src.fs
         self.record = {"key": k, "profile": prof, "entries": src.fs.entries(), "wraps": {}}
         self.records = [self.record] + [r for r in self.records if r.get("key") != k][:MAX_RECORDS - 1]
         self.dirty = True
         return dict(prof)
+
+    @property
+    def fs(self) -> Lookups:
+        """The file system answers of this profile: the computation's, or the remembered record's
+        (`unchanged` confirmed them), asking the file system only what they do not hold."""
+        if self._fs is None:
+            assert self.record is not None
+            self._fs = Lookups.answering(self.record["entries"])
+        return self._fs
 
     def parts(self, bwrap: str, mounter: str | None, make: Callable[[Lookups], dict[str, Any]]) -> dict[str, Any]:
         """The command line's parts for this profile with `bwrap` (and `mounter`)."""
