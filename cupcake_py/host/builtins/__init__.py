@@ -24,12 +24,13 @@ from collections.abc import Mapping
 from time import time_ns as _time_ns
 
 from cupcake_py.host.builtin_index import FAMILY_OF
-from cupcake_py.host.builtins._errors import BuiltinError
 
 TYPE_CHECKING = False  # (typing is not imported on the eval path)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
+
+    from cupcake_py.host.builtins._errors import BuiltinError
 
 __all__ = ["FAMILIES", "REGISTRY", "Builtin", "BuiltinContext", "BuiltinError", "builtin", "call", "known",
            "load_all", "lookup"]
@@ -41,6 +42,17 @@ FAMILIES: tuple[str, ...] = (
     "regex", "rego_module", "semver", "sprintf", "strings", "template", "time", "units", "uri", "uuid",
     "x509",
 )
+
+
+def __getattr__(name: str) -> Any:
+    """`BuiltinError`, imported when first asked for (with the first builtin called: every family
+    imports it): its module reads `decimal` and the value helpers, which an evaluation that calls
+    no host builtin never needs (0.8 ms of a cold `cupcake eval`)."""
+    if name == "BuiltinError":
+        from cupcake_py.host.builtins._errors import BuiltinError
+
+        return BuiltinError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _stderr_print(msg: str) -> None:
