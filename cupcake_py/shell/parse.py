@@ -11,7 +11,11 @@ The grammar comes from `tree_sitter_bash.language()`. That package's `__init__` 
 importlib.resources (and with it pathlib, tempfile, shutil: ~11 ms CPU, benches/
 shell_analysis.py) only to serve its highlight queries, which the analysis does not use, so
 its compiled binding is loaded directly through importlib.machinery; if that layout ever
-changes, the ordinary `import tree_sitter_bash` is used instead.
+changes, the ordinary `import tree_sitter_bash` is used instead. tree-sitter's own `__init__`
+imports `typing` (with contextlib and warnings: ≈ 2 ms of a cold `cupcake eval`) only to declare
+a Protocol for query predicates, which the analysis does not use: its binding is loaded the same
+way and registered as `tree_sitter._binding`, so a later `import tree_sitter` (elsewhere in the
+process) runs the package over the same types.
 
 tree-sitter-bash 0.25.1 (the latest) reads out of bounds on code points far outside the Basic
 Multilingual Plane: `{` followed by U+E0001 crashed the process (SIGSEGV) in most runs. The
@@ -30,25 +34,39 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tree_sitter import Node, Parser
 
 _PARSER: list[Parser] = []
 REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
-def _bash_language() -> object:
+def _binding(package: str) -> Any:
+    """`package`'s compiled `_binding` module, loaded without running the package's `__init__`
+    (None when the package is not laid out so: the caller then imports it)."""
     from importlib import machinery
 
-    spec = machinery.PathFinder.find_spec("tree_sitter_bash", sys.path)
+    known = sys.modules.get(package + "._binding")
+    if known is not None:
+        return known
+    spec = machinery.PathFinder.find_spec(package, sys.path)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     for folder in locations:
         for name in sorted(os.listdir(folder)):
             if name.startswith("_binding.") and name.endswith(tuple(machinery.EXTENSION_SUFFIXES)):
                 path = os.path.join(folder, name)
-                loader = machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
-                module = loader.create_module(machinery.ModuleSpec("tree_sitter_bash._binding", loader, origin=path))
+                loader = machinery.ExtensionFileLoader(package + "._binding", path)
+                module = loader.create_module(machinery.ModuleSpec(package + "._binding", loader, origin=path))
                 loader.exec_module(module)
-                return module.language()
+                return module
+    return None
+
+
+def _bash_language() -> object:
+    module = _binding("tree_sitter_bash")
+    if module is not None:
+        return module.language()
     import tree_sitter_bash
 
     return tree_sitter_bash.language()
@@ -56,9 +74,12 @@ def _bash_language() -> object:
 
 def parser() -> Parser:
     if not _PARSER:
-        import tree_sitter
-
-        _PARSER.append(tree_sitter.Parser(tree_sitter.Language(_bash_language())))
+        ts = _binding("tree_sitter")
+        if ts is None or not all(hasattr(ts, n) for n in ("Parser", "Language")):
+            import tree_sitter as ts
+        else:
+            sys.modules.setdefault("tree_sitter._binding", ts)  # `import tree_sitter` later: the same types
+        _PARSER.append(ts.Parser(ts.Language(_bash_language())))
     return _PARSER[0]
 
 
