@@ -10,7 +10,8 @@ semantics). Fails only if the tree-sitter packages are missing, which
 The grammar comes from `tree_sitter_bash.language()`. That package's `__init__` imports
 importlib.resources (and with it pathlib, tempfile, shutil: ~11 ms CPU, benches/
 shell_analysis.py) only to serve its highlight queries, which the analysis does not use, so
-its compiled binding is loaded directly through importlib.machinery; if that layout ever
+its compiled binding is found by the import system's own finders (`sys.meta_path`; the
+`importlib` package would import warnings) and loaded directly; if that layout ever
 changes, the ordinary `import tree_sitter_bash` is used instead. tree-sitter's own `__init__`
 imports `typing` (with contextlib and warnings: ≈ 2 ms of a cold `cupcake eval`) only to declare
 a Protocol for query predicates, which the analysis does not use: its binding is loaded the same
@@ -28,7 +29,6 @@ original bytes, so the characters themselves are kept.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 
@@ -42,25 +42,33 @@ _PARSER: list[Parser] = []
 REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
+def _find_spec(name: str, path: list[str]) -> Any:
+    """What the import system finds for `name` below `path` (the meta path finders asked in turn, as
+    an import asks them), without importing its parent package, or None."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
+
+
 def _binding(package: str) -> Any:
     """`package`'s compiled `_binding` module, loaded without running the package's `__init__`
     (None when the package is not laid out so: the caller then imports it)."""
-    from importlib import machinery
-
-    known = sys.modules.get(package + "._binding")
+    name = package + "._binding"
+    known = sys.modules.get(name)
     if known is not None:
         return known
-    spec = machinery.PathFinder.find_spec(package, sys.path)
+    spec = _find_spec(package, sys.path)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    for folder in locations:
-        for name in sorted(os.listdir(folder)):
-            if name.startswith("_binding.") and name.endswith(tuple(machinery.EXTENSION_SUFFIXES)):
-                path = os.path.join(folder, name)
-                loader = machinery.ExtensionFileLoader(package + "._binding", path)
-                module = loader.create_module(machinery.ModuleSpec(package + "._binding", loader, origin=path))
-                loader.exec_module(module)
-                return module
-    return None
+    found = _find_spec(name, locations) if locations else None
+    loader = getattr(found, "loader", None)
+    if found is None or found.origin is None or not found.origin.endswith((".so", ".pyd")) or loader is None:
+        return None  # not a compiled binding next to the package's __init__
+    module = loader.create_module(found)
+    loader.exec_module(module)
+    return module
 
 
 def _bash_language() -> object:
